@@ -1,0 +1,77 @@
+package io.tokenclock.cli;
+
+import java.io.PrintWriter;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code tokenclock} command. Exit codes: 0 success; 1 the run failed (no measured request succeeded, or an
+ * internal error); 2 bad usage; 3 the server could not be used (unreachable, wrong URL, rejected key or model).
+ * Errors are one line on stderr, never a stack trace (set {@code TOKENCLOCK_DEBUG=1} for one).
+ */
+@Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+    description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
+    subcommands = {RunCommand.class, DemoCommand.class, ServeSimCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable
+{
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_UNREACHABLE = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(final String[] args)
+    {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns the exit code (for tests). */
+    public static int execute(final String... args)
+    {
+        final CommandLine cli = new CommandLine(new Main());
+        cli.setParameterExceptionHandler((ex, a) ->
+        {
+            final PrintWriter err = ex.getCommandLine().getErr();
+            err.println("tokenclock: " + ex.getMessage() + " (see: tokenclock " +
+                ex.getCommandLine().getCommandName() + " --help)");
+            return EXIT_USAGE;
+        });
+        cli.setExecutionExceptionHandler((ex, c, parseResult) ->
+        {
+            final PrintWriter err = c.getErr();
+            if (ex instanceof IllegalArgumentException)
+            {
+                err.println("tokenclock: " + ex.getMessage());
+                return EXIT_USAGE;
+            }
+            err.println("tokenclock: " + (ex.getMessage() != null ? ex.getMessage() : ex.getClass().getName()));
+            if (System.getenv("TOKENCLOCK_DEBUG") != null)
+            {
+                ex.printStackTrace(err);
+            }
+            return EXIT_FAILED;
+        });
+        return cli.execute(args);
+    }
+
+    @Override
+    public void run()
+    {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, demo or serve-sim");
+    }
+
+    /** Reports the jar's version. */
+    static final class Version implements CommandLine.IVersionProvider
+    {
+        @Override
+        public String[] getVersion()
+        {
+            final String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"tokenclock " + (v != null ? v : "dev") + " on Java " +
+                System.getProperty("java.runtime.version")};
+        }
+    }
+}

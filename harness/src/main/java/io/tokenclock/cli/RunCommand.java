@@ -1,0 +1,253 @@
+package io.tokenclock.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.report.ConsoleSummary;
+import io.tokenclock.runner.BenchmarkRunner;
+import io.tokenclock.runner.RunOptions;
+import io.tokenclock.runner.RunResult;
+import io.tokenclock.runner.ServerProbe;
+import io.tokenclock.transport.Endpoint;
+
+/** {@code tokenclock run}: benchmark any OpenAI-compatible streaming endpoint. Flags: docs/CLI.md. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Benchmark an OpenAI-compatible streaming endpoint.")
+public final class RunCommand implements Callable<Integer>
+{
+    @Option(names = "--url", required = true, description = "API base URL, e.g. http://127.0.0.1:8000/v1")
+    String url;
+
+    @Option(names = "--model", description = "Model name (default: the first one /models lists).")
+    String model;
+
+    @Option(names = "--endpoint", defaultValue = "chat", description = "chat or completions (default: ${DEFAULT-VALUE}).")
+    String endpoint;
+
+    @Option(names = "--max-tokens", defaultValue = "256", description = "max_tokens per request; 0 leaves it to the server.")
+    int maxTokens;
+
+    @Option(names = "--ignore-eos", description = "Send ignore_eos=true (vLLM, SGLang) to pin output length.")
+    boolean ignoreEos;
+
+    @Option(names = "--temperature", description = "Sampling temperature (default: the server's).")
+    Double temperature;
+
+    @Option(names = "--extra-body", description = "JSON object merged into every request body.")
+    String extraBody;
+
+    @Option(names = {"-H", "--header"}, description = "Extra header NAME:VALUE (repeatable). Values are never written out.")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = "--api-key-env", defaultValue = "OPENAI_API_KEY",
+        description = "Environment variable holding the API key (default: ${DEFAULT-VALUE}).")
+    String apiKeyEnv;
+
+    @Option(names = "--concurrency", description = "Closed loop: requests kept in flight.")
+    Integer concurrency;
+
+    @Option(names = "--rate", description = "Open loop: mean arrival rate, requests/s.")
+    Double rate;
+
+    @Option(names = "--arrival", defaultValue = "poisson", description = "constant, poisson or gamma (default: ${DEFAULT-VALUE}).")
+    String arrival;
+
+    @Option(names = "--burstiness", defaultValue = "1.0", description = "Gamma shape k; CV of gaps = 1/sqrt(k); 1 = Poisson.")
+    double burstiness;
+
+    @Option(names = "--max-concurrency", description = "Open loop: cap on requests in flight.")
+    Integer maxConcurrency;
+
+    @Option(names = "--requests", description = "Measured requests to start (default 100 unless --duration).")
+    Long requests;
+
+    @Option(names = "--duration", description = "Seconds during which measured requests start.")
+    Double duration;
+
+    @Option(names = "--warmup-requests", defaultValue = "0", description = "Requests run first and excluded from metrics.")
+    long warmupRequests;
+
+    @Option(names = "--warmup-duration", defaultValue = "0", description = "Seconds of warmup, excluded from metrics.")
+    double warmupDuration;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed of the schedule and prompts (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--input-tokens", defaultValue = "128", description = "Synthetic prompt length in words (~tokens).")
+    int inputTokens;
+
+    @Option(names = "--prompt", description = "Use this prompt for every request instead of synthetic ones.")
+    String prompt;
+
+    @Option(names = "--output-dir", description = "Where to write results (default: results/<run-id>).")
+    Path outputDir;
+
+    @Option(names = "--run-id", description = "Name of the run (default: run-<UTC time>).")
+    String runId;
+
+    @Option(names = "--timeout", defaultValue = "600", description = "Per-request timeout, seconds.")
+    double timeout;
+
+    @Option(names = "--drain-timeout", defaultValue = "60",
+        description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
+    double drainTimeout;
+
+    @Option(names = "--io-threads", defaultValue = "0", description = "Event loop threads (0: one per core).")
+    int ioThreads;
+
+    @Option(names = "--no-preflight", negatable = false, description = "Skip the /models probe and the test request.")
+    boolean noPreflight;
+
+    @Option(names = "--save-text", description = "Write each request's output text to requests.jsonl.")
+    boolean saveText;
+
+    @Option(names = "--no-progress", negatable = false, description = "No live progress line.")
+    boolean noProgress;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final RunOptions o = toOptions();
+        o.commandLine = redactedCommandLine(spec.commandLine().getParseResult().originalArgs());
+        return execute(o);
+    }
+
+    RunOptions toOptions()
+    {
+        final RunOptions o = new RunOptions();
+        o.url = url;
+        o.model = model;
+        o.api = switch (endpoint.toLowerCase(Locale.ROOT))
+        {
+            case "chat" -> Endpoint.Api.CHAT;
+            case "completions" -> Endpoint.Api.COMPLETIONS;
+            default -> throw new IllegalArgumentException("--endpoint must be chat or completions: " + endpoint);
+        };
+        o.maxTokens = maxTokens;
+        o.ignoreEos = ignoreEos;
+        o.temperature = temperature;
+        o.extraBody = extraBody;
+        o.headers = parseHeaders(headers);
+        o.apiKeyEnv = apiKeyEnv;
+        o.concurrency = concurrency;
+        o.rate = rate;
+        o.arrival = parseArrival(arrival);
+        o.burstiness = burstiness;
+        o.maxConcurrency = maxConcurrency;
+        o.requests = requests;
+        o.durationS = duration;
+        o.warmupRequests = warmupRequests;
+        o.warmupDurationS = warmupDuration;
+        o.seed = seed;
+        o.inputTokens = inputTokens;
+        o.prompt = prompt;
+        o.outputDir = outputDir;
+        o.runId = runId;
+        o.timeoutS = timeout;
+        o.drainTimeoutS = drainTimeout;
+        o.ioThreads = ioThreads;
+        o.preflight = !noPreflight;
+        o.saveText = saveText;
+        o.progress = !noProgress;
+        return o.validate();
+    }
+
+    /** Runs validated options, prints the summary, and returns the exit code. Shared with the demo. */
+    static int execute(final RunOptions o) throws Exception
+    {
+        final RunResult result;
+        try
+        {
+            result = new BenchmarkRunner().run(o, System.err);
+        }
+        catch (final ServerProbe.UnreachableException ex)
+        {
+            System.err.println("tokenclock: " + ex.getMessage());
+            return Main.EXIT_UNREACHABLE;
+        }
+        ConsoleSummary.print(result, System.out);
+        if (result.measuredOk() == 0)
+        {
+            System.err.println("tokenclock: no measured request succeeded (see errors above and requests.jsonl)");
+            return Main.EXIT_FAILED;
+        }
+        return Main.EXIT_OK;
+    }
+
+    static ArrivalProcess.Kind parseArrival(final String s)
+    {
+        try
+        {
+            return ArrivalProcess.Kind.valueOf(s.toUpperCase(Locale.ROOT));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--arrival must be constant, poisson or gamma: " + s);
+        }
+    }
+
+    static Map<String, String> parseHeaders(final List<String> raw)
+    {
+        final Map<String, String> m = new LinkedHashMap<>();
+        for (final String h : raw)
+        {
+            final int colon = h.indexOf(':');
+            if (colon <= 0)
+            {
+                throw new IllegalArgumentException("--header must be NAME:VALUE, got: " + redactHeader(h));
+            }
+            m.put(h.substring(0, colon).trim(), h.substring(colon + 1).trim());
+        }
+        return m;
+    }
+
+    /** The command line for the record: header values are replaced, since they may hold credentials. */
+    static List<String> redactedCommandLine(final List<String> args)
+    {
+        final List<String> out = new ArrayList<>();
+        out.add("tokenclock");
+        out.add("run");
+        boolean nextIsHeader = false;
+        for (final String a : args)
+        {
+            if (nextIsHeader)
+            {
+                out.add(redactHeader(a));
+                nextIsHeader = false;
+            }
+            else if (a.equals("-H") || a.equals("--header"))
+            {
+                out.add(a);
+                nextIsHeader = true;
+            }
+            else if (a.startsWith("--header="))
+            {
+                out.add("--header=" + redactHeader(a.substring("--header=".length())));
+            }
+            else
+            {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
+    private static String redactHeader(final String h)
+    {
+        final int colon = h.indexOf(':');
+        return colon > 0 ? h.substring(0, colon) + ": <redacted>" : "<redacted>";
+    }
+}

@@ -1,0 +1,38 @@
+package io.tokenclock.cli;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import io.tokenclock.fixtures.sim.SimServer;
+
+/** {@code tokenclock serve-sim}: the simulated OpenAI-compatible server, standalone, until interrupted. */
+@Command(name = "serve-sim", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Run the simulated OpenAI-compatible streaming server on loopback.")
+public final class ServeSimCommand implements Callable<Integer>
+{
+    @Option(names = "--port", defaultValue = "8000", description = "Port on 127.0.0.1 (0: any free port).")
+    int port;
+
+    @Mixin
+    SimOptions sim = new SimOptions();
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final SimServer server = SimServer.start(sim.toConfig().port(port));
+        System.out.println("tokenclock serve-sim: listening on " + server.baseUrl() + " (" + server.config() + ")");
+        System.out.flush();
+        final CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() ->
+        {
+            server.close();
+            stopped.countDown();
+        }));
+        stopped.await();
+        return Main.EXIT_OK;
+    }
+}

@@ -1,0 +1,69 @@
+package io.tokenclock.cli;
+
+import java.util.Locale;
+
+import picocli.CommandLine.Option;
+
+import io.tokenclock.fixtures.sim.SimConfig;
+
+/** The simulated server's engine model as CLI flags, shared by {@code serve-sim} and {@code demo}. */
+public final class SimOptions
+{
+    @Option(names = "--sim-batch-slots", defaultValue = "64", description = "Continuous-batching slots.")
+    int batchSlots;
+
+    @Option(names = "--sim-prefill-ms", defaultValue = "20", description = "Prefill base time, ms.")
+    double prefillMs;
+
+    @Option(names = "--sim-prefill-per-token-ms", defaultValue = "0.02", description = "Prefill time per input token, ms.")
+    double prefillPerTokenMs;
+
+    @Option(names = "--sim-decode-ms", defaultValue = "8", description = "Decode step base time, ms.")
+    double decodeMs;
+
+    @Option(names = "--sim-decode-per-seq-ms", defaultValue = "0.05", description = "Decode step time per running sequence, ms.")
+    double decodePerSeqMs;
+
+    @Option(names = "--sim-jitter", defaultValue = "0.05", description = "Step-time jitter fraction.")
+    double jitter;
+
+    @Option(names = "--sim-tokens-per-chunk", defaultValue = "1", description = "Tokens per streamed chunk.")
+    int tokensPerChunk;
+
+    @Option(names = "--sim-output-tokens", defaultValue = "128", description = "Output length when max_tokens is absent.")
+    int outputTokens;
+
+    @Option(names = "--sim-reasoning-tokens", defaultValue = "0", description = "Leading tokens streamed as reasoning.")
+    int reasoningTokens;
+
+    @Option(names = "--sim-fault-rate", defaultValue = "0", description = "Fraction of requests given a random fault.")
+    double faultRate;
+
+    @Option(names = "--sim-seed", defaultValue = "42", description = "Seed of the simulator.")
+    long simSeed;
+
+    SimConfig toConfig()
+    {
+        final SimConfig c = new SimConfig()
+            .batchSlots(batchSlots)
+            .prefillBaseMs(prefillMs)
+            .prefillPerInputTokenMs(prefillPerTokenMs)
+            .decodeBaseMs(decodeMs)
+            .decodePerSeqMs(decodePerSeqMs)
+            .jitter(jitter)
+            .tokensPerChunk(tokensPerChunk)
+            .outputTokens(outputTokens)
+            .reasoningTokens(reasoningTokens)
+            .faultRate(faultRate)
+            .seed(simSeed);
+        try
+        {
+            return c.validate();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(ex.getMessage().toLowerCase(Locale.ROOT).startsWith("sim") ?
+                ex.getMessage() : "simulator: " + ex.getMessage());
+        }
+    }
+}

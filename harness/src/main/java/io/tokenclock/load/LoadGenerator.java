@@ -1,0 +1,226 @@
+package io.tokenclock.load;
+
+import java.util.concurrent.locks.LockSupport;
+
+import io.tokenclock.clock.NanoClock;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.SlotPool;
+
+/**
+ * Starts requests according to a {@link LoadPlan}, on its own thread, and stamps each with its intended start.
+ * <p>
+ * Open loop: request i's intended start is {@code t0 + sum of i arrival gaps}, fixed before the run by the seed and
+ * independent of how the server or the client behaves. The generator prepares the request body ahead of time, sleeps
+ * until the intended start, takes a slot and submits. If the client cannot keep up (the in-flight cap is reached, or
+ * the thread wakes late) the send happens late and {@code sent - scheduled} records by how much: coordinated omission
+ * is shown, never hidden.
+ * <p>
+ * Closed loop: {@code concurrency} requests are kept in flight. A request's intended start is the end stamp of the
+ * request whose slot it reuses (the run's start for the first ones), so the refill delay is measured too.
+ */
+public final class LoadGenerator implements Runnable
+{
+    /** Builds request number {@code i}. Called on the generator thread, ahead of the request's intended start. */
+    public interface RequestFiller
+    {
+        /** @return the UTF-8 request body of request {@code i}. */
+        byte[] body(long i);
+
+        /** @return the approximate prompt length of request {@code i} in tokens, or -1. */
+        int promptTokensHint(long i);
+    }
+
+    /** Takes a filled slot and sends it. Must not block. */
+    @FunctionalInterface
+    public interface RequestSink
+    {
+        void submit(RequestSlot slot);
+    }
+
+    private static final long SPIN_NS = 50_000;
+    private static final long ACQUIRE_POLL_NS = 50_000_000;
+
+    private final LoadPlan plan;
+    private final NanoClock clock;
+    private final SlotPool pool;
+    private final RequestFiller filler;
+    private final RequestSink sink;
+
+    private volatile boolean stopRequested;
+    private volatile boolean finished;
+    private volatile long startNs;
+    private volatile long measureStartNs;
+    private volatile long submitted;
+    private volatile long measuredSubmitted;
+
+    public LoadGenerator(
+        final LoadPlan plan, final NanoClock clock, final SlotPool pool, final RequestFiller filler,
+        final RequestSink sink)
+    {
+        this.plan = plan;
+        this.clock = clock;
+        this.pool = pool;
+        this.filler = filler;
+        this.sink = sink;
+    }
+
+    @Override
+    public void run()
+    {
+        try
+        {
+            generate();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        finally
+        {
+            finished = true;
+        }
+    }
+
+    private void generate() throws InterruptedException
+    {
+        final LoadPlan p = plan;
+        final long t0 = clock.nanoTime();
+        startNs = t0;
+        double intendedNs = t0;
+        long i = 0;
+        while (!stopRequested)
+        {
+            if (!p.closedLoop() && i > 0)
+            {
+                intendedNs += p.arrivals().nextGapNs();
+            }
+            final boolean warmup = i < p.warmupRequests() ||
+                (p.warmupDurationNs() > 0 && (p.closedLoop() ? clock.nanoTime() : (long)intendedNs) < t0 +
+                p.warmupDurationNs());
+            if (!warmup && !p.closedLoop() && pastEnd((long)intendedNs))
+            {
+                break;
+            }
+
+            final RequestSlot slot;
+            if (p.closedLoop())
+            {
+                slot = acquire();
+                if (slot == null)
+                {
+                    break;
+                }
+                final long now = clock.nanoTime();
+                if (!warmup && pastEnd(now))
+                {
+                    pool.release(slot);
+                    break;
+                }
+                slot.scheduledNs = slot.previousEndNs > 0 ? slot.previousEndNs : t0;
+                slot.body = filler.body(i);
+            }
+            else
+            {
+                final long intended = (long)intendedNs;
+                // Build the body before waiting, so that building never delays the send.
+                final byte[] body = filler.body(i);
+                sleepUntil(intended);
+                slot = acquire();
+                if (slot == null)
+                {
+                    break;
+                }
+                slot.scheduledNs = intended;
+                slot.body = body;
+            }
+            slot.bodyLength = slot.body.length;
+            slot.promptTokensHint = filler.promptTokensHint(i);
+            slot.requestId = i;
+            slot.phase = warmup ? RequestSlot.PHASE_WARMUP : RequestSlot.PHASE_MEASURE;
+            if (!warmup && measureStartNs == 0)
+            {
+                measureStartNs = slot.scheduledNs;
+            }
+            sink.submit(slot);
+            i++;
+            submitted = i;
+            if (!warmup)
+            {
+                final long measured = measuredSubmitted + 1;
+                measuredSubmitted = measured;
+                if (p.measureRequests() > 0 && measured >= p.measureRequests())
+                {
+                    break;
+                }
+            }
+        }
+    }
+
+    private boolean pastEnd(final long nowNs)
+    {
+        final long d = plan.measureDurationNs();
+        final long m = measureStartNs;
+        return d > 0 && m != 0 && nowNs >= m + d;
+    }
+
+    private RequestSlot acquire() throws InterruptedException
+    {
+        while (!stopRequested)
+        {
+            final RequestSlot slot = pool.acquire(ACQUIRE_POLL_NS);
+            if (slot != null)
+            {
+                return slot;
+            }
+        }
+        return null;
+    }
+
+    private void sleepUntil(final long deadlineNs)
+    {
+        long remaining;
+        while ((remaining = deadlineNs - clock.nanoTime()) > SPIN_NS)
+        {
+            LockSupport.parkNanos(remaining - SPIN_NS);
+        }
+        while (clock.nanoTime() < deadlineNs)
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Asks the generator to stop starting requests; requests already started run on. Thread-safe. */
+    public void stop()
+    {
+        stopRequested = true;
+    }
+
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    /** @return the run's start stamp (t0 of the schedule), or 0 before the generator ran. */
+    public long startNs()
+    {
+        return startNs;
+    }
+
+    /** @return the intended start of the first measured request, or 0 if none yet. */
+    public long measureStartNs()
+    {
+        return measureStartNs;
+    }
+
+    /** @return requests started so far, warmup included. */
+    public long submitted()
+    {
+        return submitted;
+    }
+
+    /** @return measured requests started so far. */
+    public long measuredSubmitted()
+    {
+        return measuredSubmitted;
+    }
+}

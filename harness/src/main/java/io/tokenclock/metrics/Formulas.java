@@ -1,0 +1,73 @@
+package io.tokenclock.metrics;
+
+/**
+ * The per-request metric formulas, as pure functions of clock stamps and counts, so that each can be checked on
+ * hand-computed cases and cited from docs/METRICS.md. Stamps are nanoseconds on the run's one monotonic clock.
+ * A result of -1 means "not defined for this request" (e.g. TPOT of a one-token answer) and is never recorded.
+ */
+public final class Formulas
+{
+    private Formulas()
+    {
+    }
+
+    /** TTFT = t(first content-bearing chunk) - t(sent). */
+    public static long ttftNs(final long sentNs, final long firstTokenNs)
+    {
+        return sentNs > 0 && firstTokenNs > 0 ? firstTokenNs - sentNs : -1;
+    }
+
+    /** TTFT from schedule = t(first content-bearing chunk) - t(intended start): includes the client's send lag. */
+    public static long ttftFromScheduleNs(final long scheduledNs, final long firstTokenNs)
+    {
+        return scheduledNs > 0 && firstTokenNs > 0 ? firstTokenNs - scheduledNs : -1;
+    }
+
+    /** Time to second token (AIPerf's TTST) = t(second content-bearing chunk) - t(first). */
+    public static long ttstNs(final long[] chunkNs, final int chunkCount)
+    {
+        return chunkCount >= 2 ? chunkNs[1] - chunkNs[0] : -1;
+    }
+
+    /** End-to-end latency = t(end of response body) - t(sent). */
+    public static long e2eNs(final long sentNs, final long endNs)
+    {
+        return sentNs > 0 && endNs >= sentNs ? endNs - sentNs : -1;
+    }
+
+    /** Send lag = t(sent) - t(intended start); positive when the client fell behind its schedule. */
+    public static long sendLagNs(final long scheduledNs, final long sentNs)
+    {
+        return scheduledNs > 0 && sentNs > 0 ? sentNs - scheduledNs : -1;
+    }
+
+    /**
+     * TPOT = (t_last - t_first) / (n_out - 1), where t_first and t_last are the arrivals of the first and last
+     * content-bearing chunks and n_out the request's output tokens. Undefined for n_out < 2.
+     */
+    public static double tpotNs(final long firstNs, final long lastNs, final long outputTokens)
+    {
+        return outputTokens >= 2 && lastNs >= firstNs ? (double)(lastNs - firstNs) / (outputTokens - 1) : -1;
+    }
+
+    /** Per-request decode rate in tokens/s = (n_out - 1) / (t_last - t_first); equals 1 / TPOT. */
+    public static double outputTokensPerSecond(final long firstNs, final long lastNs, final long outputTokens)
+    {
+        return outputTokens >= 2 && lastNs > firstNs ? (outputTokens - 1) * 1e9 / (lastNs - firstNs) : -1;
+    }
+
+    /**
+     * Token ITL of chunk i (i >= 1) = (t_i - t_{i-1}) / tokens_i: the chunk's gap shared evenly by the tokens it
+     * carried, defined only when the count is known and positive.
+     */
+    public static double tokenItlNs(final long previousNs, final long chunkNs, final int chunkTokens)
+    {
+        return chunkTokens > 0 ? (double)(chunkNs - previousNs) / chunkTokens : -1;
+    }
+
+    /** Aggregate rate = count / window, per second; 0 for an empty window. */
+    public static double perSecond(final double count, final long windowNs)
+    {
+        return windowNs > 0 ? count * 1e9 / windowNs : 0.0;
+    }
+}

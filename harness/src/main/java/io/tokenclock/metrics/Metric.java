@@ -1,0 +1,66 @@
+package io.tokenclock.metrics;
+
+/**
+ * The distributions a run records, each with its public name, its unit, and the scale from the recorded integer to
+ * that unit. Latencies are recorded in nanoseconds (HdrHistogram at 3 significant digits keeps better than 0.1%
+ * relative resolution, i.e. microseconds or better at every scale that matters) and reported in milliseconds.
+ * Formulas: docs/METRICS.md.
+ */
+public enum Metric
+{
+    TTFT("ttft", "ms", 1e6),
+    TTFT_FROM_SCHEDULE("ttft_from_schedule", "ms", 1e6),
+    TTFOT("ttfot", "ms", 1e6),
+    TTST("ttst", "ms", 1e6),
+    INTER_CHUNK_LATENCY("inter_chunk_latency", "ms", 1e6),
+    TOKEN_ITL("token_itl", "ms", 1e6),
+    TPOT("tpot", "ms", 1e6),
+    E2E("e2e", "ms", 1e6),
+    E2E_FROM_SCHEDULE("e2e_from_schedule", "ms", 1e6),
+    SEND_LAG("send_lag", "ms", 1e6),
+    OUTPUT_TOKENS("output_tokens", "tokens", 1),
+    INPUT_TOKENS("input_tokens", "tokens", 1),
+    /** Per-request decode rate, recorded in milli-tokens per second. */
+    OUTPUT_TPS_PER_REQUEST("output_tps_per_request", "tokens/s", 1e3),
+    CHUNK_TOKENS("tokens_per_chunk", "tokens", 1);
+
+    private static final Metric[] VALUES = values();
+
+    private final String key;
+    private final String unit;
+    private final double scale;
+
+    Metric(final String key, final String unit, final double scale)
+    {
+        this.key = key;
+        this.unit = unit;
+        this.scale = scale;
+    }
+
+    /** @return the name used in record.json and the summary. */
+    public String key()
+    {
+        return key;
+    }
+
+    public String unit()
+    {
+        return unit;
+    }
+
+    /** @return divide a recorded value by this to get {@link #unit()}. */
+    public double scale()
+    {
+        return scale;
+    }
+
+    public static Metric of(final int ordinal)
+    {
+        return VALUES[ordinal];
+    }
+
+    public static int count()
+    {
+        return VALUES.length;
+    }
+}

@@ -1,0 +1,119 @@
+package io.tokenclock.recording;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * The fixed-size records that carry chunk arrivals from the I/O threads to the collector, and the many-to-one Agrona
+ * ring buffer they cross.
+ * <p>
+ * Layout (little-endian, 32 bytes, written in place with {@code tryClaim}/{@code commit}, so publishing copies
+ * nothing and allocates nothing):
+ * <pre>
+ *  0  int  slot index
+ *  4  int  chunk index within the request (0-based; for END, the number of chunks published)
+ *  8  long arrival stamp, ns (for END, the end stamp)
+ * 16  int  chunk length in bytes (the event's data)
+ * 20  int  tokens in the chunk, or -1 when unknown
+ * 24  int  flags: {@link RequestSlot#CHUNK_REASONING}, {@link RequestSlot#CHUNK_OUTPUT}
+ * 28  int  reserved
+ * </pre>
+ * Producers (any number of I/O threads) are thread-safe; there is one consumer, the {@link Collector}.
+ * When the ring is full the producer spins until there is room: a record is never dropped, and the stamp it carries
+ * was taken before the wait, so back-pressure delays the collector's view but never changes a measurement. The
+ * number of such waits is counted and reported.
+ */
+public final class ChunkRecords
+{
+    public static final int MSG_CHUNK = 1;
+    public static final int MSG_END = 2;
+
+    public static final int RECORD_LENGTH = 32;
+    static final int SLOT_OFFSET = 0;
+    static final int CHUNK_INDEX_OFFSET = 4;
+    static final int NS_OFFSET = 8;
+    static final int BYTES_OFFSET = 16;
+    static final int TOKENS_OFFSET = 20;
+    static final int FLAGS_OFFSET = 24;
+
+    private final RingBuffer ring;
+    private final AtomicBuffer buffer;
+    private final AtomicLong fullWaits = new AtomicLong();
+
+    /**
+     * @param capacityBytes ring capacity, a power of two (e.g. 4 MiB holds 131,072 records).
+     */
+    public ChunkRecords(final int capacityBytes)
+    {
+        final UnsafeBuffer backing = new UnsafeBuffer(
+            ByteBuffer.allocateDirect(capacityBytes + RingBufferDescriptor.TRAILER_LENGTH));
+        this.ring = new ManyToOneRingBuffer(backing);
+        this.buffer = ring.buffer();
+    }
+
+    /** Publishes one content-bearing chunk. Thread-safe, allocation-free. */
+    public void publishChunk(
+        final int slot, final int chunkIndex, final long arrivalNs, final int bytes, final int tokens, final int flags)
+    {
+        final int index = claim(MSG_CHUNK);
+        final AtomicBuffer b = buffer;
+        b.putInt(index + SLOT_OFFSET, slot);
+        b.putInt(index + CHUNK_INDEX_OFFSET, chunkIndex);
+        b.putLong(index + NS_OFFSET, arrivalNs);
+        b.putInt(index + BYTES_OFFSET, bytes);
+        b.putInt(index + TOKENS_OFFSET, tokens);
+        b.putInt(index + FLAGS_OFFSET, flags);
+        ring.commit(index);
+    }
+
+    /**
+     * Publishes the end of a request. Everything the I/O thread wrote into the slot before this call is visible to
+     * the collector once it reads this record.
+     */
+    public void publishEnd(final int slot, final int chunkCount, final long endNs)
+    {
+        final int index = claim(MSG_END);
+        final AtomicBuffer b = buffer;
+        b.putInt(index + SLOT_OFFSET, slot);
+        b.putInt(index + CHUNK_INDEX_OFFSET, chunkCount);
+        b.putLong(index + NS_OFFSET, endNs);
+        b.putInt(index + BYTES_OFFSET, 0);
+        b.putInt(index + TOKENS_OFFSET, 0);
+        b.putInt(index + FLAGS_OFFSET, 0);
+        ring.commit(index);
+    }
+
+    private int claim(final int msgType)
+    {
+        int index = ring.tryClaim(msgType, RECORD_LENGTH);
+        if (index < 0)
+        {
+            fullWaits.incrementAndGet();
+            do
+            {
+                Thread.onSpinWait();
+                index = ring.tryClaim(msgType, RECORD_LENGTH);
+            }
+            while (index < 0);
+        }
+        return index;
+    }
+
+    /** @return the ring, for the collector to drain. */
+    public RingBuffer ring()
+    {
+        return ring;
+    }
+
+    /** @return how many publishes found the ring full and had to wait. */
+    public long fullWaits()
+    {
+        return fullWaits.get();
+    }
+}

@@ -1,0 +1,228 @@
+package io.tokenclock.recording;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.MetricRecorders;
+
+/**
+ * The single consumer of chunk records: rebuilds each request's chunk timeline, derives its metrics when its end
+ * record arrives, records them into HdrHistogram recorders, tells the listener, and frees the slot.
+ * <p>
+ * Only requests of the measure phase that ended {@code ok} enter the distributions; warmup requests and failed ones
+ * are still handed to the listener (so {@code requests.jsonl} keeps everything) and counted by class.
+ * <p>
+ * Runs on its own thread ({@link #run()}); {@link #close()} asks it to drain what is left and stop. Counters are
+ * readable from any thread.
+ */
+public final class Collector implements Runnable, MessageHandler, AutoCloseable
+{
+    /** Counter indices of {@link #counters()}. */
+    public static final int COMPLETED = 0;
+    public static final int MEASURED_OK = 1;
+    public static final int MEASURED_ERROR = 2;
+    public static final int MEASURED_CANCELLED = 3;
+    public static final int WARMUP_DONE = 4;
+    public static final int CHUNKS = 5;
+    public static final int MEASURED_OUTPUT_TOKENS = 6;
+    public static final int MEASURED_INPUT_TOKENS = 7;
+    private static final int COUNTER_COUNT = 8;
+
+    private final RingBuffer ring;
+    private final SlotPool pool;
+    private final MetricRecorders recorders;
+    private final RequestListener listener;
+    private final RequestMetrics metrics = new RequestMetrics();
+    private final IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, 100_000);
+    private final AtomicLongArray counters = new AtomicLongArray(COUNTER_COUNT);
+    private final AtomicLongArray errorsByClass = new AtomicLongArray(ErrorClass.count());
+    private volatile boolean running = true;
+
+    private long windowStartNs;
+    private long windowEndNs;
+    private long firstMeasuredSentNs;
+
+    public Collector(
+        final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders, final RequestListener listener)
+    {
+        this.ring = records.ring();
+        this.pool = pool;
+        this.recorders = recorders;
+        this.listener = listener;
+    }
+
+    @Override
+    public void run()
+    {
+        final RingBuffer r = ring;
+        final IdleStrategy i = idle;
+        while (running)
+        {
+            i.idle(r.read(this, 4096));
+        }
+        while (r.read(this, 4096) > 0)
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Drains and processes whatever is in the ring now; for tests and single-threaded drivers. */
+    public int poll()
+    {
+        return ring.read(this, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public void close()
+    {
+        running = false;
+    }
+
+    @Override
+    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final RequestSlot slot = pool.get(buffer.getInt(index + ChunkRecords.SLOT_OFFSET));
+        if (msgTypeId == ChunkRecords.MSG_CHUNK)
+        {
+            final long arrivalNs = buffer.getLong(index + ChunkRecords.NS_OFFSET);
+            final int flags = buffer.getInt(index + ChunkRecords.FLAGS_OFFSET);
+            slot.addChunk(arrivalNs, buffer.getInt(index + ChunkRecords.TOKENS_OFFSET), flags);
+            if (slot.firstTokenNs == 0)
+            {
+                slot.firstTokenNs = arrivalNs;
+            }
+            if (slot.firstOutputNs == 0 && (flags & RequestSlot.CHUNK_OUTPUT) != 0)
+            {
+                slot.firstOutputNs = arrivalNs;
+            }
+            counters.lazySet(CHUNKS, counters.get(CHUNKS) + 1);
+        }
+        else if (msgTypeId == ChunkRecords.MSG_END)
+        {
+            onEnd(slot);
+        }
+    }
+
+    private void onEnd(final RequestSlot slot)
+    {
+        final RequestMetrics m = metrics.compute(slot);
+        if (slot.phase == RequestSlot.PHASE_MEASURE)
+        {
+            if (firstMeasuredSentNs == 0 || (slot.sentNs > 0 && slot.sentNs < firstMeasuredSentNs))
+            {
+                firstMeasuredSentNs = slot.sentNs;
+            }
+            final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
+            if (windowStartNs == 0 || (start > 0 && start < windowStartNs))
+            {
+                windowStartNs = start;
+            }
+            windowEndNs = Math.max(windowEndNs, slot.endNs);
+            if (slot.status == RequestSlot.STATUS_OK)
+            {
+                recordOk(slot, m);
+                increment(MEASURED_OK);
+                add(MEASURED_OUTPUT_TOKENS, m.outputTokens);
+                add(MEASURED_INPUT_TOKENS, Math.max(0, m.inputTokens));
+            }
+            else
+            {
+                increment(slot.status == RequestSlot.STATUS_CANCELLED ? MEASURED_CANCELLED : MEASURED_ERROR);
+                errorsByClass.lazySet(slot.errorClass.ordinal(), errorsByClass.get(slot.errorClass.ordinal()) + 1);
+            }
+        }
+        else
+        {
+            increment(WARMUP_DONE);
+        }
+        if (listener != null)
+        {
+            listener.onRequestComplete(slot, m);
+        }
+        increment(COMPLETED);
+        slot.previousEndNs = slot.endNs;
+        pool.release(slot);
+    }
+
+    private void recordOk(final RequestSlot s, final RequestMetrics m)
+    {
+        final MetricRecorders r = recorders;
+        r.record(Metric.TTFT, m.ttftNs);
+        r.record(Metric.TTFT_FROM_SCHEDULE, m.ttftFromScheduleNs);
+        r.record(Metric.TTFOT, m.ttfotNs);
+        r.record(Metric.TTST, m.ttstNs);
+        r.record(Metric.TPOT, Math.round(m.tpotNs));
+        r.record(Metric.E2E, m.e2eNs);
+        r.record(Metric.E2E_FROM_SCHEDULE, m.e2eFromScheduleNs);
+        r.record(Metric.SEND_LAG, Math.max(0, m.sendLagNs));
+        r.record(Metric.OUTPUT_TOKENS, m.outputTokens);
+        r.record(Metric.INPUT_TOKENS, m.inputTokens);
+        r.record(Metric.OUTPUT_TPS_PER_REQUEST, Math.round(m.outputTokensPerSecond * 1e3));
+        final long[] ns = s.chunkNs;
+        final int[] tokens = s.chunkTokens;
+        for (int i = 0, n = s.chunkCount; i < n; i++)
+        {
+            if (tokens[i] >= 0)
+            {
+                r.record(Metric.CHUNK_TOKENS, tokens[i]);
+            }
+            if (i > 0)
+            {
+                r.record(Metric.INTER_CHUNK_LATENCY, ns[i] - ns[i - 1]);
+                if (tokens[i] > 0)
+                {
+                    r.record(Metric.TOKEN_ITL, (ns[i] - ns[i - 1]) / tokens[i], tokens[i]);
+                }
+            }
+        }
+    }
+
+    private void increment(final int counter)
+    {
+        counters.lazySet(counter, counters.get(counter) + 1);
+    }
+
+    private void add(final int counter, final long delta)
+    {
+        counters.lazySet(counter, counters.get(counter) + delta);
+    }
+
+    /** @return live counters, indexed by the constants of this class; written by the collector thread only. */
+    public AtomicLongArray counters()
+    {
+        return counters;
+    }
+
+    /** @return measured requests that did not end ok, by {@link ErrorClass} ordinal. */
+    public AtomicLongArray errorsByClass()
+    {
+        return errorsByClass;
+    }
+
+    /**
+     * @return the measurement window's start: the earliest intended start (or send, in closed loop without a
+     * schedule) of a measured request. Read after the collector stopped.
+     */
+    public long windowStartNs()
+    {
+        return windowStartNs;
+    }
+
+    /** @return the latest end of a measured request. Read after the collector stopped. */
+    public long windowEndNs()
+    {
+        return windowEndNs;
+    }
+
+    /** @return the earliest send of a measured request. Read after the collector stopped. */
+    public long firstMeasuredSentNs()
+    {
+        return firstMeasuredSentNs;
+    }
+}

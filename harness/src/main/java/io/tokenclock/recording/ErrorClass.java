@@ -1,0 +1,76 @@
+package io.tokenclock.recording;
+
+/**
+ * Why a request did not end {@code ok}. The lower-case {@link #label()} is what {@code requests.jsonl} and the
+ * summary print; labels are a public format and change only on purpose.
+ */
+public enum ErrorClass
+{
+    NONE("none"),
+    /** The connection could not be opened (refused, unreachable, DNS). */
+    CONNECT("connect_error"),
+    /** HTTP 429: the server shed load. */
+    HTTP_429("http_429"),
+    /** Any other 4xx: the request was rejected (bad model name, bad URL, auth). */
+    HTTP_4XX("http_4xx"),
+    /** HTTP 5xx. */
+    HTTP_5XX("http_5xx"),
+    /** A status that is neither 200 nor 4xx/5xx. */
+    HTTP_OTHER("http_other"),
+    /** The connection closed, or failed, before the response body ended. */
+    STREAM_CUT("stream_cut"),
+    /** An event's data was not a well-formed chunk (a token may have been lost). */
+    MALFORMED_EVENT("malformed_event"),
+    /** The stream carried an {@code error} object or an {@code event: error}. */
+    ERROR_EVENT("error_event"),
+    /** The response ended cleanly but carried no generated token. */
+    NO_CONTENT("no_content"),
+    /** The request outlived its timeout and was aborted. */
+    TIMEOUT("timeout"),
+    /** Aborted by the harness (end of the drain period) rather than failed by the server. */
+    CANCELLED("cancelled"),
+    /** The harness itself failed to send the request. */
+    CLIENT_ERROR("client_error");
+
+    private static final ErrorClass[] VALUES = values();
+
+    private final String label;
+
+    ErrorClass(final String label)
+    {
+        this.label = label;
+    }
+
+    public String label()
+    {
+        return label;
+    }
+
+    public static ErrorClass of(final int ordinal)
+    {
+        return VALUES[ordinal];
+    }
+
+    public static int count()
+    {
+        return VALUES.length;
+    }
+
+    /** Classifies a non-200 HTTP status. */
+    public static ErrorClass ofHttpStatus(final int status)
+    {
+        if (status == 429)
+        {
+            return HTTP_429;
+        }
+        if (status >= 400 && status < 500)
+        {
+            return HTTP_4XX;
+        }
+        if (status >= 500 && status < 600)
+        {
+            return HTTP_5XX;
+        }
+        return HTTP_OTHER;
+    }
+}

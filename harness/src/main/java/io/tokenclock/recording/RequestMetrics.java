@@ -1,0 +1,61 @@
+package io.tokenclock.recording;
+
+import io.tokenclock.metrics.Formulas;
+
+/**
+ * The metrics of one finished request, derived by the collector from its slot. A reusable flyweight: valid until the
+ * next {@link #compute}. Durations are in nanoseconds; -1 means undefined for this request.
+ */
+public final class RequestMetrics
+{
+    public static final String SOURCE_USAGE = "usage";
+    public static final String SOURCE_CHUNKS = "chunks";
+
+    public long ttftNs;
+    public long ttftFromScheduleNs;
+    public long ttfotNs;
+    public long ttstNs;
+    public double tpotNs;
+    public long e2eNs;
+    public long e2eFromScheduleNs;
+    public long sendLagNs;
+    public long inputTokens;
+    public long outputTokens;
+    public String tokenCountSource;
+    public double outputTokensPerSecond;
+
+    /**
+     * Derives every per-request metric from the slot's stamps. Output tokens come from the server's {@code usage}
+     * when it reported one, else from the count of content-bearing chunks (exact for one-token-per-chunk servers, an
+     * undercount otherwise); {@link #tokenCountSource} says which.
+     */
+    public RequestMetrics compute(final RequestSlot s)
+    {
+        final int n = s.chunkCount;
+        final long first = n > 0 ? s.chunkNs[0] : 0;
+        final long last = n > 0 ? s.chunkNs[n - 1] : 0;
+        if (s.usageCompletionTokens >= 0)
+        {
+            outputTokens = s.usageCompletionTokens;
+            tokenCountSource = SOURCE_USAGE;
+        }
+        else
+        {
+            outputTokens = n;
+            tokenCountSource = SOURCE_CHUNKS;
+        }
+        inputTokens = s.usagePromptTokens >= 0 ? s.usagePromptTokens : s.promptTokensHint;
+        ttftNs = Formulas.ttftNs(s.sentNs, first);
+        ttftFromScheduleNs = Formulas.ttftFromScheduleNs(s.scheduledNs, first);
+        ttfotNs = Formulas.ttftNs(s.sentNs, s.firstOutputNs);
+        ttstNs = Formulas.ttstNs(s.chunkNs, n);
+        tpotNs = Formulas.tpotNs(first, last, outputTokens);
+        outputTokensPerSecond = Formulas.outputTokensPerSecond(first, last, outputTokens);
+        e2eNs = Formulas.e2eNs(s.sentNs, s.endNs);
+        e2eFromScheduleNs = s.scheduledNs > 0 ? Formulas.e2eNs(s.scheduledNs, s.endNs) : -1;
+        sendLagNs = Formulas.sendLagNs(s.scheduledNs, s.sentNs);
+        s.outputTokens = outputTokens;
+        s.tokenCountSource = tokenCountSource;
+        return this;
+    }
+}

@@ -1,0 +1,184 @@
+package io.tokenclock.recording;
+
+import java.util.Arrays;
+
+/**
+ * Everything recorded about one request in flight, pre-allocated and reused so that the per-chunk path allocates
+ * nothing once buffers have grown to the workload's size.
+ * <p>
+ * Ownership moves with the request, and each hand-over is a release/acquire through a queue or the ring buffer, so
+ * plain fields are safe:
+ * <ol>
+ * <li>the load generator fills the request fields and submits the slot;</li>
+ * <li>the transport's I/O thread stamps {@link #sentNs}, appends text and stream facts, and publishes chunk records
+ * and finally the end record through the ring buffer;</li>
+ * <li>the collector builds the chunk timeline from those records, computes the request's metrics when the end record
+ * arrives, hands the slot to its listener, then returns it to the pool.</li>
+ * </ol>
+ * All {@code *Ns} fields are readings of the run's one {@link io.tokenclock.clock.NanoClock}; 0 means "not reached".
+ */
+public final class RequestSlot
+{
+    public static final int PHASE_WARMUP = 0;
+    public static final int PHASE_MEASURE = 1;
+
+    public static final int STATUS_OK = 0;
+    public static final int STATUS_ERROR = 1;
+    public static final int STATUS_CANCELLED = 2;
+
+    /** Flag on a chunk: it carried reasoning text. */
+    public static final int CHUNK_REASONING = 1;
+    /** Flag on a chunk: it carried answer text or a tool call (output that is not reasoning). */
+    public static final int CHUNK_OUTPUT = 2;
+
+    public static final int TOKENS_UNKNOWN = -1;
+
+    private final int index;
+
+    /** End stamp of the previous request this slot carried; survives {@link #reset()} (closed-loop schedule). */
+    public long previousEndNs;
+
+    // Set by the load generator before submission.
+    public long requestId;
+    public int phase;
+    public long scheduledNs;
+    public byte[] body;
+    public int bodyLength;
+    public int promptTokensHint;
+
+    // Set by the I/O thread.
+    public long sentNs;
+    public long endNs;
+    public int httpStatus;
+    public int status;
+    public ErrorClass errorClass = ErrorClass.NONE;
+    public String errorDetail;
+    public boolean doneSeen;
+    public int finishReason;
+    public int malformedEvents;
+    public int errorEvents;
+    public long usagePromptTokens = -1;
+    public long usageCompletionTokens = -1;
+    public byte[] responseId = new byte[64];
+    public int responseIdLength;
+    public byte[] text = new byte[1024];
+    public int textLength;
+    public byte[] reasoning = new byte[64];
+    public int reasoningLength;
+
+    // Set by the collector.
+    public long[] chunkNs = new long[64];
+    public int[] chunkTokens = new int[64];
+    public byte[] chunkFlags = new byte[64];
+    public int chunkCount;
+    public long firstTokenNs;
+    public long firstOutputNs;
+    public long outputTokens;
+    public String tokenCountSource;
+
+    public RequestSlot(final int index)
+    {
+        this.index = index;
+    }
+
+    /** @return this slot's fixed index in its pool; the ring buffer's records name slots by it. */
+    public int index()
+    {
+        return index;
+    }
+
+    /** Clears everything a previous request left, keeping the grown buffers. */
+    public void reset()
+    {
+        requestId = 0;
+        phase = PHASE_MEASURE;
+        scheduledNs = 0;
+        body = null;
+        bodyLength = 0;
+        promptTokensHint = -1;
+        sentNs = 0;
+        endNs = 0;
+        httpStatus = 0;
+        status = STATUS_OK;
+        errorClass = ErrorClass.NONE;
+        errorDetail = null;
+        doneSeen = false;
+        finishReason = 0;
+        malformedEvents = 0;
+        errorEvents = 0;
+        usagePromptTokens = -1;
+        usageCompletionTokens = -1;
+        responseIdLength = 0;
+        textLength = 0;
+        reasoningLength = 0;
+        chunkCount = 0;
+        firstTokenNs = 0;
+        firstOutputNs = 0;
+        outputTokens = 0;
+        tokenCountSource = null;
+    }
+
+    /** Called by the I/O thread: appends raw (still JSON-escaped) answer bytes. */
+    public void appendText(final byte[] src, final int offset, final int length)
+    {
+        if (textLength + length > text.length)
+        {
+            text = Arrays.copyOf(text, Math.max(text.length << 1, textLength + length));
+        }
+        System.arraycopy(src, offset, text, textLength, length);
+        textLength += length;
+    }
+
+    /** Called by the I/O thread: appends raw (still JSON-escaped) reasoning bytes. */
+    public void appendReasoning(final byte[] src, final int offset, final int length)
+    {
+        if (reasoningLength + length > reasoning.length)
+        {
+            reasoning = Arrays.copyOf(reasoning, Math.max(reasoning.length << 1, reasoningLength + length));
+        }
+        System.arraycopy(src, offset, reasoning, reasoningLength, length);
+        reasoningLength += length;
+    }
+
+    /** Called by the I/O thread: keeps the server's response id (truncated to 256 bytes). */
+    public void setResponseId(final byte[] src, final int offset, final int length)
+    {
+        final int n = Math.min(length, 256);
+        if (n > responseId.length)
+        {
+            responseId = new byte[256];
+        }
+        System.arraycopy(src, offset, responseId, 0, n);
+        responseIdLength = n;
+    }
+
+    /** Called by the collector: appends one content-bearing chunk to the timeline. */
+    public void addChunk(final long arrivalNs, final int tokens, final int flags)
+    {
+        final int n = chunkCount;
+        if (n == chunkNs.length)
+        {
+            final int capacity = n << 1;
+            chunkNs = Arrays.copyOf(chunkNs, capacity);
+            chunkTokens = Arrays.copyOf(chunkTokens, capacity);
+            chunkFlags = Arrays.copyOf(chunkFlags, capacity);
+        }
+        chunkNs[n] = arrivalNs;
+        chunkTokens[n] = tokens;
+        chunkFlags[n] = (byte)flags;
+        chunkCount = n + 1;
+    }
+
+    /** @return true if every chunk's token count is known (from per-chunk usage). */
+    public boolean chunkTokensKnown()
+    {
+        for (int i = 0; i < chunkCount; i++)
+        {
+            if (chunkTokens[i] < 0)
+            {
+                return false;
+            }
+        }
+        return chunkCount > 0;
+    }
+}

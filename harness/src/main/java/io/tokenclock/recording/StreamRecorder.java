@@ -1,0 +1,195 @@
+package io.tokenclock.recording;
+
+import io.tokenclock.framing.ChunkParser;
+import io.tokenclock.framing.SseEventHandler;
+import io.tokenclock.framing.SseFramer;
+
+/**
+ * The I/O thread's side of the measurement core for one stream: stamped reads in, chunk records out.
+ * <p>
+ * The transport calls {@link #begin} when it sends a request, {@link #onBytes} for every read of the response body
+ * with the stamp it took as the read arrived, and {@link #finish} once when the response ends or fails. In between,
+ * each SSE event is framed ({@link SseFramer}), its JSON scanned ({@link ChunkParser}), its raw text appended to the
+ * slot, and, if it carries a generated token, published as a fixed-size record to the collector ({@link
+ * ChunkRecords}). None of that allocates once the slot's buffers have grown to the workload.
+ * <p>
+ * Per-chunk token counts are known only when the server reports cumulative {@code usage} on content chunks (vLLM's
+ * {@code continuous_usage_stats}); otherwise a chunk's count is {@link RequestSlot#TOKENS_UNKNOWN}.
+ * <p>
+ * One instance per connection; used only by that connection's I/O thread.
+ */
+public final class StreamRecorder implements SseEventHandler
+{
+    private final ChunkRecords records;
+    private final SseFramer framer;
+    private final ChunkParser parser = new ChunkParser();
+
+    private RequestSlot slot;
+    private int chunkIndex;
+    private long lastCompletionTokens;
+
+    public StreamRecorder(final ChunkRecords records)
+    {
+        this.records = records;
+        this.framer = new SseFramer(this);
+    }
+
+    /** Starts recording the response to {@code slot}; call just before the request is written. */
+    public void begin(final RequestSlot slot)
+    {
+        this.slot = slot;
+        this.chunkIndex = 0;
+        this.lastCompletionTokens = 0;
+        framer.reset();
+    }
+
+    /** @return the slot being recorded, or null between requests. */
+    public RequestSlot slot()
+    {
+        return slot;
+    }
+
+    /** Feeds one read of the response body, stamped on arrival. */
+    public void onBytes(final byte[] src, final int offset, final int length, final long arrivalNs)
+    {
+        framer.onBytes(src, offset, length, arrivalNs);
+    }
+
+    /**
+     * Ends the request and publishes its end record. The outcome combines what the transport saw with what the
+     * stream said: a cleanly ended response is still an error if it carried an error event, a malformed event, or no
+     * token at all.
+     *
+     * @param endNs          stamp of the read that ended the response (or of the failure).
+     * @param transportError {@link ErrorClass#NONE} if the response ended cleanly, else why it did not.
+     * @param detail         a short human-readable detail for errors, or null.
+     */
+    public void finish(final long endNs, final ErrorClass transportError, final String detail)
+    {
+        final RequestSlot s = slot;
+        if (s == null)
+        {
+            return;
+        }
+        if (transportError == ErrorClass.NONE)
+        {
+            framer.onEndOfStream(endNs);
+        }
+        s.endNs = endNs;
+        ErrorClass error = transportError;
+        if (error == ErrorClass.NONE)
+        {
+            if (s.errorEvents > 0)
+            {
+                error = ErrorClass.ERROR_EVENT;
+            }
+            else if (s.malformedEvents > 0)
+            {
+                error = ErrorClass.MALFORMED_EVENT;
+            }
+            else if (chunkIndex == 0)
+            {
+                error = ErrorClass.NO_CONTENT;
+            }
+        }
+        s.errorClass = error;
+        s.status = error == ErrorClass.NONE ? RequestSlot.STATUS_OK :
+            error == ErrorClass.CANCELLED ? RequestSlot.STATUS_CANCELLED : RequestSlot.STATUS_ERROR;
+        if (detail != null && s.errorDetail == null)
+        {
+            s.errorDetail = detail;
+        }
+        slot = null;
+        records.publishEnd(s.index(), chunkIndex, endNs);
+    }
+
+    /**
+     * Ends a request that never reached a connection (connect failure, client error): publishes its end record with
+     * no chunks. Thread-safe.
+     */
+    public static void failUnsent(
+        final ChunkRecords records, final RequestSlot slot, final ErrorClass error, final String detail, final long nowNs)
+    {
+        slot.endNs = nowNs;
+        slot.errorClass = error;
+        slot.status = error == ErrorClass.CANCELLED ? RequestSlot.STATUS_CANCELLED : RequestSlot.STATUS_ERROR;
+        slot.errorDetail = detail;
+        records.publishEnd(slot.index(), 0, nowNs);
+    }
+
+    @Override
+    public void onEvent(final byte[] data, final int offset, final int length, final boolean errorType, final long ns)
+    {
+        final RequestSlot s = slot;
+        if (s == null)
+        {
+            return;
+        }
+        final ChunkParser p = parser;
+        if (!p.parse(data, offset, length))
+        {
+            s.malformedEvents++;
+            if (s.errorDetail == null)
+            {
+                s.errorDetail = "malformed event: " + abbreviate(data, offset, length);
+            }
+            return;
+        }
+        if (p.isDone())
+        {
+            s.doneSeen = true;
+            return;
+        }
+        if (p.isError() || errorType)
+        {
+            s.errorEvents++;
+            if (s.errorDetail == null)
+            {
+                s.errorDetail = "error event: " + abbreviate(data, offset, length);
+            }
+        }
+        if (s.responseIdLength == 0 && p.idOffset() >= 0)
+        {
+            s.setResponseId(data, p.idOffset(), p.idLength());
+        }
+        if (p.finishReason() != ChunkParser.FINISH_NONE)
+        {
+            s.finishReason = p.finishReason();
+        }
+        int tokens = RequestSlot.TOKENS_UNKNOWN;
+        final long completion = p.completionTokens();
+        if (completion >= 0)
+        {
+            tokens = (int)(completion - lastCompletionTokens);
+            lastCompletionTokens = completion;
+            s.usageCompletionTokens = completion;
+        }
+        if (p.promptTokens() >= 0)
+        {
+            s.usagePromptTokens = p.promptTokens();
+        }
+        if (p.isContentBearing())
+        {
+            int flags = 0;
+            if (p.reasoningLength() > 0)
+            {
+                s.appendReasoning(data, p.reasoningOffset(), p.reasoningLength());
+                flags |= RequestSlot.CHUNK_REASONING;
+            }
+            if (p.isOutputBearing())
+            {
+                if (p.contentLength() > 0)
+                {
+                    s.appendText(data, p.contentOffset(), p.contentLength());
+                }
+                flags |= RequestSlot.CHUNK_OUTPUT;
+            }
+            records.publishChunk(s.index(), chunkIndex++, ns, length, tokens, flags);
+        }
+    }
+
+    private static String abbreviate(final byte[] data, final int offset, final int length)
+    {
+        return new String(data, offset, Math.min(length, 200), java.nio.charset.StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,78 @@
+package io.tokenclock.report;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.runner.RunResult;
+
+/** The summary table printed at the end of a run. */
+public final class ConsoleSummary
+{
+    private static final Metric[] LATENCIES = {
+        Metric.TTFT, Metric.TTFT_FROM_SCHEDULE, Metric.TTFOT, Metric.TTST, Metric.INTER_CHUNK_LATENCY,
+        Metric.TOKEN_ITL, Metric.TPOT, Metric.E2E, Metric.E2E_FROM_SCHEDULE, Metric.SEND_LAG
+    };
+
+    private ConsoleSummary()
+    {
+    }
+
+    public static void print(final RunResult r, final PrintStream out)
+    {
+        final var o = r.options();
+        out.println();
+        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.runId(), r.endpoint().completionUrl(), r.model());
+        out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
+            o.closedLoop() ? "closed loop, concurrency " + o.concurrency :
+                String.format(Locale.ROOT, "open loop, %s %.3g req/s%s", o.arrival.name().toLowerCase(Locale.ROOT),
+                    o.rate, o.maxConcurrency != null ? ", max concurrency " + o.maxConcurrency : ""),
+            r.measuredTotal(), r.measuredOk(), r.measuredErrors(), r.measuredCancelled(), r.warmupRequests());
+        out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
+            r.windowSeconds(), rate(r.measuredOk(), r), rate(r.outputTokens(), r), rate(r.inputTokens(), r));
+        out.println();
+        out.printf(Locale.ROOT, "%-22s %8s %9s %9s %9s %9s %9s %9s %9s %9s%n",
+            "metric (ms)", "n", "mean", "stdev", "p50", "p90", "p95", "p99", "p99.9", "max");
+        for (final Metric m : LATENCIES)
+        {
+            final Distribution d = r.distributions().get(m);
+            if (d.count() == 0)
+            {
+                continue;
+            }
+            out.printf(Locale.ROOT, "%-22s %8d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
+                m.key(), d.count(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(), d.p999(), d.max());
+        }
+        final Distribution tps = r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST);
+        if (tps.count() > 0)
+        {
+            out.printf(Locale.ROOT, "%-22s %8d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f%n",
+                "output tok/s per req", tps.count(), tps.mean(), tps.stdev(), tps.p50(), tps.p90(), tps.p95(),
+                tps.p99(), tps.p999(), tps.max());
+        }
+        if (!r.errorsByClass().isEmpty())
+        {
+            out.print("errors:");
+            for (final Map.Entry<String, Long> e : r.errorsByClass().entrySet())
+            {
+                out.printf(Locale.ROOT, "  %s %d", e.getKey(), e.getValue());
+            }
+            out.println();
+        }
+        if (r.ringFullWaits() > 0)
+        {
+            out.printf(Locale.ROOT, "note: the collector fell behind %d times (records waited, none lost)%n",
+                r.ringFullWaits());
+        }
+        out.println();
+        out.println("results: " + r.outputDir().toAbsolutePath().normalize() + " (record.json, requests.jsonl)");
+    }
+
+    private static double rate(final double count, final RunResult r)
+    {
+        final double w = r.windowSeconds();
+        return w > 0 ? count / w : 0.0;
+    }
+}

@@ -1,0 +1,153 @@
+package io.tokenclock.report;
+
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Captures the client host: CPU model, logical CPUs, memory, OS and kernel, JVM and GC, container limits. Each value
+ * is read, never assumed; what cannot be read is recorded as null. Linux sources: /proc/cpuinfo, /proc/meminfo,
+ * /etc/os-release, cgroup v2 (cpu.max, memory.max) or v1.
+ */
+public final class EnvironmentCapture
+{
+    private EnvironmentCapture()
+    {
+    }
+
+    /** @return an ordered map of the client host's facts, JSON-ready. */
+    public static Map<String, Object> client()
+    {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("hostname", hostname());
+        m.put("cpu_model", firstValue(Path.of("/proc/cpuinfo"), "model name"));
+        m.put("logical_cpus", Runtime.getRuntime().availableProcessors());
+        m.put("sockets", countDistinct(Path.of("/proc/cpuinfo"), "physical id"));
+        m.put("memory_total_bytes", memTotalBytes());
+        m.put("os", osPrettyName());
+        m.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        m.put("arch", System.getProperty("os.arch"));
+        m.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") +
+            " (" + System.getProperty("java.vm.vendor") + ")");
+        m.put("jvm_max_heap_bytes", Runtime.getRuntime().maxMemory());
+        final List<String> gcs = new ArrayList<>();
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            gcs.add(gc.getName());
+        }
+        m.put("gc", gcs);
+        m.put("jvm_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        m.put("container_cpu_limit", readFirstLine(Path.of("/sys/fs/cgroup/cpu.max")));
+        m.put("container_memory_limit", readFirstLine(Path.of("/sys/fs/cgroup/memory.max")));
+        return m;
+    }
+
+    private static String hostname()
+    {
+        try
+        {
+            return InetAddress.getLocalHost().getHostName();
+        }
+        catch (final IOException ex)
+        {
+            return System.getenv().getOrDefault("HOSTNAME", null);
+        }
+    }
+
+    private static Long memTotalBytes()
+    {
+        final String v = firstValue(Path.of("/proc/meminfo"), "MemTotal");
+        if (v == null)
+        {
+            return null;
+        }
+        try
+        {
+            return Long.parseLong(v.replace("kB", "").trim()) * 1024;
+        }
+        catch (final NumberFormatException ex)
+        {
+            return null;
+        }
+    }
+
+    private static String osPrettyName()
+    {
+        try
+        {
+            for (final String line : Files.readAllLines(Path.of("/etc/os-release")))
+            {
+                if (line.startsWith("PRETTY_NAME="))
+                {
+                    return line.substring("PRETTY_NAME=".length()).replace("\"", "");
+                }
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // fall through: not Linux, or no os-release
+        }
+        return System.getProperty("os.name");
+    }
+
+    private static String firstValue(final Path file, final String key)
+    {
+        try
+        {
+            for (final String line : Files.readAllLines(file))
+            {
+                final int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equals(key))
+                {
+                    return line.substring(colon + 1).trim();
+                }
+            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // not readable here
+        }
+        return null;
+    }
+
+    private static Integer countDistinct(final Path file, final String key)
+    {
+        try
+        {
+            final java.util.Set<String> seen = new java.util.HashSet<>();
+            for (final String line : Files.readAllLines(file))
+            {
+                final int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equals(key))
+                {
+                    seen.add(line.substring(colon + 1).trim());
+                }
+            }
+            return seen.isEmpty() ? null : seen.size();
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return null;
+        }
+    }
+
+    private static String readFirstLine(final Path file)
+    {
+        try
+        {
+            final List<String> lines = Files.readAllLines(file);
+            return lines.isEmpty() ? null : lines.get(0).trim();
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.tokenclock.report;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+import org.HdrHistogram.Histogram;
+
+import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.MetricRecorders;
+import io.tokenclock.recording.Collector;
+import io.tokenclock.recording.SlotPool;
+import io.tokenclock.runner.RunOptions;
+
+/**
+ * The live progress line on stderr: done/total, in flight, achieved rate, recent TTFT p50/p99 (from the last sampling
+ * interval's histogram), errors. Rewritten in place with {@code \r}. Shown only when stderr is a terminal (the
+ * launcher tells the JVM with {@code -Dtokenclock.tty=1}), so logs and CI output stay clean.
+ */
+public final class ProgressLine
+{
+    private final PrintStream err;
+    private final RunOptions options;
+    private final boolean enabled = "1".equals(System.getProperty("tokenclock.tty"));
+    private long startNs;
+    private long lastNs;
+    private long lastDone;
+    private int lastWidth;
+
+    public ProgressLine(final PrintStream err, final RunOptions options)
+    {
+        this.err = err;
+        this.options = options;
+    }
+
+    /** Called by the runner's supervising thread after each histogram sample. */
+    public void update(
+        final long nowNs, final LoadGenerator generator, final SlotPool pool, final Collector collector,
+        final MetricRecorders recorders)
+    {
+        if (!enabled)
+        {
+            return;
+        }
+        if (startNs == 0)
+        {
+            startNs = nowNs;
+            lastNs = nowNs;
+        }
+        final long done = collector.counters().get(Collector.COMPLETED);
+        final double dt = (nowNs - lastNs) / 1e9;
+        final double rate = dt > 0 ? (done - lastDone) / dt : 0;
+        lastNs = nowNs;
+        lastDone = done;
+        final long errors = collector.counters().get(Collector.MEASURED_ERROR) +
+            collector.counters().get(Collector.MEASURED_CANCELLED);
+        final Histogram ttft = recorders.lastInterval(Metric.TTFT);
+        final String total = options.requests != null ?
+            String.valueOf(options.requests + options.warmupRequests) : "?";
+        final String ttftText = ttft.getTotalCount() == 0 ? "-" : String.format(Locale.ROOT, "%.1f/%.1f ms",
+            ttft.getValueAtPercentile(50) / 1e6, ttft.getValueAtPercentile(99) / 1e6);
+        final String line = String.format(Locale.ROOT,
+            "[%6.1fs] done %d/%s  in flight %d  %.1f req/s  TTFT p50/p99 %s  errors %d",
+            (nowNs - startNs) / 1e9, done, total, pool.inUse(), rate, ttftText, errors);
+        final int pad = Math.max(0, lastWidth - line.length());
+        err.print("\r" + line + " ".repeat(pad));
+        err.flush();
+        lastWidth = line.length();
+    }
+
+    /** Ends the progress line so that the summary starts on a fresh line. */
+    public void finish()
+    {
+        if (enabled && lastWidth > 0)
+        {
+            err.print("\r" + " ".repeat(lastWidth) + "\r");
+            err.flush();
+        }
+    }
+}

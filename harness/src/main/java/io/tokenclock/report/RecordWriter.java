@@ -1,0 +1,208 @@
+package io.tokenclock.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.runner.RunOptions;
+import io.tokenclock.runner.RunResult;
+
+/**
+ * Writes {@code record.json}: the benchmark record, one section per part of the contract (model, runtime, hardware,
+ * workload, load, measurement, report), the exact command, and a grade. Fields that this version cannot capture yet
+ * are present as null and listed under {@code gaps} with what would fill them: a gap is stated, never hidden.
+ * Format documented in docs/RESULTS.md.
+ */
+public final class RecordWriter
+{
+    /** Version of the metric definitions in docs/METRICS.md that this build implements. */
+    public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
+    public static final int RECORD_FORMAT = 1;
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private RecordWriter()
+    {
+    }
+
+    public static void write(final RunResult r, final String workloadDescription, final Path file) throws IOException
+    {
+        Files.write(file, JSON.writeValueAsBytes(build(r, workloadDescription)));
+    }
+
+    static ObjectNode build(final RunResult r, final String workloadDescription)
+    {
+        final RunOptions o = r.options();
+        final List<String> gaps = new ArrayList<>();
+        final ObjectNode root = JSON.createObjectNode();
+        root.putObject("tokenclock")
+            .put("record_format", RECORD_FORMAT)
+            .put("formulas_version", FORMULAS_VERSION)
+            .put("version", version());
+        root.put("run_id", r.runId());
+        root.put("started_at", r.startedAt().toString());
+        final ArrayNode cmd = root.putArray("command");
+        o.commandLine.forEach(cmd::add);
+
+        final ObjectNode model = root.putObject("model");
+        model.put("name", r.model());
+        final ArrayNode served = model.putArray("served_models");
+        r.server().modelIds().forEach(served::add);
+        model.putNull("revision");
+        model.putNull("tokenizer");
+        model.putNull("context_limit");
+        gaps.add("model.revision, model.tokenizer, model.context_limit: declared in a contract file (not yet supported)");
+        final ObjectNode decoding = model.putObject("decoding");
+        decoding.put("max_tokens", o.maxTokens);
+        decoding.put("ignore_eos", o.ignoreEos);
+        if (o.temperature != null)
+        {
+            decoding.put("temperature", o.temperature);
+        }
+        else
+        {
+            decoding.putNull("temperature");
+        }
+        decoding.put("extra_body", o.extraBody);
+
+        final ObjectNode runtime = root.putObject("runtime");
+        runtime.put("endpoint", r.endpoint().completionUrl());
+        runtime.put("api", r.endpoint().api().name().toLowerCase(Locale.ROOT));
+        final ObjectNode engineHeaders = runtime.putObject("server_headers");
+        r.server().engineHeaders().forEach(engineHeaders::put);
+        runtime.set("models_response", r.server().modelsResponse());
+        runtime.putNull("declared");
+        gaps.add("runtime.declared (engine, version, precision, parallelism, scheduler, cache config): contract file");
+
+        final ObjectNode hardware = root.putObject("hardware");
+        hardware.set("client", JSON.valueToTree(EnvironmentCapture.client()));
+        hardware.putNull("server");
+        gaps.add("hardware.server (accelerators, topology, power settings): not captured yet");
+
+        final ObjectNode workload = root.putObject("workload");
+        workload.put("prompts", workloadDescription);
+        workload.put("input_tokens_requested", o.prompt != null ? null : (Integer)o.inputTokens);
+        workload.put("max_tokens", o.maxTokens);
+        workload.put("seed", o.seed);
+        workload.putNull("output_length_distribution");
+        workload.putNull("success_criterion");
+        gaps.add("workload.success_criterion (quality contract Q): not defined for this run");
+
+        root.set("load", load(o));
+        root.set("measurement", measurement(r));
+        root.set("report", report(r));
+
+        final ObjectNode grade = root.putObject("grade");
+        grade.put("grade", "local-debugging");
+        final ArrayNode missing = grade.putArray("missing");
+        gaps.forEach(missing::add);
+        return root;
+    }
+
+    private static ObjectNode load(final RunOptions o)
+    {
+        final ObjectNode load = JSON.createObjectNode();
+        load.put("mode", o.closedLoop() ? "closed" : "open");
+        load.put("concurrency", o.concurrency);
+        load.put("rate_per_s", o.rate);
+        load.put("arrival", o.closedLoop() ? null : o.arrival.name().toLowerCase(Locale.ROOT));
+        load.put("burstiness", o.closedLoop() ? null : o.burstiness);
+        load.put("max_in_flight", o.maxInFlight());
+        load.put("requests", o.requests);
+        load.put("duration_s", o.durationS);
+        load.put("warmup_requests", o.warmupRequests);
+        load.put("warmup_duration_s", o.warmupDurationS);
+        load.put("seed", o.seed);
+        load.put("request_timeout_s", o.timeoutS);
+        load.put("drain_timeout_s", o.drainTimeoutS);
+        load.put("end_of_window_rule", "requests started in the window run to completion for up to drain_timeout_s " +
+            "after the last start; any still running are then cancelled and counted as cancelled");
+        return load;
+    }
+
+    private static ObjectNode measurement(final RunResult r)
+    {
+        final ObjectNode m = JSON.createObjectNode();
+        m.put("boundary", "client-side: from the client's write of the request to arrival of response bytes at the " +
+            "client's socket; includes network, server queueing, prefill and decode");
+        m.put("network_path", r.endpoint().isLoopback() ? "loopback" : "remote");
+        m.put("clock", "System.nanoTime (CLOCK_MONOTONIC on Linux), one clock for all stamps, ns");
+        m.put("stamping", "one stamp per network read, taken before TLS/HTTP/SSE decoding; an SSE event is stamped " +
+            "with the read that completed it");
+        m.put("first_token_rule", "first chunk with non-empty content, reasoning_content/reasoning, or tool_calls; " +
+            "role-only and usage-only chunks are not tokens");
+        m.put("token_counts", "usage.completion_tokens from the server when reported (stream_options.include_usage), " +
+            "else the number of content-bearing chunks; requests.jsonl says which per request");
+        m.put("formulas", "docs/METRICS.md, " + FORMULAS_VERSION);
+        m.put("histograms", "HdrHistogram, values in ns, 3 significant digits");
+        m.putNull("power_boundary");
+        m.putNull("client_jitter");
+        return m;
+    }
+
+    private static ObjectNode report(final RunResult r)
+    {
+        final ObjectNode rep = JSON.createObjectNode();
+        final ObjectNode window = rep.putObject("window");
+        window.put("start_ns", r.windowStartNs());
+        window.put("end_ns", r.windowEndNs());
+        window.put("duration_s", r.windowSeconds());
+        window.put("wall_s", r.wallSeconds());
+        final ObjectNode counts = rep.putObject("counts");
+        counts.put("measured", r.measuredTotal());
+        counts.put("ok", r.measuredOk());
+        counts.put("error", r.measuredErrors());
+        counts.put("cancelled", r.measuredCancelled());
+        counts.put("warmup", r.warmupRequests());
+        counts.put("chunks_all_phases", r.chunks());
+        counts.put("output_tokens", r.outputTokens());
+        counts.put("input_tokens", r.inputTokens());
+        final ObjectNode errors = rep.putObject("errors_by_class");
+        for (final Map.Entry<String, Long> e : r.errorsByClass().entrySet())
+        {
+            errors.put(e.getKey(), e.getValue());
+        }
+        final ObjectNode throughput = rep.putObject("throughput");
+        final double w = r.windowSeconds();
+        throughput.put("requests_per_s", w > 0 ? r.measuredOk() / w : 0);
+        throughput.put("output_tokens_per_s", w > 0 ? r.outputTokens() / w : 0);
+        throughput.put("input_tokens_per_s", w > 0 ? r.inputTokens() / w : 0);
+        final ObjectNode dists = rep.putObject("distributions");
+        for (final Map.Entry<Metric, Distribution> e : r.distributions().entrySet())
+        {
+            final Distribution d = e.getValue();
+            final ObjectNode n = dists.putObject(e.getKey().key());
+            n.put("unit", d.unit());
+            n.put("count", d.count());
+            if (d.count() > 0)
+            {
+                n.put("min", d.min()).put("mean", d.mean()).put("stdev", d.stdev()).put("p50", d.p50())
+                    .put("p90", d.p90()).put("p95", d.p95()).put("p99", d.p99()).put("p99_9", d.p999())
+                    .put("max", d.max());
+            }
+        }
+        final ObjectNode harness = rep.putObject("harness");
+        harness.put("ring_full_waits", r.ringFullWaits());
+        harness.put("clamped_values", r.clampedValues());
+        rep.putNull("goodput");
+        rep.putNull("repetitions");
+        return rep;
+    }
+
+    static String version()
+    {
+        final String v = RecordWriter.class.getPackage().getImplementationVersion();
+        return v != null ? v : "dev";
+    }
+}

@@ -1,0 +1,235 @@
+package io.tokenclock.report;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.tokenclock.recording.RequestListener;
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestSlot;
+
+/**
+ * Writes {@code requests.jsonl}: one JSON object per finished request, warmup included and flagged, appended and
+ * flushed as each request finishes so that a killed run keeps everything that finished. The fields are a public
+ * format, documented in docs/RESULTS.md.
+ * <p>
+ * Runs on the collector thread (per request, never per chunk).
+ */
+public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
+{
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final OutputStream out;
+    private final boolean saveText;
+    private IOException failure;
+
+    public RequestsJsonlWriter(final Path file, final boolean saveText) throws IOException
+    {
+        this.out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+        this.saveText = saveText;
+    }
+
+    @Override
+    public void onRequestComplete(final RequestSlot s, final RequestMetrics m)
+    {
+        if (failure != null)
+        {
+            return;
+        }
+        try
+        {
+            final JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8);
+            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            write(g, s, m);
+            g.close();
+            out.write('\n');
+            out.flush();
+        }
+        catch (final IOException ex)
+        {
+            failure = ex;
+        }
+    }
+
+    private void write(final JsonGenerator g, final RequestSlot s, final RequestMetrics m) throws IOException
+    {
+        g.writeStartObject();
+        g.writeNumberField("id", s.requestId);
+        if (s.responseIdLength > 0)
+        {
+            g.writeStringField("response_id", decodeRaw(s.responseId, s.responseIdLength));
+        }
+        else
+        {
+            g.writeNullField("response_id");
+        }
+        g.writeStringField("phase", s.phase == RequestSlot.PHASE_WARMUP ? "warmup" : "measure");
+        g.writeStringField("status", status(s.status));
+        if (s.status == RequestSlot.STATUS_OK)
+        {
+            g.writeNullField("error");
+        }
+        else
+        {
+            g.writeStringField("error", s.errorClass.label());
+        }
+        nullable(g, "error_detail", s.errorDetail);
+        g.writeNumberField("http_status", s.httpStatus);
+        g.writeNumberField("scheduled_ns", s.scheduledNs);
+        g.writeNumberField("sent_ns", s.sentNs);
+        g.writeNumberField("first_token_ns", s.firstTokenNs);
+        g.writeNumberField("first_output_ns", s.firstOutputNs);
+        g.writeNumberField("end_ns", s.endNs);
+        g.writeArrayFieldStart("chunk_ns");
+        for (int i = 0; i < s.chunkCount; i++)
+        {
+            g.writeNumber(s.chunkNs[i]);
+        }
+        g.writeEndArray();
+        if (s.chunkTokensKnown())
+        {
+            g.writeArrayFieldStart("chunk_tokens");
+            for (int i = 0; i < s.chunkCount; i++)
+            {
+                g.writeNumber(s.chunkTokens[i]);
+            }
+            g.writeEndArray();
+        }
+        g.writeNumberField("chunks", s.chunkCount);
+        longOrNull(g, "input_tokens", m.inputTokens);
+        g.writeNumberField("output_tokens", m.outputTokens);
+        g.writeStringField("token_count_source", m.tokenCountSource);
+        longOrNull(g, "usage_prompt_tokens", s.usagePromptTokens);
+        longOrNull(g, "usage_completion_tokens", s.usageCompletionTokens);
+        g.writeStringField("finish_reason", finishReason(s.finishReason));
+        g.writeBooleanField("done_marker", s.doneSeen);
+        ms(g, "ttft_ms", m.ttftNs);
+        ms(g, "ttft_from_schedule_ms", m.ttftFromScheduleNs);
+        ms(g, "ttfot_ms", m.ttfotNs);
+        ms(g, "ttst_ms", m.ttstNs);
+        if (m.tpotNs >= 0)
+        {
+            g.writeNumberField("tpot_ms", round3(m.tpotNs / 1e6));
+        }
+        else
+        {
+            g.writeNullField("tpot_ms");
+        }
+        ms(g, "e2e_ms", m.e2eNs);
+        ms(g, "e2e_from_schedule_ms", m.e2eFromScheduleNs);
+        ms(g, "send_lag_ms", m.sendLagNs);
+        if (saveText)
+        {
+            g.writeStringField("output_text", decodeRaw(s.text, s.textLength));
+            if (s.reasoningLength > 0)
+            {
+                g.writeStringField("reasoning_text", decodeRaw(s.reasoning, s.reasoningLength));
+            }
+        }
+        g.writeEndObject();
+    }
+
+    /**
+     * Decodes raw, still-escaped JSON string bytes (as the chunk parser keeps them) into text.
+     */
+    public static String decodeRaw(final byte[] raw, final int length)
+    {
+        final byte[] quoted = new byte[length + 2];
+        quoted[0] = '"';
+        System.arraycopy(raw, 0, quoted, 1, length);
+        quoted[length + 1] = '"';
+        try
+        {
+            return JSON.readValue(quoted, String.class);
+        }
+        catch (final IOException ex)
+        {
+            return new String(raw, 0, length, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static void ms(final JsonGenerator g, final String name, final long ns) throws IOException
+    {
+        if (ns >= 0)
+        {
+            g.writeNumberField(name, round3(ns / 1e6));
+        }
+        else
+        {
+            g.writeNullField(name);
+        }
+    }
+
+    private static void longOrNull(final JsonGenerator g, final String name, final long v) throws IOException
+    {
+        if (v >= 0)
+        {
+            g.writeNumberField(name, v);
+        }
+        else
+        {
+            g.writeNullField(name);
+        }
+    }
+
+    private static void nullable(final JsonGenerator g, final String name, final String v) throws IOException
+    {
+        if (v == null)
+        {
+            g.writeNullField(name);
+        }
+        else
+        {
+            g.writeStringField(name, v);
+        }
+    }
+
+    static double round3(final double v)
+    {
+        return Math.round(v * 1000.0) / 1000.0;
+    }
+
+    private static String status(final int status)
+    {
+        return switch (status)
+        {
+            case RequestSlot.STATUS_OK -> "ok";
+            case RequestSlot.STATUS_CANCELLED -> "cancelled";
+            default -> "error";
+        };
+    }
+
+    /** @return the public name of a {@code ChunkParser.FINISH_*} constant, or null. */
+    public static String finishReason(final int reason)
+    {
+        return switch (reason)
+        {
+            case 1 -> "stop";
+            case 2 -> "length";
+            case 3 -> "tool_calls";
+            case 4 -> "content_filter";
+            case 5 -> "other";
+            default -> null;
+        };
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        out.close();
+        if (failure != null)
+        {
+            throw new UncheckedIOException("writing requests.jsonl failed", failure);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package io.tokenclock.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import io.tokenclock.clock.NanoClock;
+import io.tokenclock.clock.SystemNanoClock;
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.load.LoadPlan;
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.MetricRecorders;
+import io.tokenclock.recording.ChunkRecords;
+import io.tokenclock.recording.Collector;
+import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.recording.SlotPool;
+import io.tokenclock.report.ProgressLine;
+import io.tokenclock.report.RecordWriter;
+import io.tokenclock.report.RequestsJsonlWriter;
+import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.StreamingClient;
+import io.tokenclock.workload.FixedPrompt;
+import io.tokenclock.workload.PromptSource;
+import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.SyntheticPrompts;
+
+/**
+ * Runs one benchmark: probes the server, wires load generator, Netty client, ring buffer and collector around one
+ * clock, shows progress, drains, and writes {@code requests.jsonl} and {@code record.json}.
+ * <p>
+ * Threads: the load generator (its own), the client's event loops (stamping and framing), the collector (metrics and
+ * requests.jsonl), and the calling thread, which samples histograms for the progress line and assembles the result.
+ */
+public final class BenchmarkRunner
+{
+    /** Ring capacity: 4 MiB holds 131,072 chunk records, seconds of headroom at any rate this client can reach. */
+    private static final int RING_BYTES = 4 * 1024 * 1024;
+    private static final long PROGRESS_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(500);
+
+    private final NanoClock clock;
+
+    public BenchmarkRunner()
+    {
+        this(SystemNanoClock.INSTANCE);
+    }
+
+    public BenchmarkRunner(final NanoClock clock)
+    {
+        this.clock = clock;
+    }
+
+    /**
+     * Runs the benchmark described by {@code options} (already validated).
+     *
+     * @param err where the live progress line goes (only when {@code options.progress}).
+     * @throws ServerProbe.UnreachableException when the server cannot be used at all.
+     */
+    public RunResult run(final RunOptions options, final PrintStream err)
+        throws ServerProbe.UnreachableException, IOException, InterruptedException
+    {
+        final Endpoint endpoint = Endpoint.parse(options.url, options.api);
+        final Map<String, String> headers = requestHeaders(options);
+        final ServerProbe probe = new ServerProbe(endpoint, headers);
+        ServerProbe.Info server = options.preflight ? probe.models() :
+            new ServerProbe.Info(java.util.List.of(), null, Map.of(), null, Double.NaN);
+        final String model = options.model != null ? options.model : server.modelIds().isEmpty() ? null :
+            server.modelIds().get(0);
+        if (model == null)
+        {
+            throw new IllegalArgumentException("--model is required: the server lists no model at " +
+                endpoint.modelsUrl());
+        }
+        final RequestBodyFactory bodies = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model,
+            options.maxTokens, options.ignoreEos, options.temperature,
+            RequestBodyFactory.parseExtraBody(options.extraBody));
+        final PromptSource prompts = options.prompt != null ? new FixedPrompt(options.prompt) :
+            new SyntheticPrompts(options.inputTokens, options.seed);
+        if (options.preflight)
+        {
+            final RequestBodyFactory tiny = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model, 4,
+                false, options.temperature, RequestBodyFactory.parseExtraBody(options.extraBody));
+            server = probe.preflight(server, tiny.body("Say hello."));
+        }
+
+        final Instant startedAt = Instant.now();
+        final String runId = options.runId != null ? options.runId : "run-" +
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
+        final Path outputDir = options.outputDir != null ? options.outputDir : Path.of("results", runId);
+        Files.createDirectories(outputDir);
+
+        final ChunkRecords records = new ChunkRecords(RING_BYTES);
+        final SlotPool pool = new SlotPool(options.maxInFlight());
+        final MetricRecorders recorders = new MetricRecorders();
+        final long wallStartNs = clock.nanoTime();
+        final Collector collector;
+        final LoadGenerator generator;
+        try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(outputDir.resolve("requests.jsonl"), options.saveText);
+            StreamingClient client = new StreamingClient(endpoint, clock, records, headers, options.maxInFlight(),
+                options.ioThreads, (long)(options.timeoutS * 1e9)))
+        {
+            collector = new Collector(records, pool, recorders, jsonl);
+            final Thread collectorThread = new Thread(collector, "tokenclock-collector");
+            collectorThread.setDaemon(true);
+            collectorThread.start();
+
+            generator = new LoadGenerator(plan(options), clock, pool, new LoadGenerator.RequestFiller()
+            {
+                @Override
+                public byte[] body(final long i)
+                {
+                    return bodies.body(prompts.prompt(i));
+                }
+
+                @Override
+                public int promptTokensHint(final long i)
+                {
+                    return prompts.promptTokensHint(i);
+                }
+            }, client::submit);
+            final Thread generatorThread = new Thread(generator, "tokenclock-load");
+            generatorThread.setDaemon(true);
+            generatorThread.start();
+
+            final ProgressLine progress = options.progress ? new ProgressLine(err, options) : null;
+            superviseUntilDrained(options, generator, pool, client, collector, recorders, progress);
+            generatorThread.join(TimeUnit.SECONDS.toMillis(5));
+            collector.close();
+            collectorThread.join(TimeUnit.SECONDS.toMillis(10));
+            recorders.sample();
+            if (progress != null)
+            {
+                progress.finish();
+            }
+        }
+
+        final double wallSeconds = (clock.nanoTime() - wallStartNs) / 1e9;
+        final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
+            recorders, collector, records);
+        RecordWriter.write(result, prompts.describe(), outputDir.resolve("record.json"));
+        return result;
+    }
+
+    private void superviseUntilDrained(
+        final RunOptions options, final LoadGenerator generator, final SlotPool pool, final StreamingClient client,
+        final Collector collector, final MetricRecorders recorders, final ProgressLine progress)
+        throws InterruptedException
+    {
+        long drainDeadlineNs = 0;
+        boolean cancelled = false;
+        long cancelDeadlineNs = 0;
+        while (true)
+        {
+            Thread.sleep(TimeUnit.NANOSECONDS.toMillis(PROGRESS_INTERVAL_NS));
+            recorders.sample();
+            final long now = clock.nanoTime();
+            if (progress != null)
+            {
+                progress.update(now, generator, pool, collector, recorders);
+            }
+            if (!generator.isFinished())
+            {
+                continue;
+            }
+            if (pool.inUse() == 0)
+            {
+                return;
+            }
+            if (drainDeadlineNs == 0)
+            {
+                drainDeadlineNs = now + (long)(options.drainTimeoutS * 1e9);
+            }
+            if (!cancelled && now >= drainDeadlineNs)
+            {
+                client.cancelAll();
+                cancelled = true;
+                cancelDeadlineNs = now + TimeUnit.SECONDS.toNanos(10);
+            }
+            if (cancelled && now >= cancelDeadlineNs)
+            {
+                return;
+            }
+        }
+    }
+
+    private static LoadPlan plan(final RunOptions o)
+    {
+        final boolean closed = o.closedLoop();
+        final ArrivalProcess arrivals = closed ? null : ArrivalProcess.of(o.arrival, o.rate, o.burstiness, o.seed);
+        return new LoadPlan(closed, closed ? o.concurrency : 0, arrivals, o.maxInFlight(),
+            o.requests == null ? 0 : o.requests, o.durationS == null ? 0 : (long)(o.durationS * 1e9),
+            o.warmupRequests, (long)(o.warmupDurationS * 1e9));
+    }
+
+    /** Extra headers plus the bearer token from the environment, if set. The token never leaves this map. */
+    static Map<String, String> requestHeaders(final RunOptions o)
+    {
+        final Map<String, String> headers = new LinkedHashMap<>(o.headers);
+        final String key = o.apiKeyEnv == null ? null : System.getenv(o.apiKeyEnv);
+        if (key != null && !key.isBlank() && headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("authorization")))
+        {
+            headers.put("authorization", "Bearer " + key.strip());
+        }
+        return headers;
+    }
+
+    private static RunResult result(
+        final RunOptions options, final Endpoint endpoint, final String model, final ServerProbe.Info server,
+        final String runId, final Path outputDir, final Instant startedAt, final double wallSeconds,
+        final MetricRecorders recorders, final Collector collector, final ChunkRecords records)
+    {
+        final Map<Metric, Distribution> distributions = new EnumMap<>(Metric.class);
+        for (final Metric m : Metric.values())
+        {
+            distributions.put(m, Distribution.of(recorders.total(m), m));
+        }
+        final AtomicLongArray c = collector.counters();
+        final Map<String, Long> errors = new LinkedHashMap<>();
+        final AtomicLongArray byClass = collector.errorsByClass();
+        for (int i = 0; i < byClass.length(); i++)
+        {
+            if (byClass.get(i) > 0)
+            {
+                errors.put(ErrorClass.of(i).label(), byClass.get(i));
+            }
+        }
+        return new RunResult(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
+            distributions, c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
+            c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
+            c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS), errors,
+            collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount());
+    }
+}

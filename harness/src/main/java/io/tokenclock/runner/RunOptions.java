@@ -1,0 +1,153 @@
+package io.tokenclock.runner;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.transport.Endpoint;
+
+/**
+ * Every option of a run, with its default. Filled by the CLI (one field per flag, documented in docs/CLI.md) or by
+ * code (the demo, tests). {@link #validate()} turns impossible combinations into one-line
+ * {@link IllegalArgumentException}s that the CLI prints as usage errors.
+ */
+public final class RunOptions
+{
+    public String url;
+    public String model;
+    public Endpoint.Api api = Endpoint.Api.CHAT;
+    public int maxTokens = 256;
+    public boolean ignoreEos;
+    public Double temperature;
+    public String extraBody;
+    public Map<String, String> headers = new LinkedHashMap<>();
+    public String apiKeyEnv = "OPENAI_API_KEY";
+
+    public Integer concurrency;
+    public Double rate;
+    public ArrivalProcess.Kind arrival = ArrivalProcess.Kind.POISSON;
+    public double burstiness = 1.0;
+    public Integer maxConcurrency;
+
+    public Long requests;
+    public Double durationS;
+    public long warmupRequests;
+    public double warmupDurationS;
+
+    public long seed = 42;
+    public int inputTokens = 128;
+    public String prompt;
+
+    public Path outputDir;
+    public String runId;
+    public double timeoutS = 600;
+    public double drainTimeoutS = 60;
+    public int ioThreads;
+    public boolean preflight = true;
+    public boolean saveText;
+    public boolean progress = true;
+
+    /** The command line that produced these options, for the record (never holds a credential). */
+    public java.util.List<String> commandLine = java.util.List.of();
+
+    /** Open-loop safety cap on requests in flight when --max-concurrency is not given. */
+    public static final int DEFAULT_OPEN_LOOP_CAP = 10_000;
+
+    public boolean closedLoop()
+    {
+        return rate == null;
+    }
+
+    /** @return the cap on requests in flight. */
+    public int maxInFlight()
+    {
+        if (closedLoop())
+        {
+            return concurrency;
+        }
+        return maxConcurrency != null ? maxConcurrency : DEFAULT_OPEN_LOOP_CAP;
+    }
+
+    /** Checks the options; fills defaults that depend on others. */
+    public RunOptions validate()
+    {
+        if (url == null || url.isBlank())
+        {
+            throw new IllegalArgumentException("--url is required (e.g. --url http://127.0.0.1:8000/v1)");
+        }
+        Endpoint.parse(url, api);
+        if (concurrency != null && rate != null)
+        {
+            throw new IllegalArgumentException(
+                "--concurrency (closed loop) and --rate (open loop) exclude each other; cap an open loop with " +
+                "--max-concurrency");
+        }
+        if (concurrency == null && rate == null)
+        {
+            throw new IllegalArgumentException("set --concurrency N (closed loop) or --rate R requests/s (open loop)");
+        }
+        positive(concurrency, "--concurrency");
+        positive(maxConcurrency, "--max-concurrency");
+        if (rate != null && (!(rate > 0) || rate.isInfinite()))
+        {
+            throw new IllegalArgumentException("--rate must be a positive number of requests/s: " + rate);
+        }
+        if (!(burstiness > 0) || Double.isInfinite(burstiness))
+        {
+            throw new IllegalArgumentException("--burstiness must be > 0: " + burstiness);
+        }
+        if (burstiness != 1.0 && arrival != ArrivalProcess.Kind.GAMMA)
+        {
+            if (arrival == ArrivalProcess.Kind.POISSON)
+            {
+                arrival = ArrivalProcess.Kind.GAMMA;
+            }
+            else
+            {
+                throw new IllegalArgumentException("--burstiness applies to --arrival gamma only");
+            }
+        }
+        if (requests != null && requests < 1)
+        {
+            throw new IllegalArgumentException("--requests must be >= 1: " + requests);
+        }
+        if (durationS != null && !(durationS > 0))
+        {
+            throw new IllegalArgumentException("--duration must be > 0 seconds: " + durationS);
+        }
+        if (requests == null && durationS == null)
+        {
+            requests = 100L;
+        }
+        if (warmupRequests < 0 || warmupDurationS < 0)
+        {
+            throw new IllegalArgumentException("--warmup-requests and --warmup-duration must not be negative");
+        }
+        if (maxTokens < 0)
+        {
+            throw new IllegalArgumentException("--max-tokens must be >= 0 (0 leaves it to the server): " + maxTokens);
+        }
+        if (inputTokens < 1)
+        {
+            throw new IllegalArgumentException("--input-tokens must be >= 1: " + inputTokens);
+        }
+        if (!(timeoutS > 0) || drainTimeoutS < 0)
+        {
+            throw new IllegalArgumentException("--timeout must be > 0 and --drain-timeout >= 0");
+        }
+        if (ioThreads < 0)
+        {
+            throw new IllegalArgumentException("--io-threads must be >= 0 (0: one per core)");
+        }
+        return this;
+    }
+
+    private static void positive(final Integer value, final String flag)
+    {
+        if (value != null && value < 1)
+        {
+            throw new IllegalArgumentException(flag + " must be >= 1: " + value);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.tokenclock.runner;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.transport.Endpoint;
+
+/**
+ * Everything a finished run measured, with the options that produced it: the input of record.json and the summary.
+ * Counts and distributions cover the measure phase only; warmup requests are in requests.jsonl.
+ */
+public record RunResult(
+    RunOptions options,
+    Endpoint endpoint,
+    String model,
+    ServerProbe.Info server,
+    String runId,
+    Path outputDir,
+    Instant startedAt,
+    double wallSeconds,
+    Map<Metric, Distribution> distributions,
+    long measuredOk,
+    long measuredErrors,
+    long measuredCancelled,
+    long warmupRequests,
+    long chunks,
+    long outputTokens,
+    long inputTokens,
+    Map<String, Long> errorsByClass,
+    long windowStartNs,
+    long windowEndNs,
+    long ringFullWaits,
+    long clampedValues)
+{
+    /** @return the measurement window in seconds: earliest measured intended start to latest measured end. */
+    public double windowSeconds()
+    {
+        return windowEndNs > windowStartNs ? (windowEndNs - windowStartNs) / 1e9 : 0.0;
+    }
+
+    public long measuredTotal()
+    {
+        return measuredOk + measuredErrors + measuredCancelled;
+    }
+}

@@ -1,0 +1,118 @@
+package io.tokenclock.transport;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+
+/**
+ * Where requests go: scheme, host, port, and the paths of the completion endpoint and of {@code /models}, derived from
+ * the user's {@code --url}. The URL is the API base (ending in {@code /v1}), or a full
+ * {@code .../chat/completions} or {@code .../completions} URL, which then also fixes the API kind.
+ */
+public record Endpoint(String scheme, String host, int port, String basePath, Api api)
+{
+    /** The two OpenAI-compatible streaming APIs. */
+    public enum Api
+    {
+        CHAT("/chat/completions"), COMPLETIONS("/completions");
+
+        private final String path;
+
+        Api(final String path)
+        {
+            this.path = path;
+        }
+
+        public String path()
+        {
+            return path;
+        }
+    }
+
+    /**
+     * Parses {@code --url}.
+     *
+     * @throws IllegalArgumentException with a one-line reason if the URL is not an http(s) URL with a host.
+     */
+    public static Endpoint parse(final String url, final Api defaultApi)
+    {
+        final URI uri;
+        try
+        {
+            uri = new URI(url.trim());
+        }
+        catch (final URISyntaxException ex)
+        {
+            throw new IllegalArgumentException("--url is not a URL: " + url);
+        }
+        final String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https"))
+        {
+            throw new IllegalArgumentException("--url must start with http:// or https://: " + url);
+        }
+        if (uri.getHost() == null || uri.getHost().isEmpty())
+        {
+            throw new IllegalArgumentException("--url has no host: " + url);
+        }
+        final int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        while (path.endsWith("/"))
+        {
+            path = path.substring(0, path.length() - 1);
+        }
+        Api api = defaultApi;
+        if (path.endsWith(Api.CHAT.path()))
+        {
+            api = Api.CHAT;
+            path = path.substring(0, path.length() - Api.CHAT.path().length());
+        }
+        else if (path.endsWith(Api.COMPLETIONS.path()))
+        {
+            api = Api.COMPLETIONS;
+            path = path.substring(0, path.length() - Api.COMPLETIONS.path().length());
+        }
+        return new Endpoint(scheme, uri.getHost(), port, path, api);
+    }
+
+    public boolean tls()
+    {
+        return scheme.equals("https");
+    }
+
+    /** @return the request path of the completion endpoint, e.g. {@code /v1/chat/completions}. */
+    public String completionPath()
+    {
+        return basePath + api.path();
+    }
+
+    /** @return the URL of the completion endpoint. */
+    public String completionUrl()
+    {
+        return origin() + completionPath();
+    }
+
+    /** @return the URL of {@code /models} under the base path. */
+    public String modelsUrl()
+    {
+        return origin() + basePath + "/models";
+    }
+
+    /** @return {@code host:port} as the Host header wants it (IPv6 literals bracketed). */
+    public String hostHeader()
+    {
+        final String h = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+        final boolean defaultPort = (tls() && port == 443) || (!tls() && port == 80);
+        return defaultPort ? h : h + ":" + port;
+    }
+
+    public String origin()
+    {
+        return scheme + "://" + hostHeader();
+    }
+
+    /** @return true if the host is a loopback address or name. */
+    public boolean isLoopback()
+    {
+        final String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1");
+    }
+}

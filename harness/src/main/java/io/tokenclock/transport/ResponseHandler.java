@@ -1,0 +1,239 @@
+package io.tokenclock.transport;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import io.tokenclock.clock.NanoClock;
+import io.tokenclock.recording.ChunkRecords;
+import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.StreamRecorder;
+
+/**
+ * Per-connection adapter between Netty and the measurement core.
+ * <p>
+ * Two handlers share this state: {@link #stamper()} sits first in the pipeline, before TLS and HTTP decoding, and
+ * takes the one clock reading per network read as the bytes arrive; this handler sits after the HTTP codec and feeds
+ * the decoded body bytes, with that stamp, to the {@link StreamRecorder}. Body bytes are copied into a reused array
+ * so that the core sees plain bytes and knows nothing of Netty.
+ * <p>
+ * All methods run on the channel's event loop.
+ */
+final class ResponseHandler extends ChannelInboundHandlerAdapter
+{
+    private static final int ERROR_BODY_LIMIT = 1024;
+
+    private final NanoClock clock;
+    private final StreamRecorder recorder;
+    private final StreamingClient client;
+    private final ArrivalStamper stamper = new ArrivalStamper();
+    private final Runnable onTimeout = this::timeout;
+    private byte[] scratch = new byte[16 * 1024];
+
+    private long lastReadNs;
+    private boolean active;
+    private boolean keepAlive;
+    private int status;
+    private StringBuilder errorBody;
+    private ScheduledFuture<?> timeoutFuture;
+    private Channel channel;
+
+    ResponseHandler(final NanoClock clock, final ChunkRecords records, final StreamingClient client)
+    {
+        this.clock = clock;
+        this.recorder = new StreamRecorder(records);
+        this.client = client;
+    }
+
+    /** @return the handler to install first in the pipeline. */
+    ChannelInboundHandlerAdapter stamper()
+    {
+        return stamper;
+    }
+
+    /** Starts a request on this connection; returns the send stamp. Event loop only. */
+    long begin(final Channel ch, final RequestSlot slot, final long timeoutNs)
+    {
+        channel = ch;
+        active = true;
+        keepAlive = true;
+        status = 0;
+        errorBody = null;
+        recorder.begin(slot);
+        if (timeoutNs > 0)
+        {
+            timeoutFuture = ch.eventLoop().schedule(onTimeout, timeoutNs, TimeUnit.NANOSECONDS);
+        }
+        final long sentNs = clock.nanoTime();
+        slot.sentNs = sentNs;
+        return sentNs;
+    }
+
+    Channel channel()
+    {
+        return channel;
+    }
+
+    boolean isActive()
+    {
+        return active;
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    {
+        try
+        {
+            if (!active)
+            {
+                return;
+            }
+            if (msg instanceof HttpResponse response)
+            {
+                status = response.status().code();
+                keepAlive = HttpUtil.isKeepAlive(response);
+                recorder.slot().httpStatus = status;
+                if (status != 200)
+                {
+                    errorBody = new StringBuilder();
+                }
+            }
+            if (msg instanceof HttpContent content)
+            {
+                onContent(content.content());
+                if (msg instanceof LastHttpContent)
+                {
+                    complete(ctx);
+                }
+            }
+        }
+        finally
+        {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void onContent(final ByteBuf buf)
+    {
+        final int readable = buf.readableBytes();
+        if (readable == 0)
+        {
+            return;
+        }
+        if (errorBody != null)
+        {
+            final int n = Math.min(readable, ERROR_BODY_LIMIT - errorBody.length());
+            if (n > 0)
+            {
+                errorBody.append(buf.toString(buf.readerIndex(), n, StandardCharsets.UTF_8));
+            }
+            return;
+        }
+        if (readable > scratch.length)
+        {
+            scratch = new byte[Math.max(readable, scratch.length << 1)];
+        }
+        buf.getBytes(buf.readerIndex(), scratch, 0, readable);
+        recorder.onBytes(scratch, 0, readable, lastReadNs);
+    }
+
+    private void complete(final ChannelHandlerContext ctx)
+    {
+        if (errorBody != null)
+        {
+            end(lastReadNs, ErrorClass.ofHttpStatus(status), "HTTP " + status + ": " + errorBody.toString().strip());
+        }
+        else
+        {
+            end(lastReadNs, ErrorClass.NONE, null);
+        }
+        if (!keepAlive)
+        {
+            ctx.channel().close();
+        }
+        client.release(ctx.channel());
+    }
+
+    /** Ends the request in flight, if any, with {@code error}; closes the connection. Event loop only. */
+    void abort(final ErrorClass error, final String detail)
+    {
+        if (active)
+        {
+            end(clock.nanoTime(), error, detail);
+            channel.close();
+            client.release(channel);
+        }
+    }
+
+    private void timeout()
+    {
+        timeoutFuture = null;
+        abort(ErrorClass.TIMEOUT, "no complete response within the request timeout");
+    }
+
+    private void end(final long endNs, final ErrorClass error, final String detail)
+    {
+        active = false;
+        if (timeoutFuture != null)
+        {
+            timeoutFuture.cancel(false);
+            timeoutFuture = null;
+        }
+        recorder.finish(endNs, error, detail);
+        client.onRequestEnded(this);
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx)
+    {
+        if (active)
+        {
+            end(clock.nanoTime(), ErrorClass.STREAM_CUT, "connection closed before the response ended");
+            client.release(ctx.channel());
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+    {
+        if (active)
+        {
+            end(clock.nanoTime(), ErrorClass.STREAM_CUT, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            ctx.channel().close();
+            client.release(ctx.channel());
+        }
+        else
+        {
+            ctx.channel().close();
+        }
+    }
+
+    /** First in the pipeline: one clock reading per read, before any decoding. */
+    private final class ArrivalStamper extends ChannelInboundHandlerAdapter
+    {
+        @Override
+        public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+        {
+            lastReadNs = clock.nanoTime();
+            ctx.fireChannelRead(msg);
+        }
+
+        @Override
+        public boolean isSharable()
+        {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.tokenclock.workload;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Builds the JSON body of each streaming request. Per request, on the load generator's thread, ahead of the request's
+ * intended start, so building never delays a send.
+ * <p>
+ * Always sets {@code stream: true} and {@code stream_options: {"include_usage": true}} (so the server reports exact
+ * token counts in a final usage chunk). {@code extraBody} fields are merged last and win, so a user can override any
+ * field, or add engine-specific ones ({@code top_k}, {@code min_tokens}, ...).
+ */
+public final class RequestBodyFactory
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final boolean chat;
+    private final String model;
+    private final int maxTokens;
+    private final boolean ignoreEos;
+    private final Double temperature;
+    private final ObjectNode extraBody;
+
+    /**
+     * @param chat        true for {@code /chat/completions} ({@code messages}), false for {@code /completions}.
+     * @param maxTokens   {@code max_tokens}, or 0 to leave it to the server.
+     * @param temperature null to leave it to the server.
+     * @param extraBody   extra top-level fields, or null.
+     */
+    public RequestBodyFactory(
+        final boolean chat, final String model, final int maxTokens, final boolean ignoreEos, final Double temperature,
+        final ObjectNode extraBody)
+    {
+        this.chat = chat;
+        this.model = model;
+        this.maxTokens = maxTokens;
+        this.ignoreEos = ignoreEos;
+        this.temperature = temperature;
+        this.extraBody = extraBody;
+    }
+
+    /** @return the UTF-8 JSON body for {@code prompt}. */
+    public byte[] body(final String prompt)
+    {
+        final ObjectNode root = JSON.createObjectNode();
+        root.put("model", model);
+        if (chat)
+        {
+            root.putArray("messages").addObject().put("role", "user").put("content", prompt);
+        }
+        else
+        {
+            root.put("prompt", prompt);
+        }
+        if (maxTokens > 0)
+        {
+            root.put("max_tokens", maxTokens);
+        }
+        if (ignoreEos)
+        {
+            root.put("ignore_eos", true);
+        }
+        if (temperature != null)
+        {
+            root.put("temperature", temperature);
+        }
+        root.put("stream", true);
+        root.putObject("stream_options").put("include_usage", true);
+        if (extraBody != null)
+        {
+            root.setAll(extraBody);
+        }
+        try
+        {
+            return JSON.writeValueAsBytes(root);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** Parses {@code --extra-body}: a JSON object. */
+    public static ObjectNode parseExtraBody(final String json)
+    {
+        if (json == null || json.isBlank())
+        {
+            return null;
+        }
+        try
+        {
+            final var node = JSON.readTree(json);
+            if (!(node instanceof ObjectNode object))
+            {
+                throw new IllegalArgumentException("--extra-body must be a JSON object, got: " + json);
+            }
+            return object;
+        }
+        catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
+        {
+            throw new IllegalArgumentException("--extra-body is not valid JSON: " + ex.getOriginalMessage());
+        }
+    }
+}
