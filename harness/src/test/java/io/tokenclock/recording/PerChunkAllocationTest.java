@@ -1,0 +1,96 @@
+package io.tokenclock.recording;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import io.tokenclock.metrics.MetricRecorders;
+
+/**
+ * The allocation gate: the whole per-chunk path, bytes in to recorded (framing, chunk parsing, text copy, ring
+ * publish, collector drain, histogram recording at request end), allocates nothing in steady state.
+ * <p>
+ * Counted with {@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}, which is exact for the current
+ * thread's heap allocations and independent of timing, so this gate is deterministic where a timing gate would not
+ * be. Everything runs on the test thread: the I/O side and the collector side alternate.
+ */
+final class PerChunkAllocationTest
+{
+    private static final byte[] READ = (
+        "data: {\"id\":\"chatcmpl-42\",\"object\":\"chat.completion.chunk\",\"created\":1764400000,\"model\":\"m\"," +
+        "\"choices\":[{\"index\":0,\"delta\":{\"content\":\" token\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n")
+        .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SPLIT_FIRST = java.util.Arrays.copyOfRange(READ, 0, 100);
+    private static final byte[] SPLIT_SECOND = java.util.Arrays.copyOfRange(READ, 100, READ.length);
+    private static final byte[] END = ("data: {\"id\":\"chatcmpl-42\",\"choices\":[],\"usage\":{\"prompt_tokens\":7," +
+        "\"completion_tokens\":200}}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
+    private static final int CHUNKS_PER_REQUEST = 200;
+
+    private final ChunkRecords records = new ChunkRecords(1 << 20);
+    private final SlotPool pool = new SlotPool(2);
+    private final Collector collector = new Collector(records, pool, new MetricRecorders(), null);
+    private final StreamRecorder recorder = new StreamRecorder(records);
+    private long now = 1_000_000;
+
+    @Test
+    void shouldAllocateNothingPerChunkInSteadyState() throws InterruptedException
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+        final long tid = Thread.currentThread().getId();
+
+        for (int i = 0; i < 300; i++)
+        {
+            runRequest();
+        }
+        final long calibrationStart = threads.getThreadAllocatedBytes(tid);
+        final long calibration = threads.getThreadAllocatedBytes(tid) - calibrationStart;
+
+        final int requests = 200;
+        final long before = threads.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < requests; i++)
+        {
+            runRequest();
+        }
+        final long allocated = threads.getThreadAllocatedBytes(tid) - before - calibration;
+
+        final long chunks = (long)requests * CHUNKS_PER_REQUEST;
+        assertEquals(500, collector.counters().get(Collector.COMPLETED), "every request completed");
+        assertTrue(allocated < chunks / 100,
+            "per-chunk path allocated " + allocated + " bytes over " + chunks + " chunks");
+    }
+
+    private void runRequest() throws InterruptedException
+    {
+        final RequestSlot slot = pool.acquire(1_000_000_000L);
+        slot.phase = RequestSlot.PHASE_MEASURE;
+        slot.scheduledNs = now;
+        recorder.begin(slot);
+        slot.sentNs = now;
+        for (int c = 0; c < CHUNKS_PER_REQUEST; c++)
+        {
+            now += 5_000_000;
+            if ((c & 1) == 0)
+            {
+                recorder.onBytes(READ, 0, READ.length, now);
+            }
+            else
+            {
+                recorder.onBytes(SPLIT_FIRST, 0, SPLIT_FIRST.length, now);
+                recorder.onBytes(SPLIT_SECOND, 0, SPLIT_SECOND.length, now + 1_000);
+            }
+            if ((c & 63) == 63)
+            {
+                collector.poll();
+            }
+        }
+        recorder.onBytes(END, 0, END.length, now);
+        recorder.finish(now + 1_000, ErrorClass.NONE, null);
+        collector.poll();
+    }
+}

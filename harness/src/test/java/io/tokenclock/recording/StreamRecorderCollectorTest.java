@@ -1,0 +1,208 @@
+package io.tokenclock.recording;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.MetricRecorders;
+import io.tokenclock.report.RequestsJsonlWriter;
+
+/**
+ * The measurement core alone, on hand-set stamps: bytes in, per-request metrics out, every number hand-computed.
+ */
+final class StreamRecorderCollectorTest
+{
+    private static final String ROLE =
+        "data: {\"id\":\"chatcmpl-7\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}," +
+        "\"finish_reason\":null}]}\n\n";
+
+    /** Completed requests as the listener saw them: a copy of what matters, since slots are reused. */
+    private record Seen(long id, int status, ErrorClass error, long ttftNs, long ttftFromScheduleNs, long ttfotNs,
+        long ttstNs, double tpotNs, long e2eNs, long sendLagNs, long outputTokens, String source, int chunks,
+        String text, String responseId, int phase)
+    {
+    }
+
+    private ChunkRecords records;
+    private SlotPool pool;
+    private MetricRecorders recorders;
+    private Collector collector;
+    private StreamRecorder recorder;
+    private final List<Seen> seen = new ArrayList<>();
+
+    @BeforeEach
+    void setUp()
+    {
+        records = new ChunkRecords(64 * 1024);
+        pool = new SlotPool(4);
+        recorders = new MetricRecorders();
+        collector = new Collector(records, pool, recorders, (s, m) -> seen.add(new Seen(s.requestId, s.status,
+            s.errorClass, m.ttftNs, m.ttftFromScheduleNs, m.ttfotNs, m.ttstNs, m.tpotNs, m.e2eNs, m.sendLagNs,
+            m.outputTokens, m.tokenCountSource, s.chunkCount, RequestsJsonlWriter.decodeRaw(s.text, s.textLength),
+            new String(s.responseId, 0, s.responseIdLength, StandardCharsets.UTF_8), s.phase)));
+        recorder = new StreamRecorder(records);
+    }
+
+    private RequestSlot start(final long id, final int phase, final long scheduledNs, final long sentNs)
+        throws InterruptedException
+    {
+        final RequestSlot slot = pool.acquire(1_000_000);
+        assertNotNull(slot);
+        slot.requestId = id;
+        slot.phase = phase;
+        slot.scheduledNs = scheduledNs;
+        recorder.begin(slot);
+        slot.sentNs = sentNs;
+        return slot;
+    }
+
+    private void feed(final String text, final long arrivalNs)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        recorder.onBytes(bytes, 0, bytes.length, arrivalNs);
+    }
+
+    private static String content(final String text)
+    {
+        return "data: {\"id\":\"chatcmpl-7\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + text +
+            "\"},\"finish_reason\":null}]}\n\n";
+    }
+
+    @Test
+    void shouldDeriveEveryMetricFromHandSetStamps() throws InterruptedException
+    {
+        start(1, RequestSlot.PHASE_MEASURE, 1_000, 2_000);
+        feed(ROLE, 10_000);
+        feed(content("Hel"), 12_000);
+        feed(content("lo, \\\"world\\\"") + content("!"), 15_000);
+        feed(content("\\n"), 21_000);
+        feed("data: {\"id\":\"chatcmpl-7\",\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":5}}" +
+            "\n\ndata: [DONE]\n\n", 22_000);
+        recorder.finish(23_000, ErrorClass.NONE, null);
+        collector.poll();
+
+        assertEquals(1, seen.size());
+        final Seen r = seen.get(0);
+        assertEquals(RequestSlot.STATUS_OK, r.status());
+        assertEquals(10_000, r.ttftNs(), "first content chunk (12,000) - sent (2,000); the role chunk is no token");
+        assertEquals(11_000, r.ttftFromScheduleNs());
+        assertEquals(10_000, r.ttfotNs());
+        assertEquals(3_000, r.ttstNs(), "second content chunk (15,000) - first (12,000)");
+        assertEquals(4, r.chunks());
+        assertEquals(5, r.outputTokens(), "usage wins over the chunk count");
+        assertEquals(RequestMetrics.SOURCE_USAGE, r.source());
+        assertEquals((21_000 - 12_000) / 4.0, r.tpotNs(), 1e-9, "(t_last - t_first) / (n_out - 1)");
+        assertEquals(21_000, r.e2eNs());
+        assertEquals(1_000, r.sendLagNs());
+        assertEquals("Hello, \"world\"!\n", r.text());
+        assertEquals("chatcmpl-7", r.responseId());
+
+        recorders.sample();
+        assertEquals(3, recorders.total(Metric.INTER_CHUNK_LATENCY).getTotalCount(), "gaps between 4 chunks");
+        assertEquals(0, recorders.total(Metric.INTER_CHUNK_LATENCY).getMinValue(), "two events in one read");
+        assertEquals(1, recorders.total(Metric.TTFT).getTotalCount());
+        assertEquals(0, pool.inUse(), "the slot is back in the pool");
+    }
+
+    @Test
+    void shouldCountReasoningAsFirstTokenAndReportFirstOutputSeparately() throws InterruptedException
+    {
+        start(2, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(ROLE, 2_000);
+        feed("data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"think\"}}]}\n\n", 5_000);
+        feed("data: {\"choices\":[{\"delta\":{\"reasoning\":\" more\"}}]}\n\n", 6_000);
+        feed(content("answer"), 9_000);
+        recorder.finish(9_500, ErrorClass.NONE, null);
+        collector.poll();
+
+        final Seen r = seen.get(0);
+        assertEquals(4_000, r.ttftNs());
+        assertEquals(8_000, r.ttfotNs());
+        assertEquals(3, r.outputTokens(), "no usage: one token per content-bearing chunk");
+        assertEquals(RequestMetrics.SOURCE_CHUNKS, r.source());
+        assertEquals("answer", r.text());
+        assertEquals(-1, r.ttftFromScheduleNs(), "closed loop without a schedule stamp has no TTFT-from-schedule");
+    }
+
+    @Test
+    void shouldKeepPerChunkTokenCountsFromContinuousUsage() throws InterruptedException
+    {
+        start(3, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed("data: {\"choices\":[{\"delta\":{\"content\":\"a b\"}}],\"usage\":{\"completion_tokens\":2}}\n\n", 2_000);
+        feed("data: {\"choices\":[{\"delta\":{\"content\":\" c d e\"}}],\"usage\":{\"completion_tokens\":5}}\n\n",
+            8_000);
+        recorder.finish(9_000, ErrorClass.NONE, null);
+        collector.poll();
+        assertEquals(5, seen.get(0).outputTokens());
+        recorders.sample();
+        assertEquals(3, recorders.total(Metric.TOKEN_ITL).getTotalCount(), "the second chunk's 3 tokens");
+        assertEquals(2_000, recorders.total(Metric.TOKEN_ITL).getMaxValue(), 2, "gap 6,000 shared by 3 tokens");
+    }
+
+    @Test
+    void shouldClassifyStreamProblemsAndKeepTheRunGoing() throws InterruptedException
+    {
+        start(10, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("x") + "data: {\"error\":{\"message\":\"boom\"}}\n\n", 2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+
+        start(11, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("x") + "data: {\"choices\":[{\"delta\":{\"content\":\n\n", 2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+
+        start(12, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(ROLE + "data: [DONE]\n\n", 2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+
+        start(13, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("x"), 2_000);
+        recorder.finish(3_000, ErrorClass.STREAM_CUT, "closed");
+        collector.poll();
+
+        assertEquals(ErrorClass.ERROR_EVENT, seen.get(0).error());
+        assertEquals(ErrorClass.MALFORMED_EVENT, seen.get(1).error());
+        assertEquals(ErrorClass.NO_CONTENT, seen.get(2).error());
+        assertEquals(ErrorClass.STREAM_CUT, seen.get(3).error());
+        assertEquals(1, seen.get(3).chunks(), "what arrived before the cut is kept");
+        assertEquals(4, collector.counters().get(Collector.MEASURED_ERROR));
+        assertEquals(1, collector.errorsByClass().get(ErrorClass.STREAM_CUT.ordinal()));
+        recorders.sample();
+        assertEquals(0, recorders.total(Metric.TTFT).getTotalCount(), "failed requests stay out of distributions");
+    }
+
+    @Test
+    void shouldHandWarmupToTheListenerButKeepItOutOfDistributions() throws InterruptedException
+    {
+        start(0, RequestSlot.PHASE_WARMUP, 0, 1_000);
+        feed(content("w"), 2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+        collector.poll();
+        recorders.sample();
+        assertEquals(1, seen.size());
+        assertEquals(RequestSlot.PHASE_WARMUP, seen.get(0).phase());
+        assertEquals(0, recorders.total(Metric.TTFT).getTotalCount());
+        assertEquals(1, collector.counters().get(Collector.WARMUP_DONE));
+        assertEquals(0, collector.windowEndNs(), "warmup does not open the measurement window");
+    }
+
+    @Test
+    void shouldEndUnsentRequestsWithTheirClass() throws InterruptedException
+    {
+        final RequestSlot slot = pool.acquire(1_000_000);
+        slot.requestId = 5;
+        slot.phase = RequestSlot.PHASE_MEASURE;
+        StreamRecorder.failUnsent(records, slot, ErrorClass.CONNECT, "refused", 7_000);
+        collector.poll();
+        assertEquals(ErrorClass.CONNECT, seen.get(0).error());
+        assertEquals(0, seen.get(0).chunks());
+        assertFalse(seen.get(0).status() == RequestSlot.STATUS_OK);
+    }
+}
