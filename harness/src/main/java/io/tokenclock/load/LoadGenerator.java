@@ -172,6 +172,10 @@ public final class LoadGenerator implements Runnable
             {
                 return slot;
             }
+            if (pastEnd(clock.nanoTime()))
+            {
+                return null;
+            }
         }
         return null;
     }

@@ -1,0 +1,120 @@
+package io.tokenclock.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.fixtures.sim.SimConfig;
+import io.tokenclock.fixtures.sim.SimServer;
+
+/** The command line's contract: exit codes, one-line errors, no stack traces, no credential in the results. */
+@Timeout(60)
+final class CliIT
+{
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private PrintStream savedErr;
+    private PrintStream savedOut;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void capture()
+    {
+        savedErr = System.err;
+        savedOut = System.out;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore()
+    {
+        System.setErr(savedErr);
+        System.setOut(savedOut);
+    }
+
+    private String errText()
+    {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private void assertOneLineError()
+    {
+        final String text = errText().strip();
+        assertTrue(text.startsWith("tokenclock: "), text);
+        assertFalse(text.contains("\n"), "one line: " + text);
+        assertFalse(text.contains("Exception") && text.contains("\tat "), "no stack trace: " + text);
+    }
+
+    @Test
+    void shouldExitWithUsageCodeOnUnknownOption()
+    {
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "http://127.0.0.1:9/v1", "--bogus"));
+        assertOneLineError();
+    }
+
+    @Test
+    void shouldExitWithUsageCodeWhenLoopModelsAreMixed()
+    {
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "http://127.0.0.1:9/v1", "--concurrency", "2",
+            "--rate", "3"));
+        assertOneLineError();
+        assertTrue(errText().contains("--max-concurrency"));
+    }
+
+    @Test
+    void shouldExitWithUsageCodeOnNegativeRate()
+    {
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "http://127.0.0.1:9/v1", "--rate", "-1"));
+        assertOneLineError();
+    }
+
+    @Test
+    void shouldExitWithUsageCodeOnBadUrlAndBadArrival()
+    {
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "ftp://x/v1", "--concurrency", "1"));
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "http://127.0.0.1:9/v1", "--rate", "1",
+            "--arrival", "zipf"));
+    }
+
+    @Test
+    void shouldExitWithUnreachableCodeWhenNothingListens()
+    {
+        assertEquals(Main.EXIT_UNREACHABLE, Main.execute("run", "--url", "http://127.0.0.1:1/v1", "--concurrency",
+            "1", "--requests", "1", "--output-dir", dir.toString()));
+        assertOneLineError();
+    }
+
+    @Test
+    void shouldRunAgainstTheSimulatorAndNeverWriteTheKeyOrHeaderValues() throws Exception
+    {
+        final String secret = System.getenv().getOrDefault("PATH", "none");
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
+        {
+            final int code = Main.execute("run", "--url", server.baseUrl(), "--concurrency", "2", "--requests", "6",
+                "--warmup-requests", "2", "--max-tokens", "8", "--output-dir", dir.toString(), "--no-progress",
+                "--api-key-env", "PATH", "-H", "X-Api-Key: hunter2-secret");
+            assertEquals(Main.EXIT_OK, code, errText());
+        }
+        final String record = Files.readString(dir.resolve("record.json"));
+        final String requests = Files.readString(dir.resolve("requests.jsonl"));
+        assertFalse(record.contains("hunter2-secret") || requests.contains("hunter2-secret"));
+        assertFalse(record.contains(secret), "the API key variable's value is never written");
+        assertTrue(record.contains("X-Api-Key: <redacted>"), "the header is recorded by name only");
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("results: "));
+    }
+}

@@ -1,0 +1,266 @@
+package io.tokenclock.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.fixtures.sim.SimConfig;
+import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+
+/**
+ * The runner end to end against the simulated server on loopback. Bounds are generous (they assert that the harness
+ * measures what the server was configured to do, not how fast this machine is), but each would fail on a harness that
+ * counted the role chunk as a token, lost chunks, or timed from the wrong stamp.
+ */
+@Timeout(120)
+final class BenchmarkRunnerIT
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private static SimConfig fixedDelays()
+    {
+        return new SimConfig().prefillBaseMs(40).prefillPerInputTokenMs(0).decodeBaseMs(10).decodePerSeqMs(0)
+            .jitter(0).roleChunk(true).tokensPerChunk(1);
+    }
+
+    private RunOptions options(final SimServer server)
+    {
+        final RunOptions o = new RunOptions();
+        o.url = server.baseUrl();
+        o.outputDir = dir;
+        o.progress = false;
+        o.maxTokens = 20;
+        o.ignoreEos = true;
+        o.inputTokens = 16;
+        return o;
+    }
+
+    private static RunResult run(final RunOptions o) throws Exception
+    {
+        return new BenchmarkRunner().run(o.validate(), new PrintStream(new ByteArrayOutputStream()));
+    }
+
+    private List<JsonNode> requests() throws Exception
+    {
+        final List<JsonNode> lines = new ArrayList<>();
+        for (final String line : Files.readAllLines(dir.resolve("requests.jsonl")))
+        {
+            lines.add(JSON.readTree(line));
+        }
+        return lines;
+    }
+
+    @Test
+    void shouldMeasureConfiguredTtftAndItlOfTheSimulatedServer() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays()))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 1;
+            o.requests = 8L;
+            o.warmupRequests = 2;
+            final RunResult r = run(o);
+
+            assertEquals(8, r.measuredOk());
+            assertEquals(2, r.warmupRequests());
+            final Distribution ttft = r.distributions().get(Metric.TTFT);
+            assertEquals(8, ttft.count());
+            assertTrue(ttft.min() >= 40.0, "TTFT can't beat the 40 ms prefill (the role chunk is no token): " + ttft);
+            assertTrue(ttft.p50() < 55.0, "TTFT p50 near the configured 40 ms: " + ttft);
+            final Distribution icl = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
+            assertEquals(8 * 19, icl.count(), "19 gaps between 20 single-token chunks, nothing lost");
+            assertTrue(icl.p50() >= 9.0 && icl.p50() < 12.0, "chunk gaps near the configured 10 ms: " + icl);
+            final Distribution tpot = r.distributions().get(Metric.TPOT);
+            assertTrue(tpot.mean() >= 9.5 && tpot.mean() < 12.0, "TPOT near 10 ms: " + tpot);
+            assertEquals(8 * 20, r.outputTokens());
+
+            final List<JsonNode> lines = requests();
+            assertEquals(10, lines.size(), "warmup included in requests.jsonl");
+            assertEquals("warmup", lines.get(0).get("phase").asText());
+            for (final JsonNode line : lines)
+            {
+                assertEquals("ok", line.get("status").asText());
+                assertEquals(20, line.get("chunk_ns").size());
+                assertEquals("usage", line.get("token_count_source").asText());
+                assertEquals(20, line.get("output_tokens").asInt());
+                assertTrue(line.get("first_token_ns").asLong() > line.get("sent_ns").asLong());
+                assertTrue(line.get("end_ns").asLong() >= line.get("chunk_ns").get(19).asLong());
+                assertTrue(line.get("response_id").asText().startsWith("chatcmpl-"));
+                assertTrue(line.get("done_marker").asBoolean());
+                assertEquals("length", line.get("finish_reason").asText());
+            }
+
+            final JsonNode record = JSON.readTree(dir.resolve("record.json").toFile());
+            for (final String section : List.of("model", "runtime", "hardware", "workload", "load", "measurement",
+                "report", "grade"))
+            {
+                assertNotNull(record.get(section), "record.json has section " + section);
+            }
+            assertEquals("local-debugging", record.get("grade").get("grade").asText());
+            assertEquals(8, record.get("report").get("counts").get("ok").asInt());
+            assertEquals("tokenclock-sim", record.get("model").get("served_models").get(0).asText());
+        }
+    }
+
+    @Test
+    void shouldTimeOpenLoopFromTheScheduleAndReportSendLag() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(5).decodeBaseMs(2)))
+        {
+            final RunOptions o = options(server);
+            o.rate = 40.0;
+            o.arrival = ArrivalProcess.Kind.CONSTANT;
+            o.requests = 20L;
+            o.maxTokens = 5;
+            final RunResult r = run(o);
+            assertEquals(20, r.measuredOk());
+            final List<JsonNode> lines = requests();
+            long previous = 0;
+            for (final JsonNode line : lines)
+            {
+                final long scheduled = line.get("scheduled_ns").asLong();
+                if (previous != 0)
+                {
+                    assertEquals(25_000_000, scheduled - previous, 1, "constant 40/s schedule: 25 ms apart");
+                }
+                previous = scheduled;
+                assertTrue(line.get("sent_ns").asLong() >= scheduled, "never sent before its intended start");
+                assertTrue(line.get("ttft_from_schedule_ms").asDouble() >= line.get("ttft_ms").asDouble());
+            }
+            assertEquals(20, r.distributions().get(Metric.SEND_LAG).count());
+        }
+    }
+
+    @Test
+    void shouldShowCoordinatedOmissionWhenTheConcurrencyCapHoldsSendsBack() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(20)))
+        {
+            final RunOptions o = options(server);
+            o.rate = 50.0;
+            o.arrival = ArrivalProcess.Kind.CONSTANT;
+            o.maxConcurrency = 1;
+            o.requests = 10L;
+            o.maxTokens = 5;
+            final RunResult r = run(o);
+            assertEquals(10, r.measuredOk());
+            final Distribution lag = r.distributions().get(Metric.SEND_LAG);
+            assertTrue(lag.max() > 100.0, "each ~100 ms request holds the next 20 ms arrival back: " + lag);
+            assertTrue(r.distributions().get(Metric.TTFT_FROM_SCHEDULE).p50() >
+                r.distributions().get(Metric.TTFT).p50() + 50.0, "TTFT from schedule includes the wait");
+        }
+    }
+
+    @Test
+    void shouldClassifyEveryServerFaultAndKeepRunning() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(1)))
+        {
+            final String[][] faults = {{"http_500", "http_5xx"}, {"http_429", "http_429"}, {"cut", "stream_cut"},
+                {"malformed", "malformed_event"}, {"error_event", "error_event"}};
+            for (final String[] fault : faults)
+            {
+                final RunOptions o = options(server);
+                o.concurrency = 2;
+                o.requests = 4L;
+                o.maxTokens = 8;
+                o.preflight = false;
+                o.model = "m";
+                o.extraBody = "{\"sim_fault\":\"" + fault[0] + "\"}";
+                final RunResult r = run(o);
+                assertEquals(0, r.measuredOk(), fault[0]);
+                assertEquals(4L, r.errorsByClass().get(fault[1]), fault[0] + " -> " + r.errorsByClass());
+                for (final JsonNode line : requests())
+                {
+                    assertEquals("error", line.get("status").asText());
+                    assertEquals(fault[1], line.get("error").asText());
+                    assertFalse(line.get("error_detail").isNull(), "a detail says what happened");
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldCancelWhatOutlivesTheDrainPeriodAndCountIt() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(50)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 3;
+            o.durationS = 0.2;
+            o.drainTimeoutS = 0.3;
+            o.maxTokens = 200;
+            final RunResult r = run(o);
+            assertTrue(r.measuredCancelled() >= 3, "10 s requests cut by a 0.3 s drain: " + r.measuredCancelled());
+            final JsonNode cancelled = requests().stream().filter(l -> l.get("status").asText().equals("cancelled"))
+                .findFirst().orElseThrow();
+            assertTrue(cancelled.get("chunk_ns").size() > 0, "tokens received before the cancel are kept");
+            assertTrue(server.engine().abortedTotal() >= 3 || server.engine().running() == 0,
+                "the server saw the disconnect");
+        }
+    }
+
+    @Test
+    void shouldEndTimedOutRequestsAsTimeouts() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 1;
+            o.requests = 2L;
+            o.timeoutS = 0.3;
+            o.maxTokens = 50;
+            final RunResult r = run(o);
+            assertEquals(2L, r.errorsByClass().get("timeout"));
+        }
+    }
+
+    @Test
+    void shouldFailFastWithOneLineWhenTheServerIsUnreachable() throws Exception
+    {
+        final RunOptions o = new RunOptions();
+        o.url = "http://127.0.0.1:1/v1";
+        o.concurrency = 1;
+        o.outputDir = dir;
+        final Exception ex = org.junit.jupiter.api.Assertions.assertThrows(ServerProbe.UnreachableException.class,
+            () -> run(o));
+        assertTrue(ex.getMessage().contains("cannot connect to http://127.0.0.1:1"), ex.getMessage());
+        assertFalse(ex.getMessage().contains("\n"));
+    }
+
+    @Test
+    void shouldRejectAWrongPathWithAHint() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays()))
+        {
+            final RunOptions o = options(server);
+            o.url = "http://127.0.0.1:" + server.port() + "/v2";
+            o.model = "m";
+            o.concurrency = 1;
+            final Exception ex = org.junit.jupiter.api.Assertions.assertThrows(
+                ServerProbe.UnreachableException.class, () -> run(o));
+            assertTrue(ex.getMessage().contains("404"), ex.getMessage());
+        }
+    }
+}
