@@ -40,6 +40,7 @@ public final class SseFramer
     private boolean hasData;
     private boolean errorEvent;
     private boolean afterCr;
+    private boolean truncated;
     private long overflowCount;
 
     public SseFramer(final SseEventHandler handler)
@@ -130,10 +131,12 @@ public final class SseFramer
         hasData = false;
         errorEvent = false;
         afterCr = false;
+        truncated = false;
     }
 
     /**
-     * @return how many lines or events were longer than {@code maxEventBytes} and were truncated.
+     * @return how many lines or events were longer than {@code maxEventBytes} and were truncated; an event counts
+     * once however many of its lines or reads overflowed.
      */
     public long overflowCount()
     {
@@ -213,6 +216,7 @@ public final class SseFramer
         dataLength = 0;
         hasData = false;
         errorEvent = false;
+        truncated = false;
     }
 
     private void appendLine(final byte[] src, final int offset, final int length)
@@ -255,7 +259,7 @@ public final class SseFramer
     {
         if (buf.length >= maxEventBytes)
         {
-            overflowCount++;
+            onTruncated();
             return buf;
         }
         int capacity = buf.length;
@@ -265,10 +269,21 @@ public final class SseFramer
         }
         if (needed > capacity)
         {
-            overflowCount++;
+            onTruncated();
         }
         final byte[] bigger = new byte[capacity];
         System.arraycopy(buf, 0, bigger, 0, used);
         return bigger;
+    }
+
+    private void onTruncated()
+    {
+        // Count each truncated event (or comment block) once, not once per overflowing append: otherwise the count
+        // would depend on how the network happened to split the stream into reads.
+        if (!truncated)
+        {
+            truncated = true;
+            overflowCount++;
+        }
     }
 }

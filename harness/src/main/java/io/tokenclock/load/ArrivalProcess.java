@@ -84,7 +84,7 @@ public final class ArrivalProcess
         return switch (kind)
         {
             case CONSTANT -> meanGapNs;
-            case POISSON -> -Math.log(1.0 - random.nextDouble()) * meanGapNs;
+            case POISSON -> -StrictMath.log(1.0 - random.nextDouble()) * meanGapNs;
             case GAMMA -> sampleGamma(shape) * meanGapNs / shape;
         };
     }
@@ -98,7 +98,7 @@ public final class ArrivalProcess
         if (k < 1.0)
         {
             final double u = random.nextDouble();
-            return sampleGamma(k + 1.0) * Math.pow(u == 0.0 ? Double.MIN_VALUE : u, 1.0 / k);
+            return sampleGamma(k + 1.0) * StrictMath.pow(u == 0.0 ? Double.MIN_VALUE : u, 1.0 / k);
         }
         final double d = k - 1.0 / 3.0;
         final double c = 1.0 / Math.sqrt(9.0 * d);
@@ -118,7 +118,7 @@ public final class ArrivalProcess
             {
                 return d * v;
             }
-            if (Math.log(u) < 0.5 * x * x + d * (1.0 - v + Math.log(v)))
+            if (StrictMath.log(u) < 0.5 * x * x + d * (1.0 - v + StrictMath.log(v)))
             {
                 return d * v;
             }
@@ -131,6 +131,6 @@ public final class ArrivalProcess
         // JDKs: a seed must give the same schedule on every JDK >= 21.
         final double u1 = 1.0 - random.nextDouble();
         final double u2 = random.nextDouble();
-        return Math.sqrt(-2.0 * Math.log(u1)) * Math.cos(2.0 * Math.PI * u2);
+        return Math.sqrt(-2.0 * StrictMath.log(u1)) * StrictMath.cos(2.0 * Math.PI * u2);
     }
 }
