@@ -44,7 +44,7 @@ final class PerChunkAllocationTest
         assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
         final long tid = Thread.currentThread().getId();
 
-        for (int i = 0; i < 300; i++)
+        for (int i = 0; i < 1_000; i++)
         {
             runRequest();
         }
@@ -60,8 +60,11 @@ final class PerChunkAllocationTest
         final long allocated = threads.getThreadAllocatedBytes(tid) - before - calibration;
 
         final long chunks = (long)requests * CHUNKS_PER_REQUEST;
-        assertEquals(500, collector.counters().get(Collector.COMPLETED), "every request completed");
-        assertTrue(allocated < chunks / 100,
+        assertEquals(1_200, collector.counters().get(Collector.COMPLETED), "every request completed");
+        // Any per-chunk allocation costs at least 16 bytes a chunk (640 KB here); the bound leaves room only for a
+        // one-off allocation of the JVM's own (a deoptimisation, a lazily initialised JDK internal) of a few hundred
+        // bytes, which was seen once on a cold clone.
+        assertTrue(allocated < chunks / 4,
             "per-chunk path allocated " + allocated + " bytes over " + chunks + " chunks");
     }
 
