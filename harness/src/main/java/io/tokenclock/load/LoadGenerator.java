@@ -105,6 +105,8 @@ public final class LoadGenerator implements Runnable
             final RequestSlot slot;
             if (p.closedLoop())
             {
+                // Build the body before waiting for a free slot, so that building never delays the refill.
+                final byte[] body = filler.body(i);
                 slot = acquire();
                 if (slot == null)
                 {
@@ -117,7 +119,7 @@ public final class LoadGenerator implements Runnable
                     break;
                 }
                 slot.scheduledNs = slot.previousEndNs > 0 ? slot.previousEndNs : t0;
-                slot.body = filler.body(i);
+                slot.body = body;
             }
             else
             {
@@ -141,6 +143,7 @@ public final class LoadGenerator implements Runnable
             {
                 measureStartNs = slot.scheduledNs;
             }
+            slot.submitNs = clock.nanoTime();
             sink.submit(slot);
             i++;
             submitted = i;

@@ -42,6 +42,8 @@ public final class RequestSlot
     public long requestId;
     public int phase;
     public long scheduledNs;
+    /** When the load generator handed the request to the transport; sent - submit is connection acquisition. */
+    public long submitNs;
     public byte[] body;
     public int bodyLength;
     public int promptTokensHint;
@@ -93,6 +95,7 @@ public final class RequestSlot
         requestId = 0;
         phase = PHASE_MEASURE;
         scheduledNs = 0;
+        submitNs = 0;
         body = null;
         bodyLength = 0;
         promptTokensHint = -1;

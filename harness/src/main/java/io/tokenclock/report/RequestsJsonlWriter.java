@@ -86,6 +86,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         nullable(g, "error_detail", s.errorDetail);
         g.writeNumberField("http_status", s.httpStatus);
         g.writeNumberField("scheduled_ns", s.scheduledNs);
+        g.writeNumberField("submit_ns", s.submitNs);
         g.writeNumberField("sent_ns", s.sentNs);
         g.writeNumberField("first_token_ns", s.firstTokenNs);
         g.writeNumberField("first_output_ns", s.firstOutputNs);
