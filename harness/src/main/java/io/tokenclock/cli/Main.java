@@ -35,8 +35,8 @@ public final class Main implements Runnable
         cli.setParameterExceptionHandler((ex, a) ->
         {
             final PrintWriter err = ex.getCommandLine().getErr();
-            err.println("tokenclock: " + ex.getMessage() + " (see: tokenclock " +
-                ex.getCommandLine().getCommandName() + " --help)");
+            err.println("tokenclock: " + ex.getMessage() + " (see: " +
+                ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
             return EXIT_USAGE;
         });
         cli.setExecutionExceptionHandler((ex, c, parseResult) ->
