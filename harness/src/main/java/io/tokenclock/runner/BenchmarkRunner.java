@@ -81,15 +81,16 @@ public final class BenchmarkRunner
             throw new IllegalArgumentException("--model is required: the server lists no model at " +
                 endpoint.modelsUrl());
         }
-        final RequestBodyFactory bodies = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model,
-            options.maxTokens, options.ignoreEos, options.temperature,
-            RequestBodyFactory.parseExtraBody(options.extraBody));
+        final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
+        final var extraBody = RequestBodyFactory.parseExtraBody(options.extraBody);
+        final RequestBodyFactory bodies = new RequestBodyFactory(chat, model, options.maxTokens, options.ignoreEos,
+            options.temperature, extraBody);
         final PromptSource prompts = options.prompt != null ? new FixedPrompt(options.prompt) :
             new SyntheticPrompts(options.inputTokens, options.seed);
         if (options.preflight)
         {
-            final RequestBodyFactory tiny = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model, 4,
-                false, options.temperature, RequestBodyFactory.parseExtraBody(options.extraBody));
+            final RequestBodyFactory tiny = new RequestBodyFactory(chat, model, 4, false, options.temperature,
+                extraBody);
             server = probe.preflight(server, tiny.body("Say hello."));
         }
 
@@ -130,11 +131,17 @@ public final class BenchmarkRunner
             }, client::submit);
             final Thread generatorThread = new Thread(generator, "tokenclock-load");
             generatorThread.setDaemon(true);
+            final Throwable[] generatorFailure = new Throwable[1];
+            generatorThread.setUncaughtExceptionHandler((t, ex) -> generatorFailure[0] = ex);
             generatorThread.start();
 
             final ProgressLine progress = options.progress ? new ProgressLine(err, options) : null;
             superviseUntilDrained(options, generator, pool, client, collector, recorders, progress);
             generatorThread.join(TimeUnit.SECONDS.toMillis(5));
+            if (generatorFailure[0] != null)
+            {
+                throw new IllegalStateException("the load generator failed: " + generatorFailure[0]);
+            }
             collector.close();
             collectorThread.join(TimeUnit.SECONDS.toMillis(10));
             recorders.sample();
