@@ -32,6 +32,9 @@ public final class DemoCommand implements Callable<Integer>
     @Option(names = "--output-dir", description = "Where to write results (default: results/demo-<UTC time>).")
     Path outputDir;
 
+    @Option(names = "--profile", description = "Profile the harness during the demo: cpu, wall, alloc or lock.")
+    String profile;
+
     @Mixin
     SimOptions sim = new SimOptions();
 
@@ -52,10 +55,14 @@ public final class DemoCommand implements Callable<Integer>
             o.ignoreEos = true;
             o.inputTokens = 256;
             o.outputDir = outputDir;
+            o.profile = profile;
             o.runId = "demo-" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
-            o.commandLine = List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate",
-                String.valueOf(rate), "--max-tokens", String.valueOf(maxTokens));
+            o.commandLine = profile == null ?
+                List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate", String.valueOf(rate),
+                    "--max-tokens", String.valueOf(maxTokens)) :
+                List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate", String.valueOf(rate),
+                    "--max-tokens", String.valueOf(maxTokens), "--profile", profile);
             o.validate();
             System.out.printf(java.util.Locale.ROOT,
                 "tokenclock demo: open loop, Poisson %.1f req/s for %.0f s after 10 warmup requests, %d output tokens " +

@@ -114,6 +114,16 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--no-progress", negatable = false, description = "No live progress line.")
     boolean noProgress;
 
+    @Option(names = "--profile", description = "Profile the harness with async-profiler: cpu, wall, alloc or lock.")
+    String profile;
+
+    @Option(names = "--profile-out", description = "Where flame graph and JFR go (default: the output directory).")
+    Path profileOut;
+
+    @Option(names = "--hiccup-warn-fraction", defaultValue = "0.1",
+        description = "Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.")
+    double hiccupWarnFraction;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -162,6 +172,9 @@ public final class RunCommand implements Callable<Integer>
         o.preflight = !noPreflight;
         o.saveText = saveText;
         o.progress = !noProgress;
+        o.profile = profile;
+        o.profileOut = profileOut;
+        o.hiccupWarnFraction = hiccupWarnFraction;
         return o.validate();
     }
 

@@ -115,10 +115,11 @@ public final class LoadGenerator implements Runnable
                 final long now = clock.nanoTime();
                 if (!warmup && pastEnd(now))
                 {
-                    pool.release(slot);
+                    pool.cancel(slot);
                     break;
                 }
-                slot.scheduledNs = slot.previousEndNs > 0 ? slot.previousEndNs : t0;
+                final long previousEndNs = pool.pollEndStamp();
+                slot.scheduledNs = previousEndNs > 0 ? previousEndNs : t0;
                 slot.body = body;
             }
             else

@@ -141,13 +141,14 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
         {
             increment(WARMUP_DONE);
         }
+        // The permit goes back before the listener's I/O, so a closed loop refills without waiting for it.
+        pool.releasePermit(slot.endNs);
         if (listener != null)
         {
             listener.onRequestComplete(slot, m);
         }
         increment(COMPLETED);
-        slot.previousEndNs = slot.endNs;
-        pool.release(slot);
+        pool.returnSlot(slot);
     }
 
     private void recordOk(final RequestSlot s, final RequestMetrics m)

@@ -35,9 +35,6 @@ public final class RequestSlot
 
     private final int index;
 
-    /** End stamp of the previous request this slot carried; survives {@link #reset()} (closed-loop schedule). */
-    public long previousEndNs;
-
     // Set by the load generator before submission.
     public long requestId;
     public int phase;

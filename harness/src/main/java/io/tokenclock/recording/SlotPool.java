@@ -2,38 +2,55 @@ package io.tokenclock.recording;
 
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 
 /**
- * A bounded pool of {@link RequestSlot}s; its size is the harness's cap on requests in flight.
+ * The cap on requests in flight, and the reusable {@link RequestSlot}s that carry them.
  * <p>
- * Slots are created lazily up to the cap, so an uncapped open-loop run that never has many requests in flight does
- * not pay for the cap. {@link #acquire(long)} blocks the load generator when the cap is reached: in open loop that is
- * exactly the send lag the run reports. Thread-safe: the load generator acquires, the collector releases.
+ * The cap is a set of permits. A permit comes back as soon as the collector has derived a finished request's metrics
+ * ({@link #releasePermit}), before the slower per-request work (writing {@code requests.jsonl}), so that a closed
+ * loop refills without waiting for I/O; the slot object itself comes back afterwards ({@link #returnSlot}). Slots are
+ * therefore created lazily up to twice the cap (plus a little), which bounds memory however far the collector's
+ * listener lags. {@link #acquire(long)} blocks the load generator while all permits are taken: in open loop that wait
+ * is exactly the send lag the run reports.
+ * <p>
+ * Each released permit also carries the end stamp of the request that freed it ({@link #pollEndStamp()}): in closed
+ * loop, the next request's intended start is the moment the previous one ended, so refill delay is measured too.
+ * <p>
+ * Thread-safety: one load generator acquires; the collector releases and returns. {@link #get(int)} is safe from the
+ * collector for any slot that reached it through the ring buffer.
  */
 public final class SlotPool
 {
+    private final int capacity;
     private final RequestSlot[] slots;
     private final ManyToManyConcurrentArrayQueue<RequestSlot> free;
     private final Semaphore permits;
+    private final AtomicLongArray endStamps;
+    private final AtomicLong endHead = new AtomicLong();
+    private final AtomicLong endTail = new AtomicLong();
     private int created;
 
-    public SlotPool(final int maxSlots)
+    public SlotPool(final int maxInFlight)
     {
-        if (maxSlots < 1)
+        if (maxInFlight < 1)
         {
-            throw new IllegalArgumentException("maxSlots must be >= 1: " + maxSlots);
+            throw new IllegalArgumentException("maxInFlight must be >= 1: " + maxInFlight);
         }
-        this.slots = new RequestSlot[maxSlots];
-        this.free = new ManyToManyConcurrentArrayQueue<>(Math.max(2, maxSlots));
-        this.permits = new Semaphore(maxSlots);
+        this.capacity = maxInFlight;
+        this.slots = new RequestSlot[2 * maxInFlight + 16];
+        this.free = new ManyToManyConcurrentArrayQueue<>(slots.length);
+        this.permits = new Semaphore(maxInFlight);
+        this.endStamps = new AtomicLongArray(slots.length);
     }
 
     /**
-     * Takes a free slot, waiting up to {@code timeoutNs}.
+     * Takes a permit and a free slot, waiting up to {@code timeoutNs} for the permit.
      *
-     * @return a reset slot, or null if none became free in time.
+     * @return a reset slot, or null if no permit came back in time.
      */
     public RequestSlot acquire(final long timeoutNs) throws InterruptedException
     {
@@ -44,17 +61,57 @@ public final class SlotPool
         RequestSlot slot = free.poll();
         if (slot == null)
         {
-            slot = create();
+            slot = created < slots.length ? create() : awaitReturnedSlot();
         }
         slot.reset();
         return slot;
     }
 
-    /** Returns a slot whose request is fully processed. */
+    /**
+     * Gives back a finished request's permit, with its end stamp. Collector thread only.
+     */
+    public void releasePermit(final long endNs)
+    {
+        final long head = endHead.get();
+        endStamps.set((int)(head % endStamps.length()), endNs);
+        endHead.lazySet(head + 1);
+        permits.release();
+    }
+
+    /** Returns a slot whose request is fully processed (listener done). Collector thread only. */
+    public void returnSlot(final RequestSlot slot)
+    {
+        free.offer(slot);
+    }
+
+    /** Both at once, with the slot's end stamp: for single-threaded drivers that play the collector. */
     public void release(final RequestSlot slot)
+    {
+        releasePermit(slot.endNs);
+        returnSlot(slot);
+    }
+
+    /** Gives back a slot that was acquired but never submitted, with its permit and without an end stamp. */
+    public void cancel(final RequestSlot slot)
     {
         free.offer(slot);
         permits.release();
+    }
+
+    /**
+     * @return the end stamp of a finished request not yet refilled, or 0 if none is waiting (the initial permits).
+     * Load generator thread only.
+     */
+    public long pollEndStamp()
+    {
+        final long tail = endTail.get();
+        if (tail >= endHead.get())
+        {
+            return 0;
+        }
+        final long endNs = endStamps.get((int)(tail % endStamps.length()));
+        endTail.lazySet(tail + 1);
+        return endNs;
     }
 
     /** @return the slot with this index; valid for any slot this pool has handed out. */
@@ -63,22 +120,32 @@ public final class SlotPool
         return slots[index];
     }
 
-    /** @return the cap on slots in use. */
+    /** @return the cap on requests in flight. */
     public int capacity()
     {
-        return slots.length;
+        return capacity;
     }
 
-    /** @return slots currently handed out. */
+    /** @return permits currently taken: requests in flight, or finished and not yet processed by the collector. */
     public int inUse()
     {
-        return slots.length - permits.availablePermits();
+        return capacity - permits.availablePermits();
     }
 
-    private synchronized RequestSlot create()
+    private RequestSlot create()
     {
         final RequestSlot slot = new RequestSlot(created);
         slots[created++] = slot;
+        return slot;
+    }
+
+    private RequestSlot awaitReturnedSlot()
+    {
+        RequestSlot slot;
+        while ((slot = free.poll()) == null)
+        {
+            Thread.onSpinWait();
+        }
         return slot;
     }
 }

@@ -61,6 +61,25 @@ public final class ConsoleSummary
             }
             out.println();
         }
+        final var health = r.clientHealth();
+        final Distribution hiccups = health.hiccupsMs();
+        if (hiccups.count() > 0)
+        {
+            out.printf(Locale.ROOT, "client: hiccups p50 %.3f  p99 %.3f  max %.3f ms   GC %d collections, %d ms total, " +
+                "%d ms max%n", hiccups.p50(), hiccups.p99(), hiccups.max(), health.gcCount(), health.gcTotalMs(),
+                health.gcMaxMs());
+            final Distribution icl = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
+            if (icl.count() > 0 && hiccups.p99() >= o.hiccupWarnFraction * icl.p50())
+            {
+                out.printf(Locale.ROOT, "warning: the client's own hiccups (p99 %.3f ms) reach %.0f%% of the " +
+                    "inter-chunk latency p50 (%.3f ms): the client machine may be shaping these figures%n",
+                    hiccups.p99(), 100.0 * hiccups.p99() / icl.p50(), icl.p50());
+            }
+        }
+        if (!health.profileFiles().isEmpty())
+        {
+            out.println("profile (" + health.profileEvent() + "): " + String.join(", ", health.profileFiles()));
+        }
         if (r.ringFullWaits() > 0)
         {
             out.printf(Locale.ROOT, "note: the collector fell behind %d times (records waited, none lost)%n",

@@ -147,7 +147,25 @@ public final class RecordWriter
         m.put("formulas", "docs/METRICS.md, " + FORMULAS_VERSION);
         m.put("histograms", "HdrHistogram, values in ns, 3 significant digits");
         m.putNull("power_boundary");
-        m.putNull("client_jitter");
+        final RunResult.ClientHealth h = r.clientHealth();
+        final ObjectNode jitter = m.putObject("client_jitter");
+        jitter.put("method", "a thread asks to wake every " + h.hiccupIntervalNs() / 1_000_000.0 + " ms and records " +
+            "how late it woke (jHiccup-style); covers the whole run, warmup and drain included");
+        distribution(jitter.putObject("lateness"), h.hiccupsMs());
+        final ObjectNode gc = m.putObject("client_gc");
+        final ArrayNode collectors = gc.putArray("collectors");
+        h.gcCollectors().forEach(collectors::add);
+        gc.put("collections", h.gcCount());
+        gc.put("total_ms", h.gcTotalMs());
+        gc.put("max_ms", h.gcMaxMs());
+        if (h.profileEvent() != null)
+        {
+            final ObjectNode profile = m.putObject("profile");
+            profile.put("mode", r.options().profile);
+            profile.put("event", h.profileEvent());
+            final ArrayNode files = profile.putArray("files");
+            h.profileFiles().forEach(files::add);
+        }
         return m;
     }
 
@@ -181,16 +199,7 @@ public final class RecordWriter
         final ObjectNode dists = rep.putObject("distributions");
         for (final Map.Entry<Metric, Distribution> e : r.distributions().entrySet())
         {
-            final Distribution d = e.getValue();
-            final ObjectNode n = dists.putObject(e.getKey().key());
-            n.put("unit", d.unit());
-            n.put("count", d.count());
-            if (d.count() > 0)
-            {
-                n.put("min", d.min()).put("mean", d.mean()).put("stdev", d.stdev()).put("p50", d.p50())
-                    .put("p90", d.p90()).put("p95", d.p95()).put("p99", d.p99()).put("p99_9", d.p999())
-                    .put("max", d.max());
-            }
+            distribution(dists.putObject(e.getKey().key()), e.getValue());
         }
         final ObjectNode harness = rep.putObject("harness");
         harness.put("ring_full_waits", r.ringFullWaits());
@@ -198,6 +207,18 @@ public final class RecordWriter
         rep.putNull("goodput");
         rep.putNull("repetitions");
         return rep;
+    }
+
+    private static void distribution(final ObjectNode n, final Distribution d)
+    {
+        n.put("unit", d.unit());
+        n.put("count", d.count());
+        if (d.count() > 0)
+        {
+            n.put("min", d.min()).put("mean", d.mean()).put("stdev", d.stdev()).put("p50", d.p50())
+                .put("p90", d.p90()).put("p95", d.p95()).put("p99", d.p99()).put("p99_9", d.p999())
+                .put("max", d.max());
+        }
     }
 
     static String version()

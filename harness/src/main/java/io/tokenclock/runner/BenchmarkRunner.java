@@ -19,6 +19,8 @@ import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.LoadPlan;
 import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.GcPauseMonitor;
+import io.tokenclock.metrics.HiccupMonitor;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.ChunkRecords;
@@ -47,6 +49,8 @@ public final class BenchmarkRunner
     /** Ring capacity: 4 MiB holds 131,072 chunk records, seconds of headroom at any rate this client can reach. */
     private static final int RING_BYTES = 4 * 1024 * 1024;
     private static final long PROGRESS_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** The hiccup monitor asks to wake every millisecond, as jHiccup does. */
+    private static final long HICCUP_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final NanoClock clock;
 
@@ -100,6 +104,10 @@ public final class BenchmarkRunner
         final Path outputDir = options.outputDir != null ? options.outputDir : Path.of("results", runId);
         Files.createDirectories(outputDir);
 
+        final HiccupMonitor hiccups = new HiccupMonitor(HICCUP_INTERVAL_NS).start();
+        final GcPauseMonitor gc = new GcPauseMonitor();
+        final ProfilerSession profiler = options.profile == null ? null : ProfilerSession.start(options.profile,
+            options.profileOut != null ? options.profileOut : outputDir, err);
         final ChunkRecords records = new ChunkRecords(RING_BYTES);
         final SlotPool pool = new SlotPool(options.maxInFlight());
         final MetricRecorders recorders = new MetricRecorders();
@@ -152,8 +160,18 @@ public final class BenchmarkRunner
         }
 
         final double wallSeconds = (clock.nanoTime() - wallStartNs) / 1e9;
+        if (profiler != null)
+        {
+            profiler.close();
+        }
+        hiccups.close();
+        gc.close();
+        final RunResult.ClientHealth health = new RunResult.ClientHealth(
+            Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(), gc.count(), gc.totalMs(),
+            gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
+            profiler == null ? java.util.List.of() : profiler.files());
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
-            recorders, collector, records);
+            recorders, collector, records, health);
         RecordWriter.write(result, prompts.describe(), outputDir.resolve("record.json"));
         return result;
     }
@@ -224,7 +242,8 @@ public final class BenchmarkRunner
     private static RunResult result(
         final RunOptions options, final Endpoint endpoint, final String model, final ServerProbe.Info server,
         final String runId, final Path outputDir, final Instant startedAt, final double wallSeconds,
-        final MetricRecorders recorders, final Collector collector, final ChunkRecords records)
+        final MetricRecorders recorders, final Collector collector, final ChunkRecords records,
+        final RunResult.ClientHealth health)
     {
         final Map<Metric, Distribution> distributions = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
@@ -245,6 +264,6 @@ public final class BenchmarkRunner
             distributions, c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS), errors,
-            collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount());
+            collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health);
     }
 }

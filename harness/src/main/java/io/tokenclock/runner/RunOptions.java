@@ -47,6 +47,12 @@ public final class RunOptions
     public boolean preflight = true;
     public boolean saveText;
     public boolean progress = true;
+    /** async-profiler mode (cpu, wall, alloc, lock), or null for none. */
+    public String profile;
+    /** Where profiles go; default: the run's output directory. */
+    public Path profileOut;
+    /** Warn when the client's hiccup p99 reaches this fraction of the measured inter-chunk latency p50. */
+    public double hiccupWarnFraction = 0.1;
 
     /** The command line that produced these options, for the record (never holds a credential). */
     public java.util.List<String> commandLine = java.util.List.of();
@@ -135,6 +141,14 @@ public final class RunOptions
         if (!(timeoutS > 0) || drainTimeoutS < 0)
         {
             throw new IllegalArgumentException("--timeout must be > 0 and --drain-timeout >= 0");
+        }
+        if (profile != null && !ProfilerSession.MODES.contains(profile.toLowerCase(java.util.Locale.ROOT)))
+        {
+            throw new IllegalArgumentException("--profile must be one of " + ProfilerSession.MODES + ": " + profile);
+        }
+        if (!(hiccupWarnFraction > 0))
+        {
+            throw new IllegalArgumentException("--hiccup-warn-fraction must be > 0: " + hiccupWarnFraction);
         }
         if (ioThreads < 0)
         {

@@ -33,8 +33,18 @@ public record RunResult(
     long windowStartNs,
     long windowEndNs,
     long ringFullWaits,
-    long clampedValues)
+    long clampedValues,
+    ClientHealth clientHealth)
 {
+    /**
+     * The client machine's own behaviour during the run: scheduling hiccups (lateness of a 1 ms wake-up, ms), GC
+     * activity, and the profiles written, if any.
+     */
+    public record ClientHealth(Distribution hiccupsMs, long hiccupIntervalNs, long gcCount, long gcTotalMs,
+        long gcMaxMs, java.util.List<String> gcCollectors, String profileEvent, java.util.List<String> profileFiles)
+    {
+    }
+
     /** @return the measurement window in seconds: earliest measured intended start to latest measured end. */
     public double windowSeconds()
     {

@@ -39,6 +39,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private final StreamingClient client;
     private final ArrivalStamper stamper = new ArrivalStamper();
     private final Runnable onTimeout = this::timeout;
+    private final Runnable sendPending = this::sendPending;
+    private RequestSlot pending;
     private byte[] scratch = new byte[16 * 1024];
 
     private long lastReadNs;
@@ -49,11 +51,29 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private ScheduledFuture<?> timeoutFuture;
     private Channel channel;
 
-    ResponseHandler(final NanoClock clock, final ChunkRecords records, final StreamingClient client)
+    ResponseHandler(final NanoClock clock, final ChunkRecords records, final StreamingClient client, final Channel ch)
     {
         this.clock = clock;
         this.recorder = new StreamRecorder(records);
         this.client = client;
+        this.channel = ch;
+    }
+
+    /**
+     * Hands a request to this idle connection from any thread: one hop onto the channel's event loop, through a
+     * pre-allocated task. The pool hands an idle connection to one request at a time, so one pending field is enough.
+     */
+    void sendLater(final RequestSlot slot)
+    {
+        pending = slot;
+        channel.eventLoop().execute(sendPending);
+    }
+
+    private void sendPending()
+    {
+        final RequestSlot slot = pending;
+        pending = null;
+        client.send(this, slot);
     }
 
     /** @return the handler to install first in the pipeline. */
@@ -63,9 +83,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     }
 
     /** Starts a request on this connection; returns the send stamp. Event loop only. */
-    long begin(final Channel ch, final RequestSlot slot, final long timeoutNs)
+    long begin(final RequestSlot slot, final long timeoutNs)
     {
-        channel = ch;
         active = true;
         keepAlive = true;
         status = 0;
@@ -73,7 +92,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         recorder.begin(slot);
         if (timeoutNs > 0)
         {
-            timeoutFuture = ch.eventLoop().schedule(onTimeout, timeoutNs, TimeUnit.NANOSECONDS);
+            timeoutFuture = channel.eventLoop().schedule(onTimeout, timeoutNs, TimeUnit.NANOSECONDS);
         }
         final long sentNs = clock.nanoTime();
         slot.sentNs = sentNs;
@@ -162,7 +181,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         {
             ctx.channel().close();
         }
-        client.release(ctx.channel());
+        client.release(this);
     }
 
     /** Ends the request in flight, if any, with {@code error}; closes the connection. Event loop only. */
@@ -172,7 +191,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         {
             end(clock.nanoTime(), error, detail);
             channel.close();
-            client.release(channel);
         }
     }
 
@@ -200,7 +218,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         if (active)
         {
             end(clock.nanoTime(), ErrorClass.STREAM_CUT, "connection closed before the response ended");
-            client.release(ctx.channel());
         }
         ctx.fireChannelInactive();
     }
@@ -212,7 +229,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         {
             end(clock.nanoTime(), ErrorClass.STREAM_CUT, cause.getClass().getSimpleName() + ": " + cause.getMessage());
             ctx.channel().close();
-            client.release(ctx.channel());
         }
         else
         {

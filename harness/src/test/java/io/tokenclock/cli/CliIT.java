@@ -92,6 +92,28 @@ final class CliIT
     }
 
     @Test
+    void shouldWriteAFlameGraphAndJfrWhenProfiling() throws Exception
+    {
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
+        {
+            final int code = Main.execute("run", "--url", server.baseUrl(), "--concurrency", "2", "--requests", "20",
+                "--max-tokens", "16", "--output-dir", dir.toString(), "--no-progress", "--profile", "wall");
+            assertEquals(Main.EXIT_OK, code, errText());
+        }
+        assertTrue(Files.size(dir.resolve("flamegraph-wall.html")) > 1000);
+        assertTrue(Files.size(dir.resolve("recording.jfr")) > 1000);
+        assertTrue(Files.readString(dir.resolve("record.json")).contains("\"profile\""));
+    }
+
+    @Test
+    void shouldRejectAnUnknownProfileMode()
+    {
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "http://127.0.0.1:9/v1", "--concurrency", "1",
+            "--profile", "gpu"));
+        assertOneLineError();
+    }
+
+    @Test
     void shouldExitWithUnreachableCodeWhenNothingListens()
     {
         assertEquals(Main.EXIT_UNREACHABLE, Main.execute("run", "--url", "http://127.0.0.1:1/v1", "--concurrency",

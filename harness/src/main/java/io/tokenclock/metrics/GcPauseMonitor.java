@@ -1,0 +1,112 @@
+package io.tokenclock.metrics;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+import org.HdrHistogram.Histogram;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+
+/**
+ * Records every garbage collection of the client JVM during a run, from the JVM's GC notifications: count, total and
+ * longest duration, and a distribution. For collectors whose notifications are stop-the-world pauses (Parallel,
+ * Serial, G1's young and mixed pauses) the duration is the pause; for concurrent cycles it is the cycle's length, and
+ * the name says which ({@code gcName} / {@code gcAction}). The harness allocates nothing per chunk, so a run normally
+ * shows few or no collections; any that happen are stated beside the latencies they might have touched.
+ * Thread-safe.
+ */
+public final class GcPauseMonitor implements NotificationListener, AutoCloseable
+{
+    private final List<NotificationEmitter> emitters = new ArrayList<>();
+    private final Histogram durationsMs = new Histogram(1, 3_600_000L, 3);
+    private final List<String> collectors = new ArrayList<>();
+    private long count;
+    private long totalMs;
+    private long maxMs;
+
+    public GcPauseMonitor()
+    {
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            collectors.add(gc.getName());
+            if (gc instanceof NotificationEmitter emitter)
+            {
+                emitter.addNotificationListener(this, null, null);
+                emitters.add(emitter);
+            }
+        }
+    }
+
+    @Override
+    public void handleNotification(final Notification notification, final Object handback)
+    {
+        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType()))
+        {
+            return;
+        }
+        final GarbageCollectionNotificationInfo info =
+            GarbageCollectionNotificationInfo.from((CompositeData)notification.getUserData());
+        final long ms = info.getGcInfo().getDuration();
+        synchronized (this)
+        {
+            count++;
+            totalMs += ms;
+            maxMs = Math.max(maxMs, ms);
+            durationsMs.recordValue(Math.min(Math.max(ms, 0), 3_600_000L));
+        }
+    }
+
+    /** @return collections seen so far. */
+    public synchronized long count()
+    {
+        return count;
+    }
+
+    /** @return summed durations in ms. */
+    public synchronized long totalMs()
+    {
+        return totalMs;
+    }
+
+    /** @return the longest duration in ms. */
+    public synchronized long maxMs()
+    {
+        return maxMs;
+    }
+
+    /** @return p99 of durations in ms (0 if none). */
+    public synchronized long p99Ms()
+    {
+        return count == 0 ? 0 : durationsMs.getValueAtPercentile(99);
+    }
+
+    /** @return the collectors of this JVM. */
+    public List<String> collectors()
+    {
+        return List.copyOf(collectors);
+    }
+
+    @Override
+    public void close()
+    {
+        for (final NotificationEmitter emitter : emitters)
+        {
+            try
+            {
+                emitter.removeNotificationListener(this);
+            }
+            catch (final ListenerNotFoundException ex)
+            {
+                // already gone
+            }
+        }
+    }
+}
