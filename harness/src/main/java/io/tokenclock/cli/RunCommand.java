@@ -12,6 +12,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.tokenclock.contract.ContractFile;
+import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.runner.BenchmarkRunner;
@@ -25,7 +27,10 @@ import io.tokenclock.transport.Endpoint;
     description = "Benchmark an OpenAI-compatible streaming endpoint.")
 public final class RunCommand implements Callable<Integer>
 {
-    @Option(names = "--url", required = true, description = "API base URL, e.g. http://127.0.0.1:8000/v1")
+    @Option(names = "--config", description = "Contract file (YAML) declaring the whole benchmark; flags override it.")
+    Path config;
+
+    @Option(names = "--url", description = "API base URL, e.g. http://127.0.0.1:8000/v1 (required without --config)")
     String url;
 
     @Option(names = "--model", description = "Model name (default: the first one /models lists).")
@@ -89,6 +94,10 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--prompt", description = "Use this prompt for every request instead of synthetic ones.")
     String prompt;
 
+    @Option(names = "--tokenizer", description = "cl100k_base, o200k_base, words, or a tokenizer.json path: prompts "
+        + "are synthesized to exact token counts under it.")
+    String tokenizer;
+
     @Option(names = "--output-dir", description = "Where to write results (default: results/<run-id>).")
     Path outputDir;
 
@@ -138,44 +147,161 @@ public final class RunCommand implements Callable<Integer>
     RunOptions toOptions()
     {
         final RunOptions o = new RunOptions();
-        o.url = url;
-        o.model = model;
-        o.api = switch (endpoint.toLowerCase(Locale.ROOT))
+        if (config != null)
         {
-            case "chat" -> Endpoint.Api.CHAT;
-            case "completions" -> Endpoint.Api.COMPLETIONS;
-            default -> throw new IllegalArgumentException("--endpoint must be chat or completions: " + endpoint);
-        };
-        o.maxTokens = maxTokens;
-        o.ignoreEos = ignoreEos;
-        o.temperature = temperature;
-        o.extraBody = extraBody;
-        o.headers = parseHeaders(headers);
-        o.apiKeyEnv = apiKeyEnv;
-        o.concurrency = concurrency;
-        o.rate = rate;
-        o.arrival = parseArrival(arrival);
-        o.burstiness = burstiness;
-        o.maxConcurrency = maxConcurrency;
-        o.requests = requests;
-        o.durationS = duration;
-        o.warmupRequests = warmupRequests;
-        o.warmupDurationS = warmupDuration;
-        o.seed = seed;
-        o.inputTokens = inputTokens;
-        o.prompt = prompt;
-        o.outputDir = outputDir;
+            final ContractFile contract = ContractFile.load(config);
+            if (!contract.isValid())
+            {
+                throw new IllegalArgumentException(config + ": " + contract.errors().get(0) +
+                    (contract.errors().size() > 1 ?
+                    " (and " + (contract.errors().size() - 1) + " more: tokenclock validate " + config + ")" : ""));
+            }
+            ContractOptions.apply(contract, o);
+        }
+        final CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        final java.util.function.Predicate<String> set = name -> config == null || given.hasMatchedOption(name);
+        if (set.test("--url"))
+        {
+            o.url = url;
+        }
+        if (set.test("--model"))
+        {
+            o.model = model;
+        }
+        if (set.test("--endpoint"))
+        {
+            o.api = switch (endpoint.toLowerCase(Locale.ROOT))
+            {
+                case "chat" -> Endpoint.Api.CHAT;
+                case "completions" -> Endpoint.Api.COMPLETIONS;
+                default -> throw new IllegalArgumentException("--endpoint must be chat or completions: " + endpoint);
+            };
+        }
+        if (set.test("--max-tokens"))
+        {
+            o.maxTokens = maxTokens;
+        }
+        if (set.test("--ignore-eos"))
+        {
+            o.ignoreEos = ignoreEos;
+        }
+        if (set.test("--temperature"))
+        {
+            o.temperature = temperature;
+        }
+        if (set.test("--extra-body"))
+        {
+            o.extraBody = extraBody;
+        }
+        if (set.test("--header"))
+        {
+            o.headers.putAll(parseHeaders(headers));
+        }
+        if (set.test("--api-key-env"))
+        {
+            o.apiKeyEnv = apiKeyEnv;
+        }
+        applyLoadFlags(o, set);
+        if (set.test("--seed"))
+        {
+            o.seed = seed;
+        }
+        if (set.test("--input-tokens"))
+        {
+            o.inputTokens = inputTokens;
+            o.inputLengths = null;
+        }
+        if (set.test("--prompt"))
+        {
+            o.prompt = prompt;
+        }
+        if (set.test("--tokenizer"))
+        {
+            o.tokenizer = tokenizer;
+        }
+        if (set.test("--output-dir"))
+        {
+            o.outputDir = outputDir;
+        }
+        if (set.test("--io-threads"))
+        {
+            o.ioThreads = ioThreads;
+        }
+        if (set.test("--save-text"))
+        {
+            o.saveText = saveText;
+        }
+        if (set.test("--hiccup-warn-fraction"))
+        {
+            o.hiccupWarnFraction = hiccupWarnFraction;
+        }
         o.runId = runId;
-        o.timeoutS = timeout;
-        o.drainTimeoutS = drainTimeout;
-        o.ioThreads = ioThreads;
         o.preflight = !noPreflight;
-        o.saveText = saveText;
         o.progress = !noProgress;
         o.profile = profile;
         o.profileOut = profileOut;
-        o.hiccupWarnFraction = hiccupWarnFraction;
         return o.validate();
+    }
+
+    private void applyLoadFlags(final RunOptions o, final java.util.function.Predicate<String> set)
+    {
+        if (set.test("--concurrency"))
+        {
+            o.concurrency = concurrency;
+        }
+        if (set.test("--rate"))
+        {
+            o.rate = rate;
+        }
+        if (config != null && given("--concurrency"))
+        {
+            o.rate = null;
+        }
+        if (config != null && given("--rate"))
+        {
+            o.concurrency = null;
+        }
+        if (set.test("--arrival"))
+        {
+            o.arrival = parseArrival(arrival);
+        }
+        if (set.test("--burstiness"))
+        {
+            o.burstiness = burstiness;
+        }
+        if (set.test("--max-concurrency"))
+        {
+            o.maxConcurrency = maxConcurrency;
+        }
+        if (set.test("--requests"))
+        {
+            o.requests = requests;
+        }
+        if (set.test("--duration"))
+        {
+            o.durationS = duration;
+        }
+        if (set.test("--warmup-requests"))
+        {
+            o.warmupRequests = warmupRequests;
+        }
+        if (set.test("--warmup-duration"))
+        {
+            o.warmupDurationS = warmupDuration;
+        }
+        if (set.test("--timeout"))
+        {
+            o.timeoutS = timeout;
+        }
+        if (set.test("--drain-timeout"))
+        {
+            o.drainTimeoutS = drainTimeout;
+        }
+    }
+
+    private boolean given(final String name)
+    {
+        return spec.commandLine().getParseResult().hasMatchedOption(name);
     }
 
     /** Runs validated options, prints the summary, and returns the exit code. Shared with the demo. */

@@ -46,6 +46,7 @@ public final class LoadGenerator implements Runnable
     private final RequestFiller filler;
     private final RequestSink sink;
 
+    private final java.security.MessageDigest scheduleDigest = sha256();
     private volatile boolean stopRequested;
     private volatile boolean finished;
     private volatile long startNs;
@@ -135,6 +136,7 @@ public final class LoadGenerator implements Runnable
                 }
                 slot.scheduledNs = intended;
                 slot.body = body;
+                digestOffset(intended - t0);
             }
             slot.bodyLength = slot.body.length;
             slot.promptTokensHint = filler.promptTokensHint(i);
@@ -158,6 +160,36 @@ public final class LoadGenerator implements Runnable
                 }
             }
         }
+    }
+
+    private void digestOffset(final long offsetNs)
+    {
+        for (int shift = 56; shift >= 0; shift -= 8)
+        {
+            scheduleDigest.update((byte)(offsetNs >>> shift));
+        }
+    }
+
+    private static java.security.MessageDigest sha256()
+    {
+        try
+        {
+            return java.security.MessageDigest.getInstance("SHA-256");
+        }
+        catch (final java.security.NoSuchAlgorithmException ex)
+        {
+            throw new IllegalStateException("SHA-256 is required of every JDK", ex);
+        }
+    }
+
+    /**
+     * @return hex SHA-256 over the intended start offsets (ns after t0, big-endian) of every submitted request in
+     * order, in open loop; null in closed loop, where intended starts depend on when requests end. Call after the
+     * generator finished.
+     */
+    public String scheduleHash()
+    {
+        return plan.closedLoop() ? null : java.util.HexFormat.of().formatHex(scheduleDigest.digest());
     }
 
     private boolean pastEnd(final long nowNs)

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -55,25 +56,30 @@ public final class RecordWriter
         final ArrayNode cmd = root.putArray("command");
         o.commandLine.forEach(cmd::add);
 
+        final JsonNode contract = o.contract == null ? JSON.createObjectNode() : o.contract;
+        final JsonNode declaredModel = contract.path("model");
         final ObjectNode model = root.putObject("model");
         model.put("name", r.model());
         final ArrayNode served = model.putArray("served_models");
         r.server().modelIds().forEach(served::add);
-        model.putNull("revision");
-        model.putNull("tokenizer");
-        model.putNull("context_limit");
-        gaps.add("model.revision, model.tokenizer, model.context_limit: declared in a contract file (not yet supported)");
-        final ObjectNode decoding = model.putObject("decoding");
-        decoding.put("max_tokens", o.maxTokens);
-        decoding.put("ignore_eos", o.ignoreEos);
-        if (o.temperature != null)
+        model.put("revision", text(declaredModel, "revision"));
+        model.put("tokenizer", r.workload().tokenizerId());
+        model.put("tokenizer_sha256", r.workload().tokenizerSha256());
+        if (declaredModel.has("context_limit"))
         {
-            decoding.put("temperature", o.temperature);
+            model.put("context_limit", declaredModel.get("context_limit").asLong());
         }
         else
         {
-            decoding.putNull("temperature");
+            model.putNull("context_limit");
         }
+        require(gaps, declaredModel.has("revision"), "model.revision (contract: model.revision)");
+        require(gaps, o.tokenizer != null, "model.tokenizer (contract: model.tokenizer, or --tokenizer)");
+        require(gaps, declaredModel.has("context_limit"), "model.context_limit (contract: model.context_limit)");
+        final ObjectNode decoding = model.putObject("decoding");
+        decoding.put("max_tokens", o.outputLengths == null ? (Integer)o.maxTokens : null);
+        decoding.put("ignore_eos", o.ignoreEos);
+        decoding.put("temperature", o.temperature);
         decoding.put("extra_body", o.extraBody);
 
         final ObjectNode runtime = root.putObject("runtime");
@@ -82,36 +88,49 @@ public final class RecordWriter
         final ObjectNode engineHeaders = runtime.putObject("server_headers");
         r.server().engineHeaders().forEach(engineHeaders::put);
         runtime.set("models_response", r.server().modelsResponse());
-        runtime.putNull("declared");
-        gaps.add("runtime.declared (engine, version, precision, parallelism, scheduler, cache config): contract file");
+        final JsonNode declaredRuntime = contract.path("runtime");
+        runtime.set("declared", declaredRuntime.isMissingNode() ? null : declaredRuntime.deepCopy());
+        require(gaps, declaredRuntime.has("engine") && declaredRuntime.has("version") &&
+            declaredRuntime.has("precision"), "runtime.declared engine, version and precision (contract: runtime)");
 
         final ObjectNode hardware = root.putObject("hardware");
         hardware.set("client", JSON.valueToTree(EnvironmentCapture.client()));
-        hardware.putNull("server");
-        gaps.add("hardware.server (accelerators, topology, power settings): not captured yet");
+        final JsonNode declaredHardware = contract.path("hardware");
+        hardware.set("server_declared", declaredHardware.isMissingNode() ? null : declaredHardware.deepCopy());
+        require(gaps, declaredHardware.has("accelerators"),
+            "hardware.server_declared accelerators (contract: hardware.accelerators)");
 
         final ObjectNode workload = root.putObject("workload");
         workload.put("prompts", workloadDescription);
-        workload.put("input_tokens_requested", o.prompt != null ? null : (Integer)o.inputTokens);
-        workload.put("max_tokens", o.maxTokens);
+        workload.set("input_tokens", o.inputLengths == null ? null : o.inputLengths.deepCopy());
+        workload.set("output_tokens", o.outputLengths == null ? null : o.outputLengths.deepCopy());
+        workload.put("correlation", o.lengthCorrelation);
         workload.put("seed", o.seed);
-        workload.putNull("output_length_distribution");
-        workload.putNull("success_criterion");
-        gaps.add("workload.success_criterion (quality contract Q): not defined for this run");
+        workload.put("hash", r.workload().hash());
+        workload.put("hash_requests", r.workload().requests());
+        workload.put("prompt_token_residuals", r.workload().residualRequests());
+        final String success = contract.path("quality").path("success").asText(null);
+        workload.put("success_criterion", success);
+        require(gaps, success != null, "workload.success_criterion (contract: quality.success)");
 
-        root.set("load", load(o));
+        root.set("load", load(r));
         root.set("measurement", measurement(r));
         root.set("report", report(r));
 
+        require(gaps, r.measuredOk() > 0, "report: no measured request succeeded");
+        final ObjectNode contractNode = root.putObject("contract");
+        contractNode.put("file", o.contractPath == null ? null : o.contractPath.toString());
+        contractNode.set("declared", o.contract == null ? null : o.contract.deepCopy());
         final ObjectNode grade = root.putObject("grade");
-        grade.put("grade", "local-debugging");
+        grade.put("grade", gaps.isEmpty() ? "comparison-grade" : "local-debugging");
         final ArrayNode missing = grade.putArray("missing");
         gaps.forEach(missing::add);
         return root;
     }
 
-    private static ObjectNode load(final RunOptions o)
+    private static ObjectNode load(final RunResult r)
     {
+        final RunOptions o = r.options();
         final ObjectNode load = JSON.createObjectNode();
         load.put("mode", o.closedLoop() ? "closed" : "open");
         load.put("concurrency", o.concurrency);
@@ -124,6 +143,9 @@ public final class RecordWriter
         load.put("warmup_requests", o.warmupRequests);
         load.put("warmup_duration_s", o.warmupDurationS);
         load.put("seed", o.seed);
+        load.put("schedule_hash", r.workload().scheduleHash());
+        load.put("cache_policy", o.cachePolicy);
+        load.put("cache_action", r.workload().cacheAction());
         load.put("request_timeout_s", o.timeoutS);
         load.put("drain_timeout_s", o.drainTimeoutS);
         load.put("end_of_window_rule", "requests started in the window run to completion for up to drain_timeout_s " +
@@ -207,6 +229,19 @@ public final class RecordWriter
         rep.putNull("goodput");
         rep.putNull("repetitions");
         return rep;
+    }
+
+    private static void require(final List<String> gaps, final boolean filled, final String what)
+    {
+        if (!filled)
+        {
+            gaps.add(what);
+        }
+    }
+
+    private static String text(final JsonNode node, final String field)
+    {
+        return node.hasNonNull(field) ? node.get(field).asText() : null;
     }
 
     private static void distribution(final ObjectNode n, final Distribution d)

@@ -32,10 +32,14 @@ import io.tokenclock.report.RecordWriter;
 import io.tokenclock.report.RequestsJsonlWriter;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StreamingClient;
-import io.tokenclock.workload.FixedPrompt;
-import io.tokenclock.workload.PromptSource;
+import io.tokenclock.contract.LengthSpecs;
 import io.tokenclock.workload.RequestBodyFactory;
-import io.tokenclock.workload.SyntheticPrompts;
+import io.tokenclock.workload.WorkloadGenerator;
+import io.tokenclock.workload.dist.Fixed;
+import io.tokenclock.workload.dist.LengthDistribution;
+import io.tokenclock.workload.tokenizer.Tokenizer;
+import io.tokenclock.workload.tokenizer.Tokenizers;
+import io.tokenclock.workload.tokenizer.WordTokenizer;
 
 /**
  * Runs one benchmark: probes the server, wires load generator, Netty client, ring buffer and collector around one
@@ -89,14 +93,22 @@ public final class BenchmarkRunner
         final var extraBody = RequestBodyFactory.parseExtraBody(options.extraBody);
         final RequestBodyFactory bodies = new RequestBodyFactory(chat, model, options.maxTokens, options.ignoreEos,
             options.temperature, extraBody);
-        final PromptSource prompts = options.prompt != null ? new FixedPrompt(options.prompt) :
-            new SyntheticPrompts(options.inputTokens, options.seed);
+        final Tokenizer tokenizer = options.tokenizer != null ? Tokenizers.of(options.tokenizer) : new WordTokenizer();
+        final Path baseDir = options.contractPath == null ? null : options.contractPath.toAbsolutePath().getParent();
+        final LengthDistribution input = options.inputLengths != null ?
+            LengthSpecs.parse(options.inputLengths, baseDir) : new Fixed(options.inputTokens);
+        final LengthDistribution output = options.outputLengths != null ?
+            LengthSpecs.parse(options.outputLengths, baseDir) : null;
+        final WorkloadGenerator workload = new WorkloadGenerator(options.seed, bodies, tokenizer, options.prompt,
+            input, output, options.lengthCorrelation, options.maxTokens);
         if (options.preflight)
         {
             final RequestBodyFactory tiny = new RequestBodyFactory(chat, model, 4, false, options.temperature,
                 extraBody);
             server = probe.preflight(server, tiny.body("Say hello."));
         }
+        final String cacheAction = "flush".equals(options.cachePolicy) ?
+            probe.flush(options.flushUrl, options.flushMethod) : null;
 
         final Instant startedAt = Instant.now();
         final String runId = options.runId != null ? options.runId : "run-" +
@@ -123,20 +135,7 @@ public final class BenchmarkRunner
             collectorThread.setDaemon(true);
             collectorThread.start();
 
-            generator = new LoadGenerator(plan(options), clock, pool, new LoadGenerator.RequestFiller()
-            {
-                @Override
-                public byte[] body(final long i)
-                {
-                    return bodies.body(prompts.prompt(i));
-                }
-
-                @Override
-                public int promptTokensHint(final long i)
-                {
-                    return prompts.promptTokensHint(i);
-                }
-            }, client::submit);
+            generator = new LoadGenerator(plan(options), clock, pool, workload, client::submit);
             final Thread generatorThread = new Thread(generator, "tokenclock-load");
             generatorThread.setDaemon(true);
             final Throwable[] generatorFailure = new Throwable[1];
@@ -170,9 +169,13 @@ public final class BenchmarkRunner
             Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(), gc.count(), gc.totalMs(),
             gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
             profiler == null ? java.util.List.of() : profiler.files());
+        Tokenizers.closeQuietly(tokenizer);
+        final RunResult.WorkloadInfo workloadInfo = new RunResult.WorkloadInfo(workload.hash(),
+            generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
+            tokenizer.id(), cacheAction);
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
-            recorders, collector, records, health);
-        RecordWriter.write(result, prompts.describe(), outputDir.resolve("record.json"));
+            recorders, collector, records, health, workloadInfo);
+        RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
         return result;
     }
 
@@ -243,7 +246,7 @@ public final class BenchmarkRunner
         final RunOptions options, final Endpoint endpoint, final String model, final ServerProbe.Info server,
         final String runId, final Path outputDir, final Instant startedAt, final double wallSeconds,
         final MetricRecorders recorders, final Collector collector, final ChunkRecords records,
-        final RunResult.ClientHealth health)
+        final RunResult.ClientHealth health, final RunResult.WorkloadInfo workloadInfo)
     {
         final Map<Metric, Distribution> distributions = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
@@ -264,6 +267,7 @@ public final class BenchmarkRunner
             distributions, c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS), errors,
-            collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health);
+            collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
+            workloadInfo);
     }
 }

@@ -54,6 +54,21 @@ public final class RunOptions
     /** Warn when the client's hiccup p99 reaches this fraction of the measured inter-chunk latency p50. */
     public double hiccupWarnFraction = 0.1;
 
+    /** The contract file as written (YAML parsed to a tree), or null when the run came from flags alone. */
+    public com.fasterxml.jackson.databind.node.ObjectNode contract;
+    public Path contractPath;
+    /** Tokenizer spec ({@code cl100k_base}, {@code o200k_base}, {@code words}, or a tokenizer.json path), or null. */
+    public String tokenizer;
+    /** Input and output token-length distributions (contract syntax), or null for the flags' fixed lengths. */
+    public com.fasterxml.jackson.databind.JsonNode inputLengths;
+    public com.fasterxml.jackson.databind.JsonNode outputLengths;
+    /** Gaussian-copula correlation of input and output lengths, in [-1, 1]. */
+    public double lengthCorrelation;
+    /** Cache state policy: preserve or flush. */
+    public String cachePolicy = "preserve";
+    public String flushUrl;
+    public String flushMethod = "POST";
+
     /** The command line that produced these options, for the record (never holds a credential). */
     public java.util.List<String> commandLine = java.util.List.of();
 

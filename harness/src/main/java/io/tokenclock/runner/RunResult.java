@@ -34,8 +34,18 @@ public record RunResult(
     long windowEndNs,
     long ringFullWaits,
     long clampedValues,
-    ClientHealth clientHealth)
+    ClientHealth clientHealth,
+    WorkloadInfo workload)
 {
+    /**
+     * What identifies the generated workload: a SHA-256 over every request body in request order and, in open loop,
+     * over the intended start offsets; the tokenizer's file hash; how many prompts missed their exact token count.
+     */
+    public record WorkloadInfo(String hash, String scheduleHash, long requests, long residualRequests,
+        String tokenizerSha256, String tokenizerId, String cacheAction)
+    {
+    }
+
     /**
      * The client machine's own behaviour during the run: scheduling hiccups (lateness of a 1 ms wake-up, ms), GC
      * activity, and the profiles written, if any.

@@ -106,6 +106,32 @@ public final class ServerProbe
         return new Info(models.modelIds(), models.modelsResponse(), engine, response.statusCode(), ms);
     }
 
+    /**
+     * Flushes the server's cache before the run (state.cache: flush), e.g. vLLM's {@code POST /reset_prefix_cache}.
+     *
+     * @return what the server answered, for the record: {@code "POST URL -> 200: body"}.
+     */
+    public String flush(final String url, final String method) throws UnreachableException
+    {
+        final HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url));
+        if ("GET".equals(method))
+        {
+            builder.GET();
+        }
+        else
+        {
+            builder.POST(HttpRequest.BodyPublishers.noBody());
+        }
+        final HttpResponse<String> response = send(builder);
+        final String body = response.body() == null ? "" : abbreviate(response.body().strip());
+        if (response.statusCode() / 100 != 2)
+        {
+            throw new UnreachableException("cache flush " + method + " " + url + " answered " +
+                response.statusCode() + (body.isEmpty() ? "" : ": " + body));
+        }
+        return method + " " + url + " -> " + response.statusCode() + (body.isEmpty() ? "" : ": " + body);
+    }
+
     private HttpResponse<String> send(final HttpRequest.Builder builder) throws UnreachableException
     {
         builder.timeout(Duration.ofSeconds(60));

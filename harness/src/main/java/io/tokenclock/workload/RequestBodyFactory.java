@@ -43,8 +43,14 @@ public final class RequestBodyFactory
         this.extraBody = extraBody;
     }
 
-    /** @return the UTF-8 JSON body for {@code prompt}. */
+    /** @return the UTF-8 JSON body for {@code prompt}, with the factory's {@code max_tokens}. */
     public byte[] body(final String prompt)
+    {
+        return body(prompt, maxTokens);
+    }
+
+    /** @return the UTF-8 JSON body for {@code prompt} with this request's own {@code max_tokens} (0: none). */
+    public byte[] body(final String prompt, final int requestMaxTokens)
     {
         final ObjectNode root = JSON.createObjectNode();
         root.put("model", model);
@@ -56,9 +62,9 @@ public final class RequestBodyFactory
         {
             root.put("prompt", prompt);
         }
-        if (maxTokens > 0)
+        if (requestMaxTokens > 0)
         {
-            root.put("max_tokens", maxTokens);
+            root.put("max_tokens", requestMaxTokens);
         }
         if (ignoreEos)
         {

@@ -1,0 +1,107 @@
+package io.tokenclock.contract;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+/**
+ * The benchmark contract file: B = (W, A, M, R, S, H, N, E, Q) declared in one YAML document.
+ * <pre>
+ * name: chat-slo                 # what this experiment is
+ * seed: 42
+ * target:   {url: http://127.0.0.1:8000/v1, endpoint: chat}            # N: the boundary measured
+ * model:    {name: m, tokenizer: cl100k_base, context_limit: 8192,     # M
+ *            decoding: {max_tokens: 256, temperature: 0, ignore_eos: true}}
+ * runtime:  {engine: vllm, version: 0.11.0, precision: bf16}           # R, as declared
+ * hardware: {accelerators: 1x H200 141GB}                              # H, as declared (the client is captured)
+ * workload: {input_tokens: {dist: lognormal, median: 512, sigma: 0.6, min: 16, max: 4096},   # W
+ *            output_tokens: {dist: fixed, value: 256}, correlation: 0.3}
+ * load:     {mode: open, rate: 4, arrival: gamma, burstiness: 0.5, max_concurrency: 256, duration_s: 120}  # A
+ * state:    {warmup: {requests: 16}, cache: preserve, repetitions: 1}  # S
+ * measurement: {formulas: tokenclock-metrics/1}                        # E
+ * quality:  {success: none}                                            # Q
+ * </pre>
+ * Every key is checked ({@link ContractSchema}); a mistake gets one line naming its key path.
+ */
+public final class ContractFile
+{
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private final Path path;
+    private final ObjectNode tree;
+    private final List<String> errors;
+
+    private ContractFile(final Path path, final ObjectNode tree, final List<String> errors)
+    {
+        this.path = path;
+        this.tree = tree;
+        this.errors = List.copyOf(errors);
+    }
+
+    /** Reads and checks a contract file. Never throws for bad content: problems are in {@link #errors()}. */
+    public static ContractFile load(final Path path)
+    {
+        final List<String> errors = new ArrayList<>();
+        final JsonNode root;
+        try
+        {
+            root = YAML.readTree(Files.readString(path));
+        }
+        catch (final NoSuchFileException ex)
+        {
+            return new ContractFile(path, null, List.of("no such file"));
+        }
+        catch (final JsonProcessingException ex)
+        {
+            final var loc = ex.getLocation();
+            return new ContractFile(path, null, List.of((loc != null ? "line " + loc.getLineNr() + ": " : "") +
+                "not valid YAML: " + ex.getOriginalMessage().replace('\n', ' ')));
+        }
+        catch (final IOException ex)
+        {
+            return new ContractFile(path, null, List.of("cannot read: " + ex.getMessage()));
+        }
+        if (!(root instanceof ObjectNode object))
+        {
+            return new ContractFile(path, null,
+                List.of("must be a YAML map of sections (target, model, workload, load, ...)"));
+        }
+        ContractSchema.ROOT.check("", object, errors);
+        if (errors.isEmpty())
+        {
+            ContractSchema.crossCheck(object, path.toAbsolutePath().getParent(), errors);
+        }
+        return new ContractFile(path, object, errors);
+    }
+
+    public Path path()
+    {
+        return path;
+    }
+
+    /** @return the parsed document (null if it was not a YAML map). */
+    public ObjectNode tree()
+    {
+        return tree;
+    }
+
+    /** @return one line per problem, each naming its key path; empty if the contract is valid. */
+    public List<String> errors()
+    {
+        return errors;
+    }
+
+    public boolean isValid()
+    {
+        return errors.isEmpty();
+    }
+}

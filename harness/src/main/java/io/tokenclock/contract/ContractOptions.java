@@ -1,0 +1,147 @@
+package io.tokenclock.contract;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.runner.RunOptions;
+import io.tokenclock.transport.Endpoint;
+
+/**
+ * Turns a valid contract into {@link RunOptions}. Command-line flags given beside {@code --config} override single
+ * fields afterwards; the record keeps the contract as written and the exact command, so both are visible.
+ */
+public final class ContractOptions
+{
+    private ContractOptions()
+    {
+    }
+
+    /** Fills {@code o} from the contract; {@code o} keeps its values wherever the contract is silent. */
+    public static RunOptions apply(final ContractFile contract, final RunOptions o)
+    {
+        if (!contract.isValid())
+        {
+            throw new IllegalArgumentException(contract.errors().get(0));
+        }
+        final ObjectNode root = contract.tree();
+        o.contract = root.deepCopy();
+        o.contractPath = contract.path();
+        if (root.has("seed"))
+        {
+            o.seed = root.get("seed").asLong();
+        }
+        final JsonNode target = root.path("target");
+        o.url = target.get("url").asText();
+        if (target.has("endpoint"))
+        {
+            o.api = target.get("endpoint").asText().equalsIgnoreCase("completions") ?
+                Endpoint.Api.COMPLETIONS : Endpoint.Api.CHAT;
+        }
+        for (final Map.Entry<String, JsonNode> h : iterable(target.path("headers")))
+        {
+            o.headers.put(h.getKey(), h.getValue().asText());
+        }
+        if (target.has("api_key_env"))
+        {
+            o.apiKeyEnv = target.get("api_key_env").asText();
+        }
+
+        final JsonNode model = root.path("model");
+        if (model.has("name"))
+        {
+            o.model = model.get("name").asText();
+        }
+        if (model.has("tokenizer"))
+        {
+            o.tokenizer = model.get("tokenizer").asText();
+        }
+        final JsonNode decoding = model.path("decoding");
+        if (decoding.has("max_tokens"))
+        {
+            o.maxTokens = decoding.get("max_tokens").asInt();
+        }
+        if (decoding.has("temperature"))
+        {
+            o.temperature = decoding.get("temperature").asDouble();
+        }
+        if (decoding.has("ignore_eos"))
+        {
+            o.ignoreEos = decoding.get("ignore_eos").asBoolean();
+        }
+        if (decoding.has("extra_body"))
+        {
+            o.extraBody = decoding.get("extra_body").toString();
+        }
+
+        final JsonNode workload = root.path("workload");
+        if (workload.has("prompt"))
+        {
+            o.prompt = workload.get("prompt").asText();
+        }
+        o.inputLengths = workload.has("input_tokens") ? workload.get("input_tokens").deepCopy() : null;
+        o.outputLengths = workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null;
+        o.lengthCorrelation = workload.path("correlation").asDouble(0.0);
+
+        applyLoad(root.path("load"), o);
+        final JsonNode state = root.path("state");
+        o.warmupRequests = state.path("warmup").path("requests").asLong(o.warmupRequests);
+        o.warmupDurationS = state.path("warmup").path("duration_s").asDouble(o.warmupDurationS);
+        o.cachePolicy = state.path("cache").asText("preserve").toLowerCase(Locale.ROOT);
+        if (state.has("flush"))
+        {
+            o.flushUrl = state.path("flush").path("url").asText();
+            o.flushMethod = state.path("flush").path("method").asText("post").toUpperCase(Locale.ROOT);
+        }
+        final JsonNode measurement = root.path("measurement");
+        o.ioThreads = measurement.path("io_threads").asInt(o.ioThreads);
+        o.hiccupWarnFraction = measurement.path("hiccup_warn_fraction").asDouble(o.hiccupWarnFraction);
+        final JsonNode output = root.path("output");
+        if (output.has("dir"))
+        {
+            o.outputDir = Path.of(output.get("dir").asText());
+        }
+        o.saveText = output.path("save_text").asBoolean(o.saveText);
+        return o;
+    }
+
+    private static void applyLoad(final JsonNode load, final RunOptions o)
+    {
+        if (load.has("concurrency"))
+        {
+            o.concurrency = load.get("concurrency").asInt();
+        }
+        if (load.has("rate"))
+        {
+            o.rate = load.get("rate").asDouble();
+        }
+        if (load.has("arrival"))
+        {
+            o.arrival = ArrivalProcess.Kind.valueOf(load.get("arrival").asText().toUpperCase(Locale.ROOT));
+        }
+        o.burstiness = load.path("burstiness").asDouble(o.burstiness);
+        if (load.has("max_concurrency"))
+        {
+            o.maxConcurrency = load.get("max_concurrency").asInt();
+        }
+        if (load.has("requests"))
+        {
+            o.requests = load.get("requests").asLong();
+        }
+        if (load.has("duration_s"))
+        {
+            o.durationS = load.get("duration_s").asDouble();
+        }
+        o.timeoutS = load.path("request_timeout_s").asDouble(o.timeoutS);
+        o.drainTimeoutS = load.path("drain_timeout_s").asDouble(o.drainTimeoutS);
+    }
+
+    private static Iterable<Map.Entry<String, JsonNode>> iterable(final JsonNode node)
+    {
+        return node::fields;
+    }
+}

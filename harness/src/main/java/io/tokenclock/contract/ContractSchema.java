@@ -1,0 +1,172 @@
+package io.tokenclock.contract;
+
+import static io.tokenclock.contract.Schema.anyValue;
+import static io.tokenclock.contract.Schema.bool;
+import static io.tokenclock.contract.Schema.integer;
+import static io.tokenclock.contract.Schema.jsonObject;
+import static io.tokenclock.contract.Schema.number;
+import static io.tokenclock.contract.Schema.object;
+import static io.tokenclock.contract.Schema.oneOf;
+import static io.tokenclock.contract.Schema.string;
+import static io.tokenclock.contract.Schema.stringMap;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Every key a contract file may hold, its type and its range; and the checks that span keys (an open loop needs a
+ * rate, a prompt must fit the context window, a flushed cache needs a flush endpoint). docs/CONTRACT.md lists the
+ * same keys for people.
+ */
+public final class ContractSchema
+{
+    private static final Schema DIST = new DistributionSchema();
+    private static final double HUGE = 1e12;
+
+    /** The whole document. */
+    public static final Schema ROOT = object()
+        .field("name", string())
+        .field("description", string())
+        .field("seed", integer(0, Long.MAX_VALUE))
+        .requiredField("target", object()
+            .requiredField("url", string())
+            .field("endpoint", oneOf("chat", "completions"))
+            .field("headers", stringMap())
+            .field("api_key_env", string()))
+        .field("model", object()
+            .field("name", string())
+            .field("revision", string())
+            .field("tokenizer", string())
+            .field("context_limit", integer(1, 100_000_000))
+            .field("decoding", object()
+                .field("max_tokens", integer(0, 100_000_000))
+                .field("temperature", number(0, false, 100))
+                .field("ignore_eos", bool())
+                .field("extra_body", jsonObject())))
+        .field("runtime", object()
+            .field("engine", string())
+            .field("version", string())
+            .field("precision", string())
+            .field("quantization", string())
+            .field("parallelism", anyValue())
+            .field("scheduler", anyValue())
+            .field("cache", anyValue())
+            .field("notes", string()))
+        .field("hardware", object()
+            .field("accelerators", string())
+            .field("accelerator_count", integer(0, 1_000_000))
+            .field("accelerator_memory", string())
+            .field("topology", string())
+            .field("power_cap_w", number(0, true, HUGE))
+            .field("host", string())
+            .field("notes", string()))
+        .field("workload", object()
+            .field("input_tokens", DIST)
+            .field("output_tokens", DIST)
+            .field("correlation", number(-1, false, 1))
+            .field("prompt", string()))
+        .field("load", object()
+            .field("mode", oneOf("open", "closed"))
+            .field("concurrency", integer(1, 1_000_000))
+            .field("rate", number(0, true, HUGE))
+            .field("arrival", oneOf("constant", "poisson", "gamma"))
+            .field("burstiness", number(0, true, HUGE))
+            .field("max_concurrency", integer(1, 1_000_000))
+            .field("requests", integer(1, Long.MAX_VALUE))
+            .field("duration_s", number(0, true, HUGE))
+            .field("request_timeout_s", number(0, true, HUGE))
+            .field("drain_timeout_s", number(0, false, HUGE)))
+        .field("state", object()
+            .field("warmup", object()
+                .field("requests", integer(0, Long.MAX_VALUE))
+                .field("duration_s", number(0, false, HUGE)))
+            .field("cache", oneOf("preserve", "flush"))
+            .field("flush", object()
+                .requiredField("url", string())
+                .field("method", oneOf("post", "get")))
+            .field("repetitions", integer(1, 1))
+            .field("notes", string()))
+        .field("measurement", object()
+            .field("formulas", oneOf("tokenclock-metrics/1"))
+            .field("io_threads", integer(0, 1024))
+            .field("hiccup_warn_fraction", number(0, true, HUGE)))
+        .field("quality", object()
+            .field("success", oneOf("none", "completed", "finish_stop"))
+            .field("notes", string()))
+        .field("output", object()
+            .field("dir", string())
+            .field("save_text", bool()));
+
+    private ContractSchema()
+    {
+    }
+
+    /** Checks that span several keys; runs only when the structure is valid. */
+    static void crossCheck(final JsonNode root, final Path baseDir, final List<String> errors)
+    {
+        final JsonNode load = root.path("load");
+        final boolean hasRate = load.has("rate");
+        final boolean hasConcurrency = load.has("concurrency");
+        final String mode = load.path("mode").asText(hasRate ? "open" : "closed");
+        if (mode.equals("open") && !hasRate)
+        {
+            errors.add("load.rate: required for an open loop (load.mode: open)");
+        }
+        if (mode.equals("open") && hasConcurrency)
+        {
+            errors.add("load.concurrency: an open loop has no fixed concurrency; cap it with load.max_concurrency");
+        }
+        if (mode.equals("closed") && !hasConcurrency)
+        {
+            errors.add("load.concurrency: required for a closed loop (or set load.rate for an open loop)");
+        }
+        if (mode.equals("closed") && (hasRate || load.has("arrival") || load.has("burstiness") ||
+            load.has("max_concurrency")))
+        {
+            errors.add("load: rate, arrival, burstiness and max_concurrency apply to an open loop only");
+        }
+        if (load.has("burstiness") && !load.path("arrival").asText("gamma").equals("gamma"))
+        {
+            errors.add("load.burstiness: applies to arrival gamma only");
+        }
+        final JsonNode workload = root.path("workload");
+        if (workload.has("prompt") && workload.has("input_tokens"))
+        {
+            errors.add("workload: give either prompt or input_tokens, not both");
+        }
+        final JsonNode model = root.path("model");
+        if (model.has("context_limit"))
+        {
+            final long limit = model.get("context_limit").asLong();
+            final long in = workload.has("input_tokens") ? DistributionSchema.maxLength(workload.get("input_tokens")) :
+                0;
+            final long out = workload.has("output_tokens") ?
+                DistributionSchema.maxLength(workload.get("output_tokens")) :
+                model.path("decoding").path("max_tokens").asLong(256);
+            if (in > 0 && out >= 0 && in + out > limit)
+            {
+                errors.add("workload.input_tokens: longest input " + in + " + longest output " + out +
+                    " exceeds model.context_limit " + limit);
+            }
+        }
+        if (root.path("state").path("cache").asText("preserve").equals("flush") && !root.path("state").has("flush"))
+        {
+            errors.add("state.flush.url: required when state.cache is flush (e.g. vLLM's POST /reset_prefix_cache)");
+        }
+        for (final String side : List.of("input_tokens", "output_tokens"))
+        {
+            final JsonNode file = workload.path(side).path("file");
+            if (file.isTextual() && baseDir != null && !Files.isReadable(baseDir.resolve(file.asText())))
+            {
+                errors.add("workload." + side + ".file: cannot read " + baseDir.resolve(file.asText()));
+            }
+        }
+        if (workload.has("output_tokens") && model.path("decoding").has("max_tokens"))
+        {
+            errors.add("model.decoding.max_tokens: set by workload.output_tokens per request; give only one");
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.tokenclock.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.tokenclock.cli.Main;
+import io.tokenclock.fixtures.sim.SimConfig;
+import io.tokenclock.fixtures.sim.SimServer;
+
+/**
+ * Contract files end to end: every shipped example runs against the simulated server (shortened by flags, which is
+ * also what proves that flags override single fields), the record carries the contract and the grade, and the same
+ * contract and seed reproduce the workload byte for byte.
+ */
+@Timeout(180)
+final class ContractRunIT
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static SimServer server;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start()
+    {
+        server = SimServer.start(new SimConfig().prefillBaseMs(2).prefillPerInputTokenMs(0.001).decodeBaseMs(1)
+            .decodePerSeqMs(0.01).batchSlots(64));
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        server.close();
+    }
+
+    static Stream<Path> examples() throws IOException
+    {
+        return Files.list(Path.of("../examples")).filter(p -> p.toString().endsWith(".yaml")).sorted();
+    }
+
+    private int run(final Path out, final String... extra)
+    {
+        final List<String> args = new ArrayList<>(List.of("run", "--url", server.baseUrl(), "--output-dir",
+            out.toString(), "--no-progress"));
+        args.addAll(List.of(extra));
+        final PrintStream savedOut = System.out;
+        System.setOut(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try
+        {
+            return Main.execute(args.toArray(String[]::new));
+        }
+        finally
+        {
+            System.setOut(savedOut);
+        }
+    }
+
+    private static JsonNode record(final Path out) throws IOException
+    {
+        return JSON.readTree(out.resolve("record.json").toFile());
+    }
+
+    @ParameterizedTest
+    @MethodSource("examples")
+    void shouldRunEveryExampleAgainstTheSimulator(final Path example) throws IOException
+    {
+        final Path out = dir.resolve(example.getFileName().toString());
+        assertEquals(Main.EXIT_OK, run(out, "--config", example.toString(), "--requests", "6", "--duration", "3",
+            "--warmup-requests", "1"), example.toString());
+        final JsonNode r = record(out);
+        assertEquals(example.toString(), r.path("contract").path("file").asText());
+        assertTrue(r.path("contract").path("declared").isObject());
+        assertTrue(r.path("report").path("counts").path("ok").asLong() >= 1);
+        assertEquals(0, r.path("workload").path("prompt_token_residuals").asLong(), "prompts have exact lengths");
+        assertEquals("comparison-grade", r.path("grade").path("grade").asText(),
+            "the examples declare every section: " + r.path("grade").path("missing"));
+    }
+
+    @Test
+    void shouldReproduceTheWorkloadAndScheduleForTheSameSeed() throws IOException
+    {
+        final String contract = "../examples/chat-slo.yaml";
+        final Path a = dir.resolve("a");
+        final Path b = dir.resolve("b");
+        final Path c = dir.resolve("c");
+        assertEquals(Main.EXIT_OK, run(a, "--config", contract, "--requests", "12", "--rate", "50"));
+        assertEquals(Main.EXIT_OK, run(b, "--config", contract, "--requests", "12", "--rate", "50"));
+        assertEquals(Main.EXIT_OK, run(c, "--config", contract, "--requests", "12", "--rate", "50", "--seed", "43"));
+        final JsonNode ra = record(a);
+        final JsonNode rb = record(b);
+        final JsonNode rc = record(c);
+        assertNotNull(ra.path("workload").path("hash").textValue());
+        assertEquals(20, ra.path("workload").path("hash_requests").asLong(), "8 warmup + 12 measured");
+        assertEquals(ra.path("workload").path("hash"), rb.path("workload").path("hash"));
+        assertEquals(ra.path("load").path("schedule_hash"), rb.path("load").path("schedule_hash"));
+        assertNotEquals(ra.path("workload").path("hash"), rc.path("workload").path("hash"));
+        assertNotEquals(ra.path("load").path("schedule_hash"), rc.path("load").path("schedule_hash"));
+    }
+
+    @Test
+    void shouldGradeAFlagsOnlyRunLocalDebuggingAndSayWhy() throws IOException
+    {
+        final Path out = dir.resolve("flags");
+        assertEquals(Main.EXIT_OK, run(out, "--concurrency", "2", "--requests", "4", "--max-tokens", "8"));
+        final JsonNode grade = record(out).path("grade");
+        assertEquals("local-debugging", grade.path("grade").asText());
+        assertTrue(grade.path("missing").toString().contains("runtime.declared"), grade.toString());
+    }
+
+    @Test
+    void shouldPrintTheRecordBlock() throws IOException
+    {
+        final Path out = dir.resolve("block");
+        assertEquals(Main.EXIT_OK, run(out, "--config", "../examples/offline-batch.yaml", "--requests", "4",
+            "--concurrency", "2", "--warmup-requests", "0"));
+        final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        final PrintStream savedOut = System.out;
+        System.setOut(new PrintStream(text, true, StandardCharsets.UTF_8));
+        try
+        {
+            assertEquals(Main.EXIT_OK, Main.execute("record", out.toString()));
+        }
+        finally
+        {
+            System.setOut(savedOut);
+        }
+        final String block = text.toString(StandardCharsets.UTF_8);
+        for (final String section : List.of("MODEL", "RUNTIME", "HARDWARE", "WORKLOAD", "LOAD", "MEASUREMENT",
+            "REPORT", "GRADE: comparison-grade"))
+        {
+            assertTrue(block.contains(section), section + " in\n" + block);
+        }
+    }
+
+    @Test
+    void shouldRejectABadContractAtTheCommandLine() throws IOException
+    {
+        final Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, "target: {url: http://127.0.0.1:1/v1}\nload: {mode: open, rate: -1}\n");
+        final PrintStream savedErr = System.err;
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try
+        {
+            assertEquals(Main.EXIT_USAGE, Main.execute("validate", bad.toString()));
+            assertEquals(Main.EXIT_USAGE, Main.execute("run", "--config", bad.toString()));
+        }
+        finally
+        {
+            System.setErr(savedErr);
+        }
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("load.rate: must be > 0, got -1"));
+    }
+}

@@ -1,0 +1,107 @@
+package io.tokenclock.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every kind of bad contract is rejected with one line naming the key path; the shipped examples are valid. */
+final class ContractValidationTest
+{
+    private static final String VALID = """
+        name: t
+        seed: 1
+        target: {url: http://127.0.0.1:8000/v1}
+        model: {name: m, context_limit: 4096, tokenizer: words}
+        workload:
+          input_tokens: {dist: uniform, min: 10, max: 100}
+          output_tokens: {dist: fixed, value: 50}
+        load: {mode: open, rate: 2, duration_s: 5}
+        """;
+
+    @TempDir
+    Path dir;
+
+    private List<String> errors(final String yaml) throws IOException
+    {
+        final Path file = dir.resolve("c.yaml");
+        Files.writeString(file, yaml);
+        return ContractFile.load(file).errors();
+    }
+
+    @Test
+    void shouldAcceptAValidContract() throws IOException
+    {
+        assertEquals(List.of(), errors(VALID));
+    }
+
+    static Stream<String[]> badContracts()
+    {
+        return Stream.of(
+            new String[] {VALID.replace("seed: 1", "sede: 1"), "sede: unknown key"},
+            new String[] {VALID.replace("rate: 2", "rate: -2"), "load.rate: must be > 0, got -2"},
+            new String[] {VALID.replace("rate: 2", "rate: fast"), "load.rate: must be a number, got \"fast\""},
+            new String[] {VALID.replace("max: 100", "max: 5000"),
+                "workload.input_tokens: longest input 5000 + longest output 50 exceeds model.context_limit 4096"},
+            new String[] {VALID.replace("min: 10, max: 100", "min: 100, max: 10"),
+                "workload.input_tokens: min 100 is above max 10"},
+            new String[] {VALID.replace("{dist: fixed, value: 50}",
+                "{dist: mixture, components: [{weight: 0.5, dist: fixed, value: 5}, {weight: 0.4, dist: fixed, " +
+                "value: 9}]}"), "workload.output_tokens.components: weights are probabilities and must sum to 1"},
+            new String[] {VALID.replace("{dist: fixed, value: 50}", "{dist: zipf, s: 1}"),
+                "workload.output_tokens.dist: must be one of fixed, uniform, normal, lognormal, mixture, empirical"},
+            new String[] {VALID.replace("value: 50", "value: 0"), "workload.output_tokens.value: must be >= 1, got 0"},
+            new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}", "{mode: closed, rate: 2}"),
+                "load.concurrency: required for a closed loop"},
+            new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}", "{mode: open, concurrency: 4}"),
+                "load.rate: required for an open loop"},
+            new String[] {VALID.replace("duration_s: 5", "duration_s: 5, arrival: poisson, burstiness: 0.5"),
+                "load.burstiness: applies to arrival gamma only"},
+            new String[] {VALID.replace("target: {url: http://127.0.0.1:8000/v1}", "target: {endpoint: chat}"),
+                "target.url: required"},
+            new String[] {VALID + "state: {cache: flush}\n", "state.flush.url: required when state.cache is flush"},
+            new String[] {VALID.replace("context_limit: 4096", "context_limit: 4096.5"),
+                "model.context_limit: must be an integer, got 4096.5"},
+            new String[] {VALID + "quality: {success: vibes}\n", "quality.success: must be one of none, completed"},
+            new String[] {VALID.replace("{dist: fixed, value: 50}", "{dist: empirical, file: nope.txt}"),
+                "workload.output_tokens.file: cannot read"},
+            new String[] {"target: [1, 2\n", "not valid YAML"},
+            new String[] {"- just\n- a list\n", "must be a YAML map of sections"});
+    }
+
+    @ParameterizedTest
+    @MethodSource("badContracts")
+    void shouldRejectABadContractWithOneLineNamingTheKey(final String yaml, final String expected) throws IOException
+    {
+        final List<String> errors = errors(yaml);
+        assertTrue(errors.stream().anyMatch(e -> e.contains(expected)), "expected '" + expected + "' in " + errors);
+        assertTrue(errors.stream().noneMatch(e -> e.contains("\n")), "one line each: " + errors);
+    }
+
+    @Test
+    void shouldSayWhenTheFileIsMissing()
+    {
+        assertEquals(List.of("no such file"), ContractFile.load(dir.resolve("absent.yaml")).errors());
+    }
+
+    static Stream<Path> examples() throws IOException
+    {
+        return Files.list(Path.of("../examples")).filter(p -> p.toString().endsWith(".yaml")).sorted();
+    }
+
+    @ParameterizedTest
+    @MethodSource("examples")
+    void shouldAcceptEveryShippedExample(final Path example)
+    {
+        assertEquals(List.of(), ContractFile.load(example).errors(), example.toString());
+    }
+}
