@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
     subcommands = {RunCommand.class, DemoCommand.class, ServeSimCommand.class, ValidateCommand.class,
-        RecordCommand.class, CommandLine.HelpCommand.class})
+        RecordCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable
 {
     public static final int EXIT_OK = 0;

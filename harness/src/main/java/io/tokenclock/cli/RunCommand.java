@@ -360,7 +360,9 @@ public final class RunCommand implements Callable<Integer>
         out.add("tokenclock");
         out.add("run");
         boolean nextIsHeader = false;
-        for (final String a : args)
+        // picocli's original arguments start at the top-level command: drop the subcommand's own name.
+        final List<String> own = !args.isEmpty() && args.get(0).equals("run") ? args.subList(1, args.size()) : args;
+        for (final String a : own)
         {
             if (nextIsHeader)
             {

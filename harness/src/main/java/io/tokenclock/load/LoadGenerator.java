@@ -87,18 +87,21 @@ public final class LoadGenerator implements Runnable
         final LoadPlan p = plan;
         final long t0 = clock.nanoTime();
         startNs = t0;
-        double intendedNs = t0;
+        // Offsets accumulate from 0, not from t0, so that rounding never depends on the clock's origin: the same
+        // seed gives the same offsets (and schedule hash) in every run.
+        double offsetNs = 0;
         long i = 0;
         while (!stopRequested)
         {
             if (!p.closedLoop() && i > 0)
             {
-                intendedNs += p.arrivals().nextGapNs();
+                offsetNs += p.arrivals().nextGapNs();
             }
+            final long intendedNs = t0 + (long)offsetNs;
             final boolean warmup = i < p.warmupRequests() ||
-                (p.warmupDurationNs() > 0 && (p.closedLoop() ? clock.nanoTime() : (long)intendedNs) < t0 +
+                (p.warmupDurationNs() > 0 && (p.closedLoop() ? clock.nanoTime() : intendedNs) < t0 +
                 p.warmupDurationNs());
-            if (!warmup && !p.closedLoop() && pastEnd((long)intendedNs))
+            if (!warmup && !p.closedLoop() && pastEnd(intendedNs))
             {
                 break;
             }
@@ -125,9 +128,10 @@ public final class LoadGenerator implements Runnable
             }
             else
             {
-                final long intended = (long)intendedNs;
+                final long intended = intendedNs;
                 // Build the body before waiting, so that building never delays the send.
                 final byte[] body = filler.body(i);
+                digestOffset((long)offsetNs);
                 sleepUntil(intended);
                 slot = acquire();
                 if (slot == null)
@@ -136,7 +140,6 @@ public final class LoadGenerator implements Runnable
                 }
                 slot.scheduledNs = intended;
                 slot.body = body;
-                digestOffset(intended - t0);
             }
             slot.bodyLength = slot.body.length;
             slot.promptTokensHint = filler.promptTokensHint(i);
@@ -183,13 +186,33 @@ public final class LoadGenerator implements Runnable
     }
 
     /**
-     * @return hex SHA-256 over the intended start offsets (ns after t0, big-endian) of every submitted request in
-     * order, in open loop; null in closed loop, where intended starts depend on when requests end. Call after the
+     * @return hex SHA-256 over the intended start offsets (ns after t0, big-endian) of every request built, in order,
+     * in open loop (the same requests the workload hash covers); null in closed loop, where intended starts depend on when requests end. Call after the
      * generator finished.
      */
     public String scheduleHash()
     {
         return plan.closedLoop() ? null : java.util.HexFormat.of().formatHex(scheduleDigest.digest());
+    }
+
+    /**
+     * Recomputes, offline, the schedule hash an open-loop run with these arrivals would report after starting
+     * {@code requests} requests: the replay check that the same seed gives the same schedule.
+     */
+    public static String scheduleHash(final ArrivalProcess arrivals, final long requests)
+    {
+        final LoadGenerator g = new LoadGenerator(
+            new LoadPlan(false, 0, arrivals, 1, 1, 0, 0, 0), () -> 0, null, null, null);
+        double offsetNs = 0;
+        for (long i = 0; i < requests; i++)
+        {
+            if (i > 0)
+            {
+                offsetNs += arrivals.nextGapNs();
+            }
+            g.digestOffset((long)offsetNs);
+        }
+        return g.scheduleHash();
     }
 
     private boolean pastEnd(final long nowNs)

@@ -32,14 +32,10 @@ import io.tokenclock.report.RecordWriter;
 import io.tokenclock.report.RequestsJsonlWriter;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StreamingClient;
-import io.tokenclock.contract.LengthSpecs;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.WorkloadGenerator;
-import io.tokenclock.workload.dist.Fixed;
-import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 import io.tokenclock.workload.tokenizer.Tokenizers;
-import io.tokenclock.workload.tokenizer.WordTokenizer;
 
 /**
  * Runs one benchmark: probes the server, wires load generator, Netty client, ring buffer and collector around one
@@ -91,16 +87,8 @@ public final class BenchmarkRunner
         }
         final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
         final var extraBody = RequestBodyFactory.parseExtraBody(options.extraBody);
-        final RequestBodyFactory bodies = new RequestBodyFactory(chat, model, options.maxTokens, options.ignoreEos,
-            options.temperature, extraBody);
-        final Tokenizer tokenizer = options.tokenizer != null ? Tokenizers.of(options.tokenizer) : new WordTokenizer();
-        final Path baseDir = options.contractPath == null ? null : options.contractPath.toAbsolutePath().getParent();
-        final LengthDistribution input = options.inputLengths != null ?
-            LengthSpecs.parse(options.inputLengths, baseDir) : new Fixed(options.inputTokens);
-        final LengthDistribution output = options.outputLengths != null ?
-            LengthSpecs.parse(options.outputLengths, baseDir) : null;
-        final WorkloadGenerator workload = new WorkloadGenerator(options.seed, bodies, tokenizer, options.prompt,
-            input, output, options.lengthCorrelation, options.maxTokens);
+        final Tokenizer tokenizer = Workloads.tokenizer(options);
+        final WorkloadGenerator workload = Workloads.generator(options, endpoint, model, tokenizer);
         if (options.preflight)
         {
             final RequestBodyFactory tiny = new RequestBodyFactory(chat, model, 4, false, options.temperature,

@@ -122,6 +122,35 @@ final class ContractRunIT
     }
 
     @Test
+    void shouldReplayARecordedRunAndCatchATamperedHash() throws IOException
+    {
+        final Path a = dir.resolve("recorded");
+        assertEquals(Main.EXIT_OK, run(a, "--config", "../examples/chat-slo.yaml", "--requests", "10", "--rate", "40"));
+        final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        final PrintStream savedOut = System.out;
+        System.setOut(new PrintStream(text, true, StandardCharsets.UTF_8));
+        try
+        {
+            assertEquals(Main.EXIT_OK, Main.execute("replay", a.toString(), "--url", server.baseUrl()));
+            final String said = text.toString(StandardCharsets.UTF_8);
+            assertTrue(said.contains("workload  identical over 18 requests"), said);
+            assertTrue(said.contains("schedule  identical over 18 requests"), said);
+            assertEquals(record(a).path("workload").path("hash"), record(a.resolve("replay")).path("workload")
+                .path("hash"), "the re-run sent the same bytes");
+
+            final Path recordFile = a.resolve("record.json");
+            Files.writeString(recordFile, Files.readString(recordFile).replace(
+                record(a).path("workload").path("hash").asText(), "0".repeat(64)));
+            assertEquals(Main.EXIT_FAILED, Main.execute("replay", a.toString(), "--check-only"));
+            assertTrue(text.toString(StandardCharsets.UTF_8).contains("workload  DIFFERENT"));
+        }
+        finally
+        {
+            System.setOut(savedOut);
+        }
+    }
+
+    @Test
     void shouldGradeAFlagsOnlyRunLocalDebuggingAndSayWhy() throws IOException
     {
         final Path out = dir.resolve("flags");

@@ -1,0 +1,187 @@
+package io.tokenclock.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.runner.RunOptions;
+import io.tokenclock.runner.Workloads;
+import io.tokenclock.transport.Endpoint;
+import io.tokenclock.workload.WorkloadGenerator;
+import io.tokenclock.workload.tokenizer.Tokenizer;
+import io.tokenclock.workload.tokenizer.Tokenizers;
+
+/**
+ * {@code tokenclock replay DIR}: proves that a recorded run can be reconstructed. It rebuilds the run's options from
+ * the recorded command and contract, regenerates offline the same number of requests the run sent and checks their
+ * SHA-256 against {@code workload.hash} (and, in open loop, the schedule against {@code load.schedule_hash}); then,
+ * unless {@code --check-only}, re-runs the contract into a new results directory.
+ * Exit 0 when the hashes match, 1 when they do not.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Check that a recorded run's workload and schedule regenerate byte for byte, then re-run it.")
+public final class ReplayCommand implements Callable<Integer>
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "The recorded run's results directory.")
+    Path dir;
+
+    @Option(names = "--check-only", description = "Only check the hashes; do not re-run.")
+    boolean checkOnly;
+
+    @Option(names = "--output-dir", description = "Where the re-run writes (default: DIR/replay).")
+    Path outputDir;
+
+    @Option(names = "--url", description = "Re-run against this URL instead of the recorded one.")
+    String url;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final Path recordFile = dir.resolve("record.json");
+        if (!Files.isReadable(recordFile))
+        {
+            throw new IllegalArgumentException("no record.json in " + dir);
+        }
+        final JsonNode record = JSON.readTree(recordFile.toFile());
+        if (!"run".equals(record.path("command").path(1).asText()))
+        {
+            throw new IllegalArgumentException("replay takes runs made with 'tokenclock run'; this record's command " +
+                "is: " + record.path("command"));
+        }
+        final List<String> args = recordedArgs(record);
+        final RunOptions o = parse(args);
+        final String model = o.model != null ? o.model : record.path("model").path("name").asText();
+        final long requests = record.path("workload").path("hash_requests").asLong();
+        final boolean same = checkWorkload(record, o, model, requests) & checkSchedule(record, o, requests);
+        if (!same || checkOnly)
+        {
+            return same ? Main.EXIT_OK : Main.EXIT_FAILED;
+        }
+        final List<String> rerun = new ArrayList<>(List.of("run"));
+        List<String> kept = withoutOption(withoutOption(withoutOption(args, "--output-dir"), "--run-id"), "--model");
+        if (url != null)
+        {
+            kept = withoutOption(kept, "--url");
+        }
+        rerun.addAll(kept);
+        rerun.add("--model");
+        rerun.add(model);
+        rerun.add("--output-dir");
+        rerun.add((outputDir != null ? outputDir : dir.resolve("replay")).toString());
+        if (url != null)
+        {
+            rerun.add("--url");
+            rerun.add(url);
+        }
+        System.out.println("replay: re-running " + String.join(" ", rerun));
+        return Main.execute(rerun.toArray(String[]::new));
+    }
+
+    private boolean checkWorkload(final JsonNode record, final RunOptions o, final String model, final long requests)
+    {
+        final Tokenizer tokenizer = Workloads.tokenizer(o);
+        try
+        {
+            final WorkloadGenerator generator = Workloads.generator(o, Endpoint.parse(o.url, o.api), model, tokenizer);
+            for (long i = 0; i < requests; i++)
+            {
+                generator.body(i);
+            }
+            return report("workload", record.path("workload").path("hash").asText(), generator.hash(), requests);
+        }
+        finally
+        {
+            Tokenizers.closeQuietly(tokenizer);
+        }
+    }
+
+    private static boolean checkSchedule(final JsonNode record, final RunOptions o, final long requests)
+    {
+        if (o.closedLoop())
+        {
+            System.out.println("replay: schedule  closed loop (intended starts follow completions; no hash)");
+            return true;
+        }
+        final String regenerated = LoadGenerator.scheduleHash(
+            ArrivalProcess.of(o.arrival, o.rate, o.burstiness, o.seed), requests);
+        return report("schedule", record.path("load").path("schedule_hash").asText(), regenerated, requests);
+    }
+
+    private static boolean report(final String what, final String recorded, final String regenerated, final long n)
+    {
+        final boolean same = recorded.equals(regenerated);
+        System.out.printf("replay: %-9s %s over %d requests (recorded %s, regenerated %s)%n", what,
+            same ? "identical" : "DIFFERENT", n, abbreviate(recorded), abbreviate(regenerated));
+        return same;
+    }
+
+    private List<String> recordedArgs(final JsonNode record) throws java.io.IOException
+    {
+        final List<String> args = new ArrayList<>();
+        final JsonNode command = record.path("command");
+        for (int i = 2; i < command.size(); i++)
+        {
+            args.add(command.get(i).asText());
+        }
+        final int config = args.indexOf("--config");
+        if (config >= 0 && config + 1 < args.size())
+        {
+            final Path original = Path.of(args.get(config + 1));
+            final JsonNode declared = record.path("contract").path("declared");
+            if (!Files.isReadable(original) || !JSON.readTree(
+                new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(
+                    original.toFile()).toString()).equals(declared))
+            {
+                final Path copy = dir.resolve("replay-contract.yaml");
+                Files.writeString(copy, declared.toPrettyString());
+                System.out.println("replay: the contract file changed or is gone; using the recorded copy " + copy);
+                args.set(config + 1, copy.toString());
+            }
+        }
+        return args;
+    }
+
+    private static RunOptions parse(final List<String> args)
+    {
+        final RunCommand run = new RunCommand();
+        final CommandLine cli = new CommandLine(run);
+        cli.parseArgs(args.toArray(String[]::new));
+        return run.toOptions();
+    }
+
+    private static List<String> withoutOption(final List<String> args, final String name)
+    {
+        final List<String> out = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++)
+        {
+            if (args.get(i).equals(name))
+            {
+                i++;
+            }
+            else if (!args.get(i).startsWith(name + "="))
+            {
+                out.add(args.get(i));
+            }
+        }
+        return out;
+    }
+
+    private static String abbreviate(final String hash)
+    {
+        return hash == null || hash.length() < 12 ? String.valueOf(hash) : hash.substring(0, 12);
+    }
+}

@@ -1,0 +1,45 @@
+package io.tokenclock.runner;
+
+import java.nio.file.Path;
+
+import io.tokenclock.contract.LengthSpecs;
+import io.tokenclock.transport.Endpoint;
+import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.WorkloadGenerator;
+import io.tokenclock.workload.dist.Fixed;
+import io.tokenclock.workload.dist.LengthDistribution;
+import io.tokenclock.workload.tokenizer.Tokenizer;
+import io.tokenclock.workload.tokenizer.Tokenizers;
+import io.tokenclock.workload.tokenizer.WordTokenizer;
+
+/**
+ * Builds a run's workload from its options, in one place, so that a run and a replay's offline regeneration build
+ * the same requests byte for byte.
+ */
+public final class Workloads
+{
+    private Workloads()
+    {
+    }
+
+    /** @return the configured tokenizer, or word counting. The caller closes it ({@link Tokenizers#closeQuietly}). */
+    public static Tokenizer tokenizer(final RunOptions o)
+    {
+        return o.tokenizer != null ? Tokenizers.of(o.tokenizer) : new WordTokenizer();
+    }
+
+    /** @return the generator of request bodies for these options, model and endpoint. */
+    public static WorkloadGenerator generator(
+        final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
+    {
+        final RequestBodyFactory bodies = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model,
+            o.maxTokens, o.ignoreEos, o.temperature, RequestBodyFactory.parseExtraBody(o.extraBody));
+        final Path baseDir = o.contractPath == null ? null : o.contractPath.toAbsolutePath().getParent();
+        final LengthDistribution input = o.inputLengths != null ? LengthSpecs.parse(o.inputLengths, baseDir) :
+            new Fixed(o.inputTokens);
+        final LengthDistribution output = o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) :
+            null;
+        return new WorkloadGenerator(o.seed, bodies, tokenizer, o.prompt, input, output, o.lengthCorrelation,
+            o.maxTokens);
+    }
+}
