@@ -49,6 +49,100 @@ public final class EnvironmentCapture
         return m;
     }
 
+    /** The fields {@link #gpus()} asks nvidia-smi for, in order. */
+    static final String GPU_QUERY = "index,name,uuid,memory.total,driver_version,power.limit,clocks.max.sm," +
+        "clocks.max.mem,mig.mode.current,pstate";
+
+    /**
+     * The local GPU inventory from {@code nvidia-smi --query-gpu}, one map per GPU, or an empty list when there is no
+     * nvidia-smi (the usual case on a client machine; a server's GPUs are declared in the contract when the server
+     * runs elsewhere). Bounded to 10 s.
+     */
+    public static List<Map<String, String>> gpus()
+    {
+        final List<Map<String, String>> out = new ArrayList<>();
+        final String[] keys = GPU_QUERY.split(",");
+        try
+        {
+            final Process p = new ProcessBuilder("nvidia-smi", "--query-gpu=" + GPU_QUERY,
+                "--format=csv,noheader,nounits").redirectErrorStream(true).start();
+            final String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0)
+            {
+                p.destroyForcibly();
+                return out;
+            }
+            out.addAll(parseGpuCsv(text, keys));
+        }
+        catch (final IOException ex)
+        {
+            return out;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        return out;
+    }
+
+    static List<Map<String, String>> parseGpuCsv(final String text, final String[] keys)
+    {
+        final List<Map<String, String>> out = new ArrayList<>();
+        for (final String line : text.split("\n"))
+        {
+            if (line.isBlank())
+            {
+                continue;
+            }
+            final String[] values = line.split(",");
+            final Map<String, String> gpu = new LinkedHashMap<>();
+            for (int i = 0; i < keys.length && i < values.length; i++)
+            {
+                gpu.put(keys[i], values[i].trim());
+            }
+            out.add(gpu);
+        }
+        return out;
+    }
+
+    /**
+     * TCP connect round trips to {@code host:port}: {@code probes} connects, each timed from {@code connect()} to
+     * established, then closed. A connect is one network round trip (SYN, SYN-ACK) plus the kernel's work on both
+     * ends, so its distribution describes the client/server path apart from any HTTP or model work.
+     *
+     * @return p50, p99, min, max in ms and the count, or an {@code error} entry when the host cannot be reached.
+     */
+    public static Map<String, Object> connectRtt(final String host, final int port, final int probes)
+    {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        final long[] ns = new long[probes];
+        int n = 0;
+        for (int i = 0; i < probes; i++)
+        {
+            try (java.net.Socket socket = new java.net.Socket())
+            {
+                final long start = System.nanoTime();
+                socket.connect(new java.net.InetSocketAddress(host, port), 2_000);
+                ns[n++] = System.nanoTime() - start;
+            }
+            catch (final IOException ex)
+            {
+                m.put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+                break;
+            }
+        }
+        java.util.Arrays.sort(ns, 0, n);
+        m.put("probes", n);
+        if (n > 0)
+        {
+            m.put("min_ms", ns[0] / 1e6);
+            m.put("p50_ms", ns[(n - 1) / 2] / 1e6);
+            m.put("p99_ms", ns[(int)Math.ceil(0.99 * n) - 1] / 1e6);
+            m.put("max_ms", ns[n - 1] / 1e6);
+        }
+        return m;
+    }
+
     private static String hostname()
     {
         try

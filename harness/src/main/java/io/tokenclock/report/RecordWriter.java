@@ -63,8 +63,8 @@ public final class RecordWriter
         final ArrayNode served = model.putArray("served_models");
         r.server().modelIds().forEach(served::add);
         model.put("revision", text(declaredModel, "revision"));
-        model.put("tokenizer", r.workload().tokenizerId());
-        model.put("tokenizer_sha256", r.workload().tokenizerSha256());
+        model.put("tokenizer", r.provenance().tokenizerId());
+        model.put("tokenizer_sha256", r.provenance().tokenizerSha256());
         if (declaredModel.has("context_limit"))
         {
             model.put("context_limit", declaredModel.get("context_limit").asLong());
@@ -95,6 +95,7 @@ public final class RecordWriter
 
         final ObjectNode hardware = root.putObject("hardware");
         hardware.set("client", JSON.valueToTree(EnvironmentCapture.client()));
+        hardware.set("client_gpus", JSON.valueToTree(EnvironmentCapture.gpus()));
         final JsonNode declaredHardware = contract.path("hardware");
         hardware.set("server_declared", declaredHardware.isMissingNode() ? null : declaredHardware.deepCopy());
         require(gaps, declaredHardware.has("accelerators"),
@@ -106,9 +107,9 @@ public final class RecordWriter
         workload.set("output_tokens", o.outputLengths == null ? null : o.outputLengths.deepCopy());
         workload.put("correlation", o.lengthCorrelation);
         workload.put("seed", o.seed);
-        workload.put("hash", r.workload().hash());
-        workload.put("hash_requests", r.workload().requests());
-        workload.put("prompt_token_residuals", r.workload().residualRequests());
+        workload.put("hash", r.provenance().hash());
+        workload.put("hash_requests", r.provenance().requests());
+        workload.put("prompt_token_residuals", r.provenance().residualRequests());
         final String success = contract.path("quality").path("success").asText(null);
         workload.put("success_criterion", success);
         require(gaps, success != null, "workload.success_criterion (contract: quality.success)");
@@ -143,9 +144,9 @@ public final class RecordWriter
         load.put("warmup_requests", o.warmupRequests);
         load.put("warmup_duration_s", o.warmupDurationS);
         load.put("seed", o.seed);
-        load.put("schedule_hash", r.workload().scheduleHash());
+        load.put("schedule_hash", r.provenance().scheduleHash());
         load.put("cache_policy", o.cachePolicy);
-        load.put("cache_action", r.workload().cacheAction());
+        load.put("cache_action", r.provenance().cacheAction());
         load.put("request_timeout_s", o.timeoutS);
         load.put("drain_timeout_s", o.drainTimeoutS);
         load.put("end_of_window_rule", "requests started in the window run to completion for up to drain_timeout_s " +
@@ -159,6 +160,7 @@ public final class RecordWriter
         m.put("boundary", "client-side: from the client's write of the request to arrival of response bytes at the " +
             "client's socket; includes network, server queueing, prefill and decode");
         m.put("network_path", r.endpoint().isLoopback() ? "loopback" : "remote");
+        m.set("tcp_connect_rtt", JSON.valueToTree(r.provenance().connectRtt()));
         m.put("clock", "System.nanoTime (CLOCK_MONOTONIC on Linux), one clock for all stamps, ns");
         m.put("stamping", "one stamp per network read, taken before TLS/HTTP/SSE decoding; an SSE event is stamped " +
             "with the read that completed it");

@@ -27,6 +27,7 @@ import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.SlotPool;
+import io.tokenclock.report.EnvironmentCapture;
 import io.tokenclock.report.ProgressLine;
 import io.tokenclock.report.RecordWriter;
 import io.tokenclock.report.RequestsJsonlWriter;
@@ -95,6 +96,7 @@ public final class BenchmarkRunner
                 extraBody);
             server = probe.preflight(server, tiny.body("Say hello."));
         }
+        final Map<String, Object> networkRtt = EnvironmentCapture.connectRtt(endpoint.host(), endpoint.port(), 20);
         final String cacheAction = "flush".equals(options.cachePolicy) ?
             probe.flush(options.flushUrl, options.flushMethod) : null;
 
@@ -158,11 +160,11 @@ public final class BenchmarkRunner
             gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
             profiler == null ? java.util.List.of() : profiler.files());
         Tokenizers.closeQuietly(tokenizer);
-        final RunResult.WorkloadInfo workloadInfo = new RunResult.WorkloadInfo(workload.hash(),
+        final RunResult.Provenance provenance = new RunResult.Provenance(workload.hash(),
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
-            tokenizer.id(), cacheAction);
+            tokenizer.id(), cacheAction, networkRtt);
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
-            recorders, collector, records, health, workloadInfo);
+            recorders, collector, records, health, provenance);
         RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
         return result;
     }
@@ -234,7 +236,7 @@ public final class BenchmarkRunner
         final RunOptions options, final Endpoint endpoint, final String model, final ServerProbe.Info server,
         final String runId, final Path outputDir, final Instant startedAt, final double wallSeconds,
         final MetricRecorders recorders, final Collector collector, final ChunkRecords records,
-        final RunResult.ClientHealth health, final RunResult.WorkloadInfo workloadInfo)
+        final RunResult.ClientHealth health, final RunResult.Provenance provenance)
     {
         final Map<Metric, Distribution> distributions = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
@@ -256,6 +258,6 @@ public final class BenchmarkRunner
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS), errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
-            workloadInfo);
+            provenance);
     }
 }

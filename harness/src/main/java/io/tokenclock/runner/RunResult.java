@@ -35,14 +35,15 @@ public record RunResult(
     long ringFullWaits,
     long clampedValues,
     ClientHealth clientHealth,
-    WorkloadInfo workload)
+    Provenance provenance)
 {
     /**
-     * What identifies the generated workload: a SHA-256 over every request body in request order and, in open loop,
-     * over the intended start offsets; the tokenizer's file hash; how many prompts missed their exact token count.
+     * What identifies and conditions the run beyond its options: a SHA-256 over every request body in request order
+     * and, in open loop, over the intended start offsets; the tokenizer and its file hash; how many prompts missed
+     * their exact token count; what the cache flush answered; TCP connect round trips to the server before the run.
      */
-    public record WorkloadInfo(String hash, String scheduleHash, long requests, long residualRequests,
-        String tokenizerSha256, String tokenizerId, String cacheAction)
+    public record Provenance(String hash, String scheduleHash, long requests, long residualRequests,
+        String tokenizerSha256, String tokenizerId, String cacheAction, java.util.Map<String, Object> connectRtt)
     {
     }
 
