@@ -66,7 +66,17 @@ public final class ReplayCommand implements Callable<Integer>
         final RunOptions o = parse(args);
         final String model = o.model != null ? o.model : record.path("model").path("name").asText();
         final long requests = record.path("workload").path("hash_requests").asLong();
-        final boolean same = checkWorkload(record, o, model, requests) & checkSchedule(record, o, requests);
+        final boolean same;
+        final Tokenizer tokenizer = Workloads.tokenizer(o);
+        try
+        {
+            final WorkloadGenerator generator = Workloads.generator(o, Endpoint.parse(o.url, o.api), model, tokenizer);
+            same = checkWorkload(record, generator, requests) & checkSchedule(record, o, generator, requests);
+        }
+        finally
+        {
+            Tokenizers.closeQuietly(tokenizer);
+        }
         if (!same || checkOnly)
         {
             return same ? Main.EXIT_OK : Main.EXIT_FAILED;
@@ -91,33 +101,26 @@ public final class ReplayCommand implements Callable<Integer>
         return Main.execute(rerun.toArray(String[]::new));
     }
 
-    private boolean checkWorkload(final JsonNode record, final RunOptions o, final String model, final long requests)
+    private static boolean checkWorkload(final JsonNode record, final WorkloadGenerator generator, final long requests)
     {
-        final Tokenizer tokenizer = Workloads.tokenizer(o);
-        try
+        for (long i = 0; i < requests; i++)
         {
-            final WorkloadGenerator generator = Workloads.generator(o, Endpoint.parse(o.url, o.api), model, tokenizer);
-            for (long i = 0; i < requests; i++)
-            {
-                generator.body(i);
-            }
-            return report("workload", record.path("workload").path("hash").asText(), generator.hash(), requests);
+            generator.body(i);
         }
-        finally
-        {
-            Tokenizers.closeQuietly(tokenizer);
-        }
+        return report("workload", record.path("workload").path("hash").asText(), generator.hash(), requests);
     }
 
-    private static boolean checkSchedule(final JsonNode record, final RunOptions o, final long requests)
+    private static boolean checkSchedule(
+        final JsonNode record, final RunOptions o, final WorkloadGenerator generator, final long requests)
     {
         if (o.closedLoop())
         {
             System.out.println("replay: schedule  closed loop (intended starts follow completions; no hash)");
             return true;
         }
-        final String regenerated = LoadGenerator.scheduleHash(
-            ArrivalProcess.of(o.arrival, o.rate, o.burstiness, o.seed), requests);
+        final String regenerated = o.fixedSchedule ?
+            LoadGenerator.scheduleHash(generator.traceOffsetsNs(), requests) :
+            LoadGenerator.scheduleHash(ArrivalProcess.of(o.arrival, o.rate, o.burstiness, o.seed), requests);
         return report("schedule", record.path("load").path("schedule_hash").asText(), regenerated, requests);
     }
 

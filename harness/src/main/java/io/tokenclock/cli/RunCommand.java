@@ -94,6 +94,16 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--prompt", description = "Use this prompt for every request instead of synthetic ones.")
     String prompt;
 
+    @Option(names = "--dataset", description = "Replay prompts from a dataset or trace file instead of synthesizing.")
+    Path dataset;
+
+    @Option(names = "--dataset-format", defaultValue = "jsonl",
+        description = "jsonl (prompt or messages per line), sharegpt, or mooncake (trace) (default: ${DEFAULT-VALUE}).")
+    String datasetFormat;
+
+    @Option(names = "--fixed-schedule", description = "Replay a mooncake trace on its own timestamps (open loop).")
+    boolean fixedSchedule;
+
     @Option(names = "--tokenizer", description = "cl100k_base, o200k_base, words, or a tokenizer.json path: prompts "
         + "are synthesized to exact token counts under it.")
     String tokenizer;
@@ -214,6 +224,18 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--prompt"))
         {
             o.prompt = prompt;
+        }
+        if (set.test("--dataset"))
+        {
+            o.dataset = dataset;
+        }
+        if (set.test("--dataset-format"))
+        {
+            o.datasetFormat = datasetFormat.toLowerCase(Locale.ROOT);
+        }
+        if (set.test("--fixed-schedule"))
+        {
+            o.fixedSchedule = fixedSchedule;
         }
         if (set.test("--tokenizer"))
         {

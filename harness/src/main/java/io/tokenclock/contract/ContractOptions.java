@@ -86,6 +86,14 @@ public final class ContractOptions
         o.inputLengths = workload.has("input_tokens") ? workload.get("input_tokens").deepCopy() : null;
         o.outputLengths = workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null;
         o.lengthCorrelation = workload.path("correlation").asDouble(0.0);
+        final JsonNode dataset = workload.path("dataset");
+        if (dataset.has("path"))
+        {
+            o.dataset = Path.of(dataset.get("path").asText());
+            o.datasetFormat = dataset.path("format").asText("jsonl").toLowerCase(Locale.ROOT);
+            o.blockSize = dataset.path("block_size").asInt(o.blockSize);
+        }
+        o.fixedSchedule = root.path("load").path("fixed_schedule").asBoolean(false);
 
         applyLoad(root.path("load"), o);
         final JsonNode state = root.path("state");

@@ -67,7 +67,11 @@ public final class ContractSchema
             .field("input_tokens", DIST)
             .field("output_tokens", DIST)
             .field("correlation", number(-1, false, 1))
-            .field("prompt", string()))
+            .field("prompt", string())
+            .field("dataset", object()
+                .requiredField("path", string())
+                .field("format", oneOf("jsonl", "sharegpt", "mooncake"))
+                .field("block_size", integer(1, 1_000_000))))
         .field("load", object()
             .field("mode", oneOf("open", "closed"))
             .field("concurrency", integer(1, 1_000_000))
@@ -75,6 +79,7 @@ public final class ContractSchema
             .field("arrival", oneOf("constant", "poisson", "gamma"))
             .field("burstiness", number(0, true, HUGE))
             .field("max_concurrency", integer(1, 1_000_000))
+            .field("fixed_schedule", bool())
             .field("requests", integer(1, Long.MAX_VALUE))
             .field("duration_s", number(0, true, HUGE))
             .field("request_timeout_s", number(0, true, HUGE))
@@ -110,8 +115,23 @@ public final class ContractSchema
         final JsonNode load = root.path("load");
         final boolean hasRate = load.has("rate");
         final boolean hasConcurrency = load.has("concurrency");
-        final String mode = load.path("mode").asText(hasRate ? "open" : "closed");
-        if (mode.equals("open") && !hasRate)
+        final boolean fixed = load.path("fixed_schedule").asBoolean(false);
+        final String mode = load.path("mode").asText(hasRate || fixed ? "open" : "closed");
+        final JsonNode dataset = root.path("workload").path("dataset");
+        if (fixed)
+        {
+            if (!dataset.path("format").asText("jsonl").equals("mooncake"))
+            {
+                errors.add("load.fixed_schedule: replays a trace's timestamps; needs workload.dataset.format: " +
+                    "mooncake");
+            }
+            if (hasRate || hasConcurrency || mode.equals("closed"))
+            {
+                errors.add("load.fixed_schedule: arrivals come from the trace; drop rate, concurrency and " +
+                    "mode closed");
+            }
+        }
+        else if (mode.equals("open") && !hasRate)
         {
             errors.add("load.rate: required for an open loop (load.mode: open)");
         }
@@ -133,6 +153,15 @@ public final class ContractSchema
             errors.add("load.burstiness: applies to arrival gamma only");
         }
         final JsonNode workload = root.path("workload");
+        if (workload.has("dataset") && (workload.has("prompt") || workload.has("input_tokens")))
+        {
+            errors.add("workload.dataset: replaces prompt and input_tokens; give only one");
+        }
+        if (dataset.path("path").isTextual() && baseDir != null &&
+            !Files.isReadable(baseDir.resolve(dataset.get("path").asText())))
+        {
+            errors.add("workload.dataset.path: cannot read " + baseDir.resolve(dataset.get("path").asText()));
+        }
         if (workload.has("prompt") && workload.has("input_tokens"))
         {
             errors.add("workload: give either prompt or input_tokens, not both");

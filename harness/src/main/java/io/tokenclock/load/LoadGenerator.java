@@ -93,7 +93,15 @@ public final class LoadGenerator implements Runnable
         long i = 0;
         while (!stopRequested)
         {
-            if (!p.closedLoop() && i > 0)
+            if (p.fixedOffsetsNs() != null)
+            {
+                if (i >= p.fixedOffsetsNs().length)
+                {
+                    break;
+                }
+                offsetNs = p.fixedOffsetsNs()[(int)i];
+            }
+            else if (!p.closedLoop() && i > 0)
             {
                 offsetNs += p.arrivals().nextGapNs();
             }
@@ -199,6 +207,18 @@ public final class LoadGenerator implements Runnable
      * Recomputes, offline, the schedule hash an open-loop run with these arrivals would report after starting
      * {@code requests} requests: the replay check that the same seed gives the same schedule.
      */
+    public static String scheduleHash(final long[] fixedOffsetsNs, final long requests)
+    {
+        final LoadGenerator g = new LoadGenerator(
+            new LoadPlan(false, 0, null, 1, 0, 0, 0, 0, fixedOffsetsNs), () -> 0, null, null, null);
+        for (int i = 0; i < requests && i < fixedOffsetsNs.length; i++)
+        {
+            g.digestOffset(fixedOffsetsNs[i]);
+        }
+        return g.scheduleHash();
+    }
+
+    /** As {@link #scheduleHash(long[], long)}, for a schedule drawn from {@code arrivals}. */
     public static String scheduleHash(final ArrivalProcess arrivals, final long requests)
     {
         final LoadGenerator g = new LoadGenerator(

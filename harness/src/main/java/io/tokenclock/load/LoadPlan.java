@@ -15,18 +15,44 @@ package io.tokenclock.load;
  *                          time limit.
  * @param warmupRequests    the first this many requests are warmup.
  * @param warmupDurationNs  requests intended to start within this long of the run's start are warmup too.
+ * @param fixedOffsetsNs    open loop on a fixed schedule (trace replay): request i starts at t0 + offsets[i], and the
+ *                          run ends after the last; null to draw from {@code arrivals}.
  */
 public record LoadPlan(
     boolean closedLoop, int concurrency, ArrivalProcess arrivals, int maxInFlight,
-    long measureRequests, long measureDurationNs, long warmupRequests, long warmupDurationNs)
+    long measureRequests, long measureDurationNs, long warmupRequests, long warmupDurationNs, long[] fixedOffsetsNs)
 {
+    /** A plan whose open-loop starts come from the arrival process. */
+    public LoadPlan(
+        final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
+        final long measureRequests, final long measureDurationNs, final long warmupRequests,
+        final long warmupDurationNs)
+    {
+        this(closedLoop, concurrency, arrivals, maxInFlight, measureRequests, measureDurationNs, warmupRequests,
+            warmupDurationNs, null);
+    }
+
     public LoadPlan
     {
+        if (fixedOffsetsNs != null)
+        {
+            if (closedLoop)
+            {
+                throw new IllegalArgumentException("a fixed schedule is an open loop");
+            }
+            for (int i = 1; i < fixedOffsetsNs.length; i++)
+            {
+                if (fixedOffsetsNs[i] < fixedOffsetsNs[i - 1])
+                {
+                    throw new IllegalArgumentException("fixed schedule offsets must not decrease");
+                }
+            }
+        }
         if (closedLoop && concurrency < 1)
         {
             throw new IllegalArgumentException("--concurrency must be >= 1");
         }
-        if (!closedLoop && arrivals == null)
+        if (!closedLoop && arrivals == null && fixedOffsetsNs == null)
         {
             throw new IllegalArgumentException("open loop needs an arrival process");
         }
@@ -34,7 +60,7 @@ public record LoadPlan(
         {
             throw new IllegalArgumentException("--max-concurrency must be >= 1");
         }
-        if (measureRequests <= 0 && measureDurationNs <= 0)
+        if (measureRequests <= 0 && measureDurationNs <= 0 && fixedOffsetsNs == null)
         {
             throw new IllegalArgumentException("set --requests or --duration");
         }

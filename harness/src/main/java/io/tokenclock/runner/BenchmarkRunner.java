@@ -125,7 +125,7 @@ public final class BenchmarkRunner
             collectorThread.setDaemon(true);
             collectorThread.start();
 
-            generator = new LoadGenerator(plan(options), clock, pool, workload, client::submit);
+            generator = new LoadGenerator(plan(options, workload), clock, pool, workload, client::submit);
             final Thread generatorThread = new Thread(generator, "tokenclock-load");
             generatorThread.setDaemon(true);
             final Throwable[] generatorFailure = new Throwable[1];
@@ -211,13 +211,14 @@ public final class BenchmarkRunner
         }
     }
 
-    private static LoadPlan plan(final RunOptions o)
+    private static LoadPlan plan(final RunOptions o, final WorkloadGenerator workload)
     {
         final boolean closed = o.closedLoop();
-        final ArrivalProcess arrivals = closed ? null : ArrivalProcess.of(o.arrival, o.rate, o.burstiness, o.seed);
+        final ArrivalProcess arrivals = closed || o.fixedSchedule ? null :
+            ArrivalProcess.of(o.arrival, o.rate, o.burstiness, o.seed);
         return new LoadPlan(closed, closed ? o.concurrency : 0, arrivals, o.maxInFlight(),
             o.requests == null ? 0 : o.requests, o.durationS == null ? 0 : (long)(o.durationS * 1e9),
-            o.warmupRequests, (long)(o.warmupDurationS * 1e9));
+            o.warmupRequests, (long)(o.warmupDurationS * 1e9), o.fixedSchedule ? workload.traceOffsetsNs() : null);
     }
 
     /** Extra headers plus the bearer token from the environment, if set. The token never leaves this map. */

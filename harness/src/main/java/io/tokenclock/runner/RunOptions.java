@@ -64,6 +64,13 @@ public final class RunOptions
     public com.fasterxml.jackson.databind.JsonNode outputLengths;
     /** Gaussian-copula correlation of input and output lengths, in [-1, 1]. */
     public double lengthCorrelation;
+    /** A dataset or trace to replay instead of synthetic prompts, its format, and trace options. */
+    public Path dataset;
+    public String datasetFormat = "jsonl";
+    /** Replay a trace's own timestamps as the schedule (open loop). */
+    public boolean fixedSchedule;
+    /** Tokens per Mooncake {@code hash_ids} block. */
+    public int blockSize = 512;
     /** Cache state policy: preserve or flush. */
     public String cachePolicy = "preserve";
     public String flushUrl;
@@ -77,7 +84,7 @@ public final class RunOptions
 
     public boolean closedLoop()
     {
-        return rate == null;
+        return rate == null && !fixedSchedule;
     }
 
     /** @return the cap on requests in flight. */
@@ -104,7 +111,20 @@ public final class RunOptions
                 "--concurrency (closed loop) and --rate (open loop) exclude each other; cap an open loop with " +
                 "--max-concurrency");
         }
-        if (concurrency == null && rate == null)
+        if (fixedSchedule)
+        {
+            if (dataset == null || !"mooncake".equals(datasetFormat))
+            {
+                throw new IllegalArgumentException("--fixed-schedule replays a trace's timestamps: it needs " +
+                    "--dataset FILE --dataset-format mooncake");
+            }
+            if (concurrency != null || rate != null)
+            {
+                throw new IllegalArgumentException("--fixed-schedule takes its arrivals from the trace: drop " +
+                    "--concurrency and --rate (cap in-flight requests with --max-concurrency)");
+            }
+        }
+        else if (concurrency == null && rate == null)
         {
             throw new IllegalArgumentException("set --concurrency N (closed loop) or --rate R requests/s (open loop)");
         }
@@ -137,9 +157,22 @@ public final class RunOptions
         {
             throw new IllegalArgumentException("--duration must be > 0 seconds: " + durationS);
         }
-        if (requests == null && durationS == null)
+        if (requests == null && durationS == null && !fixedSchedule)
         {
             requests = 100L;
+        }
+        if (dataset != null && !io.tokenclock.workload.dataset.Datasets.FORMATS.contains(datasetFormat))
+        {
+            throw new IllegalArgumentException("--dataset-format must be one of " +
+                io.tokenclock.workload.dataset.Datasets.FORMATS + ": " + datasetFormat);
+        }
+        if (dataset != null && (prompt != null || inputLengths != null))
+        {
+            throw new IllegalArgumentException("--dataset replaces --prompt and input length distributions");
+        }
+        if (blockSize < 1)
+        {
+            throw new IllegalArgumentException("block size must be >= 1: " + blockSize);
         }
         if (warmupRequests < 0 || warmupDurationS < 0)
         {

@@ -6,6 +6,7 @@ import io.tokenclock.contract.LengthSpecs;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.WorkloadGenerator;
+import io.tokenclock.workload.dataset.Datasets;
 import io.tokenclock.workload.dist.Fixed;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -35,6 +36,14 @@ public final class Workloads
         final RequestBodyFactory bodies = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model,
             o.maxTokens, o.ignoreEos, o.temperature, RequestBodyFactory.parseExtraBody(o.extraBody));
         final Path baseDir = o.contractPath == null ? null : o.contractPath.toAbsolutePath().getParent();
+        if (o.dataset != null)
+        {
+            final Path file = baseDir != null && !o.dataset.isAbsolute() ? baseDir.resolve(o.dataset) : o.dataset;
+            final LengthDistribution output = o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) :
+                null;
+            return new WorkloadGenerator(o.seed, bodies, tokenizer, Datasets.load(file, o.datasetFormat),
+                "sharegpt".equals(o.datasetFormat), o.blockSize, output, o.maxTokens);
+        }
         final LengthDistribution input = o.inputLengths != null ? LengthSpecs.parse(o.inputLengths, baseDir) :
             new Fixed(o.inputTokens);
         final LengthDistribution output = o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) :

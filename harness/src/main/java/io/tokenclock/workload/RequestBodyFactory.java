@@ -62,6 +62,39 @@ public final class RequestBodyFactory
         {
             root.put("prompt", prompt);
         }
+        return finish(root, requestMaxTokens);
+    }
+
+    /**
+     * @return the UTF-8 JSON body for a whole chat {@code messages} array (datasets); on {@code /completions} the
+     * messages' contents are joined into one prompt.
+     */
+    public byte[] body(final com.fasterxml.jackson.databind.JsonNode messages, final int requestMaxTokens)
+    {
+        final ObjectNode root = JSON.createObjectNode();
+        root.put("model", model);
+        if (chat)
+        {
+            root.set("messages", messages.deepCopy());
+        }
+        else
+        {
+            final StringBuilder sb = new StringBuilder();
+            for (final com.fasterxml.jackson.databind.JsonNode m : messages)
+            {
+                if (sb.length() > 0)
+                {
+                    sb.append("\n\n");
+                }
+                sb.append(m.path("content").asText(""));
+            }
+            root.put("prompt", sb.toString());
+        }
+        return finish(root, requestMaxTokens);
+    }
+
+    private byte[] finish(final ObjectNode root, final int requestMaxTokens)
+    {
         if (requestMaxTokens > 0)
         {
             root.put("max_tokens", requestMaxTokens);

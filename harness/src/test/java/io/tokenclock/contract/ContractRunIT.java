@@ -151,6 +151,32 @@ final class ContractRunIT
     }
 
     @Test
+    void shouldReplayATraceOnItsOwnTimestamps() throws IOException
+    {
+        final Path out = dir.resolve("trace");
+        final Path trace = Path.of("../examples/data/mini-mooncake-trace.jsonl");
+        assertEquals(Main.EXIT_OK, run(out, "--dataset", trace.toString(), "--dataset-format", "mooncake",
+            "--fixed-schedule", "--requests", "8", "--tokenizer", "words"));
+        final List<String> traceLines = Files.readAllLines(trace);
+        final long t0 = JSON.readTree(traceLines.get(0)).get("timestamp").asLong();
+        final List<JsonNode> lines = new ArrayList<>();
+        for (final String line : Files.readAllLines(out.resolve("requests.jsonl")))
+        {
+            lines.add(JSON.readTree(line));
+        }
+        lines.sort(java.util.Comparator.comparingLong(l -> l.get("id").asLong()));
+        assertEquals(8, lines.size());
+        final long s0 = lines.get(0).get("scheduled_ns").asLong();
+        for (int i = 0; i < lines.size(); i++)
+        {
+            final long expected = (JSON.readTree(traceLines.get(i)).get("timestamp").asLong() - t0) * 1_000_000L;
+            assertEquals(expected, lines.get(i).get("scheduled_ns").asLong() - s0, "request " + i);
+            assertEquals(JSON.readTree(traceLines.get(i)).get("input_length").asLong(),
+                lines.get(i).get("input_tokens").asLong(), "the simulator counts words: exact under 'words'");
+        }
+    }
+
+    @Test
     void shouldGradeAFlagsOnlyRunLocalDebuggingAndSayWhy() throws IOException
     {
         final Path out = dir.resolve("flags");
