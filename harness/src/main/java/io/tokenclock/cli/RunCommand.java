@@ -104,6 +104,17 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--fixed-schedule", description = "Replay a mooncake trace on its own timestamps (open loop).")
     boolean fixedSchedule;
 
+    @Option(names = "--cancel-rate", defaultValue = "0",
+        description = "Fraction of requests cancelled on purpose by the client (with --cancel-after-*).")
+    double cancelRate;
+
+    @Option(names = "--cancel-after-ms", defaultValue = "0", description = "Cancel picked requests this long after send.")
+    double cancelAfterMs;
+
+    @Option(names = "--cancel-after-tokens", defaultValue = "0",
+        description = "Cancel picked requests once this many tokens (content chunks) arrived.")
+    int cancelAfterTokens;
+
     @Option(names = "--tokenizer", description = "cl100k_base, o200k_base, words, or a tokenizer.json path: prompts "
         + "are synthesized to exact token counts under it.")
     String tokenizer;
@@ -236,6 +247,18 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--fixed-schedule"))
         {
             o.fixedSchedule = fixedSchedule;
+        }
+        if (set.test("--cancel-rate"))
+        {
+            o.cancelRate = cancelRate;
+        }
+        if (set.test("--cancel-after-ms"))
+        {
+            o.cancelAfterMs = cancelAfterMs;
+        }
+        if (set.test("--cancel-after-tokens"))
+        {
+            o.cancelAfterTokens = cancelAfterTokens;
         }
         if (set.test("--tokenizer"))
         {

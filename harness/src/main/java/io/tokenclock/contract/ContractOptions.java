@@ -86,6 +86,10 @@ public final class ContractOptions
         o.inputLengths = workload.has("input_tokens") ? workload.get("input_tokens").deepCopy() : null;
         o.outputLengths = workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null;
         o.lengthCorrelation = workload.path("correlation").asDouble(0.0);
+        final JsonNode cancellation = workload.path("cancellation");
+        o.cancelRate = cancellation.path("rate").asDouble(o.cancelRate);
+        o.cancelAfterMs = cancellation.path("after_ms").asDouble(o.cancelAfterMs);
+        o.cancelAfterTokens = cancellation.path("after_tokens").asInt(o.cancelAfterTokens);
         final JsonNode dataset = workload.path("dataset");
         if (dataset.has("path"))
         {

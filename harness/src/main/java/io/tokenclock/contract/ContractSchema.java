@@ -68,6 +68,10 @@ public final class ContractSchema
             .field("output_tokens", DIST)
             .field("correlation", number(-1, false, 1))
             .field("prompt", string())
+            .field("cancellation", object()
+                .requiredField("rate", number(0, false, 1))
+                .field("after_ms", number(0, true, HUGE))
+                .field("after_tokens", integer(1, 100_000_000)))
             .field("dataset", object()
                 .requiredField("path", string())
                 .field("format", oneOf("jsonl", "sharegpt", "mooncake"))
@@ -161,6 +165,11 @@ public final class ContractSchema
             !Files.isReadable(baseDir.resolve(dataset.get("path").asText())))
         {
             errors.add("workload.dataset.path: cannot read " + baseDir.resolve(dataset.get("path").asText()));
+        }
+        final JsonNode cancellation = workload.path("cancellation");
+        if (cancellation.isObject() && !cancellation.has("after_ms") && !cancellation.has("after_tokens"))
+        {
+            errors.add("workload.cancellation: needs after_ms or after_tokens");
         }
         if (workload.has("prompt") && workload.has("input_tokens"))
         {

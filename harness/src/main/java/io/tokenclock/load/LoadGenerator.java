@@ -28,6 +28,11 @@ public final class LoadGenerator implements Runnable
 
         /** @return the approximate prompt length of request {@code i} in tokens, or -1. */
         int promptTokensHint(long i);
+
+        /** Sets per-request rules on the slot (e.g. a cancellation rule) just before it is submitted. */
+        default void onSubmit(RequestSlot slot, long i)
+        {
+        }
     }
 
     /** Takes a filled slot and sends it. Must not block. */
@@ -157,6 +162,7 @@ public final class LoadGenerator implements Runnable
             {
                 measureStartNs = slot.scheduledNs;
             }
+            filler.onSubmit(slot, i);
             slot.submitNs = clock.nanoTime();
             sink.submit(slot);
             i++;

@@ -32,7 +32,9 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int CHUNKS = 5;
     public static final int MEASURED_OUTPUT_TOKENS = 6;
     public static final int MEASURED_INPUT_TOKENS = 7;
-    private static final int COUNTER_COUNT = 8;
+    /** Tokens streamed to measured requests that were then cancelled: work the server did for nothing. */
+    public static final int MEASURED_WASTED_TOKENS = 8;
+    private static final int COUNTER_COUNT = 9;
 
     private final RingBuffer ring;
     private final SlotPool pool;
@@ -134,6 +136,10 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
             else
             {
                 increment(slot.status == RequestSlot.STATUS_CANCELLED ? MEASURED_CANCELLED : MEASURED_ERROR);
+                if (slot.status == RequestSlot.STATUS_CANCELLED)
+                {
+                    add(MEASURED_WASTED_TOKENS, m.outputTokens);
+                }
                 errorsByClass.lazySet(slot.errorClass.ordinal(), errorsByClass.get(slot.errorClass.ordinal()) + 1);
             }
         }

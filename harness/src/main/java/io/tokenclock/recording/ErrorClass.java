@@ -29,6 +29,8 @@ public enum ErrorClass
     TIMEOUT("timeout"),
     /** Aborted by the harness (end of the drain period) rather than failed by the server. */
     CANCELLED("cancelled"),
+    /** Cancelled on purpose by the workload's cancellation rule (after T ms or K tokens), as a user would. */
+    CANCEL_RULE("cancel_rule"),
     /** The harness itself failed to send the request. */
     CLIENT_ERROR("client_error");
 

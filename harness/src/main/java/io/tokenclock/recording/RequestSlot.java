@@ -44,6 +44,10 @@ public final class RequestSlot
     public byte[] body;
     public int bodyLength;
     public int promptTokensHint;
+    /** Cancellation rule: abort after this many content-bearing chunks (0: never). */
+    public int cancelAfterChunks;
+    /** Cancellation rule: abort this long after the send (0: never). */
+    public long cancelAfterNs;
 
     // Set by the I/O thread.
     public long sentNs;
@@ -96,6 +100,8 @@ public final class RequestSlot
         body = null;
         bodyLength = 0;
         promptTokensHint = -1;
+        cancelAfterChunks = 0;
+        cancelAfterNs = 0;
         sentNs = 0;
         endNs = 0;
         httpStatus = 0;

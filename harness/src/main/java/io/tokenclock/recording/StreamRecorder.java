@@ -27,6 +27,7 @@ public final class StreamRecorder implements SseEventHandler
     private RequestSlot slot;
     private int chunkIndex;
     private long lastCompletionTokens;
+    private boolean cancelDue;
 
     public StreamRecorder(final ChunkRecords records)
     {
@@ -40,6 +41,7 @@ public final class StreamRecorder implements SseEventHandler
         this.slot = slot;
         this.chunkIndex = 0;
         this.lastCompletionTokens = 0;
+        this.cancelDue = false;
         framer.reset();
     }
 
@@ -47,6 +49,15 @@ public final class StreamRecorder implements SseEventHandler
     public RequestSlot slot()
     {
         return slot;
+    }
+
+    /**
+     * @return true once the request's cancellation rule asks for it to be cancelled (its K-th token arrived); the
+     * transport then aborts the request as {@link ErrorClass#CANCEL_RULE}.
+     */
+    public boolean cancelDue()
+    {
+        return cancelDue;
     }
 
     /** Feeds one read of the response body, stamped on arrival. */
@@ -93,8 +104,7 @@ public final class StreamRecorder implements SseEventHandler
             }
         }
         s.errorClass = error;
-        s.status = error == ErrorClass.NONE ? RequestSlot.STATUS_OK :
-            error == ErrorClass.CANCELLED ? RequestSlot.STATUS_CANCELLED : RequestSlot.STATUS_ERROR;
+        s.status = statusOf(error);
         if (detail != null && s.errorDetail == null)
         {
             s.errorDetail = detail;
@@ -112,9 +122,16 @@ public final class StreamRecorder implements SseEventHandler
     {
         slot.endNs = nowNs;
         slot.errorClass = error;
-        slot.status = error == ErrorClass.CANCELLED ? RequestSlot.STATUS_CANCELLED : RequestSlot.STATUS_ERROR;
+        slot.status = statusOf(error);
         slot.errorDetail = detail;
         records.publishEnd(slot.index(), 0, nowNs);
+    }
+
+    private static int statusOf(final ErrorClass error)
+    {
+        return error == ErrorClass.NONE ? RequestSlot.STATUS_OK :
+            error == ErrorClass.CANCELLED || error == ErrorClass.CANCEL_RULE ? RequestSlot.STATUS_CANCELLED :
+            RequestSlot.STATUS_ERROR;
     }
 
     @Override
@@ -185,6 +202,10 @@ public final class StreamRecorder implements SseEventHandler
                 flags |= RequestSlot.CHUNK_OUTPUT;
             }
             records.publishChunk(s.index(), chunkIndex++, ns, length, tokens, flags);
+            if (s.cancelAfterChunks > 0 && chunkIndex >= s.cancelAfterChunks)
+            {
+                cancelDue = true;
+            }
         }
     }
 

@@ -52,6 +52,11 @@ public final class ConsoleSummary
                 "output tok/s per req", tps.count(), tps.mean(), tps.stdev(), tps.p50(), tps.p90(), tps.p95(),
                 tps.p99(), tps.p999(), tps.max());
         }
+        if (r.wastedOutputTokens() > 0)
+        {
+            out.printf(Locale.ROOT, "cancelled requests had received %d output tokens (wasted work)%n",
+                r.wastedOutputTokens());
+        }
         if (!r.errorsByClass().isEmpty())
         {
             out.print("errors:");

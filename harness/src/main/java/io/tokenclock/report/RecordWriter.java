@@ -112,6 +112,8 @@ public final class RecordWriter
         workload.put("prompt_token_residuals", r.provenance().residualRequests());
         final String success = contract.path("quality").path("success").asText(null);
         workload.put("success_criterion", success);
+        workload.put("cancellation", o.cancelRate > 0 ? new io.tokenclock.workload.CancellationRule(o.cancelRate,
+            o.cancelAfterMs, o.cancelAfterTokens, o.seed).describe() : null);
         require(gaps, success != null, "workload.success_criterion (contract: quality.success)");
 
         root.set("load", load(r));
@@ -210,6 +212,7 @@ public final class RecordWriter
         counts.put("chunks_all_phases", r.chunks());
         counts.put("output_tokens", r.outputTokens());
         counts.put("input_tokens", r.inputTokens());
+        counts.put("cancelled_output_tokens", r.wastedOutputTokens());
         final ObjectNode errors = rep.putObject("errors_by_class");
         for (final Map.Entry<String, Long> e : r.errorsByClass().entrySet())
         {

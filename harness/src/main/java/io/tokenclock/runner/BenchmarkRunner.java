@@ -257,7 +257,8 @@ public final class BenchmarkRunner
         return new RunResult(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
             distributions, c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
-            c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS), errors,
+            c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
+            c.get(Collector.MEASURED_WASTED_TOKENS), errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
             provenance);
     }

@@ -71,6 +71,10 @@ public final class RunOptions
     public boolean fixedSchedule;
     /** Tokens per Mooncake {@code hash_ids} block. */
     public int blockSize = 512;
+    /** Cancellation rule: fraction of requests, and after how long or how many tokens (0: not that way). */
+    public double cancelRate;
+    public double cancelAfterMs;
+    public int cancelAfterTokens;
     /** Cache state policy: preserve or flush. */
     public String cachePolicy = "preserve";
     public String flushUrl;
@@ -170,6 +174,7 @@ public final class RunOptions
         {
             throw new IllegalArgumentException("--dataset replaces --prompt and input length distributions");
         }
+        new io.tokenclock.workload.CancellationRule(cancelRate, cancelAfterMs, cancelAfterTokens, seed);
         if (blockSize < 1)
         {
             throw new IllegalArgumentException("block size must be >= 1: " + blockSize);

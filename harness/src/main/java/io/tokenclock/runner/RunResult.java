@@ -29,6 +29,7 @@ public record RunResult(
     long chunks,
     long outputTokens,
     long inputTokens,
+    long wastedOutputTokens,
     Map<String, Long> errorsByClass,
     long windowStartNs,
     long windowEndNs,

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 
 import io.tokenclock.contract.LengthSpecs;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.WorkloadGenerator;
 import io.tokenclock.workload.dataset.Datasets;
@@ -31,6 +32,15 @@ public final class Workloads
 
     /** @return the generator of request bodies for these options, model and endpoint. */
     public static WorkloadGenerator generator(
+        final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
+    {
+        final WorkloadGenerator generator = bodies(o, endpoint, model, tokenizer);
+        return o.cancelRate > 0 ?
+            generator.cancellation(new CancellationRule(o.cancelRate, o.cancelAfterMs, o.cancelAfterTokens, o.seed)) :
+            generator;
+    }
+
+    private static WorkloadGenerator bodies(
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
         final RequestBodyFactory bodies = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model,

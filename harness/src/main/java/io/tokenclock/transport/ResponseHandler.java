@@ -39,6 +39,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private final StreamingClient client;
     private final ArrivalStamper stamper = new ArrivalStamper();
     private final Runnable onTimeout = this::timeout;
+    private final Runnable onCancelRule = this::cancelByRule;
+    private ScheduledFuture<?> cancelFuture;
     private final Runnable sendPending = this::sendPending;
     private RequestSlot pending;
     private byte[] scratch = new byte[16 * 1024];
@@ -94,6 +96,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         {
             timeoutFuture = channel.eventLoop().schedule(onTimeout, timeoutNs, TimeUnit.NANOSECONDS);
         }
+        if (slot.cancelAfterNs > 0)
+        {
+            cancelFuture = channel.eventLoop().schedule(onCancelRule, slot.cancelAfterNs, TimeUnit.NANOSECONDS);
+        }
         final long sentNs = clock.nanoTime();
         slot.sentNs = sentNs;
         return sentNs;
@@ -131,7 +137,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             if (msg instanceof HttpContent content)
             {
                 onContent(content.content());
-                if (msg instanceof LastHttpContent)
+                if (active && msg instanceof LastHttpContent)
                 {
                     complete(ctx);
                 }
@@ -165,6 +171,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         }
         buf.getBytes(buf.readerIndex(), scratch, 0, readable);
         recorder.onBytes(scratch, 0, readable, lastReadNs);
+        if (recorder.cancelDue())
+        {
+            cancelByRule();
+        }
     }
 
     private void complete(final ChannelHandlerContext ctx)
@@ -194,6 +204,12 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         }
     }
 
+    private void cancelByRule()
+    {
+        cancelFuture = null;
+        abort(ErrorClass.CANCEL_RULE, "cancelled by the workload's cancellation rule");
+    }
+
     private void timeout()
     {
         timeoutFuture = null;
@@ -207,6 +223,11 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         {
             timeoutFuture.cancel(false);
             timeoutFuture = null;
+        }
+        if (cancelFuture != null)
+        {
+            cancelFuture.cancel(false);
+            cancelFuture = null;
         }
         recorder.finish(endNs, error, detail);
         client.onRequestEnded(this);

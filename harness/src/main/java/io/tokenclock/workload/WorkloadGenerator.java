@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.workload.dataset.DatasetEntry;
 import io.tokenclock.workload.dist.CorrelatedLengths;
 import io.tokenclock.workload.dist.Lengths;
@@ -40,6 +41,7 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
     private final boolean outputFromReference;
     private final int blockSize;
     private final Map<Long, String> blocks = new HashMap<>();
+    private CancellationRule cancellation;
     private long requests;
     private long residualRequests;
     private int lastPromptTokens = -1;
@@ -239,6 +241,22 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
         digest.update(body);
         requests++;
         return body;
+    }
+
+    /** Applies {@code rule} to every request from now on; null for none. */
+    public WorkloadGenerator cancellation(final CancellationRule rule)
+    {
+        this.cancellation = rule;
+        return this;
+    }
+
+    @Override
+    public void onSubmit(final RequestSlot slot, final long i)
+    {
+        if (cancellation != null)
+        {
+            cancellation.apply(slot, i);
+        }
     }
 
     @Override

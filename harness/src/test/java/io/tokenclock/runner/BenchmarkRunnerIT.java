@@ -222,6 +222,62 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldCancelByRuleAfterKTokensAndCountTheWastedWork() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(3)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 4;
+            o.requests = 40L;
+            o.maxTokens = 40;
+            o.cancelRate = 0.5;
+            o.cancelAfterTokens = 5;
+            final RunResult r = run(o);
+            assertTrue(r.measuredCancelled() >= 10 && r.measuredCancelled() <= 30,
+                "about half of 40 cancelled: " + r.measuredCancelled());
+            assertEquals(40, r.measuredOk() + r.measuredCancelled(), "the rest completed");
+            long wasted = 0;
+            for (final JsonNode line : requests())
+            {
+                if (line.get("status").asText().equals("cancelled"))
+                {
+                    assertEquals("cancel_rule", line.get("error").asText());
+                    final int chunks = line.get("chunk_ns").size();
+                    assertTrue(chunks >= 5 && chunks < 40, "cancelled once its 5th token arrived: " + chunks);
+                    wasted += line.get("output_tokens").asLong();
+                }
+                else
+                {
+                    assertEquals(40, line.get("chunk_ns").size());
+                }
+            }
+            assertEquals(wasted, r.wastedOutputTokens());
+        }
+    }
+
+    @Test
+    void shouldCancelByRuleAfterADelay() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(20)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 2;
+            o.requests = 4L;
+            o.maxTokens = 50;
+            o.cancelRate = 1.0;
+            o.cancelAfterMs = 100;
+            final RunResult r = run(o);
+            assertEquals(4, r.measuredCancelled());
+            for (final JsonNode line : requests())
+            {
+                // The event loop's timer is armed just before the send stamp and is precise to about 0.1 ms.
+                assertTrue(line.get("e2e_ms").asDouble() >= 99.0 && line.get("e2e_ms").asDouble() < 400,
+                    "cancelled 100 ms after the send: " + line.get("e2e_ms"));
+            }
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
