@@ -86,6 +86,7 @@ public final class ContractOptions
         o.inputLengths = workload.has("input_tokens") ? workload.get("input_tokens").deepCopy() : null;
         o.outputLengths = workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null;
         o.lengthCorrelation = workload.path("correlation").asDouble(0.0);
+        o.segments = workload.has("segments") ? workload.get("segments").deepCopy() : null;
         final JsonNode cancellation = workload.path("cancellation");
         o.cancelRate = cancellation.path("rate").asDouble(o.cancelRate);
         o.cancelAfterMs = cancellation.path("after_ms").asDouble(o.cancelAfterMs);

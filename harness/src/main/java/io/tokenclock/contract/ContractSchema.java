@@ -4,6 +4,7 @@ import static io.tokenclock.contract.Schema.anyValue;
 import static io.tokenclock.contract.Schema.bool;
 import static io.tokenclock.contract.Schema.integer;
 import static io.tokenclock.contract.Schema.jsonObject;
+import static io.tokenclock.contract.Schema.listOf;
 import static io.tokenclock.contract.Schema.number;
 import static io.tokenclock.contract.Schema.object;
 import static io.tokenclock.contract.Schema.oneOf;
@@ -68,6 +69,13 @@ public final class ContractSchema
             .field("output_tokens", DIST)
             .field("correlation", number(-1, false, 1))
             .field("prompt", string())
+            .field("segments", listOf(object()
+                .requiredField("name", string())
+                .requiredField("weight", number(0, true, 1))
+                .requiredField("input_tokens", DIST)
+                .field("output_tokens", DIST)
+                .field("correlation", number(-1, false, 1))
+                .field("extra_body", jsonObject()), 1))
             .field("cancellation", object()
                 .requiredField("rate", number(0, false, 1))
                 .field("after_ms", number(0, true, HUGE))
@@ -111,6 +119,45 @@ public final class ContractSchema
 
     private ContractSchema()
     {
+    }
+
+    private static void checkSegments(final JsonNode workload, final JsonNode model, final List<String> errors)
+    {
+        for (final String single : List.of("input_tokens", "output_tokens", "prompt", "dataset", "correlation"))
+        {
+            if (workload.has(single))
+            {
+                errors.add("workload." + single + ": set per segment when workload.segments is given");
+            }
+        }
+        double sum = 0;
+        final java.util.Set<String> names = new java.util.HashSet<>();
+        final JsonNode segments = workload.get("segments");
+        for (int k = 0; k < segments.size(); k++)
+        {
+            final JsonNode segment = segments.get(k);
+            sum += segment.get("weight").asDouble();
+            if (!names.add(segment.get("name").asText()))
+            {
+                errors.add("workload.segments[" + k + "].name: \"" + segment.get("name").asText() + "\" is used twice");
+            }
+            if (model.has("context_limit"))
+            {
+                final long in = DistributionSchema.maxLength(segment.get("input_tokens"));
+                final long out = segment.has("output_tokens") ?
+                    DistributionSchema.maxLength(segment.get("output_tokens")) :
+                    model.path("decoding").path("max_tokens").asLong(256);
+                if (in > 0 && out >= 0 && in + out > model.get("context_limit").asLong())
+                {
+                    errors.add("workload.segments[" + k + "].input_tokens: longest input " + in + " + longest " +
+                        "output " + out + " exceeds model.context_limit " + model.get("context_limit").asLong());
+                }
+            }
+        }
+        if (Math.abs(sum - 1.0) > 1e-6)
+        {
+            errors.add("workload.segments: weights are shares of traffic and must sum to 1, got " + sum);
+        }
     }
 
     /** Checks that span several keys; runs only when the structure is valid. */
@@ -166,6 +213,10 @@ public final class ContractSchema
         {
             errors.add("workload.dataset.path: cannot read " + baseDir.resolve(dataset.get("path").asText()));
         }
+        if (workload.has("segments"))
+        {
+            checkSegments(workload, root.path("model"), errors);
+        }
         final JsonNode cancellation = workload.path("cancellation");
         if (cancellation.isObject() && !cancellation.has("after_ms") && !cancellation.has("after_tokens"))
         {
@@ -202,7 +253,8 @@ public final class ContractSchema
                 errors.add("workload." + side + ".file: cannot read " + baseDir.resolve(file.asText()));
             }
         }
-        if (workload.has("output_tokens") && model.path("decoding").has("max_tokens"))
+        if ((workload.has("output_tokens") || workload.path("segments").findValue("output_tokens") != null) &&
+            model.path("decoding").has("max_tokens"))
         {
             errors.add("model.decoding.max_tokens: set by workload.output_tokens per request; give only one");
         }

@@ -40,6 +40,7 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     private final SlotPool pool;
     private final MetricRecorders recorders;
     private final RequestListener listener;
+    private final GroupStats[] groups;
     private final RequestMetrics metrics = new RequestMetrics();
     private final IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, 100_000);
     private final AtomicLongArray counters = new AtomicLongArray(COUNTER_COUNT);
@@ -53,10 +54,21 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public Collector(
         final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders, final RequestListener listener)
     {
+        this(records, pool, recorders, listener, new GroupStats[0]);
+    }
+
+    /**
+     * @param groups per-group statistics, indexed by {@link RequestSlot#group}; empty when the run has no groups.
+     */
+    public Collector(
+        final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders, final RequestListener listener,
+        final GroupStats[] groups)
+    {
         this.ring = records.ring();
         this.pool = pool;
         this.recorders = recorders;
         this.listener = listener;
+        this.groups = groups.clone();
     }
 
     @Override
@@ -126,9 +138,18 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
                 windowStartNs = start;
             }
             windowEndNs = Math.max(windowEndNs, slot.endNs);
+            final GroupStats group = groups.length > 0 ? groups[slot.group] : null;
+            if (group != null)
+            {
+                group.onMeasured(slot, m);
+            }
             if (slot.status == RequestSlot.STATUS_OK)
             {
-                recordOk(slot, m);
+                recordOk(recorders, slot, m);
+                if (group != null)
+                {
+                    recordOk(group.recorders(), slot, m);
+                }
                 increment(MEASURED_OK);
                 add(MEASURED_OUTPUT_TOKENS, m.outputTokens);
                 add(MEASURED_INPUT_TOKENS, Math.max(0, m.inputTokens));
@@ -157,9 +178,8 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
         pool.returnSlot(slot);
     }
 
-    private void recordOk(final RequestSlot s, final RequestMetrics m)
+    private static void recordOk(final MetricRecorders r, final RequestSlot s, final RequestMetrics m)
     {
-        final MetricRecorders r = recorders;
         r.record(Metric.TTFT, m.ttftNs);
         r.record(Metric.TTFT_FROM_SCHEDULE, m.ttftFromScheduleNs);
         r.record(Metric.TTFOT, m.ttfotNs);

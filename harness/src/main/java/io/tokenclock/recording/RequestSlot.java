@@ -44,6 +44,8 @@ public final class RequestSlot
     public byte[] body;
     public int bodyLength;
     public int promptTokensHint;
+    /** Index of the request's group (segment and/or stage) for per-group metrics; 0 when there are none. */
+    public int group;
     /** Cancellation rule: abort after this many content-bearing chunks (0: never). */
     public int cancelAfterChunks;
     /** Cancellation rule: abort this long after the send (0: never). */
@@ -100,6 +102,7 @@ public final class RequestSlot
         body = null;
         bodyLength = 0;
         promptTokensHint = -1;
+        group = 0;
         cancelAfterChunks = 0;
         cancelAfterNs = 0;
         sentNs = 0;

@@ -45,6 +45,21 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "%-22s %8d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
                 m.key(), d.count(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(), d.p999(), d.max());
         }
+        if (!r.groups().isEmpty())
+        {
+            out.println();
+            out.printf(Locale.ROOT, "%-16s %6s %6s %9s %9s %9s %9s %9s%n", "segment", "ok", "fail", "ttft p50",
+                "ttft p99", "tpot p50", "e2e p50", "tok/s");
+            for (final RunResult.GroupResult g : r.groups())
+            {
+                final Distribution ttft = g.distributions().get(Metric.TTFT);
+                out.printf(Locale.ROOT, "%-16s %6d %6d %9.3f %9.3f %9.3f %9.3f %9.1f%n", abbreviate(g.name(), 16),
+                    g.ok(), g.errors() + g.cancelled(), ttft.p50(), ttft.p99(),
+                    g.distributions().get(Metric.TPOT).p50(), g.distributions().get(Metric.E2E).p50(),
+                    g.windowSeconds() > 0 ? g.outputTokens() / g.windowSeconds() : 0.0);
+            }
+            out.println();
+        }
         final Distribution tps = r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST);
         if (tps.count() > 0)
         {
@@ -92,6 +107,11 @@ public final class ConsoleSummary
         }
         out.println();
         out.println("results: " + r.outputDir().toAbsolutePath().normalize() + " (record.json, requests.jsonl)");
+    }
+
+    private static String abbreviate(final String s, final int width)
+    {
+        return s.length() <= width ? s : s.substring(0, width - 1) + "~";
     }
 
     private static double rate(final double count, final RunResult r)

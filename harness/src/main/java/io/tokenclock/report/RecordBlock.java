@@ -98,6 +98,14 @@ public final class RecordBlock
                     d.path("unit").asText(), d.get("count").asLong()));
             }
         }
+        for (final Iterator<Map.Entry<String, JsonNode>> it = rep.path("segments").fields(); it.hasNext(); )
+        {
+            final Map.Entry<String, JsonNode> e = it.next();
+            final JsonNode ttft = e.getValue().path("distributions").path("ttft");
+            line(sb, "segment " + e.getKey(), String.format(Locale.ROOT, "%d ok, %d error; TTFT p50 %.3f p99 %.3f ms",
+                e.getValue().path("ok").asLong(), e.getValue().path("error").asLong(), ttft.path("p50").asDouble(),
+                ttft.path("p99").asDouble()));
+        }
         line(sb, "errors", rep.path("errors_by_class").isEmpty() ? "none" : compact(rep.path("errors_by_class")));
         line(sb, "repetitions", rep.path("repetitions").asText("1 (no run-to-run variance measured)"));
 

@@ -228,6 +228,21 @@ public final class RecordWriter
         {
             distribution(dists.putObject(e.getKey().key()), e.getValue());
         }
+        final ObjectNode groups = rep.putObject("segments");
+        for (final RunResult.GroupResult g : r.groups())
+        {
+            final ObjectNode n = groups.putObject(g.name());
+            n.put("ok", g.ok()).put("error", g.errors()).put("cancelled", g.cancelled());
+            n.put("output_tokens", g.outputTokens()).put("input_tokens", g.inputTokens());
+            n.put("window_s", g.windowSeconds());
+            n.put("requests_per_s", g.windowSeconds() > 0 ? g.ok() / g.windowSeconds() : 0);
+            n.put("output_tokens_per_s", g.windowSeconds() > 0 ? g.outputTokens() / g.windowSeconds() : 0);
+            final ObjectNode d = n.putObject("distributions");
+            for (final Map.Entry<Metric, Distribution> e : g.distributions().entrySet())
+            {
+                distribution(d.putObject(e.getKey().key()), e.getValue());
+            }
+        }
         final ObjectNode harness = rep.putObject("harness");
         harness.put("ring_full_waits", r.ringFullWaits());
         harness.put("clamped_values", r.clampedValues());

@@ -26,6 +26,7 @@ import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.recording.GroupStats;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.report.EnvironmentCapture;
 import io.tokenclock.report.ProgressLine;
@@ -111,6 +112,7 @@ public final class BenchmarkRunner
         final ProfilerSession profiler = options.profile == null ? null : ProfilerSession.start(options.profile,
             options.profileOut != null ? options.profileOut : outputDir, err);
         final ChunkRecords records = new ChunkRecords(RING_BYTES);
+        final GroupStats[] groups = workload.groupNames().stream().map(GroupStats::new).toArray(GroupStats[]::new);
         final SlotPool pool = new SlotPool(options.maxInFlight());
         final MetricRecorders recorders = new MetricRecorders();
         final long wallStartNs = clock.nanoTime();
@@ -120,7 +122,7 @@ public final class BenchmarkRunner
             StreamingClient client = new StreamingClient(endpoint, clock, records, headers, options.maxInFlight(),
                 options.ioThreads, (long)(options.timeoutS * 1e9)))
         {
-            collector = new Collector(records, pool, recorders, jsonl);
+            collector = new Collector(records, pool, recorders, jsonl, groups);
             final Thread collectorThread = new Thread(collector, "tokenclock-collector");
             collectorThread.setDaemon(true);
             collectorThread.start();
@@ -133,7 +135,7 @@ public final class BenchmarkRunner
             generatorThread.start();
 
             final ProgressLine progress = options.progress ? new ProgressLine(err, options) : null;
-            superviseUntilDrained(options, generator, pool, client, collector, recorders, progress);
+            superviseUntilDrained(options, generator, pool, client, collector, recorders, groups, progress);
             generatorThread.join(TimeUnit.SECONDS.toMillis(5));
             if (generatorFailure[0] != null)
             {
@@ -142,6 +144,7 @@ public final class BenchmarkRunner
             collector.close();
             collectorThread.join(TimeUnit.SECONDS.toMillis(10));
             recorders.sample();
+            sampleGroups(groups);
             if (progress != null)
             {
                 progress.finish();
@@ -164,15 +167,15 @@ public final class BenchmarkRunner
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
             tokenizer.id(), cacheAction, networkRtt);
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
-            recorders, collector, records, health, provenance);
+            recorders, collector, records, health, provenance, groups);
         RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
         return result;
     }
 
     private void superviseUntilDrained(
         final RunOptions options, final LoadGenerator generator, final SlotPool pool, final StreamingClient client,
-        final Collector collector, final MetricRecorders recorders, final ProgressLine progress)
-        throws InterruptedException
+        final Collector collector, final MetricRecorders recorders, final GroupStats[] groups,
+        final ProgressLine progress) throws InterruptedException
     {
         long drainDeadlineNs = 0;
         boolean cancelled = false;
@@ -181,6 +184,7 @@ public final class BenchmarkRunner
         {
             Thread.sleep(TimeUnit.NANOSECONDS.toMillis(PROGRESS_INTERVAL_NS));
             recorders.sample();
+            sampleGroups(groups);
             final long now = clock.nanoTime();
             if (progress != null)
             {
@@ -211,6 +215,14 @@ public final class BenchmarkRunner
         }
     }
 
+    private static void sampleGroups(final GroupStats[] groups)
+    {
+        for (final GroupStats g : groups)
+        {
+            g.recorders().sample();
+        }
+    }
+
     private static LoadPlan plan(final RunOptions o, final WorkloadGenerator workload)
     {
         final boolean closed = o.closedLoop();
@@ -237,8 +249,19 @@ public final class BenchmarkRunner
         final RunOptions options, final Endpoint endpoint, final String model, final ServerProbe.Info server,
         final String runId, final Path outputDir, final Instant startedAt, final double wallSeconds,
         final MetricRecorders recorders, final Collector collector, final ChunkRecords records,
-        final RunResult.ClientHealth health, final RunResult.Provenance provenance)
+        final RunResult.ClientHealth health, final RunResult.Provenance provenance, final GroupStats[] groups)
     {
+        final java.util.List<RunResult.GroupResult> groupResults = new java.util.ArrayList<>();
+        for (final GroupStats g : groups)
+        {
+            final Map<Metric, Distribution> d = new EnumMap<>(Metric.class);
+            for (final Metric m : Metric.values())
+            {
+                d.put(m, Distribution.of(g.recorders().total(m), m));
+            }
+            groupResults.add(new RunResult.GroupResult(g.name(), g.ok(), g.errors(), g.cancelled(), g.outputTokens(),
+                g.inputTokens(), g.windowSeconds(), d));
+        }
         final Map<Metric, Distribution> distributions = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
         {
@@ -260,6 +283,6 @@ public final class BenchmarkRunner
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
             c.get(Collector.MEASURED_WASTED_TOKENS), errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
-            provenance);
+            provenance, groupResults);
     }
 }

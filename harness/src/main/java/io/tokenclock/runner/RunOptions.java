@@ -62,6 +62,8 @@ public final class RunOptions
     /** Input and output token-length distributions (contract syntax), or null for the flags' fixed lengths. */
     public com.fasterxml.jackson.databind.JsonNode inputLengths;
     public com.fasterxml.jackson.databind.JsonNode outputLengths;
+    /** Traffic segments (contract syntax: name, weight, input_tokens, output_tokens, correlation, extra_body). */
+    public com.fasterxml.jackson.databind.JsonNode segments;
     /** Gaussian-copula correlation of input and output lengths, in [-1, 1]. */
     public double lengthCorrelation;
     /** A dataset or trace to replay instead of synthetic prompts, its format, and trace options. */

@@ -36,8 +36,15 @@ public record RunResult(
     long ringFullWaits,
     long clampedValues,
     ClientHealth clientHealth,
-    Provenance provenance)
+    Provenance provenance,
+    java.util.List<GroupResult> groups)
 {
+    /** One group's (segment's) measured requests: counts, its own window, and every distribution. */
+    public record GroupResult(String name, long ok, long errors, long cancelled, long outputTokens, long inputTokens,
+        double windowSeconds, Map<Metric, Distribution> distributions)
+    {
+    }
+
     /**
      * What identifies and conditions the run beyond its options: a SHA-256 over every request body in request order
      * and, in open loop, over the intended start offsets; the tokenizer and its file hash; how many prompts missed

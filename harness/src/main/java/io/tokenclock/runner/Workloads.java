@@ -1,6 +1,12 @@
 package io.tokenclock.runner;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.contract.LengthSpecs;
 import io.tokenclock.transport.Endpoint;
@@ -20,6 +26,8 @@ import io.tokenclock.workload.tokenizer.WordTokenizer;
  */
 public final class Workloads
 {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private Workloads()
     {
     }
@@ -53,6 +61,25 @@ public final class Workloads
                 null;
             return new WorkloadGenerator(o.seed, bodies, tokenizer, Datasets.load(file, o.datasetFormat),
                 "sharegpt".equals(o.datasetFormat), o.blockSize, output, o.maxTokens);
+        }
+        if (o.segments != null)
+        {
+            final List<WorkloadGenerator.Segment> segments = new ArrayList<>();
+            for (final JsonNode s : o.segments)
+            {
+                final ObjectNode extra = RequestBodyFactory.parseExtraBody(o.extraBody);
+                final ObjectNode merged = extra != null ? extra : JSON.createObjectNode();
+                if (s.has("extra_body"))
+                {
+                    merged.setAll((ObjectNode)s.get("extra_body"));
+                }
+                segments.add(new WorkloadGenerator.Segment(s.get("name").asText(), s.get("weight").asDouble(),
+                    LengthSpecs.parse(s.get("input_tokens"), baseDir),
+                    s.has("output_tokens") ? LengthSpecs.parse(s.get("output_tokens"), baseDir) : null,
+                    s.path("correlation").asDouble(0.0), new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT,
+                        model, o.maxTokens, o.ignoreEos, o.temperature, merged.isEmpty() ? null : merged)));
+            }
+            return new WorkloadGenerator(o.seed, tokenizer, o.prompt, segments, o.maxTokens);
         }
         final LengthDistribution input = o.inputLengths != null ? LengthSpecs.parse(o.inputLengths, baseDir) :
             new Fixed(o.inputTokens);

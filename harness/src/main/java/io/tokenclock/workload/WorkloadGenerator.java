@@ -2,8 +2,10 @@ package io.tokenclock.workload;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -12,75 +14,124 @@ import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.workload.dataset.DatasetEntry;
 import io.tokenclock.workload.dist.CorrelatedLengths;
-import io.tokenclock.workload.dist.Lengths;
 import io.tokenclock.workload.dist.LengthDistribution;
+import io.tokenclock.workload.dist.Lengths;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 
 /**
- * Builds request {@code i} of a run from the seed alone: its input and output lengths (from the declared
- * distributions, correlated through a Gaussian copula), its prompt (synthesized to the exact input length under the
- * configured tokenizer, or words when none is configured), and its JSON body with the output length as
- * {@code max_tokens}. Request {@code i} depends only on {@code (seed, i)}, never on timing or on which requests ran
- * before, so the same contract and seed give the same requests byte for byte, which {@link #hash()} certifies.
+ * Builds request {@code i} of a run from the seed alone. Synthetic workloads draw a traffic segment (when there are
+ * several, by weight), the segment's input and output lengths (correlated through a Gaussian copula when declared),
+ * a prompt synthesized to the exact input length under the tokenizer, and a body with the output length as
+ * {@code max_tokens} and the segment's own body fields (structured output, tools). Dataset and trace workloads replay
+ * their entries in file order. Request {@code i} depends only on {@code (seed, i)}, never on timing or on which
+ * requests ran before, so the same contract and seed give the same requests byte for byte, which {@link #hash()}
+ * certifies.
  * <p>
- * Called on the load generator's thread only, in request order.
+ * Each request carries a group index (its segment) for per-segment metrics. Called on the load generator's thread
+ * only, in request order.
  */
 public final class WorkloadGenerator implements LoadGenerator.RequestFiller
 {
+    /**
+     * One traffic segment of a synthetic workload.
+     *
+     * @param name        reported name; null for the single unnamed segment of a plain workload.
+     * @param weight      share of requests, > 0 (weights are normalised).
+     * @param input       input length distribution.
+     * @param output      output length distribution, or null for the run's fixed {@code max_tokens}.
+     * @param correlation Gaussian-copula correlation of input and output lengths.
+     * @param bodies      builds this segment's request bodies (its own extra body fields merged in).
+     */
+    public record Segment(String name, double weight, LengthDistribution input, LengthDistribution output,
+        double correlation, RequestBodyFactory bodies)
+    {
+    }
+
     private final long seed;
-    private final RequestBodyFactory bodies;
     private final Tokenizer tokenizer;
     private final String fixedPrompt;
-    private final LengthDistribution input;
-    private final LengthDistribution output;
-    private final CorrelatedLengths correlated;
+    private final List<Segment> segments;
+    private final CorrelatedLengths[] correlated;
+    private final double[] cumulativeWeights;
     private final int fixedOutput;
-    private final MessageDigest digest;
+    private final RequestBodyFactory bodies;
+    private final MessageDigest digest = sha256();
     private final PromptSynthesizer synthesizer = new PromptSynthesizer();
     private final List<DatasetEntry> dataset;
     private final boolean outputFromReference;
     private final int blockSize;
     private final Map<Long, String> blocks = new HashMap<>();
+    private final Map<String, Integer> datasetGroups = new LinkedHashMap<>();
+    private final List<String> groupNames = new ArrayList<>();
     private CancellationRule cancellation;
     private long requests;
     private long residualRequests;
     private int lastPromptTokens = -1;
+    private int lastGroup;
 
     /**
-     * @param tokenizer    null to count words.
-     * @param fixedPrompt  a prompt for every request, or null to synthesize.
-     * @param input        input length distribution (ignored with a fixed prompt).
-     * @param output       output length distribution, or null for {@code fixedOutput} (0: leave to the server).
-     * @param correlation  Gaussian-copula correlation of input and output lengths (needs both distributions).
+     * A synthetic workload of one or more segments.
+     *
+     * @param tokenizer   counts tokens (a {@link io.tokenclock.workload.tokenizer.WordTokenizer} counts words).
+     * @param fixedPrompt a prompt for every request, or null to synthesize.
+     * @param fixedOutput {@code max_tokens} for segments without an output distribution (0: leave to the server).
      */
+    public WorkloadGenerator(
+        final long seed, final Tokenizer tokenizer, final String fixedPrompt, final List<Segment> segments,
+        final int fixedOutput)
+    {
+        if (segments.isEmpty())
+        {
+            throw new IllegalArgumentException("a workload needs at least one segment");
+        }
+        this.seed = seed;
+        this.tokenizer = tokenizer;
+        this.fixedPrompt = fixedPrompt;
+        this.segments = List.copyOf(segments);
+        this.correlated = new CorrelatedLengths[segments.size()];
+        this.cumulativeWeights = new double[segments.size()];
+        double total = 0;
+        for (final Segment segment : segments)
+        {
+            if (!(segment.weight() > 0))
+            {
+                throw new IllegalArgumentException("segment weights must be > 0: " + segment.name());
+            }
+            total += segment.weight();
+        }
+        double cumulative = 0;
+        for (int k = 0; k < segments.size(); k++)
+        {
+            final Segment segment = segments.get(k);
+            cumulative += segment.weight() / total;
+            cumulativeWeights[k] = cumulative;
+            correlated[k] = segment.output() != null ?
+                new CorrelatedLengths(segment.input(), segment.output(), segment.correlation()) : null;
+            if (segments.size() > 1)
+            {
+                groupNames.add(segment.name());
+            }
+        }
+        this.fixedOutput = fixedOutput;
+        this.bodies = segments.get(0).bodies();
+        this.dataset = null;
+        this.outputFromReference = false;
+        this.blockSize = 0;
+    }
+
+    /** A synthetic workload of one unnamed segment. */
     public WorkloadGenerator(
         final long seed, final RequestBodyFactory bodies, final Tokenizer tokenizer, final String fixedPrompt,
         final LengthDistribution input, final LengthDistribution output, final double correlation,
         final int fixedOutput)
     {
-        this.seed = seed;
-        this.bodies = bodies;
-        this.tokenizer = tokenizer;
-        this.fixedPrompt = fixedPrompt;
-        this.input = input;
-        this.output = output;
-        this.correlated = output != null && input != null ? new CorrelatedLengths(input, output, correlation) : null;
-        this.fixedOutput = fixedOutput;
-        this.dataset = null;
-        this.outputFromReference = false;
-        this.blockSize = 0;
-        try
-        {
-            this.digest = MessageDigest.getInstance("SHA-256");
-        }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new IllegalStateException("SHA-256 is required of every JDK", ex);
-        }
+        this(seed, tokenizer, fixedPrompt, List.of(new Segment(null, 1.0, input, output, correlation, bodies)),
+            fixedOutput);
     }
 
     /**
      * A workload replayed from a dataset or trace: request {@code i} is entry {@code i mod size}, in file order.
+     * Entries that name a {@code segment} are reported per segment.
      *
      * @param outputFromReference ShareGPT: the output length is the reference answer's token count.
      * @param blockSize           Mooncake traces: tokens per {@code hash_ids} block (512 in the published traces).
@@ -90,24 +141,46 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
         final boolean outputFromReference, final int blockSize, final LengthDistribution output, final int fixedOutput)
     {
         this.seed = seed;
-        this.bodies = bodies;
         this.tokenizer = tokenizer;
         this.fixedPrompt = null;
-        this.input = null;
-        this.output = output;
-        this.correlated = null;
+        this.segments = List.of(new Segment(null, 1.0, null, output, 0, bodies));
+        this.correlated = new CorrelatedLengths[1];
+        this.cumulativeWeights = new double[] {1.0};
         this.fixedOutput = fixedOutput;
+        this.bodies = bodies;
         this.dataset = List.copyOf(dataset);
         this.outputFromReference = outputFromReference;
         this.blockSize = blockSize;
+        for (final DatasetEntry e : dataset)
+        {
+            if (e.segment() != null)
+            {
+                datasetGroups.computeIfAbsent(e.segment(), name -> datasetGroups.size());
+            }
+        }
+        if (!datasetGroups.isEmpty())
+        {
+            datasetGroups.computeIfAbsent("(none)", name -> datasetGroups.size());
+            groupNames.addAll(datasetGroups.keySet());
+        }
+    }
+
+    private static MessageDigest sha256()
+    {
         try
         {
-            this.digest = MessageDigest.getInstance("SHA-256");
+            return MessageDigest.getInstance("SHA-256");
         }
         catch (final NoSuchAlgorithmException ex)
         {
             throw new IllegalStateException("SHA-256 is required of every JDK", ex);
         }
+    }
+
+    /** @return the names of the groups requests are reported in (segments), or an empty list for none. */
+    public List<String> groupNames()
+    {
+        return List.copyOf(groupNames);
     }
 
     /** @return the trace's intended start offsets in ns, one per entry, or null when this is not a trace. */
@@ -129,6 +202,7 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
     private byte[] datasetBody(final long i, final SplittableRandom random)
     {
         final DatasetEntry e = dataset.get((int)(i % dataset.size()));
+        lastGroup = datasetGroups.isEmpty() ? 0 : datasetGroups.get(e.segment() != null ? e.segment() : "(none)");
         int outputTokens = fixedOutput;
         if (e.maxTokens() > 0)
         {
@@ -138,9 +212,9 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
         {
             outputTokens = Math.max(1, tokenizer.count(e.reference()));
         }
-        else if (output != null)
+        else if (segments.get(0).output() != null)
         {
-            outputTokens = output.sample(random);
+            outputTokens = segments.get(0).output().sample(random);
         }
         final byte[] body;
         if (e.messages() != null)
@@ -193,43 +267,47 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
     public byte[] body(final long i)
     {
         final SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + i);
-        if (dataset != null)
+        final byte[] body = dataset != null ? datasetBody(i, random) : syntheticBody(i, random);
+        digest.update(body);
+        requests++;
+        return body;
+    }
+
+    private byte[] syntheticBody(final long i, final SplittableRandom random)
+    {
+        int k = 0;
+        if (segments.size() > 1)
         {
-            final byte[] body = datasetBody(i, random);
-            digest.update(body);
-            requests++;
-            return body;
+            final double u = random.nextDouble();
+            while (k < cumulativeWeights.length - 1 && u >= cumulativeWeights[k])
+            {
+                k++;
+            }
         }
-        int inputTokens = input == null ? -1 : 0;
+        lastGroup = k;
+        final Segment segment = segments.get(k);
+        int inputTokens;
         int outputTokens = fixedOutput;
-        if (correlated != null)
+        if (correlated[k] != null)
         {
-            final Lengths lengths = correlated.sample(random);
+            final Lengths lengths = correlated[k].sample(random);
             inputTokens = lengths.input();
             outputTokens = lengths.output();
         }
         else
         {
-            if (input != null)
-            {
-                inputTokens = input.sample(random);
-            }
-            if (output != null)
-            {
-                outputTokens = output.sample(random);
-            }
+            inputTokens = segment.input() != null ? segment.input().sample(random) : 1;
         }
         final String prompt;
         if (fixedPrompt != null)
         {
             prompt = fixedPrompt;
-            lastPromptTokens = tokenizer != null ? tokenizer.count(prompt) : fixedPrompt.strip().split("\\s+").length;
+            lastPromptTokens = tokenizer.count(prompt);
         }
         else
         {
-            final String prefix = "request " + i + ":";
             final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, inputTokens), random,
-                prefix);
+                "request " + i + ":");
             if (p.residual() != 0)
             {
                 residualRequests++;
@@ -237,10 +315,7 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
             prompt = p.text();
             lastPromptTokens = p.tokens();
         }
-        final byte[] body = bodies.body(prompt, outputTokens);
-        digest.update(body);
-        requests++;
-        return body;
+        return segment.bodies().body(prompt, outputTokens);
     }
 
     /** Applies {@code rule} to every request from now on; null for none. */
@@ -253,6 +328,7 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
     @Override
     public void onSubmit(final RequestSlot slot, final long i)
     {
+        slot.group = lastGroup;
         if (cancellation != null)
         {
             cancellation.apply(slot, i);
@@ -285,7 +361,7 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
     /** @return a one-line description for the record. */
     public String describe()
     {
-        final String counting = tokenizer == null ? "words" : tokenizer.id();
+        final String counting = tokenizer.id();
         if (dataset != null)
         {
             return "dataset of " + dataset.size() + " entries, replayed in file order" +
@@ -295,8 +371,14 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
         {
             return "fixed prompt, counted in " + counting;
         }
-        return "synthetic prompts of exact length in " + counting + "; input " + input.describe() + "; output " +
-            (output == null ? (fixedOutput > 0 ? "max_tokens " + fixedOutput : "server default") : output.describe()) +
-            "; seed " + seed;
+        final StringBuilder sb = new StringBuilder("synthetic prompts of exact length in " + counting + "; seed " + seed);
+        for (final Segment segment : segments)
+        {
+            sb.append("; ").append(segment.name() == null ? "" : segment.name() + " (weight " + segment.weight() +
+                "): ").append("input ").append(segment.input().describe()).append(", output ")
+                .append(segment.output() == null ? (fixedOutput > 0 ? "max_tokens " + fixedOutput : "server default") :
+                    segment.output().describe());
+        }
+        return sb.toString();
     }
 }

@@ -177,6 +177,21 @@ final class ContractRunIT
     }
 
     @Test
+    void shouldReportEverySegmentOnItsOwn() throws IOException
+    {
+        final Path out = dir.resolve("segments");
+        assertEquals(Main.EXIT_OK, run(out, "--config", "../examples/mixed-segments.yaml", "--requests", "40",
+            "--rate", "80", "--arrival", "poisson"));
+        final JsonNode segments = record(out).path("report").path("segments");
+        final long chat = segments.path("chat").path("ok").asLong() + segments.path("chat").path("cancelled").asLong();
+        final long extract = segments.path("extract").path("ok").asLong() +
+            segments.path("extract").path("cancelled").asLong();
+        assertEquals(40, chat + extract, segments.toString());
+        assertTrue(chat > extract && extract > 0, "weights 0.7 / 0.3: " + chat + " / " + extract);
+        assertTrue(segments.path("extract").path("distributions").path("ttft").path("count").asLong() > 0);
+    }
+
+    @Test
     void shouldGradeAFlagsOnlyRunLocalDebuggingAndSayWhy() throws IOException
     {
         final Path out = dir.resolve("flags");

@@ -1,0 +1,93 @@
+package io.tokenclock.recording;
+
+import io.tokenclock.metrics.MetricRecorders;
+
+/**
+ * The measured requests of one named group (a traffic segment, a load stage, or both): their distributions and
+ * counts, so that every metric is reported per group as well as overall.
+ * <p>
+ * Written by the collector thread; the recorders are sampled by the run's reader thread like the overall ones; the
+ * plain counters are read after the collector stopped.
+ */
+public final class GroupStats
+{
+    private final String name;
+    private final MetricRecorders recorders = new MetricRecorders();
+    long ok;
+    long errors;
+    long cancelled;
+    long outputTokens;
+    long inputTokens;
+    long windowStartNs;
+    long windowEndNs;
+
+    public GroupStats(final String name)
+    {
+        this.name = name;
+    }
+
+    public String name()
+    {
+        return name;
+    }
+
+    public MetricRecorders recorders()
+    {
+        return recorders;
+    }
+
+    public long ok()
+    {
+        return ok;
+    }
+
+    public long errors()
+    {
+        return errors;
+    }
+
+    public long cancelled()
+    {
+        return cancelled;
+    }
+
+    public long outputTokens()
+    {
+        return outputTokens;
+    }
+
+    public long inputTokens()
+    {
+        return inputTokens;
+    }
+
+    /** @return the group's own window: its earliest intended start to its latest end, in seconds. */
+    public double windowSeconds()
+    {
+        return windowEndNs > windowStartNs ? (windowEndNs - windowStartNs) / 1e9 : 0.0;
+    }
+
+    void onMeasured(final RequestSlot slot, final RequestMetrics m)
+    {
+        final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
+        if (windowStartNs == 0 || (start > 0 && start < windowStartNs))
+        {
+            windowStartNs = start;
+        }
+        windowEndNs = Math.max(windowEndNs, slot.endNs);
+        if (slot.status == RequestSlot.STATUS_OK)
+        {
+            ok++;
+            outputTokens += m.outputTokens;
+            inputTokens += Math.max(0, m.inputTokens);
+        }
+        else if (slot.status == RequestSlot.STATUS_CANCELLED)
+        {
+            cancelled++;
+        }
+        else
+        {
+            errors++;
+        }
+    }
+}

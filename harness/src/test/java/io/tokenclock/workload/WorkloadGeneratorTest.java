@@ -1,0 +1,105 @@
+package io.tokenclock.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.junit.jupiter.api.Test;
+
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.workload.dist.Fixed;
+import io.tokenclock.workload.dist.Uniform;
+import io.tokenclock.workload.tokenizer.WordTokenizer;
+
+/** Requests depend only on (seed, i); segments are drawn by weight and carry their own lengths and body fields. */
+final class WorkloadGeneratorTest
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static WorkloadGenerator twoSegments(final long seed)
+    {
+        final ObjectNode json = JSON.createObjectNode();
+        json.putObject("response_format").put("type", "json_object");
+        return new WorkloadGenerator(seed, new WordTokenizer(), null, List.of(
+            new WorkloadGenerator.Segment("chat", 0.7, new Uniform(5, 20), new Fixed(30), 0,
+                new RequestBodyFactory(true, "m", 0, false, null, null)),
+            new WorkloadGenerator.Segment("extract", 0.3, new Fixed(40), new Fixed(8), 0,
+                new RequestBodyFactory(true, "m", 0, false, null, json))), 0);
+    }
+
+    @Test
+    void shouldDrawSegmentsByWeightWithTheirOwnLengthsAndBodyFields() throws IOException
+    {
+        final WorkloadGenerator g = twoSegments(9);
+        final RequestSlot slot = new RequestSlot(0);
+        final WordTokenizer words = new WordTokenizer();
+        int extract = 0;
+        final int n = 10_000;
+        for (int i = 0; i < n; i++)
+        {
+            final JsonNode body = JSON.readTree(g.body(i));
+            g.onSubmit(slot, i);
+            final String prompt = body.get("messages").get(0).get("content").asText();
+            if (slot.group == 1)
+            {
+                extract++;
+                assertEquals(8, body.get("max_tokens").asInt());
+                assertEquals(40, words.count(prompt));
+                assertEquals("json_object", body.get("response_format").get("type").asText());
+            }
+            else
+            {
+                assertEquals(30, body.get("max_tokens").asInt());
+                assertTrue(words.count(prompt) >= 5 && words.count(prompt) <= 20);
+                assertTrue(body.get("response_format") == null);
+            }
+        }
+        assertEquals(0.3, extract / (double)n, 0.015, "segment shares follow the weights");
+        assertEquals(List.of("chat", "extract"), g.groupNames());
+    }
+
+    @Test
+    void shouldBuildTheSameBytesForTheSameSeedWhateverTheOrder()
+    {
+        final WorkloadGenerator a = twoSegments(4);
+        final WorkloadGenerator b = twoSegments(4);
+        final byte[] fifthFromA = a.body(5);
+        for (int i = 0; i < 5; i++)
+        {
+            b.body(i);
+        }
+        assertEquals(new String(fifthFromA), new String(b.body(5)), "request 5 does not depend on 0..4");
+        assertNotEquals(new String(twoSegments(5).body(5)), new String(fifthFromA), "another seed, other bytes");
+    }
+
+    @Test
+    void shouldPickTheSameRequestsToCancelForTheSameSeed()
+    {
+        final CancellationRule rule = new CancellationRule(0.25, 0, 3, 17);
+        final RequestSlot slot = new RequestSlot(0);
+        int picked = 0;
+        for (int i = 0; i < 4_000; i++)
+        {
+            slot.reset();
+            rule.apply(slot, i);
+            if (slot.cancelAfterChunks == 3)
+            {
+                picked++;
+            }
+        }
+        assertEquals(0.25, picked / 4_000.0, 0.03);
+        slot.reset();
+        rule.apply(slot, 11);
+        final int first = slot.cancelAfterChunks;
+        slot.reset();
+        new CancellationRule(0.25, 0, 3, 17).apply(slot, 11);
+        assertEquals(first, slot.cancelAfterChunks);
+    }
+}
