@@ -151,6 +151,10 @@ public final class ContractOptions
         }
         o.timeoutS = load.path("request_timeout_s").asDouble(o.timeoutS);
         o.drainTimeoutS = load.path("drain_timeout_s").asDouble(o.drainTimeoutS);
+        if (load.path("end_of_window").asText("grace").equals("cancel"))
+        {
+            o.drainTimeoutS = 0;
+        }
     }
 
     private static Iterable<Map.Entry<String, JsonNode>> iterable(final JsonNode node)

@@ -95,7 +95,8 @@ public final class ContractSchema
             .field("requests", integer(1, Long.MAX_VALUE))
             .field("duration_s", number(0, true, HUGE))
             .field("request_timeout_s", number(0, true, HUGE))
-            .field("drain_timeout_s", number(0, false, HUGE)))
+            .field("drain_timeout_s", number(0, false, HUGE))
+            .field("end_of_window", oneOf("grace", "cancel")))
         .field("state", object()
             .field("warmup", object()
                 .field("requests", integer(0, Long.MAX_VALUE))
@@ -198,6 +199,10 @@ public final class ContractSchema
             load.has("max_concurrency")))
         {
             errors.add("load: rate, arrival, burstiness and max_concurrency apply to an open loop only");
+        }
+        if (load.path("end_of_window").asText("grace").equals("cancel") && load.path("drain_timeout_s").asDouble(0) > 0)
+        {
+            errors.add("load.drain_timeout_s: end_of_window cancel cancels in-flight requests at once; drop it");
         }
         if (load.has("burstiness") && !load.path("arrival").asText("gamma").equals("gamma"))
         {

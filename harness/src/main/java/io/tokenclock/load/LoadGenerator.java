@@ -307,6 +307,13 @@ public final class LoadGenerator implements Runnable
         return submitted;
     }
 
+    /** @return when the measurement window closes (first measured intended start + duration), or 0 if unknown. */
+    public long windowCloseNs()
+    {
+        final long m = measureStartNs;
+        return plan.measureDurationNs() > 0 && m != 0 ? m + plan.measureDurationNs() : 0;
+    }
+
     /** @return measured requests started so far. */
     public long measuredSubmitted()
     {

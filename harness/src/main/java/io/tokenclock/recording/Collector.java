@@ -34,13 +34,16 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_INPUT_TOKENS = 7;
     /** Tokens streamed to measured requests that were then cancelled: work the server did for nothing. */
     public static final int MEASURED_WASTED_TOKENS = 8;
-    private static final int COUNTER_COUNT = 9;
+    /** Measured requests that ended after the measurement window closed (duration-bounded runs). */
+    public static final int MEASURED_LATE = 9;
+    private static final int COUNTER_COUNT = 10;
 
     private final RingBuffer ring;
     private final SlotPool pool;
     private final MetricRecorders recorders;
     private final RequestListener listener;
     private final GroupStats[] groups;
+    private java.util.function.LongSupplier windowCloseNs = () -> 0;
     private final RequestMetrics metrics = new RequestMetrics();
     private final IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, 100_000);
     private final AtomicLongArray counters = new AtomicLongArray(COUNTER_COUNT);
@@ -69,6 +72,16 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
         this.recorders = recorders;
         this.listener = listener;
         this.groups = groups.clone();
+    }
+
+    /**
+     * Tells the collector when the measurement window closes (0 until known), so that requests ending later are
+     * marked late: the end-of-window rule lets them finish, and the record says how many did.
+     */
+    public Collector windowClose(final java.util.function.LongSupplier closeNs)
+    {
+        this.windowCloseNs = closeNs;
+        return this;
     }
 
     @Override
@@ -138,6 +151,12 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
                 windowStartNs = start;
             }
             windowEndNs = Math.max(windowEndNs, slot.endNs);
+            final long closeNs = windowCloseNs.getAsLong();
+            slot.late = closeNs > 0 && slot.endNs > closeNs;
+            if (slot.late)
+            {
+                increment(MEASURED_LATE);
+            }
             final GroupStats group = groups.length > 0 ? groups[slot.group] : null;
             if (group != null)
             {

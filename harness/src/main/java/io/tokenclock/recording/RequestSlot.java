@@ -78,6 +78,8 @@ public final class RequestSlot
     public int chunkCount;
     public long firstTokenNs;
     public long firstOutputNs;
+    /** Ended after the measurement window closed (set by the collector). */
+    public boolean late;
     public long outputTokens;
     public String tokenCountSource;
 
@@ -123,6 +125,7 @@ public final class RequestSlot
         chunkCount = 0;
         firstTokenNs = 0;
         firstOutputNs = 0;
+        late = false;
         outputTokens = 0;
         tokenCountSource = null;
     }

@@ -151,8 +151,12 @@ public final class RecordWriter
         load.put("cache_action", r.provenance().cacheAction());
         load.put("request_timeout_s", o.timeoutS);
         load.put("drain_timeout_s", o.drainTimeoutS);
-        load.put("end_of_window_rule", "requests started in the window run to completion for up to drain_timeout_s " +
-            "after the last start; any still running are then cancelled and counted as cancelled");
+        load.put("end_of_window_rule", o.drainTimeoutS > 0 ?
+            "grace: requests started in the window may run for up to drain_timeout_s after the last start; those " +
+            "ending after the window closed are marked late (counted in report.counts.late_completions) and stay " +
+            "in the metrics; any still running then are cancelled and counted as cancelled" :
+            "cancel: requests still running when the last start is made are cancelled at once and counted as " +
+            "cancelled");
         return load;
     }
 
@@ -213,6 +217,7 @@ public final class RecordWriter
         counts.put("output_tokens", r.outputTokens());
         counts.put("input_tokens", r.inputTokens());
         counts.put("cancelled_output_tokens", r.wastedOutputTokens());
+        counts.put("late_completions", r.lateCompletions());
         final ObjectNode errors = rep.putObject("errors_by_class");
         for (final Map.Entry<String, Long> e : r.errorsByClass().entrySet())
         {

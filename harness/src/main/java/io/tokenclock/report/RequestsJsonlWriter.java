@@ -114,6 +114,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         longOrNull(g, "usage_completion_tokens", s.usageCompletionTokens);
         g.writeStringField("finish_reason", finishReason(s.finishReason));
         g.writeBooleanField("done_marker", s.doneSeen);
+        g.writeBooleanField("late", s.late);
         ms(g, "ttft_ms", m.ttftNs);
         ms(g, "ttft_from_schedule_ms", m.ttftFromScheduleNs);
         ms(g, "ttfot_ms", m.ttfotNs);

@@ -128,6 +128,7 @@ public final class BenchmarkRunner
             collectorThread.start();
 
             generator = new LoadGenerator(plan(options, workload), clock, pool, workload, client::submit);
+            collector.windowClose(generator::windowCloseNs);
             final Thread generatorThread = new Thread(generator, "tokenclock-load");
             generatorThread.setDaemon(true);
             final Throwable[] generatorFailure = new Throwable[1];
@@ -281,7 +282,7 @@ public final class BenchmarkRunner
             distributions, c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
-            c.get(Collector.MEASURED_WASTED_TOKENS), errors,
+            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
             provenance, groupResults);
     }

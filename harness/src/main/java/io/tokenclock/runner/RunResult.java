@@ -30,6 +30,7 @@ public record RunResult(
     long outputTokens,
     long inputTokens,
     long wastedOutputTokens,
+    long lateCompletions,
     Map<String, Long> errorsByClass,
     long windowStartNs,
     long windowEndNs,

@@ -278,6 +278,28 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldMarkCompletionsAfterTheWindowClosedAsLate() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(10)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 2;
+            o.durationS = 0.3;
+            o.drainTimeoutS = 5;
+            o.maxTokens = 40;
+            final RunResult r = run(o);
+            assertEquals(0, r.measuredCancelled(), "every request finished within the grace period");
+            assertTrue(r.lateCompletions() >= 2, "the last requests of each slot ended after the window");
+            long late = 0;
+            for (final JsonNode line : requests())
+            {
+                late += line.get("late").asBoolean() ? 1 : 0;
+            }
+            assertEquals(r.lateCompletions(), late);
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
