@@ -14,8 +14,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.RunOptions;
 import io.tokenclock.runner.Workloads;
 import io.tokenclock.transport.Endpoint;
@@ -118,9 +118,7 @@ public final class ReplayCommand implements Callable<Integer>
             System.out.println("replay: schedule  closed loop (intended starts follow completions; no hash)");
             return true;
         }
-        final String regenerated = o.fixedSchedule ?
-            LoadGenerator.scheduleHash(generator.traceOffsetsNs(), requests) :
-            LoadGenerator.scheduleHash(ArrivalProcess.of(o.arrival, o.rate, o.burstiness, o.seed), requests);
+        final String regenerated = LoadGenerator.scheduleHash(BenchmarkRunner.plan(o, generator), requests);
         return report("schedule", record.path("load").path("schedule_hash").asText(), regenerated, requests);
     }
 

@@ -15,6 +15,7 @@ import picocli.CommandLine.Option;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.RunOptions;
@@ -72,6 +73,13 @@ public final class RunCommand implements Callable<Integer>
 
     @Option(names = "--max-concurrency", description = "Open loop: cap on requests in flight.")
     Integer maxConcurrency;
+
+    @Option(names = "--ramp", description = "Open loop: ramp the rate FROM:TO:SECONDS[:exponential] before the "
+        + "measured window (ramp requests are recorded and excluded from metrics).")
+    String ramp;
+
+    @Option(names = "--stage", description = "Open loop: a stage RATE:SECONDS (repeatable); each is reported on its own.")
+    List<String> stage = new ArrayList<>();
 
     @Option(names = "--requests", description = "Measured requests to start (default 100 unless --duration).")
     Long requests;
@@ -314,6 +322,23 @@ public final class RunCommand implements Callable<Integer>
         {
             o.burstiness = burstiness;
         }
+        if (set.test("--ramp"))
+        {
+            o.ramp = parseRamp(ramp);
+        }
+        if (set.test("--stage"))
+        {
+            o.stages = new ArrayList<>();
+            for (final String s : stage)
+            {
+                final String[] parts = s.split(":");
+                if (parts.length != 2)
+                {
+                    throw new IllegalArgumentException("--stage must be RATE:SECONDS, got: " + s);
+                }
+                o.stages.add(new RateSchedule.Stage(number(parts[0], "--stage"), number(parts[1], "--stage")));
+            }
+        }
         if (set.test("--max-concurrency"))
         {
             o.maxConcurrency = maxConcurrency;
@@ -341,6 +366,30 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--drain-timeout"))
         {
             o.drainTimeoutS = drainTimeout;
+        }
+    }
+
+    static RateSchedule.Ramp parseRamp(final String text)
+    {
+        final String[] parts = text.split(":");
+        if (parts.length < 3 || parts.length > 4 || (parts.length == 4 && !parts[3].equals("exponential") &&
+            !parts[3].equals("linear")))
+        {
+            throw new IllegalArgumentException("--ramp must be FROM:TO:SECONDS[:linear|exponential], got: " + text);
+        }
+        return new RateSchedule.Ramp(number(parts[0], "--ramp"), number(parts[1], "--ramp"),
+            number(parts[2], "--ramp"), parts.length == 4 && parts[3].equals("exponential"));
+    }
+
+    private static double number(final String text, final String flag)
+    {
+        try
+        {
+            return Double.parseDouble(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(flag + ": not a number: " + text);
         }
     }
 

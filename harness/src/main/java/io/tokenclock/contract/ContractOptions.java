@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.RateSchedule;
 import io.tokenclock.runner.RunOptions;
 import io.tokenclock.transport.Endpoint;
 
@@ -150,6 +151,16 @@ public final class ContractOptions
             o.durationS = load.get("duration_s").asDouble();
         }
         o.timeoutS = load.path("request_timeout_s").asDouble(o.timeoutS);
+        final JsonNode ramp = load.path("ramp");
+        if (ramp.isObject())
+        {
+            o.ramp = new RateSchedule.Ramp(ramp.path("from").asDouble(0), ramp.get("to").asDouble(),
+                ramp.get("duration_s").asDouble(), ramp.path("shape").asText("linear").equals("exponential"));
+        }
+        for (final JsonNode stage : load.path("stages"))
+        {
+            o.stages.add(new RateSchedule.Stage(stage.get("rate").asDouble(), stage.get("duration_s").asDouble()));
+        }
         o.drainTimeoutS = load.path("drain_timeout_s").asDouble(o.drainTimeoutS);
         if (load.path("end_of_window").asText("grace").equals("cancel"))
         {

@@ -92,6 +92,14 @@ public final class ContractSchema
             .field("burstiness", number(0, true, HUGE))
             .field("max_concurrency", integer(1, 1_000_000))
             .field("fixed_schedule", bool())
+            .field("ramp", object()
+                .field("from", number(0, false, HUGE))
+                .requiredField("to", number(0, true, HUGE))
+                .requiredField("duration_s", number(0, true, HUGE))
+                .field("shape", oneOf("linear", "exponential")))
+            .field("stages", listOf(object()
+                .requiredField("rate", number(0, true, HUGE))
+                .requiredField("duration_s", number(0, true, HUGE)), 1))
             .field("requests", integer(1, Long.MAX_VALUE))
             .field("duration_s", number(0, true, HUGE))
             .field("request_timeout_s", number(0, true, HUGE))
@@ -183,7 +191,7 @@ public final class ContractSchema
                     "mode closed");
             }
         }
-        else if (mode.equals("open") && !hasRate)
+        else if (mode.equals("open") && !hasRate && !load.has("stages"))
         {
             errors.add("load.rate: required for an open loop (load.mode: open)");
         }
@@ -194,6 +202,24 @@ public final class ContractSchema
         if (mode.equals("closed") && !hasConcurrency)
         {
             errors.add("load.concurrency: required for a closed loop (or set load.rate for an open loop)");
+        }
+        final boolean shaped = load.has("ramp") || load.has("stages");
+        if (shaped && (mode.equals("closed") || fixed))
+        {
+            errors.add("load: ramp and stages shape an open loop's rate (not a closed loop or a fixed schedule)");
+        }
+        if (load.has("stages") && hasRate)
+        {
+            errors.add("load.rate: the stages set the rate; drop load.rate");
+        }
+        if (load.has("ramp") && !load.has("stages") && !load.has("duration_s"))
+        {
+            errors.add("load.ramp: leads into the measured window; set load.duration_s or load.stages");
+        }
+        if (load.path("ramp").path("shape").asText("linear").equals("exponential") &&
+            !(load.path("ramp").path("from").asDouble(0) > 0))
+        {
+            errors.add("load.ramp.from: an exponential ramp needs from > 0");
         }
         if (mode.equals("closed") && (hasRate || load.has("arrival") || load.has("burstiness") ||
             load.has("max_concurrency")))

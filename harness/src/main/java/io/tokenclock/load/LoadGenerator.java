@@ -92,23 +92,14 @@ public final class LoadGenerator implements Runnable
         final LoadPlan p = plan;
         final long t0 = clock.nanoTime();
         startNs = t0;
-        // Offsets accumulate from 0, not from t0, so that rounding never depends on the clock's origin: the same
-        // seed gives the same offsets (and schedule hash) in every run.
-        double offsetNs = 0;
+        final Offsets offsets = new Offsets(p);
         long i = 0;
         while (!stopRequested)
         {
-            if (p.fixedOffsetsNs() != null)
+            final double offsetNs = offsets.next(i);
+            if (offsetNs < 0)
             {
-                if (i >= p.fixedOffsetsNs().length)
-                {
-                    break;
-                }
-                offsetNs = p.fixedOffsetsNs()[(int)i];
-            }
-            else if (!p.closedLoop() && i > 0)
-            {
-                offsetNs += p.arrivals().nextGapNs();
+                break;
             }
             final long intendedNs = t0 + (long)offsetNs;
             final boolean warmup = i < p.warmupRequests() ||
@@ -157,17 +148,23 @@ public final class LoadGenerator implements Runnable
             slot.bodyLength = slot.body.length;
             slot.promptTokensHint = filler.promptTokensHint(i);
             slot.requestId = i;
-            slot.phase = warmup ? RequestSlot.PHASE_WARMUP : RequestSlot.PHASE_MEASURE;
-            if (!warmup && measureStartNs == 0)
+            final int stage = offsets.stage();
+            slot.phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
+                RequestSlot.PHASE_MEASURE;
+            if (slot.phase == RequestSlot.PHASE_MEASURE && measureStartNs == 0)
             {
                 measureStartNs = slot.scheduledNs;
             }
             filler.onSubmit(slot, i);
+            if (stage > 0)
+            {
+                slot.group += stage * p.groupsPerStage();
+            }
             slot.submitNs = clock.nanoTime();
             sink.submit(slot);
             i++;
             submitted = i;
-            if (!warmup)
+            if (slot.phase == RequestSlot.PHASE_MEASURE)
             {
                 final long measured = measuredSubmitted + 1;
                 measuredSubmitted = measured;
@@ -210,35 +207,81 @@ public final class LoadGenerator implements Runnable
     }
 
     /**
-     * Recomputes, offline, the schedule hash an open-loop run with these arrivals would report after starting
-     * {@code requests} requests: the replay check that the same seed gives the same schedule.
+     * Recomputes, offline, the schedule hash a run of this plan would report after building {@code requests}
+     * requests: the replay check that the same seed gives the same schedule. The plan's arrival process must be
+     * fresh (seeded, not yet drawn from).
      */
-    public static String scheduleHash(final long[] fixedOffsetsNs, final long requests)
+    public static String scheduleHash(final LoadPlan plan, final long requests)
     {
-        final LoadGenerator g = new LoadGenerator(
-            new LoadPlan(false, 0, null, 1, 0, 0, 0, 0, fixedOffsetsNs), () -> 0, null, null, null);
-        for (int i = 0; i < requests && i < fixedOffsetsNs.length; i++)
-        {
-            g.digestOffset(fixedOffsetsNs[i]);
-        }
-        return g.scheduleHash();
-    }
-
-    /** As {@link #scheduleHash(long[], long)}, for a schedule drawn from {@code arrivals}. */
-    public static String scheduleHash(final ArrivalProcess arrivals, final long requests)
-    {
-        final LoadGenerator g = new LoadGenerator(
-            new LoadPlan(false, 0, arrivals, 1, 1, 0, 0, 0), () -> 0, null, null, null);
-        double offsetNs = 0;
+        final LoadGenerator g = new LoadGenerator(plan, () -> 0, null, null, null);
+        final Offsets offsets = new Offsets(plan);
         for (long i = 0; i < requests; i++)
         {
-            if (i > 0)
+            final double offsetNs = offsets.next(i);
+            if (offsetNs < 0)
             {
-                offsetNs += arrivals.nextGapNs();
+                break;
             }
             g.digestOffset((long)offsetNs);
         }
         return g.scheduleHash();
+    }
+
+    /**
+     * The open-loop intended start offsets, in ns after t0, in request order. They accumulate from 0, not from t0,
+     * so that rounding never depends on the clock's origin: the same seed gives the same offsets (and schedule hash)
+     * in every run. Closed loops have no offsets (0 for all).
+     */
+    private static final class Offsets
+    {
+        private final LoadPlan plan;
+        private double offsetNs;
+        private double unitS;
+        private int stage;
+
+        Offsets(final LoadPlan plan)
+        {
+            this.plan = plan;
+        }
+
+        /** @return request i's offset in ns, or -1 when the schedule has ended. */
+        double next(final long i)
+        {
+            stage = 0;
+            if (plan.fixedOffsetsNs() != null)
+            {
+                if (i >= plan.fixedOffsetsNs().length)
+                {
+                    return -1;
+                }
+                offsetNs = plan.fixedOffsetsNs()[(int)i];
+            }
+            else if (plan.rateSchedule() != null)
+            {
+                if (i > 0)
+                {
+                    unitS += plan.arrivals().nextGapNs() / 1e9;
+                }
+                final double t = plan.rateSchedule().timeAt(unitS);
+                if (!(t < plan.rateSchedule().endS()))
+                {
+                    return -1;
+                }
+                stage = plan.rateSchedule().stageAt(t);
+                offsetNs = t * 1e9;
+            }
+            else if (!plan.closedLoop() && i > 0)
+            {
+                offsetNs += plan.arrivals().nextGapNs();
+            }
+            return offsetNs;
+        }
+
+        /** @return the stage of the last offset: -1 in the ramp, else the stage index (0 without stages). */
+        int stage()
+        {
+            return stage;
+        }
     }
 
     private boolean pastEnd(final long nowNs)

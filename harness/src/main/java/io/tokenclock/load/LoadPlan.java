@@ -17,11 +17,26 @@ package io.tokenclock.load;
  * @param warmupDurationNs  requests intended to start within this long of the run's start are warmup too.
  * @param fixedOffsetsNs    open loop on a fixed schedule (trace replay): request i starts at t0 + offsets[i], and the
  *                          run ends after the last; null to draw from {@code arrivals}.
+ * @param rateSchedule      open loop with a ramp and stages: {@code arrivals} then runs at rate 1 and is time-changed
+ *                          by the schedule, requests in the ramp are excluded from metrics, and each stage is its own
+ *                          group; null for a constant rate.
+ * @param groupsPerStage    how many workload groups (segments) each stage holds, to compose group indices.
  */
 public record LoadPlan(
     boolean closedLoop, int concurrency, ArrivalProcess arrivals, int maxInFlight,
-    long measureRequests, long measureDurationNs, long warmupRequests, long warmupDurationNs, long[] fixedOffsetsNs)
+    long measureRequests, long measureDurationNs, long warmupRequests, long warmupDurationNs, long[] fixedOffsetsNs,
+    RateSchedule rateSchedule, int groupsPerStage)
 {
+    /** A plan on a fixed schedule or a constant rate. */
+    public LoadPlan(
+        final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
+        final long measureRequests, final long measureDurationNs, final long warmupRequests,
+        final long warmupDurationNs, final long[] fixedOffsetsNs)
+    {
+        this(closedLoop, concurrency, arrivals, maxInFlight, measureRequests, measureDurationNs, warmupRequests,
+            warmupDurationNs, fixedOffsetsNs, null, 1);
+    }
+
     /** A plan whose open-loop starts come from the arrival process. */
     public LoadPlan(
         final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
@@ -29,7 +44,7 @@ public record LoadPlan(
         final long warmupDurationNs)
     {
         this(closedLoop, concurrency, arrivals, maxInFlight, measureRequests, measureDurationNs, warmupRequests,
-            warmupDurationNs, null);
+            warmupDurationNs, null, null, 1);
     }
 
     public LoadPlan
@@ -60,7 +75,15 @@ public record LoadPlan(
         {
             throw new IllegalArgumentException("--max-concurrency must be >= 1");
         }
-        if (measureRequests <= 0 && measureDurationNs <= 0 && fixedOffsetsNs == null)
+        if (rateSchedule != null && (closedLoop || fixedOffsetsNs != null))
+        {
+            throw new IllegalArgumentException("ramps and stages apply to an open loop with an arrival rate");
+        }
+        if (groupsPerStage < 1)
+        {
+            throw new IllegalArgumentException("groupsPerStage must be >= 1");
+        }
+        if (measureRequests <= 0 && measureDurationNs <= 0 && fixedOffsetsNs == null && rateSchedule == null)
         {
             throw new IllegalArgumentException("set --requests or --duration");
         }

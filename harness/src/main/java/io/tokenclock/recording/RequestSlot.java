@@ -21,6 +21,8 @@ public final class RequestSlot
 {
     public static final int PHASE_WARMUP = 0;
     public static final int PHASE_MEASURE = 1;
+    /** Started during a load ramp: recorded, and excluded from metrics like warmup. */
+    public static final int PHASE_RAMP = 2;
 
     public static final int STATUS_OK = 0;
     public static final int STATUS_ERROR = 1;

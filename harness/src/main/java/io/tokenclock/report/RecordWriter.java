@@ -145,6 +145,8 @@ public final class RecordWriter
         load.put("duration_s", o.durationS);
         load.put("warmup_requests", o.warmupRequests);
         load.put("warmup_duration_s", o.warmupDurationS);
+        final var schedule = io.tokenclock.runner.BenchmarkRunner.rateSchedule(o);
+        load.put("rate_schedule", schedule == null ? null : schedule.describe());
         load.put("seed", o.seed);
         load.put("schedule_hash", r.provenance().scheduleHash());
         load.put("cache_policy", o.cachePolicy);

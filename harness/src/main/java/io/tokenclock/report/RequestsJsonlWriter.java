@@ -73,7 +73,8 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         {
             g.writeNullField("response_id");
         }
-        g.writeStringField("phase", s.phase == RequestSlot.PHASE_WARMUP ? "warmup" : "measure");
+        g.writeStringField("phase", s.phase == RequestSlot.PHASE_WARMUP ? "warmup" :
+            s.phase == RequestSlot.PHASE_RAMP ? "ramp" : "measure");
         g.writeStringField("status", status(s.status));
         if (s.status == RequestSlot.STATUS_OK)
         {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.LoadPlan;
+import io.tokenclock.load.RateSchedule;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.GcPauseMonitor;
 import io.tokenclock.metrics.HiccupMonitor;
@@ -112,7 +114,8 @@ public final class BenchmarkRunner
         final ProfilerSession profiler = options.profile == null ? null : ProfilerSession.start(options.profile,
             options.profileOut != null ? options.profileOut : outputDir, err);
         final ChunkRecords records = new ChunkRecords(RING_BYTES);
-        final GroupStats[] groups = workload.groupNames().stream().map(GroupStats::new).toArray(GroupStats[]::new);
+        final GroupStats[] groups = groupNames(options, workload).stream().map(GroupStats::new)
+            .toArray(GroupStats[]::new);
         final SlotPool pool = new SlotPool(options.maxInFlight());
         final MetricRecorders recorders = new MetricRecorders();
         final long wallStartNs = clock.nanoTime();
@@ -224,14 +227,53 @@ public final class BenchmarkRunner
         }
     }
 
-    private static LoadPlan plan(final RunOptions o, final WorkloadGenerator workload)
+    /** @return the load plan of these options (public so that a replay rebuilds exactly the same schedule). */
+    public static LoadPlan plan(final RunOptions o, final WorkloadGenerator workload)
     {
         final boolean closed = o.closedLoop();
+        final RateSchedule schedule = rateSchedule(o);
         final ArrivalProcess arrivals = closed || o.fixedSchedule ? null :
-            ArrivalProcess.of(o.arrival, o.rate, o.burstiness, o.seed);
+            ArrivalProcess.of(o.arrival, schedule != null ? 1.0 : o.rate, o.burstiness, o.seed);
         return new LoadPlan(closed, closed ? o.concurrency : 0, arrivals, o.maxInFlight(),
-            o.requests == null ? 0 : o.requests, o.durationS == null ? 0 : (long)(o.durationS * 1e9),
-            o.warmupRequests, (long)(o.warmupDurationS * 1e9), o.fixedSchedule ? workload.traceOffsetsNs() : null);
+            o.requests == null ? 0 : o.requests, schedule == null && o.durationS != null ? (long)(o.durationS * 1e9) : 0,
+            o.warmupRequests, (long)(o.warmupDurationS * 1e9), o.fixedSchedule ? workload.traceOffsetsNs() : null,
+            schedule, Math.max(1, workload.groupNames().size()));
+    }
+
+    /** @return the open loop's ramp and stages, or null for a constant rate. */
+    public static RateSchedule rateSchedule(final RunOptions o)
+    {
+        if (o.closedLoop() || o.fixedSchedule || (o.ramp == null && o.stages.isEmpty()))
+        {
+            return null;
+        }
+        final List<RateSchedule.Stage> stages = !o.stages.isEmpty() ? o.stages :
+            List.of(new RateSchedule.Stage(o.rate, o.durationS));
+        return new RateSchedule(o.ramp, stages);
+    }
+
+    /** @return the names of the run's groups: stages x segments, or whichever of the two there is. */
+    static List<String> groupNames(final RunOptions o, final WorkloadGenerator workload)
+    {
+        final RateSchedule schedule = rateSchedule(o);
+        final List<String> segments = workload.groupNames();
+        if (schedule == null || schedule.stages().size() < 2)
+        {
+            return segments;
+        }
+        final List<String> names = new java.util.ArrayList<>();
+        for (final String stage : schedule.stageNames())
+        {
+            if (segments.isEmpty())
+            {
+                names.add(stage);
+            }
+            for (final String segment : segments)
+            {
+                names.add(stage + " / " + segment);
+            }
+        }
+        return names;
     }
 
     /** Extra headers plus the bearer token from the environment, if set. The token never leaves this map. */

@@ -29,6 +29,10 @@ public final class RunOptions
     public ArrivalProcess.Kind arrival = ArrivalProcess.Kind.POISSON;
     public double burstiness = 1.0;
     public Integer maxConcurrency;
+    /** Open loop: a ramp of the rate before the measured stages, or null. */
+    public io.tokenclock.load.RateSchedule.Ramp ramp;
+    /** Open loop: stages of constant rate, each reported on its own; empty for one constant --rate. */
+    public java.util.List<io.tokenclock.load.RateSchedule.Stage> stages = new java.util.ArrayList<>();
 
     public Long requests;
     public Double durationS;
@@ -111,6 +115,19 @@ public final class RunOptions
             throw new IllegalArgumentException("--url is required (e.g. --url http://127.0.0.1:8000/v1)");
         }
         Endpoint.parse(url, api);
+        if (!stages.isEmpty() && rate == null)
+        {
+            rate = stages.get(0).ratePerSecond();
+        }
+        if ((ramp != null || !stages.isEmpty()) && concurrency != null)
+        {
+            throw new IllegalArgumentException("ramps and stages shape an open loop's rate; they do not apply to " +
+                "--concurrency");
+        }
+        if (ramp != null && stages.isEmpty() && durationS == null)
+        {
+            throw new IllegalArgumentException("a ramp leads into the measured window: set --duration (or stages)");
+        }
         if (concurrency != null && rate != null)
         {
             throw new IllegalArgumentException(
@@ -163,7 +180,7 @@ public final class RunOptions
         {
             throw new IllegalArgumentException("--duration must be > 0 seconds: " + durationS);
         }
-        if (requests == null && durationS == null && !fixedSchedule)
+        if (requests == null && durationS == null && !fixedSchedule && stages.isEmpty())
         {
             requests = 100L;
         }

@@ -300,6 +300,30 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldRampThenRunEachStageAndReportItOnItsOwn() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(1)))
+        {
+            final RunOptions o = options(server);
+            o.arrival = ArrivalProcess.Kind.CONSTANT;
+            o.maxTokens = 4;
+            o.ramp = new io.tokenclock.load.RateSchedule.Ramp(10, 40, 0.5, false);
+            o.stages = List.of(new io.tokenclock.load.RateSchedule.Stage(40, 0.5),
+                new io.tokenclock.load.RateSchedule.Stage(80, 0.5));
+            final RunResult r = run(o);
+            // Unit-rate constant arrivals time-changed: the ramp holds (10 + 40) / 2 * 0.5 = 12.5 expected arrivals
+            // (requests 0..12), stage 1 holds 20 (13..32), stage 2 holds 40 (33..72).
+            final long ramp = requests().stream().filter(l -> l.get("phase").asText().equals("ramp")).count();
+            assertEquals(13, ramp);
+            assertEquals(2, r.groups().size());
+            assertEquals("stage 1: 40 req/s, 0.5 s", r.groups().get(0).name());
+            assertEquals(20, r.groups().get(0).ok());
+            assertEquals(40, r.groups().get(1).ok());
+            assertEquals(60, r.measuredOk(), "ramp requests are excluded from the measured counts");
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
