@@ -88,6 +88,13 @@ public final class ContractOptions
         o.outputLengths = workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null;
         o.lengthCorrelation = workload.path("correlation").asDouble(0.0);
         o.segments = workload.has("segments") ? workload.get("segments").deepCopy() : null;
+        final JsonNode prefix = workload.path("prefix");
+        if (prefix.isObject())
+        {
+            o.prefixes = new io.tokenclock.workload.SharedPrefixes(prefix.path("system_tokens").asInt(0),
+                prefix.path("groups").asInt(0), prefix.path("group_tokens").asInt(0),
+                prefix.path("sharing").asDouble(prefix.path("groups").asInt(0) > 0 ? 1.0 : 0.0));
+        }
         final JsonNode cancellation = workload.path("cancellation");
         o.cancelRate = cancellation.path("rate").asDouble(o.cancelRate);
         o.cancelAfterMs = cancellation.path("after_ms").asDouble(o.cancelAfterMs);

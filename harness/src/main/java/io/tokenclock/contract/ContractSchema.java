@@ -76,6 +76,11 @@ public final class ContractSchema
                 .field("output_tokens", DIST)
                 .field("correlation", number(-1, false, 1))
                 .field("extra_body", jsonObject()), 1))
+            .field("prefix", object()
+                .field("system_tokens", integer(0, 10_000_000))
+                .field("groups", integer(0, 1_000_000))
+                .field("group_tokens", integer(1, 10_000_000))
+                .field("sharing", number(0, false, 1)))
             .field("cancellation", object()
                 .requiredField("rate", number(0, false, 1))
                 .field("after_ms", number(0, true, HUGE))
@@ -247,6 +252,14 @@ public final class ContractSchema
         if (workload.has("segments"))
         {
             checkSegments(workload, root.path("model"), errors);
+        }
+        if (workload.has("prefix") && (workload.has("dataset") || workload.has("prompt")))
+        {
+            errors.add("workload.prefix: applies to synthetic prompts, not to a dataset or a fixed prompt");
+        }
+        if (workload.path("prefix").path("groups").asInt(0) > 0 && !workload.path("prefix").has("group_tokens"))
+        {
+            errors.add("workload.prefix.group_tokens: required with groups");
         }
         final JsonNode cancellation = workload.path("cancellation");
         if (cancellation.isObject() && !cancellation.has("after_ms") && !cancellation.has("after_tokens"))

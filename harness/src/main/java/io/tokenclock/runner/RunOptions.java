@@ -77,6 +77,8 @@ public final class RunOptions
     public boolean fixedSchedule;
     /** Tokens per Mooncake {@code hash_ids} block. */
     public int blockSize = 512;
+    /** Shared prompt prefixes (system block, prefix groups), or null. */
+    public io.tokenclock.workload.SharedPrefixes prefixes;
     /** Cancellation rule: fraction of requests, and after how long or how many tokens (0: not that way). */
     public double cancelRate;
     public double cancelAfterMs;

@@ -42,7 +42,7 @@ public final class Workloads
     public static WorkloadGenerator generator(
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
-        final WorkloadGenerator generator = bodies(o, endpoint, model, tokenizer);
+        final WorkloadGenerator generator = bodies(o, endpoint, model, tokenizer).prefixes(o.prefixes);
         return o.cancelRate > 0 ?
             generator.cancellation(new CancellationRule(o.cancelRate, o.cancelAfterMs, o.cancelAfterTokens, o.seed)) :
             generator;

@@ -64,6 +64,8 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
     private final Map<String, Integer> datasetGroups = new LinkedHashMap<>();
     private final List<String> groupNames = new ArrayList<>();
     private CancellationRule cancellation;
+    private SharedPrefixes prefixes;
+    private final Map<Long, String> prefixBlocks = new HashMap<>();
     private long requests;
     private long residualRequests;
     private int lastPromptTokens = -1;
@@ -307,7 +309,7 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
         else
         {
             final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, inputTokens), random,
-                "request " + i + ":");
+                sharedPrefix(random) + "request " + i + ":");
             if (p.residual() != 0)
             {
                 residualRequests++;
@@ -316,6 +318,29 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
             lastPromptTokens = p.tokens();
         }
         return segment.bodies().body(prompt, outputTokens);
+    }
+
+    /** Starts synthetic prompts with shared prefix blocks from now on; null for none. */
+    public WorkloadGenerator prefixes(final SharedPrefixes shared)
+    {
+        this.prefixes = shared;
+        return this;
+    }
+
+    private String sharedPrefix(final SplittableRandom random)
+    {
+        if (prefixes == null)
+        {
+            return "";
+        }
+        final StringBuilder sb = new StringBuilder();
+        for (final long block : prefixes.draw(random))
+        {
+            sb.append(prefixBlocks.computeIfAbsent(block, b -> synthesizer.synthesize(tokenizer,
+                prefixes.tokensOf(b), new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ (b * 31 + 7)), "").text()));
+            sb.append('\n');
+        }
+        return sb.toString();
     }
 
     /** Applies {@code rule} to every request from now on; null for none. */
@@ -371,7 +396,12 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
         {
             return "fixed prompt, counted in " + counting;
         }
-        final StringBuilder sb = new StringBuilder("synthetic prompts of exact length in " + counting + "; seed " + seed);
+        final StringBuilder sb = new StringBuilder("synthetic prompts of exact length in ").append(counting)
+            .append("; seed ").append(seed);
+        if (prefixes != null)
+        {
+            sb.append("; ").append(prefixes.describe());
+        }
         for (final Segment segment : segments)
         {
             sb.append("; ").append(segment.name() == null ? "" : segment.name() + " (weight " + segment.weight() +

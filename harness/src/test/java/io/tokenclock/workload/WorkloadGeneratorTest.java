@@ -80,6 +80,38 @@ final class WorkloadGeneratorTest
     }
 
     @Test
+    void shouldShareSystemAndGroupPrefixesAcrossPromptsAtTheDeclaredRate() throws IOException
+    {
+        final WordTokenizer words = new WordTokenizer();
+        final WorkloadGenerator g = new WorkloadGenerator(2, new RequestBodyFactory(false, "m", 0, false, null, null),
+            words, null, new Fixed(200), null, 0, 8).prefixes(new SharedPrefixes(10, 3, 50, 0.6));
+        final java.util.Map<String, Integer> groupStarts = new java.util.HashMap<>();
+        String system = null;
+        int grouped = 0;
+        final int n = 3_000;
+        for (int i = 0; i < n; i++)
+        {
+            final String prompt = JSON.readTree(g.body(i)).get("prompt").asText();
+            assertEquals(200, words.count(prompt), "exact length, shared prefix included");
+            final String[] lines = prompt.split("\n");
+            if (system == null)
+            {
+                system = lines[0];
+            }
+            assertEquals(system, lines[0], "every prompt starts with the same system block");
+            assertEquals(10, words.count(lines[0]));
+            if (!lines[1].startsWith("request "))
+            {
+                grouped++;
+                assertEquals(50, words.count(lines[1]));
+                groupStarts.merge(lines[1], 1, Integer::sum);
+            }
+        }
+        assertEquals(0.6, grouped / (double)n, 0.03);
+        assertEquals(3, groupStarts.size(), "three distinct group blocks, each reused");
+    }
+
+    @Test
     void shouldPickTheSameRequestsToCancelForTheSameSeed()
     {
         final CancellationRule rule = new CancellationRule(0.25, 0, 3, 17);
