@@ -19,7 +19,7 @@ import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.RunOptions;
 import io.tokenclock.runner.Workloads;
 import io.tokenclock.transport.Endpoint;
-import io.tokenclock.workload.WorkloadGenerator;
+import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 import io.tokenclock.workload.tokenizer.Tokenizers;
 
@@ -70,7 +70,13 @@ public final class ReplayCommand implements Callable<Integer>
         final Tokenizer tokenizer = Workloads.tokenizer(o);
         try
         {
-            final WorkloadGenerator generator = Workloads.generator(o, Endpoint.parse(o.url, o.api), model, tokenizer);
+            final Workload generator = Workloads.generator(o, Endpoint.parse(o.url, o.api), model, tokenizer);
+            if (!generator.replayable())
+            {
+                System.out.println("replay: workload  user sessions interleave by the server's timing: the hash " +
+                    "covers the messages sent, and cannot be regenerated offline");
+                return Main.EXIT_OK;
+            }
             same = checkWorkload(record, generator, requests) & checkSchedule(record, o, generator, requests);
         }
         finally
@@ -101,7 +107,7 @@ public final class ReplayCommand implements Callable<Integer>
         return Main.execute(rerun.toArray(String[]::new));
     }
 
-    private static boolean checkWorkload(final JsonNode record, final WorkloadGenerator generator, final long requests)
+    private static boolean checkWorkload(final JsonNode record, final Workload generator, final long requests)
     {
         for (long i = 0; i < requests; i++)
         {
@@ -111,7 +117,7 @@ public final class ReplayCommand implements Callable<Integer>
     }
 
     private static boolean checkSchedule(
-        final JsonNode record, final RunOptions o, final WorkloadGenerator generator, final long requests)
+        final JsonNode record, final RunOptions o, final Workload generator, final long requests)
     {
         if (o.closedLoop())
         {

@@ -28,6 +28,9 @@ import io.tokenclock.transport.Endpoint;
     description = "Benchmark an OpenAI-compatible streaming endpoint.")
 public final class RunCommand implements Callable<Integer>
 {
+    private static final com.fasterxml.jackson.databind.node.JsonNodeFactory JSON_FACTORY =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+
     @Option(names = "--config", description = "Contract file (YAML) declaring the whole benchmark; flags override it.")
     Path config;
 
@@ -73,6 +76,16 @@ public final class RunCommand implements Callable<Integer>
 
     @Option(names = "--max-concurrency", description = "Open loop: cap on requests in flight.")
     Integer maxConcurrency;
+
+    @Option(names = "--users", description = "User-centric load: N simulated users running multi-turn chat sessions.")
+    Integer users;
+
+    @Option(names = "--turns", defaultValue = "3", description = "Turns per session with --users (default: ${DEFAULT-VALUE}).")
+    int turns;
+
+    @Option(names = "--think-ms", defaultValue = "1000",
+        description = "Think time between an answer and the user's next turn, ms (default: ${DEFAULT-VALUE}).")
+    int thinkMs;
 
     @Option(names = "--ramp", description = "Open loop: ramp the rate FROM:TO:SECONDS[:exponential] before the "
         + "measured window (ramp requests are recorded and excluded from metrics).")
@@ -322,7 +335,19 @@ public final class RunCommand implements Callable<Integer>
         {
             o.burstiness = burstiness;
         }
-        if (set.test("--ramp"))
+        if (set.test("--users"))
+        {
+            o.users = users;
+        }
+        if (set.test("--turns"))
+        {
+            o.sessionTurns = JSON_FACTORY.objectNode().put("dist", "fixed").put("value", turns);
+        }
+        if (set.test("--think-ms"))
+        {
+            o.thinkTimeMs = JSON_FACTORY.objectNode().put("dist", "fixed").put("value", thinkMs);
+        }
+        if (set.test("--ramp") && ramp != null)
         {
             o.ramp = parseRamp(ramp);
         }

@@ -88,6 +88,12 @@ public final class ContractOptions
         o.outputLengths = workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null;
         o.lengthCorrelation = workload.path("correlation").asDouble(0.0);
         o.segments = workload.has("segments") ? workload.get("segments").deepCopy() : null;
+        final JsonNode sessions = workload.path("sessions");
+        if (sessions.isObject())
+        {
+            o.sessionTurns = sessions.get("turns").deepCopy();
+            o.thinkTimeMs = sessions.has("think_time_ms") ? sessions.get("think_time_ms").deepCopy() : null;
+        }
         final JsonNode prefix = workload.path("prefix");
         if (prefix.isObject())
         {
@@ -135,6 +141,10 @@ public final class ContractOptions
         if (load.has("concurrency"))
         {
             o.concurrency = load.get("concurrency").asInt();
+        }
+        if (load.has("users"))
+        {
+            o.users = load.get("users").asInt();
         }
         if (load.has("rate"))
         {

@@ -76,6 +76,9 @@ public final class ContractSchema
                 .field("output_tokens", DIST)
                 .field("correlation", number(-1, false, 1))
                 .field("extra_body", jsonObject()), 1))
+            .field("sessions", object()
+                .requiredField("turns", DIST)
+                .field("think_time_ms", DIST))
             .field("prefix", object()
                 .field("system_tokens", integer(0, 10_000_000))
                 .field("groups", integer(0, 1_000_000))
@@ -90,7 +93,8 @@ public final class ContractSchema
                 .field("format", oneOf("jsonl", "sharegpt", "mooncake"))
                 .field("block_size", integer(1, 1_000_000))))
         .field("load", object()
-            .field("mode", oneOf("open", "closed"))
+            .field("mode", oneOf("open", "closed", "users"))
+            .field("users", integer(1, 1_000_000))
             .field("concurrency", integer(1, 1_000_000))
             .field("rate", number(0, true, HUGE))
             .field("arrival", oneOf("constant", "poisson", "gamma"))
@@ -181,9 +185,21 @@ public final class ContractSchema
         final boolean hasRate = load.has("rate");
         final boolean hasConcurrency = load.has("concurrency");
         final boolean fixed = load.path("fixed_schedule").asBoolean(false);
-        final String mode = load.path("mode").asText(hasRate || fixed ? "open" : "closed");
+        final String mode = load.path("mode").asText(hasRate || fixed ? "open" : load.has("users") ? "users" :
+            "closed");
+        if (mode.equals("users") || load.has("users") || root.path("workload").has("sessions"))
+        {
+            if (!mode.equals("users") || !load.has("users") || !root.path("workload").has("sessions"))
+            {
+                errors.add("load.users: user-centric load needs load.mode: users, load.users and workload.sessions");
+            }
+            if (hasRate || hasConcurrency || fixed || load.has("stages") || load.has("ramp"))
+            {
+                errors.add("load.users: the rate emerges from the users; drop rate, concurrency, stages and ramps");
+            }
+        }
         final JsonNode dataset = root.path("workload").path("dataset");
-        if (fixed)
+        if (fixed && !mode.equals("users"))
         {
             if (!dataset.path("format").asText("jsonl").equals("mooncake"))
             {
@@ -231,7 +247,8 @@ public final class ContractSchema
         {
             errors.add("load: rate, arrival, burstiness and max_concurrency apply to an open loop only");
         }
-        if (load.path("end_of_window").asText("grace").equals("cancel") && load.path("drain_timeout_s").asDouble(0) > 0)
+        if (load.path("end_of_window").asText("grace").equals("cancel") &&
+            load.path("drain_timeout_s").asDouble(0) > 0)
         {
             errors.add("load.drain_timeout_s: end_of_window cancel cancels in-flight requests at once; drop it");
         }

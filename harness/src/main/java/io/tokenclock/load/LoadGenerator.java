@@ -87,8 +87,95 @@ public final class LoadGenerator implements Runnable
         }
     }
 
+    /** A user's turn ended (user-centric load): when, and with which answer text (null if it failed). */
+    private record Completion(int user, long endNs, String answer)
+    {
+    }
+
+    private final java.util.concurrent.LinkedBlockingQueue<Completion> completions =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+
+    /**
+     * Tells a user-centric run that a user's turn ended; the user's next turn is due a think time later. Thread-safe
+     * (called from the collector).
+     */
+    public void onUserTurnEnded(final int user, final long endNs, final String answer)
+    {
+        completions.add(new Completion(user, endNs, answer));
+    }
+
+    private void generateUsers() throws InterruptedException
+    {
+        final LoadPlan p = plan;
+        final SessionFiller sessions = (SessionFiller)filler;
+        final long t0 = clock.nanoTime();
+        startNs = t0;
+        final java.util.PriorityQueue<long[]> due = new java.util.PriorityQueue<>(
+            java.util.Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> a[1]));
+        final String[] answers = new String[p.users()];
+        for (int u = 0; u < p.users(); u++)
+        {
+            due.add(new long[] {t0, u});
+        }
+        long i = 0;
+        while (!stopRequested)
+        {
+            Completion c;
+            while ((c = completions.poll()) != null)
+            {
+                answers[c.user()] = c.answer();
+                due.add(new long[] {c.endNs() + sessions.thinkNs(c.user()), c.user()});
+            }
+            final long now = clock.nanoTime();
+            final long[] next = due.peek();
+            if (next == null || next[0] - now > SPIN_NS)
+            {
+                final long waitNs = next == null ? ACQUIRE_POLL_NS : Math.min(ACQUIRE_POLL_NS, next[0] - now - SPIN_NS);
+                c = completions.poll(waitNs, java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (c != null)
+                {
+                    completions.add(c);
+                }
+                if (next == null && pastEnd(clock.nanoTime()))
+                {
+                    break;
+                }
+                continue;
+            }
+            due.poll();
+            sleepUntil(next[0]);
+            final int user = (int)next[1];
+            final boolean warmup = i < p.warmupRequests() ||
+                (p.warmupDurationNs() > 0 && next[0] < t0 + p.warmupDurationNs());
+            if (!warmup && pastEnd(next[0]))
+            {
+                break;
+            }
+            final byte[] body = sessions.nextTurn(user, answers[user]);
+            answers[user] = null;
+            final RequestSlot slot = acquire();
+            if (slot == null)
+            {
+                break;
+            }
+            slot.scheduledNs = next[0];
+            slot.body = body;
+            slot.user = user;
+            if (submit(slot, i, warmup ? RequestSlot.PHASE_WARMUP : RequestSlot.PHASE_MEASURE, 0))
+            {
+                break;
+            }
+            i++;
+        }
+    }
+
     private void generate() throws InterruptedException
     {
+        if (plan.users() > 0)
+        {
+            generateUsers();
+            return;
+        }
         final LoadPlan p = plan;
         final long t0 = clock.nanoTime();
         startNs = t0;
@@ -145,35 +232,48 @@ public final class LoadGenerator implements Runnable
                 slot.scheduledNs = intended;
                 slot.body = body;
             }
-            slot.bodyLength = slot.body.length;
-            slot.promptTokensHint = filler.promptTokensHint(i);
-            slot.requestId = i;
             final int stage = offsets.stage();
-            slot.phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
+            final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
                 RequestSlot.PHASE_MEASURE;
-            if (slot.phase == RequestSlot.PHASE_MEASURE && measureStartNs == 0)
+            if (submit(slot, i, phase, Math.max(0, stage)))
             {
-                measureStartNs = slot.scheduledNs;
+                break;
             }
-            filler.onSubmit(slot, i);
-            if (stage > 0)
-            {
-                slot.group += stage * p.groupsPerStage();
-            }
-            slot.submitNs = clock.nanoTime();
-            sink.submit(slot);
             i++;
-            submitted = i;
-            if (slot.phase == RequestSlot.PHASE_MEASURE)
-            {
-                final long measured = measuredSubmitted + 1;
-                measuredSubmitted = measured;
-                if (p.measureRequests() > 0 && measured >= p.measureRequests())
-                {
-                    break;
-                }
-            }
         }
+    }
+
+    /**
+     * Fills the common fields, submits, and counts.
+     *
+     * @return true when the measured-request limit has been reached.
+     */
+    private boolean submit(final RequestSlot slot, final long i, final int phase, final int stage)
+    {
+        final LoadPlan p = plan;
+        slot.bodyLength = slot.body.length;
+        slot.promptTokensHint = filler.promptTokensHint(i);
+        slot.requestId = i;
+        slot.phase = phase;
+        if (phase == RequestSlot.PHASE_MEASURE && measureStartNs == 0)
+        {
+            measureStartNs = slot.scheduledNs;
+        }
+        filler.onSubmit(slot, i);
+        if (stage > 0)
+        {
+            slot.group += stage * p.groupsPerStage();
+        }
+        slot.submitNs = clock.nanoTime();
+        sink.submit(slot);
+        submitted = i + 1;
+        if (phase == RequestSlot.PHASE_MEASURE)
+        {
+            final long measured = measuredSubmitted + 1;
+            measuredSubmitted = measured;
+            return p.measureRequests() > 0 && measured >= p.measureRequests();
+        }
+        return false;
     }
 
     private void digestOffset(final long offsetNs)

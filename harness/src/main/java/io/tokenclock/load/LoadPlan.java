@@ -21,12 +21,26 @@ package io.tokenclock.load;
  *                          by the schedule, requests in the ramp are excluded from metrics, and each stage is its own
  *                          group; null for a constant rate.
  * @param groupsPerStage    how many workload groups (segments) each stage holds, to compose group indices.
+ * @param users             user-centric load: this many simulated users run multi-turn sessions, each turn starting a
+ *                          think time after the user's previous answer ended; 0 for none. The rate emerges from the
+ *                          users, and a slow answer delays that user's next turn instead of bursting later.
  */
 public record LoadPlan(
     boolean closedLoop, int concurrency, ArrivalProcess arrivals, int maxInFlight,
     long measureRequests, long measureDurationNs, long warmupRequests, long warmupDurationNs, long[] fixedOffsetsNs,
-    RateSchedule rateSchedule, int groupsPerStage)
+    RateSchedule rateSchedule, int groupsPerStage, int users)
 {
+    /** A plan without simulated users. */
+    public LoadPlan(
+        final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
+        final long measureRequests, final long measureDurationNs, final long warmupRequests,
+        final long warmupDurationNs, final long[] fixedOffsetsNs, final RateSchedule rateSchedule,
+        final int groupsPerStage)
+    {
+        this(closedLoop, concurrency, arrivals, maxInFlight, measureRequests, measureDurationNs, warmupRequests,
+            warmupDurationNs, fixedOffsetsNs, rateSchedule, groupsPerStage, 0);
+    }
+
     /** A plan on a fixed schedule or a constant rate. */
     public LoadPlan(
         final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
@@ -63,11 +77,15 @@ public record LoadPlan(
                 }
             }
         }
-        if (closedLoop && concurrency < 1)
+        if (users < 0)
+        {
+            throw new IllegalArgumentException("users must be >= 0");
+        }
+        if (closedLoop && concurrency < 1 && users == 0)
         {
             throw new IllegalArgumentException("--concurrency must be >= 1");
         }
-        if (!closedLoop && arrivals == null && fixedOffsetsNs == null)
+        if (!closedLoop && arrivals == null && fixedOffsetsNs == null && users == 0)
         {
             throw new IllegalArgumentException("open loop needs an arrival process");
         }

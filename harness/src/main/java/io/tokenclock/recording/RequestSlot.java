@@ -48,6 +48,8 @@ public final class RequestSlot
     public int promptTokensHint;
     /** Index of the request's group (segment and/or stage) for per-group metrics; 0 when there are none. */
     public int group;
+    /** The simulated user the request belongs to (user-centric load), or -1. */
+    public int user = -1;
     /** Cancellation rule: abort after this many content-bearing chunks (0: never). */
     public int cancelAfterChunks;
     /** Cancellation rule: abort this long after the send (0: never). */
@@ -107,6 +109,7 @@ public final class RequestSlot
         bodyLength = 0;
         promptTokensHint = -1;
         group = 0;
+        user = -1;
         cancelAfterChunks = 0;
         cancelAfterNs = 0;
         sentNs = 0;

@@ -73,6 +73,10 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         {
             g.writeNullField("response_id");
         }
+        if (s.user >= 0)
+        {
+            g.writeNumberField("user", s.user);
+        }
         g.writeStringField("phase", s.phase == RequestSlot.PHASE_WARMUP ? "warmup" :
             s.phase == RequestSlot.PHASE_RAMP ? "ramp" : "measure");
         g.writeStringField("status", status(s.status));

@@ -29,6 +29,7 @@ import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.GroupStats;
+import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.report.EnvironmentCapture;
 import io.tokenclock.report.ProgressLine;
@@ -37,7 +38,7 @@ import io.tokenclock.report.RequestsJsonlWriter;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StreamingClient;
 import io.tokenclock.workload.RequestBodyFactory;
-import io.tokenclock.workload.WorkloadGenerator;
+import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 import io.tokenclock.workload.tokenizer.Tokenizers;
 
@@ -92,7 +93,7 @@ public final class BenchmarkRunner
         final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
         final var extraBody = RequestBodyFactory.parseExtraBody(options.extraBody);
         final Tokenizer tokenizer = Workloads.tokenizer(options);
-        final WorkloadGenerator workload = Workloads.generator(options, endpoint, model, tokenizer);
+        final Workload workload = Workloads.generator(options, endpoint, model, tokenizer);
         if (options.preflight)
         {
             final RequestBodyFactory tiny = new RequestBodyFactory(chat, model, 4, false, options.temperature,
@@ -125,13 +126,22 @@ public final class BenchmarkRunner
             StreamingClient client = new StreamingClient(endpoint, clock, records, headers, options.maxInFlight(),
                 options.ioThreads, (long)(options.timeoutS * 1e9)))
         {
-            collector = new Collector(records, pool, recorders, jsonl, groups);
+            generator = new LoadGenerator(plan(options, workload), clock, pool, workload, client::submit);
+            final LoadGenerator load = generator;
+            collector = new Collector(records, pool, recorders, (slot, m) ->
+            {
+                jsonl.onRequestComplete(slot, m);
+                if (slot.user >= 0)
+                {
+                    load.onUserTurnEnded(slot.user, slot.endNs, slot.status == RequestSlot.STATUS_OK ?
+                        RequestsJsonlWriter.decodeRaw(slot.text, slot.textLength) : null);
+                }
+            }, groups);
+            collector.windowClose(generator::windowCloseNs);
             final Thread collectorThread = new Thread(collector, "tokenclock-collector");
             collectorThread.setDaemon(true);
             collectorThread.start();
 
-            generator = new LoadGenerator(plan(options, workload), clock, pool, workload, client::submit);
-            collector.windowClose(generator::windowCloseNs);
             final Thread generatorThread = new Thread(generator, "tokenclock-load");
             generatorThread.setDaemon(true);
             final Throwable[] generatorFailure = new Throwable[1];
@@ -228,16 +238,16 @@ public final class BenchmarkRunner
     }
 
     /** @return the load plan of these options (public so that a replay rebuilds exactly the same schedule). */
-    public static LoadPlan plan(final RunOptions o, final WorkloadGenerator workload)
+    public static LoadPlan plan(final RunOptions o, final Workload workload)
     {
         final boolean closed = o.closedLoop();
         final RateSchedule schedule = rateSchedule(o);
-        final ArrivalProcess arrivals = closed || o.fixedSchedule ? null :
+        final ArrivalProcess arrivals = closed || o.fixedSchedule || o.users != null ? null :
             ArrivalProcess.of(o.arrival, schedule != null ? 1.0 : o.rate, o.burstiness, o.seed);
         return new LoadPlan(closed, closed ? o.concurrency : 0, arrivals, o.maxInFlight(),
             o.requests == null ? 0 : o.requests, schedule == null && o.durationS != null ? (long)(o.durationS * 1e9) : 0,
             o.warmupRequests, (long)(o.warmupDurationS * 1e9), o.fixedSchedule ? workload.traceOffsetsNs() : null,
-            schedule, Math.max(1, workload.groupNames().size()));
+            schedule, Math.max(1, workload.groupNames().size()), o.users == null ? 0 : o.users);
     }
 
     /** @return the open loop's ramp and stages, or null for a constant rate. */
@@ -253,7 +263,7 @@ public final class BenchmarkRunner
     }
 
     /** @return the names of the run's groups: stages x segments, or whichever of the two there is. */
-    static List<String> groupNames(final RunOptions o, final WorkloadGenerator workload)
+    static List<String> groupNames(final RunOptions o, final Workload workload)
     {
         final RateSchedule schedule = rateSchedule(o);
         final List<String> segments = workload.groupNames();

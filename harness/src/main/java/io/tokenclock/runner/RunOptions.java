@@ -29,6 +29,11 @@ public final class RunOptions
     public ArrivalProcess.Kind arrival = ArrivalProcess.Kind.POISSON;
     public double burstiness = 1.0;
     public Integer maxConcurrency;
+    /** User-centric load: simulated users running multi-turn sessions, or null. */
+    public Integer users;
+    /** Turns per session and think time in ms (contract distribution syntax), for user-centric load. */
+    public com.fasterxml.jackson.databind.JsonNode sessionTurns;
+    public com.fasterxml.jackson.databind.JsonNode thinkTimeMs;
     /** Open loop: a ramp of the rate before the measured stages, or null. */
     public io.tokenclock.load.RateSchedule.Ramp ramp;
     /** Open loop: stages of constant rate, each reported on its own; empty for one constant --rate. */
@@ -96,12 +101,16 @@ public final class RunOptions
 
     public boolean closedLoop()
     {
-        return rate == null && !fixedSchedule;
+        return rate == null && !fixedSchedule && users == null;
     }
 
     /** @return the cap on requests in flight. */
     public int maxInFlight()
     {
+        if (users != null)
+        {
+            return users;
+        }
         if (closedLoop())
         {
             return concurrency;
@@ -136,7 +145,20 @@ public final class RunOptions
                 "--concurrency (closed loop) and --rate (open loop) exclude each other; cap an open loop with " +
                 "--max-concurrency");
         }
-        if (fixedSchedule)
+        if (users != null)
+        {
+            if (users < 1)
+            {
+                throw new IllegalArgumentException("--users must be >= 1: " + users);
+            }
+            if (concurrency != null || rate != null || fixedSchedule || dataset != null || prompt != null ||
+                api != io.tokenclock.transport.Endpoint.Api.CHAT)
+            {
+                throw new IllegalArgumentException("--users runs multi-turn chat sessions: it excludes --concurrency, " +
+                    "--rate, --fixed-schedule, --dataset, --prompt and --endpoint completions");
+            }
+        }
+        else if (fixedSchedule)
         {
             if (dataset == null || !"mooncake".equals(datasetFormat))
             {

@@ -12,6 +12,8 @@ import io.tokenclock.contract.LengthSpecs;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.SessionWorkload;
+import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.WorkloadGenerator;
 import io.tokenclock.workload.dataset.Datasets;
 import io.tokenclock.workload.dist.Fixed;
@@ -39,9 +41,20 @@ public final class Workloads
     }
 
     /** @return the generator of request bodies for these options, model and endpoint. */
-    public static WorkloadGenerator generator(
+    public static Workload generator(
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
+        if (o.users != null)
+        {
+            final Path baseDir = o.contractPath == null ? null : o.contractPath.toAbsolutePath().getParent();
+            final RequestBodyFactory bodies = new RequestBodyFactory(true, model, o.maxTokens, o.ignoreEos,
+                o.temperature, RequestBodyFactory.parseExtraBody(o.extraBody));
+            return new SessionWorkload(o.seed, bodies, tokenizer,
+                o.inputLengths != null ? LengthSpecs.parse(o.inputLengths, baseDir) : new Fixed(o.inputTokens),
+                o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) : null, o.maxTokens,
+                o.sessionTurns != null ? LengthSpecs.parse(o.sessionTurns, baseDir) : new Fixed(3),
+                o.thinkTimeMs != null ? LengthSpecs.parse(o.thinkTimeMs, baseDir) : new Fixed(1000), o.users);
+        }
         final WorkloadGenerator generator = bodies(o, endpoint, model, tokenizer).prefixes(o.prefixes);
         return o.cancelRate > 0 ?
             generator.cancellation(new CancellationRule(o.cancelRate, o.cancelAfterMs, o.cancelAfterTokens, o.seed)) :

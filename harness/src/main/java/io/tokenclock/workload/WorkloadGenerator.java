@@ -30,7 +30,7 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  * Each request carries a group index (its segment) for per-segment metrics. Called on the load generator's thread
  * only, in request order.
  */
-public final class WorkloadGenerator implements LoadGenerator.RequestFiller
+public final class WorkloadGenerator implements Workload
 {
     /**
      * One traffic segment of a synthetic workload.
@@ -180,12 +180,14 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
     }
 
     /** @return the names of the groups requests are reported in (segments), or an empty list for none. */
+    @Override
     public List<String> groupNames()
     {
         return List.copyOf(groupNames);
     }
 
     /** @return the trace's intended start offsets in ns, one per entry, or null when this is not a trace. */
+    @Override
     public long[] traceOffsetsNs()
     {
         if (dataset == null || dataset.get(0).timestampMs() < 0)
@@ -367,23 +369,27 @@ public final class WorkloadGenerator implements LoadGenerator.RequestFiller
     }
 
     /** @return hex SHA-256 over every body built so far, in request order. Call once, at the end. */
+    @Override
     public String hash()
     {
         return HexFormat.of().formatHex(digest.digest());
     }
 
+    @Override
     public long requests()
     {
         return requests;
     }
 
     /** @return requests whose prompt could not be made exactly the drawn length (see PromptSynthesizer). */
+    @Override
     public long residualRequests()
     {
         return residualRequests;
     }
 
     /** @return a one-line description for the record. */
+    @Override
     public String describe()
     {
         final String counting = tokenizer.id();

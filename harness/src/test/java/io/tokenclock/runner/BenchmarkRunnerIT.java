@@ -324,6 +324,48 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldRunUsersWhoThinkAfterEachAnswerAndCarryTheirHistory() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(2)))
+        {
+            final RunOptions o = options(server);
+            o.users = 3;
+            o.requests = 18L;
+            o.maxTokens = 6;
+            o.inputTokens = 10;
+            o.sessionTurns = JSON.createObjectNode().put("dist", "fixed").put("value", 3);
+            o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 50);
+            final RunResult r = run(o);
+            assertEquals(18, r.measuredOk());
+            final java.util.Map<Integer, List<JsonNode>> byUser = new java.util.HashMap<>();
+            for (final JsonNode line : requests())
+            {
+                byUser.computeIfAbsent(line.get("user").asInt(), u -> new ArrayList<>()).add(line);
+            }
+            assertEquals(3, byUser.size());
+            for (final List<JsonNode> turns : byUser.values())
+            {
+                turns.sort(java.util.Comparator.comparingLong(l -> l.get("scheduled_ns").asLong()));
+                for (int k = 1; k < turns.size(); k++)
+                {
+                    assertEquals(50_000_000L, turns.get(k).get("scheduled_ns").asLong() -
+                        turns.get(k - 1).get("end_ns").asLong(), "the next turn is due 50 ms after the answer");
+                    final long previousIn = turns.get(k - 1).get("input_tokens").asLong();
+                    final long in = turns.get(k).get("input_tokens").asLong();
+                    if (k % 3 != 0)
+                    {
+                        assertTrue(in > previousIn + 6, "history carried: " + previousIn + " -> " + in);
+                    }
+                    else
+                    {
+                        assertTrue(in < previousIn, "a new session starts short: " + previousIn + " -> " + in);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
