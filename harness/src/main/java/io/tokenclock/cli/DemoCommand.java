@@ -23,10 +23,12 @@ public final class DemoCommand implements Callable<Integer>
     @Option(names = "--duration", defaultValue = "20", description = "Measured seconds (default: ${DEFAULT-VALUE}).")
     double duration;
 
-    @Option(names = "--rate", defaultValue = "12", description = "Open-loop arrival rate, requests/s (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "12",
+        description = "Open-loop arrival rate, requests/s (default: ${DEFAULT-VALUE}).")
     double rate;
 
-    @Option(names = "--max-tokens", defaultValue = "96", description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-tokens", defaultValue = "96",
+        description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
     int maxTokens;
 
     @Option(names = "--output-dir", description = "Where to write results (default: results/demo-<UTC time>).")
@@ -65,7 +67,8 @@ public final class DemoCommand implements Callable<Integer>
                     "--max-tokens", String.valueOf(maxTokens), "--profile", profile);
             o.validate();
             System.out.printf(java.util.Locale.ROOT,
-                "tokenclock demo: open loop, Poisson %.1f req/s for %.0f s after 10 warmup requests, %d output tokens " +
+                "tokenclock demo: open loop, Poisson %.1f req/s for %.0f s after 10 warmup requests, %d output " +
+                "tokens " +
                 "each%n", rate, duration, maxTokens);
             return RunCommand.execute(o);
         }

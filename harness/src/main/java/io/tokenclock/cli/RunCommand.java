@@ -40,10 +40,12 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--model", description = "Model name (default: the first one /models lists).")
     String model;
 
-    @Option(names = "--endpoint", defaultValue = "chat", description = "chat or completions (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--endpoint", defaultValue = "chat",
+        description = "chat or completions (default: ${DEFAULT-VALUE}).")
     String endpoint;
 
-    @Option(names = "--max-tokens", defaultValue = "256", description = "max_tokens per request; 0 leaves it to the server.")
+    @Option(names = "--max-tokens", defaultValue = "256",
+        description = "max_tokens per request; 0 leaves it to the server.")
     int maxTokens;
 
     @Option(names = "--ignore-eos", description = "Send ignore_eos=true (vLLM, SGLang) to pin output length.")
@@ -55,7 +57,8 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--extra-body", description = "JSON object merged into every request body.")
     String extraBody;
 
-    @Option(names = {"-H", "--header"}, description = "Extra header NAME:VALUE (repeatable). Values are never written out.")
+    @Option(names = {"-H", "--header"},
+        description = "Extra header NAME:VALUE (repeatable). Values are never written out.")
     List<String> headers = new ArrayList<>();
 
     @Option(names = "--api-key-env", defaultValue = "OPENAI_API_KEY",
@@ -68,10 +71,12 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--rate", description = "Open loop: mean arrival rate, requests/s.")
     Double rate;
 
-    @Option(names = "--arrival", defaultValue = "poisson", description = "constant, poisson or gamma (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--arrival", defaultValue = "poisson",
+        description = "constant, poisson or gamma (default: ${DEFAULT-VALUE}).")
     String arrival;
 
-    @Option(names = "--burstiness", defaultValue = "1.0", description = "Gamma shape k; CV of gaps = 1/sqrt(k); 1 = Poisson.")
+    @Option(names = "--burstiness", defaultValue = "1.0",
+        description = "Gamma shape k; CV of gaps = 1/sqrt(k); 1 = Poisson.")
     double burstiness;
 
     @Option(names = "--max-concurrency", description = "Open loop: cap on requests in flight.")
@@ -80,7 +85,8 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--users", description = "User-centric load: N simulated users running multi-turn chat sessions.")
     Integer users;
 
-    @Option(names = "--turns", defaultValue = "3", description = "Turns per session with --users (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--turns", defaultValue = "3",
+        description = "Turns per session with --users (default: ${DEFAULT-VALUE}).")
     int turns;
 
     @Option(names = "--think-ms", defaultValue = "1000",
@@ -91,7 +97,8 @@ public final class RunCommand implements Callable<Integer>
         + "measured window (ramp requests are recorded and excluded from metrics).")
     String ramp;
 
-    @Option(names = "--stage", description = "Open loop: a stage RATE:SECONDS (repeatable); each is reported on its own.")
+    @Option(names = "--stage",
+        description = "Open loop: a stage RATE:SECONDS (repeatable); each is reported on its own.")
     List<String> stage = new ArrayList<>();
 
     @Option(names = "--requests", description = "Measured requests to start (default 100 unless --duration).")
@@ -100,13 +107,15 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--duration", description = "Seconds during which measured requests start.")
     Double duration;
 
-    @Option(names = "--warmup-requests", defaultValue = "0", description = "Requests run first and excluded from metrics.")
+    @Option(names = "--warmup-requests", defaultValue = "0",
+        description = "Requests run first and excluded from metrics.")
     long warmupRequests;
 
     @Option(names = "--warmup-duration", defaultValue = "0", description = "Seconds of warmup, excluded from metrics.")
     double warmupDuration;
 
-    @Option(names = "--seed", defaultValue = "42", description = "Seed of the schedule and prompts (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", defaultValue = "42",
+        description = "Seed of the schedule and prompts (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--input-tokens", defaultValue = "128", description = "Synthetic prompt length in words (~tokens).")
@@ -129,7 +138,8 @@ public final class RunCommand implements Callable<Integer>
         description = "Fraction of requests cancelled on purpose by the client (with --cancel-after-*).")
     double cancelRate;
 
-    @Option(names = "--cancel-after-ms", defaultValue = "0", description = "Cancel picked requests this long after send.")
+    @Option(names = "--cancel-after-ms", defaultValue = "0",
+        description = "Cancel picked requests this long after send.")
     double cancelAfterMs;
 
     @Option(names = "--cancel-after-tokens", defaultValue = "0",

@@ -15,13 +15,15 @@ public final class SimOptions
     @Option(names = "--sim-prefill-ms", defaultValue = "20", description = "Prefill base time, ms.")
     double prefillMs;
 
-    @Option(names = "--sim-prefill-per-token-ms", defaultValue = "0.02", description = "Prefill time per input token, ms.")
+    @Option(names = "--sim-prefill-per-token-ms", defaultValue = "0.02",
+        description = "Prefill time per input token, ms.")
     double prefillPerTokenMs;
 
     @Option(names = "--sim-decode-ms", defaultValue = "8", description = "Decode step base time, ms.")
     double decodeMs;
 
-    @Option(names = "--sim-decode-per-seq-ms", defaultValue = "0.05", description = "Decode step time per running sequence, ms.")
+    @Option(names = "--sim-decode-per-seq-ms", defaultValue = "0.05",
+        description = "Decode step time per running sequence, ms.")
     double decodePerSeqMs;
 
     @Option(names = "--sim-jitter", defaultValue = "0.05", description = "Step-time jitter fraction.")
@@ -30,7 +32,8 @@ public final class SimOptions
     @Option(names = "--sim-tokens-per-chunk", defaultValue = "1", description = "Tokens per streamed chunk.")
     int tokensPerChunk;
 
-    @Option(names = "--sim-output-tokens", defaultValue = "128", description = "Output length when max_tokens is absent.")
+    @Option(names = "--sim-output-tokens", defaultValue = "128",
+        description = "Output length when max_tokens is absent.")
     int outputTokens;
 
     @Option(names = "--sim-reasoning-tokens", defaultValue = "0", description = "Leading tokens streamed as reasoning.")

@@ -298,8 +298,8 @@ public final class LoadGenerator implements Runnable
 
     /**
      * @return hex SHA-256 over the intended start offsets (ns after t0, big-endian) of every request built, in order,
-     * in open loop (the same requests the workload hash covers); null in closed loop, where intended starts depend on when requests end. Call after the
-     * generator finished.
+     * in open loop (the same requests the workload hash covers); null in closed loop, where intended starts depend
+     * on when requests end. Call after the generator finished.
      */
     public String scheduleHash()
     {

@@ -55,7 +55,8 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     private long firstMeasuredSentNs;
 
     public Collector(
-        final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders, final RequestListener listener)
+        final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders,
+        final RequestListener listener)
     {
         this(records, pool, recorders, listener, new GroupStats[0]);
     }
@@ -64,8 +65,8 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
      * @param groups per-group statistics, indexed by {@link RequestSlot#group}; empty when the run has no groups.
      */
     public Collector(
-        final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders, final RequestListener listener,
-        final GroupStats[] groups)
+        final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders,
+        final RequestListener listener, final GroupStats[] groups)
     {
         this.ring = records.ring();
         this.pool = pool;

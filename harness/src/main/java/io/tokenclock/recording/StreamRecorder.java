@@ -118,7 +118,8 @@ public final class StreamRecorder implements SseEventHandler
      * no chunks. Thread-safe.
      */
     public static void failUnsent(
-        final ChunkRecords records, final RequestSlot slot, final ErrorClass error, final String detail, final long nowNs)
+        final ChunkRecords records, final RequestSlot slot, final ErrorClass error, final String detail,
+        final long nowNs)
     {
         slot.endNs = nowNs;
         slot.errorClass = error;

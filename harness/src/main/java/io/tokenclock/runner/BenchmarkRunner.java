@@ -245,7 +245,8 @@ public final class BenchmarkRunner
         final ArrivalProcess arrivals = closed || o.fixedSchedule || o.users != null ? null :
             ArrivalProcess.of(o.arrival, schedule != null ? 1.0 : o.rate, o.burstiness, o.seed);
         return new LoadPlan(closed, closed ? o.concurrency : 0, arrivals, o.maxInFlight(),
-            o.requests == null ? 0 : o.requests, schedule == null && o.durationS != null ? (long)(o.durationS * 1e9) : 0,
+            o.requests == null ? 0 : o.requests,
+            schedule == null && o.durationS != null ? (long)(o.durationS * 1e9) : 0,
             o.warmupRequests, (long)(o.warmupDurationS * 1e9), o.fixedSchedule ? workload.traceOffsetsNs() : null,
             schedule, Math.max(1, workload.groupNames().size()), o.users == null ? 0 : o.users);
     }
@@ -291,7 +292,8 @@ public final class BenchmarkRunner
     {
         final Map<String, String> headers = new LinkedHashMap<>(o.headers);
         final String key = o.apiKeyEnv == null ? null : System.getenv(o.apiKeyEnv);
-        if (key != null && !key.isBlank() && headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("authorization")))
+        if (key != null && !key.isBlank() &&
+            headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("authorization")))
         {
             headers.put("authorization", "Bearer " + key.strip());
         }

@@ -154,7 +154,8 @@ public final class RunOptions
             if (concurrency != null || rate != null || fixedSchedule || dataset != null || prompt != null ||
                 api != io.tokenclock.transport.Endpoint.Api.CHAT)
             {
-                throw new IllegalArgumentException("--users runs multi-turn chat sessions: it excludes --concurrency, " +
+                throw new IllegalArgumentException("--users runs multi-turn chat sessions: it excludes " +
+                    "--concurrency, " +
                     "--rate, --fixed-schedule, --dataset, --prompt and --endpoint completions");
             }
         }

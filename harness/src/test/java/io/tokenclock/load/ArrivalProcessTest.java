@@ -139,8 +139,9 @@ class ArrivalProcessTest
     @Test
     void shouldPinScheduleForSeedSoThatItCannotChangeSilently()
     {
-        // Recorded from this implementation (StrictMath, so every JDK agrees): a change in algorithm (e.g. switching to nextGaussian()) would change
-        // every seeded schedule, breaking the "same seed, same schedule" promise across versions.
+        // Recorded from this implementation (StrictMath, so every JDK agrees): a change in algorithm (e.g. switching to
+        // nextGaussian()) would change every seeded schedule, breaking the "same seed, same schedule" promise across
+        // versions.
         assertArrayEquals(new double[]{1.3531105982440144E8, 1.742467176876429E7, 3.265630772662666E7,
             4.218852587151469E7}, draw(ArrivalProcess.poisson(10, 42), 4));
         assertArrayEquals(new double[]{2.4776723432223985E8, 2827.6200364629062, 1.790234354108366E7,
