@@ -93,6 +93,10 @@ public final class RunCommand implements Callable<Integer>
         description = "Think time between an answer and the user's next turn, ms (default: ${DEFAULT-VALUE}).")
     int thinkMs;
 
+    @Option(names = "--cold-start",
+        description = "Send the first request alone before the run and report it on its own as the cold start.")
+    boolean coldStart;
+
     @Option(names = "--ramp", description = "Open loop: ramp the rate FROM:TO:SECONDS[:exponential] before the "
         + "measured window (ramp requests are recorded and excluded from metrics).")
     String ramp;
@@ -344,6 +348,10 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--burstiness"))
         {
             o.burstiness = burstiness;
+        }
+        if (set.test("--cold-start"))
+        {
+            o.coldStart = coldStart;
         }
         if (set.test("--users"))
         {

@@ -119,6 +119,7 @@ public final class ContractOptions
         o.warmupRequests = state.path("warmup").path("requests").asLong(o.warmupRequests);
         o.warmupDurationS = state.path("warmup").path("duration_s").asDouble(o.warmupDurationS);
         o.cachePolicy = state.path("cache").asText("preserve").toLowerCase(Locale.ROOT);
+        o.coldStart = state.path("cold_start").asBoolean(o.coldStart);
         if (state.has("flush"))
         {
             o.flushUrl = state.path("flush").path("url").asText();

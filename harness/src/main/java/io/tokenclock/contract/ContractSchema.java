@@ -118,7 +118,8 @@ public final class ContractSchema
             .field("warmup", object()
                 .field("requests", integer(0, Long.MAX_VALUE))
                 .field("duration_s", number(0, false, HUGE)))
-            .field("cache", oneOf("preserve", "flush"))
+            .field("cache", oneOf("preserve", "flush", "preload"))
+            .field("cold_start", bool())
             .field("flush", object()
                 .requiredField("url", string())
                 .field("method", oneOf("post", "get")))
@@ -301,6 +302,10 @@ public final class ContractSchema
                 errors.add("workload.input_tokens: longest input " + in + " + longest output " + out +
                     " exceeds model.context_limit " + limit);
             }
+        }
+        if (root.path("state").path("cache").asText("preserve").equals("preload") && !workload.has("prefix"))
+        {
+            errors.add("state.cache: preload replays the shared prefixes first; declare workload.prefix");
         }
         if (root.path("state").path("cache").asText("preserve").equals("flush") && !root.path("state").has("flush"))
         {

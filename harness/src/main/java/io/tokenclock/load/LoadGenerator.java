@@ -52,6 +52,7 @@ public final class LoadGenerator implements Runnable
     private final RequestSink sink;
 
     private final java.security.MessageDigest scheduleDigest = sha256();
+    private boolean coldStart;
     private volatile boolean stopRequested;
     private volatile boolean finished;
     private volatile long startNs;
@@ -169,6 +170,35 @@ public final class LoadGenerator implements Runnable
         }
     }
 
+    /**
+     * Makes request 0 a cold-start request: sent alone before the run, waited for, and reported on its own (phase
+     * {@link RequestSlot#PHASE_COLD}); the schedule starts when it has ended. Call before the generator runs.
+     */
+    public LoadGenerator coldStart(final boolean cold)
+    {
+        this.coldStart = cold;
+        return this;
+    }
+
+    /** Sends the cold-start request alone and waits for it; returns the next request number. */
+    private long sendColdStart() throws InterruptedException
+    {
+        final byte[] body = filler.body(0);
+        final RequestSlot slot = acquire();
+        if (slot == null)
+        {
+            return 0;
+        }
+        slot.scheduledNs = clock.nanoTime();
+        slot.body = body;
+        submit(slot, 0, RequestSlot.PHASE_COLD, 0);
+        while (pool.inUse() > 0 && !stopRequested)
+        {
+            LockSupport.parkNanos(200_000);
+        }
+        return 1;
+    }
+
     private void generate() throws InterruptedException
     {
         if (plan.users() > 0)
@@ -176,11 +206,12 @@ public final class LoadGenerator implements Runnable
             generateUsers();
             return;
         }
+        final long first = coldStart ? sendColdStart() : 0;
         final LoadPlan p = plan;
         final long t0 = clock.nanoTime();
         startNs = t0;
         final Offsets offsets = new Offsets(p);
-        long i = 0;
+        long i = first;
         while (!stopRequested)
         {
             final double offsetNs = offsets.next(i);
@@ -189,7 +220,7 @@ public final class LoadGenerator implements Runnable
                 break;
             }
             final long intendedNs = t0 + (long)offsetNs;
-            final boolean warmup = i < p.warmupRequests() ||
+            final boolean warmup = i - first < p.warmupRequests() ||
                 (p.warmupDurationNs() > 0 && (p.closedLoop() ? clock.nanoTime() : intendedNs) < t0 +
                 p.warmupDurationNs());
             if (!warmup && !p.closedLoop() && pastEnd(intendedNs))

@@ -23,6 +23,8 @@ public final class RequestSlot
     public static final int PHASE_MEASURE = 1;
     /** Started during a load ramp: recorded, and excluded from metrics like warmup. */
     public static final int PHASE_RAMP = 2;
+    /** The cold-start request: sent alone before the run, reported on its own, never mixed into warm figures. */
+    public static final int PHASE_COLD = 3;
 
     public static final int STATUS_OK = 0;
     public static final int STATUS_ERROR = 1;

@@ -67,6 +67,12 @@ public final class ConsoleSummary
                 "output tok/s per req", tps.count(), tps.mean(), tps.stdev(), tps.p50(), tps.p90(), tps.p95(),
                 tps.p99(), tps.p999(), tps.max());
         }
+        if (r.coldStart() != null)
+        {
+            out.printf(Locale.ROOT, "cold start (first request, alone, excluded above): %s  TTFT %.3f ms  TPOT %.3f " +
+                "ms  e2e %.3f ms%n", r.coldStart().status(), r.coldStart().ttftMs(), r.coldStart().tpotMs(),
+                r.coldStart().e2eMs());
+        }
         if (r.wastedOutputTokens() > 0)
         {
             out.printf(Locale.ROOT, "cancelled requests had received %d output tokens (wasted work)%n",

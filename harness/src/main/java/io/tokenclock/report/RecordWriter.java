@@ -235,6 +235,17 @@ public final class RecordWriter
         {
             distribution(dists.putObject(e.getKey().key()), e.getValue());
         }
+        final RunResult.ColdStart cold = r.coldStart();
+        if (cold != null)
+        {
+            rep.putObject("cold_start").put("status", cold.status()).put("error", cold.error())
+                .put("ttft_ms", cold.ttftMs()).put("tpot_ms", cold.tpotMs()).put("e2e_ms", cold.e2eMs())
+                .put("output_tokens", cold.outputTokens());
+        }
+        else
+        {
+            rep.putNull("cold_start");
+        }
         final ObjectNode groups = rep.putObject("segments");
         for (final RunResult.GroupResult g : r.groups())
         {

@@ -77,8 +77,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         {
             g.writeNumberField("user", s.user);
         }
-        g.writeStringField("phase", s.phase == RequestSlot.PHASE_WARMUP ? "warmup" :
-            s.phase == RequestSlot.PHASE_RAMP ? "ramp" : "measure");
+        g.writeStringField("phase", phaseName(s.phase));
         g.writeStringField("status", status(s.status));
         if (s.status == RequestSlot.STATUS_OK)
         {
@@ -204,6 +203,18 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     static double round3(final double v)
     {
         return Math.round(v * 1000.0) / 1000.0;
+    }
+
+    /** @return the public name of a {@code RequestSlot.PHASE_*} constant. */
+    public static String phaseName(final int phase)
+    {
+        return switch (phase)
+        {
+            case RequestSlot.PHASE_WARMUP -> "warmup";
+            case RequestSlot.PHASE_RAMP -> "ramp";
+            case RequestSlot.PHASE_COLD -> "cold";
+            default -> "measure";
+        };
     }
 
     private static String status(final int status)

@@ -39,6 +39,7 @@ import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StreamingClient;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.Workload;
+import io.tokenclock.workload.WorkloadGenerator;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 import io.tokenclock.workload.tokenizer.Tokenizers;
 
@@ -101,8 +102,22 @@ public final class BenchmarkRunner
             server = probe.preflight(server, tiny.body("Say hello."));
         }
         final Map<String, Object> networkRtt = EnvironmentCapture.connectRtt(endpoint.host(), endpoint.port(), 20);
-        final String cacheAction = "flush".equals(options.cachePolicy) ?
+        String cacheAction = "flush".equals(options.cachePolicy) ?
             probe.flush(options.flushUrl, options.flushMethod) : null;
+        if ("preload".equals(options.cachePolicy) && workload instanceof WorkloadGenerator synthetic)
+        {
+            final RequestBodyFactory one = new RequestBodyFactory(chat, model, 1, false, options.temperature,
+                extraBody);
+            final long startNs = System.nanoTime();
+            final List<String> prompts = synthetic.preloadPrompts();
+            for (final String prompt : prompts)
+            {
+                probe.preflight(server, one.body(prompt));
+            }
+            cacheAction = String.format(java.util.Locale.ROOT, "preloaded %d shared prefixes in %.2f s (one " +
+                "max_tokens=1 request each, before warmup, not measured)", prompts.size(),
+                (System.nanoTime() - startNs) / 1e9);
+        }
 
         final Instant startedAt = Instant.now();
         final String runId = options.runId != null ? options.runId : "run-" +
@@ -122,15 +137,22 @@ public final class BenchmarkRunner
         final long wallStartNs = clock.nanoTime();
         final Collector collector;
         final LoadGenerator generator;
+        final RunResult.ColdStart[] cold = new RunResult.ColdStart[1];
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(outputDir.resolve("requests.jsonl"), options.saveText);
             StreamingClient client = new StreamingClient(endpoint, clock, records, headers, options.maxInFlight(),
                 options.ioThreads, (long)(options.timeoutS * 1e9)))
         {
             generator = new LoadGenerator(plan(options, workload), clock, pool, workload, client::submit);
+            generator.coldStart(options.coldStart);
             final LoadGenerator load = generator;
             collector = new Collector(records, pool, recorders, (slot, m) ->
             {
                 jsonl.onRequestComplete(slot, m);
+                if (slot.phase == RequestSlot.PHASE_COLD)
+                {
+                    cold[0] = new RunResult.ColdStart(slot.status == RequestSlot.STATUS_OK ? "ok" : "error",
+                        slot.errorClass.label(), m.ttftNs / 1e6, m.tpotNs / 1e6, m.e2eNs / 1e6, m.outputTokens);
+                }
                 if (slot.user >= 0)
                 {
                     load.onUserTurnEnded(slot.user, slot.endNs, slot.status == RequestSlot.STATUS_OK ?
@@ -181,7 +203,7 @@ public final class BenchmarkRunner
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
             tokenizer.id(), cacheAction, networkRtt);
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
-            recorders, collector, records, health, provenance, groups);
+            recorders, collector, records, health, provenance, groups, cold[0]);
         RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
         return result;
     }
@@ -304,7 +326,8 @@ public final class BenchmarkRunner
         final RunOptions options, final Endpoint endpoint, final String model, final ServerProbe.Info server,
         final String runId, final Path outputDir, final Instant startedAt, final double wallSeconds,
         final MetricRecorders recorders, final Collector collector, final ChunkRecords records,
-        final RunResult.ClientHealth health, final RunResult.Provenance provenance, final GroupStats[] groups)
+        final RunResult.ClientHealth health, final RunResult.Provenance provenance, final GroupStats[] groups,
+        final RunResult.ColdStart cold)
     {
         final java.util.List<RunResult.GroupResult> groupResults = new java.util.ArrayList<>();
         for (final GroupStats g : groups)
@@ -338,6 +361,6 @@ public final class BenchmarkRunner
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
             c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
-            provenance, groupResults);
+            provenance, groupResults, cold);
     }
 }

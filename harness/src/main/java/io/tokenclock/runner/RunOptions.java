@@ -88,7 +88,9 @@ public final class RunOptions
     public double cancelRate;
     public double cancelAfterMs;
     public int cancelAfterTokens;
-    /** Cache state policy: preserve or flush. */
+    /** Send request 0 alone first and report it on its own as the cold start. */
+    public boolean coldStart;
+    /** Cache state policy: preserve, flush or preload. */
     public String cachePolicy = "preserve";
     public String flushUrl;
     public String flushMethod = "POST";
@@ -219,6 +221,11 @@ public final class RunOptions
             throw new IllegalArgumentException("--dataset replaces --prompt and input length distributions");
         }
         new io.tokenclock.workload.CancellationRule(cancelRate, cancelAfterMs, cancelAfterTokens, seed);
+        if ("preload".equals(cachePolicy) && prefixes == null)
+        {
+            throw new IllegalArgumentException("cache preload replays the shared prefixes first: declare " +
+                "workload.prefix");
+        }
         if (blockSize < 1)
         {
             throw new IllegalArgumentException("block size must be >= 1: " + blockSize);

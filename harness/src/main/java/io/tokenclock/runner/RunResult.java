@@ -38,8 +38,14 @@ public record RunResult(
     long clampedValues,
     ClientHealth clientHealth,
     Provenance provenance,
-    java.util.List<GroupResult> groups)
+    java.util.List<GroupResult> groups,
+    ColdStart coldStart)
 {
+    /** The cold-start request, measured alone before the run (null when none was asked for). */
+    public record ColdStart(String status, String error, double ttftMs, double tpotMs, double e2eMs, long outputTokens)
+    {
+    }
+
     /** One group's (segment's) measured requests: counts, its own window, and every distribution. */
     public record GroupResult(String name, long ok, long errors, long cancelled, long outputTokens, long inputTokens,
         double windowSeconds, Map<Metric, Distribution> distributions)

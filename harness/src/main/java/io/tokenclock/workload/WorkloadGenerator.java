@@ -329,6 +329,35 @@ public final class WorkloadGenerator implements Workload
         return this;
     }
 
+    /**
+     * @return the prompts that warm a prefix cache with every shared prefix (cache policy {@code preload}): the
+     * system block followed by each group block, or the system block alone; empty without shared prefixes.
+     */
+    public List<String> preloadPrompts()
+    {
+        final List<String> prompts = new ArrayList<>();
+        if (prefixes == null)
+        {
+            return prompts;
+        }
+        final String system = prefixes.systemTokens() > 0 ? block(SharedPrefixes.SYSTEM_BLOCK) + "\n" : "";
+        if (prefixes.groups() == 0)
+        {
+            prompts.add(system);
+        }
+        for (int g = 0; g < prefixes.groups(); g++)
+        {
+            prompts.add(system + block(g) + "\n");
+        }
+        return prompts;
+    }
+
+    private String block(final long block)
+    {
+        return prefixBlocks.computeIfAbsent(block, b -> synthesizer.synthesize(tokenizer, prefixes.tokensOf(b),
+            new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ (b * 31 + 7)), "").text());
+    }
+
     private String sharedPrefix(final SplittableRandom random)
     {
         if (prefixes == null)
@@ -338,9 +367,7 @@ public final class WorkloadGenerator implements Workload
         final StringBuilder sb = new StringBuilder();
         for (final long block : prefixes.draw(random))
         {
-            sb.append(prefixBlocks.computeIfAbsent(block, b -> synthesizer.synthesize(tokenizer,
-                prefixes.tokensOf(b), new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ (b * 31 + 7)), "").text()));
-            sb.append('\n');
+            sb.append(block(block)).append('\n');
         }
         return sb.toString();
     }

@@ -366,6 +366,36 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldMeasureTheColdStartAloneAndPreloadSharedPrefixes() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(30).decodeBaseMs(2)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 3;
+            o.requests = 9L;
+            o.maxTokens = 4;
+            o.coldStart = true;
+            o.prefixes = new io.tokenclock.workload.SharedPrefixes(5, 2, 8, 0.5);
+            o.cachePolicy = "preload";
+            final RunResult r = run(o);
+            assertEquals(9, r.measuredOk(), "the cold request is not among the measured ones");
+            assertNotNull(r.coldStart());
+            assertTrue(r.coldStart().ttftMs() >= 30.0, "cold TTFT includes the 30 ms prefill: " + r.coldStart());
+            final List<JsonNode> lines = requests();
+            assertEquals("cold", lines.get(0).get("phase").asText(), "it ran first, alone");
+            final long coldEnd = lines.get(0).get("end_ns").asLong();
+            for (final JsonNode line : lines.subList(1, lines.size()))
+            {
+                assertTrue(line.get("sent_ns").asLong() > coldEnd, "nothing overlapped the cold request");
+            }
+            assertEquals(1 + 2 + 10, server.engine().requestsTotal(), "preflight, 2 preloads, cold + 9 measured");
+            final JsonNode record = JSON.readTree(dir.resolve("record.json").toFile());
+            assertTrue(record.path("load").path("cache_action").asText().startsWith("preloaded 2 shared prefixes"));
+            assertTrue(record.path("report").path("cold_start").path("ttft_ms").asDouble() >= 30.0);
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
