@@ -97,6 +97,14 @@ public final class RunCommand implements Callable<Integer>
         description = "Send the first request alone before the run and report it on its own as the cold start.")
     boolean coldStart;
 
+    @Option(names = "--agent-steps",
+        description = "With --users: tool-using agents offered a search tool, at most N model steps per task.")
+    Integer agentSteps;
+
+    @Option(names = "--tool-latency-ms", defaultValue = "200",
+        description = "Simulated tool latency for --agent-steps, ms (default: ${DEFAULT-VALUE}).")
+    int toolLatencyMs;
+
     @Option(names = "--ramp", description = "Open loop: ramp the rate FROM:TO:SECONDS[:exponential] before the "
         + "measured window (ramp requests are recorded and excluded from metrics).")
     String ramp;
@@ -348,6 +356,12 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--burstiness"))
         {
             o.burstiness = burstiness;
+        }
+        if (set.test("--agent-steps") && agentSteps != null)
+        {
+            o.agent = JSON_FACTORY.objectNode().put("max_steps", agentSteps);
+            ((com.fasterxml.jackson.databind.node.ObjectNode)o.agent).putObject("tool_latency_ms")
+                .put("dist", "fixed").put("value", toolLatencyMs);
         }
         if (set.test("--cold-start"))
         {

@@ -39,6 +39,10 @@ public final class SimOptions
     @Option(names = "--sim-reasoning-tokens", defaultValue = "0", description = "Leading tokens streamed as reasoning.")
     int reasoningTokens;
 
+    @Option(names = "--sim-tool-steps", defaultValue = "2",
+        description = "Tool calls before a final answer when a request offers tools.")
+    int toolSteps;
+
     @Option(names = "--sim-fault-rate", defaultValue = "0", description = "Fraction of requests given a random fault.")
     double faultRate;
 
@@ -57,6 +61,7 @@ public final class SimOptions
             .tokensPerChunk(tokensPerChunk)
             .outputTokens(outputTokens)
             .reasoningTokens(reasoningTokens)
+            .toolSteps(toolSteps)
             .faultRate(faultRate)
             .seed(simSeed);
         try

@@ -88,10 +88,11 @@ public final class ContractOptions
         o.outputLengths = workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null;
         o.lengthCorrelation = workload.path("correlation").asDouble(0.0);
         o.segments = workload.has("segments") ? workload.get("segments").deepCopy() : null;
+        o.agent = workload.has("agent") ? workload.get("agent").deepCopy() : null;
         final JsonNode sessions = workload.path("sessions");
         if (sessions.isObject())
         {
-            o.sessionTurns = sessions.get("turns").deepCopy();
+            o.sessionTurns = sessions.has("turns") ? sessions.get("turns").deepCopy() : null;
             o.thinkTimeMs = sessions.has("think_time_ms") ? sessions.get("think_time_ms").deepCopy() : null;
         }
         final JsonNode prefix = workload.path("prefix");

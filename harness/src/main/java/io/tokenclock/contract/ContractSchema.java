@@ -77,8 +77,13 @@ public final class ContractSchema
                 .field("correlation", number(-1, false, 1))
                 .field("extra_body", jsonObject()), 1))
             .field("sessions", object()
-                .requiredField("turns", DIST)
+                .field("turns", DIST)
                 .field("think_time_ms", DIST))
+            .field("agent", object()
+                .field("tools", listOf(jsonObject(), 1))
+                .field("max_steps", integer(1, 1000))
+                .field("tool_latency_ms", DIST)
+                .field("tool_result_tokens", DIST))
             .field("prefix", object()
                 .field("system_tokens", integer(0, 10_000_000))
                 .field("groups", integer(0, 1_000_000))
@@ -188,11 +193,17 @@ public final class ContractSchema
         final boolean fixed = load.path("fixed_schedule").asBoolean(false);
         final String mode = load.path("mode").asText(hasRate || fixed ? "open" : load.has("users") ? "users" :
             "closed");
-        if (mode.equals("users") || load.has("users") || root.path("workload").has("sessions"))
+        final JsonNode w = root.path("workload");
+        if (mode.equals("users") || load.has("users") || w.has("sessions") || w.has("agent"))
         {
-            if (!mode.equals("users") || !load.has("users") || !root.path("workload").has("sessions"))
+            if (!mode.equals("users") || !load.has("users") || !(w.has("sessions") || w.has("agent")))
             {
-                errors.add("load.users: user-centric load needs load.mode: users, load.users and workload.sessions");
+                errors.add("load.users: user-centric load needs load.mode: users, load.users and workload.sessions " +
+                    "(chat) or workload.agent (tool-using agents)");
+            }
+            if (w.has("sessions") && !w.has("agent") && !w.path("sessions").has("turns"))
+            {
+                errors.add("workload.sessions.turns: required for multi-turn chat sessions");
             }
             if (hasRate || hasConcurrency || fixed || load.has("stages") || load.has("ramp"))
             {

@@ -71,6 +71,8 @@ public final class ChunkParser
     private int contentLength;
     private int reasoningOffset;
     private int reasoningLength;
+    private int toolCallsOffset;
+    private int toolCallsLength;
     private long promptTokens;
     private long completionTokens;
 
@@ -175,6 +177,18 @@ public final class ChunkParser
         return reasoningLength;
     }
 
+    /** @return offset of the raw {@code delta.tool_calls} JSON array, or -1 if absent, null or empty. */
+    public int toolCallsOffset()
+    {
+        return toolCallsOffset;
+    }
+
+    /** @return length in bytes of the raw {@code delta.tool_calls} JSON array. */
+    public int toolCallsLength()
+    {
+        return toolCallsLength;
+    }
+
     /** @return {@code usage.prompt_tokens}, or -1 if absent. */
     public long promptTokens()
     {
@@ -217,6 +231,8 @@ public final class ChunkParser
         contentLength = 0;
         reasoningOffset = -1;
         reasoningLength = 0;
+        toolCallsOffset = -1;
+        toolCallsLength = 0;
         promptTokens = -1;
         completionTokens = -1;
     }
@@ -357,7 +373,13 @@ public final class ChunkParser
             {
                 skipWs();
                 toolCall = !peekLiteralNull() && !isEmptyArrayAhead();
+                final int start = pos;
                 skipValue();
+                if (toolCall)
+                {
+                    toolCallsOffset = start;
+                    toolCallsLength = pos - start;
+                }
             }
             else
             {

@@ -88,8 +88,8 @@ public final class LoadGenerator implements Runnable
         }
     }
 
-    /** A user's turn ended (user-centric load): when, and with which answer text (null if it failed). */
-    private record Completion(int user, long endNs, String answer)
+    /** A user's turn ended (user-centric load). */
+    private record Completion(int user, TurnResult result)
     {
     }
 
@@ -100,9 +100,9 @@ public final class LoadGenerator implements Runnable
      * Tells a user-centric run that a user's turn ended; the user's next turn is due a think time later. Thread-safe
      * (called from the collector).
      */
-    public void onUserTurnEnded(final int user, final long endNs, final String answer)
+    public void onUserTurnEnded(final int user, final TurnResult result)
     {
-        completions.add(new Completion(user, endNs, answer));
+        completions.add(new Completion(user, result));
     }
 
     private void generateUsers() throws InterruptedException
@@ -113,7 +113,7 @@ public final class LoadGenerator implements Runnable
         startNs = t0;
         final java.util.PriorityQueue<long[]> due = new java.util.PriorityQueue<>(
             java.util.Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> a[1]));
-        final String[] answers = new String[p.users()];
+        final TurnResult[] results = new TurnResult[p.users()];
         for (int u = 0; u < p.users(); u++)
         {
             due.add(new long[] {t0, u});
@@ -124,8 +124,8 @@ public final class LoadGenerator implements Runnable
             Completion c;
             while ((c = completions.poll()) != null)
             {
-                answers[c.user()] = c.answer();
-                due.add(new long[] {c.endNs() + sessions.thinkNs(c.user()), c.user()});
+                results[c.user()] = c.result();
+                due.add(new long[] {c.result().endNs() + sessions.delayNs(c.user(), c.result()), c.user()});
             }
             final long now = clock.nanoTime();
             final long[] next = due.peek();
@@ -152,8 +152,8 @@ public final class LoadGenerator implements Runnable
             {
                 break;
             }
-            final byte[] body = sessions.nextTurn(user, answers[user]);
-            answers[user] = null;
+            final byte[] body = sessions.nextTurn(user, results[user], next[0]);
+            results[user] = null;
             final RequestSlot slot = acquire();
             if (slot == null)
             {

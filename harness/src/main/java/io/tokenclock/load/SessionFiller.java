@@ -1,22 +1,25 @@
 package io.tokenclock.load;
 
 /**
- * Builds the turns of simulated users' multi-turn sessions (user-centric load). Called on the load generator's thread
- * only.
+ * Builds the turns of simulated users' sessions (user-centric load: multi-turn chat, tool-using agents). Called on
+ * the load generator's thread only.
  */
 public interface SessionFiller
 {
     /**
-     * @param user           the user, 0-based.
-     * @param previousAnswer the text of the user's previous answer, or null when the user starts a new session (or the
-     *                       previous turn failed).
+     * @param user     the user, 0-based.
+     * @param previous how the user's previous turn ended, or null for the user's very first turn.
+     * @param dueNs    when this turn is due (its intended start), on the run's clock.
      * @return the body of the user's next turn, its whole conversation history included.
      */
-    byte[] nextTurn(int user, String previousAnswer);
+    byte[] nextTurn(int user, TurnResult previous, long dueNs);
 
     /** @return the approximate prompt length of the last turn built, in tokens, or -1. */
     int promptTokensHint();
 
-    /** @return how long the user thinks before the next turn, ns (after the previous answer ended). */
-    long thinkNs(int user);
+    /**
+     * @return how long after {@code previous} ended the user's next turn is due, ns: a think time, or for an agent
+     * the simulated tool's latency.
+     */
+    long delayNs(int user, TurnResult previous);
 }

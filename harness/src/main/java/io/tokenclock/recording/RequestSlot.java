@@ -76,6 +76,9 @@ public final class RequestSlot
     public int textLength;
     public byte[] reasoning = new byte[64];
     public int reasoningLength;
+    /** Raw {@code delta.tool_calls} arrays of the stream, one per line, to be merged off the hot path. */
+    public byte[] toolCalls = new byte[0];
+    public int toolCallsLength;
 
     // Set by the collector.
     public long[] chunkNs = new long[64];
@@ -129,6 +132,7 @@ public final class RequestSlot
         responseIdLength = 0;
         textLength = 0;
         reasoningLength = 0;
+        toolCallsLength = 0;
         chunkCount = 0;
         firstTokenNs = 0;
         firstOutputNs = 0;
@@ -157,6 +161,19 @@ public final class RequestSlot
         }
         System.arraycopy(src, offset, reasoning, reasoningLength, length);
         reasoningLength += length;
+    }
+
+    /** Called by the I/O thread: appends one chunk's raw {@code tool_calls} array and a newline. */
+    public void appendToolCalls(final byte[] src, final int offset, final int length)
+    {
+        if (toolCallsLength + length + 1 > toolCalls.length)
+        {
+            toolCalls = Arrays.copyOf(toolCalls, Math.max(Math.max(256, toolCalls.length << 1),
+                toolCallsLength + length + 1));
+        }
+        System.arraycopy(src, offset, toolCalls, toolCallsLength, length);
+        toolCallsLength += length;
+        toolCalls[toolCallsLength++] = '\n';
     }
 
     /** Called by the I/O thread: keeps the server's response id (truncated to 256 bytes). */

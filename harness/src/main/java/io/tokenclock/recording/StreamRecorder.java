@@ -200,6 +200,10 @@ public final class StreamRecorder implements SseEventHandler
                 {
                     s.appendText(data, p.contentOffset(), p.contentLength());
                 }
+                if (p.toolCallsOffset() >= 0)
+                {
+                    s.appendToolCalls(data, p.toolCallsOffset(), p.toolCallsLength());
+                }
                 flags |= RequestSlot.CHUNK_OUTPUT;
             }
             records.publishChunk(s.index(), chunkIndex++, ns, length, tokens, flags);

@@ -246,6 +246,22 @@ public final class RecordWriter
         {
             rep.putNull("cold_start");
         }
+        final var tasks = r.tasks();
+        if (tasks != null)
+        {
+            final ObjectNode t = rep.putObject("tasks");
+            t.put("tasks", tasks.tasks()).put("succeeded", tasks.succeeded())
+                .put("failed_requests", tasks.failedRequests()).put("step_limited", tasks.stepLimited());
+            t.put("success_rate", tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0);
+            t.put("tasks_per_s", r.windowSeconds() > 0 ? tasks.tasks() / r.windowSeconds() : 0);
+            distribution(t.putObject("task_latency"), Distribution.of(tasks.latencyMs(), "ms", 1));
+            distribution(t.putObject("steps"), Distribution.of(tasks.steps(), "steps", 1));
+            t.put("model_time_s", tasks.modelSeconds()).put("tool_time_s", tasks.toolSeconds());
+        }
+        else
+        {
+            rep.putNull("tasks");
+        }
         final ObjectNode groups = rep.putObject("segments");
         for (final RunResult.GroupResult g : r.groups())
         {

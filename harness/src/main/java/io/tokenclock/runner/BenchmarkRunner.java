@@ -155,8 +155,7 @@ public final class BenchmarkRunner
                 }
                 if (slot.user >= 0)
                 {
-                    load.onUserTurnEnded(slot.user, slot.endNs, slot.status == RequestSlot.STATUS_OK ?
-                        RequestsJsonlWriter.decodeRaw(slot.text, slot.textLength) : null);
+                    load.onUserTurnEnded(slot.user, TurnResults.of(slot));
                 }
             }, groups);
             collector.windowClose(generator::windowCloseNs);
@@ -203,7 +202,8 @@ public final class BenchmarkRunner
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
             tokenizer.id(), cacheAction, networkRtt);
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
-            recorders, collector, records, health, provenance, groups, cold[0]);
+            recorders, collector, records, health, provenance, groups, cold[0],
+            workload instanceof io.tokenclock.workload.AgentWorkload agents ? agents.report() : null);
         RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
         return result;
     }
@@ -327,7 +327,7 @@ public final class BenchmarkRunner
         final String runId, final Path outputDir, final Instant startedAt, final double wallSeconds,
         final MetricRecorders recorders, final Collector collector, final ChunkRecords records,
         final RunResult.ClientHealth health, final RunResult.Provenance provenance, final GroupStats[] groups,
-        final RunResult.ColdStart cold)
+        final RunResult.ColdStart cold, final io.tokenclock.workload.AgentWorkload.Report tasks)
     {
         final java.util.List<RunResult.GroupResult> groupResults = new java.util.ArrayList<>();
         for (final GroupStats g : groups)
@@ -361,6 +361,6 @@ public final class BenchmarkRunner
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
             c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
-            provenance, groupResults, cold);
+            provenance, groupResults, cold, tasks);
     }
 }

@@ -39,7 +39,8 @@ public record RunResult(
     ClientHealth clientHealth,
     Provenance provenance,
     java.util.List<GroupResult> groups,
-    ColdStart coldStart)
+    ColdStart coldStart,
+    io.tokenclock.workload.AgentWorkload.Report tasks)
 {
     /** The cold-start request, measured alone before the run (null when none was asked for). */
     public record ColdStart(String status, String error, double ttftMs, double tpotMs, double e2eMs, long outputTokens)

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.contract.LengthSpecs;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.SessionWorkload;
@@ -44,6 +45,10 @@ public final class Workloads
     public static Workload generator(
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
+        if (o.users != null && o.agent != null)
+        {
+            return agent(o, model, tokenizer);
+        }
         if (o.users != null)
         {
             final Path baseDir = o.contractPath == null ? null : o.contractPath.toAbsolutePath().getParent();
@@ -59,6 +64,36 @@ public final class Workloads
         return o.cancelRate > 0 ?
             generator.cancellation(new CancellationRule(o.cancelRate, o.cancelAfterMs, o.cancelAfterTokens, o.seed)) :
             generator;
+    }
+
+    /** The tool offered when an agent contract declares none: a search function taking one query string. */
+    static final String DEFAULT_TOOLS = "[{\"type\":\"function\",\"function\":{\"name\":\"search\"," +
+        "\"description\":\"Search the knowledge base\",\"parameters\":{\"type\":\"object\",\"properties\":" +
+        "{\"query\":{\"type\":\"string\"}},\"required\":[\"query\"]}}}]";
+
+    private static AgentWorkload agent(final RunOptions o, final String model, final Tokenizer tokenizer)
+    {
+        final Path baseDir = o.contractPath == null ? null : o.contractPath.toAbsolutePath().getParent();
+        final JsonNode a = o.agent;
+        final ObjectNode extra = RequestBodyFactory.parseExtraBody(o.extraBody);
+        final ObjectNode body = extra != null ? extra : JSON.createObjectNode();
+        try
+        {
+            body.set("tools", a.has("tools") ? a.get("tools") : JSON.readTree(DEFAULT_TOOLS));
+        }
+        catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+        final RequestBodyFactory bodies = new RequestBodyFactory(true, model, o.maxTokens, o.ignoreEos,
+            o.temperature, body);
+        return new AgentWorkload(o.seed, bodies, tokenizer,
+            o.inputLengths != null ? LengthSpecs.parse(o.inputLengths, baseDir) : new Fixed(o.inputTokens),
+            o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) : null, o.maxTokens,
+            a.path("max_steps").asInt(8),
+            a.has("tool_latency_ms") ? LengthSpecs.parse(a.get("tool_latency_ms"), baseDir) : new Fixed(200),
+            a.has("tool_result_tokens") ? LengthSpecs.parse(a.get("tool_result_tokens"), baseDir) : new Fixed(100),
+            o.thinkTimeMs != null ? LengthSpecs.parse(o.thinkTimeMs, baseDir) : new Fixed(1000), o.users);
     }
 
     private static WorkloadGenerator bodies(

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.load.SessionFiller;
+import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 
@@ -95,9 +96,10 @@ public final class SessionWorkload implements Workload, SessionFiller
     }
 
     @Override
-    public byte[] nextTurn(final int user, final String previousAnswer)
+    public byte[] nextTurn(final int user, final TurnResult previous, final long dueNs)
     {
         final User u = users[user];
+        final String previousAnswer = previous != null && previous.ok() ? previous.text() : null;
         if (u.session < 0 || u.turn >= u.turnsInSession || previousAnswer == null)
         {
             u.session++;
@@ -132,7 +134,7 @@ public final class SessionWorkload implements Workload, SessionFiller
     }
 
     @Override
-    public long thinkNs(final int user)
+    public long delayNs(final int user, final TurnResult previous)
     {
         final User u = users[user];
         return thinkMs.sample(random(user, u.session, u.turn, 0x7417)) * 1_000_000L;

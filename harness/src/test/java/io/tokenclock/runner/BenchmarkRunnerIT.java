@@ -396,6 +396,37 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldPlayToolsForAgentsUntilTheModelAnswers() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(2)))
+        {
+            final RunOptions o = options(server);
+            o.users = 2;
+            o.requests = 12L;
+            o.maxTokens = 8;
+            o.agent = JSON.readTree("{\"max_steps\": 5, \"tool_latency_ms\": {\"dist\": \"fixed\", " +
+                "\"value\": 20}, \"tool_result_tokens\": {\"dist\": \"fixed\", \"value\": 30}}");
+            o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 10);
+            final RunResult r = run(o);
+            assertEquals(12, r.measuredOk());
+            assertNotNull(r.tasks());
+            assertTrue(r.tasks().tasks() >= 2, "tasks finished: " + r.tasks().tasks());
+            assertEquals(r.tasks().tasks(), r.tasks().succeeded(), "each task: two tool calls, then an answer");
+            assertEquals(3, r.tasks().steps().getMinValue());
+            assertEquals(3, r.tasks().steps().getMaxValue());
+            assertTrue(r.tasks().toolSeconds() >= r.tasks().tasks() * 2 * 0.020 * 0.99, "20 ms per tool call");
+            final List<JsonNode> lines = requests();
+            final long toolCalls = lines.stream().filter(l -> "tool_calls".equals(l.get("finish_reason").asText()))
+                .count();
+            assertTrue(toolCalls >= 2 * r.tasks().tasks(), "the model asked for tools: " + toolCalls);
+            for (final JsonNode line : lines)
+            {
+                assertTrue(line.get("chunk_ns").size() > 0, "tool-call chunks are generated tokens");
+            }
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))

@@ -1,0 +1,27 @@
+package io.tokenclock.load;
+
+import java.util.List;
+
+/**
+ * How a simulated user's turn ended, as the next turn needs it: the answer text, any tool calls the model made, and
+ * when the answer ended. Built on the collector thread from a finished request; plain data.
+ *
+ * @param ok           the request ended ok.
+ * @param text         the answer text (empty for a pure tool call).
+ * @param toolCalls    tool calls the model asked for, in order; empty for a final answer.
+ * @param finishReason {@code stop}, {@code length}, {@code tool_calls}, ..., or null.
+ * @param endNs        end of the response, on the run's clock.
+ */
+public record TurnResult(boolean ok, String text, List<ToolCall> toolCalls, String finishReason, long endNs)
+{
+    /** One tool call: its id, the function's name, and its arguments (JSON text as the model wrote it). */
+    public record ToolCall(String id, String name, String arguments)
+    {
+    }
+
+    /** @return true if the model asked for tools rather than answering. */
+    public boolean wantsTools()
+    {
+        return ok && !toolCalls.isEmpty();
+    }
+}

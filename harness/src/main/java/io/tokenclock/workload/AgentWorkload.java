@@ -1,0 +1,292 @@
+package io.tokenclock.workload;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.SplittableRandom;
+
+import org.HdrHistogram.Histogram;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.load.SessionFiller;
+import io.tokenclock.load.TurnResult;
+import io.tokenclock.workload.dist.LengthDistribution;
+import io.tokenclock.workload.tokenizer.Tokenizer;
+
+/**
+ * Tool-using agents: each simulated user works through tasks. A task starts with a user message and the declared
+ * {@code tools}; when the model answers with tool calls, the harness plays the tools (a latency drawn from a declared
+ * distribution, a result text of a drawn length), sends the calls and results back as the conversation continues,
+ * and repeats until the model gives a final answer or the step limit is reached. For agents tokens/s stops being the
+ * headline: the task is. Each task's end-to-end latency, steps, model time against tool time, and success (a final
+ * answer within the step limit, every request ok) are recorded.
+ * <p>
+ * Called on the load generator's thread only; {@link #report()} after the generator stopped.
+ */
+public final class AgentWorkload implements Workload, SessionFiller
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final BigInteger MODULUS = BigInteger.ONE.shiftLeft(256);
+
+    /** Task outcomes and timings of a run. Latencies in ms. */
+    public record Report(long tasks, long succeeded, long failedRequests, long stepLimited, Histogram latencyMs,
+        Histogram steps, double modelSeconds, double toolSeconds)
+    {
+    }
+
+    private final long seed;
+    private final RequestBodyFactory bodies;
+    private final Tokenizer tokenizer;
+    private final LengthDistribution taskInput;
+    private final LengthDistribution output;
+    private final int fixedOutput;
+    private final int maxSteps;
+    private final LengthDistribution toolLatencyMs;
+    private final LengthDistribution toolResultTokens;
+    private final LengthDistribution thinkMs;
+    private final Agent[] agents;
+    private final PromptSynthesizer synthesizer = new PromptSynthesizer();
+    private final MessageDigest digest;
+    private final Histogram latencyMs = new Histogram(3_600_000L, 3);
+    private final Histogram steps = new Histogram(100_000L, 3);
+    private BigInteger digestSum = BigInteger.ZERO;
+    private long requests;
+    private long residualRequests;
+    private long tasks;
+    private long succeeded;
+    private long failedRequests;
+    private long stepLimited;
+    private long modelNs;
+    private long toolNs;
+    private int lastPromptTokens = -1;
+
+    private static final class Agent
+    {
+        int task = -1;
+        int step;
+        long taskStartNs;
+        long lastDueNs;
+        long lastToolDelayNs;
+        ArrayNode messages;
+    }
+
+    /**
+     * @param bodies           builds chat bodies; its extra body must carry the {@code tools} to offer.
+     * @param taskInput        length of a task's opening message.
+     * @param maxSteps         model requests per task at most.
+     * @param toolLatencyMs    simulated tool latency, ms.
+     * @param toolResultTokens length of a simulated tool result.
+     * @param thinkMs          pause between one task's end and the user's next task, ms.
+     */
+    public AgentWorkload(
+        final long seed, final RequestBodyFactory bodies, final Tokenizer tokenizer, final LengthDistribution taskInput,
+        final LengthDistribution output, final int fixedOutput, final int maxSteps,
+        final LengthDistribution toolLatencyMs, final LengthDistribution toolResultTokens,
+        final LengthDistribution thinkMs, final int users)
+    {
+        if (maxSteps < 1)
+        {
+            throw new IllegalArgumentException("an agent needs max_steps >= 1: " + maxSteps);
+        }
+        this.seed = seed;
+        this.bodies = bodies;
+        this.tokenizer = tokenizer;
+        this.taskInput = taskInput;
+        this.output = output;
+        this.fixedOutput = fixedOutput;
+        this.maxSteps = maxSteps;
+        this.toolLatencyMs = toolLatencyMs;
+        this.toolResultTokens = toolResultTokens;
+        this.thinkMs = thinkMs;
+        this.agents = new Agent[users];
+        for (int u = 0; u < users; u++)
+        {
+            agents[u] = new Agent();
+        }
+        try
+        {
+            this.digest = MessageDigest.getInstance("SHA-256");
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new IllegalStateException("SHA-256 is required of every JDK", ex);
+        }
+    }
+
+    private SplittableRandom random(final int user, final int task, final int step, final long salt)
+    {
+        return new SplittableRandom(((seed * 31 + user) * 1_000_003L + task) * 1_009L + step + salt);
+    }
+
+    @Override
+    public byte[] nextTurn(final int user, final TurnResult previous, final long dueNs)
+    {
+        final Agent a = agents[user];
+        if (previous != null && a.task >= 0)
+        {
+            modelNs += Math.max(0, previous.endNs() - a.lastDueNs);
+        }
+        if (previous == null || a.task < 0 || !previous.wantsTools() || a.step >= maxSteps)
+        {
+            if (previous != null && a.task >= 0)
+            {
+                finishTask(a, previous);
+            }
+            startTask(user, a, dueNs);
+        }
+        else
+        {
+            toolNs += a.lastToolDelayNs;
+            continueWithToolResults(user, a, previous);
+        }
+        a.step++;
+        a.lastDueNs = dueNs;
+        requests++;
+        final SplittableRandom random = random(user, a.task, a.step, 0x0a7);
+        return bodies.body(a.messages, output != null ? output.sample(random) : fixedOutput);
+    }
+
+    private void startTask(final int user, final Agent a, final long dueNs)
+    {
+        a.task++;
+        a.step = 0;
+        a.taskStartNs = dueNs;
+        a.messages = JSON.createArrayNode();
+        final SplittableRandom random = random(user, a.task, 0, 0);
+        final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, taskInput.sample(random)),
+            random, "user " + user + " task " + a.task + ":");
+        if (p.residual() != 0)
+        {
+            residualRequests++;
+        }
+        lastPromptTokens = p.tokens();
+        a.messages.addObject().put("role", "user").put("content", p.text());
+        digest(p.text());
+    }
+
+    private void continueWithToolResults(final int user, final Agent a, final TurnResult previous)
+    {
+        final ObjectNode assistant = a.messages.addObject().put("role", "assistant");
+        if (previous.text().isEmpty())
+        {
+            assistant.putNull("content");
+        }
+        else
+        {
+            assistant.put("content", previous.text());
+        }
+        final ArrayNode calls = assistant.putArray("tool_calls");
+        int k = 0;
+        for (final TurnResult.ToolCall call : previous.toolCalls())
+        {
+            final String id = call.id() != null ? call.id() : "call_" + user + "_" + a.task + "_" + a.step + "_" + k;
+            calls.addObject().put("id", id).put("type", "function").putObject("function")
+                .put("name", call.name()).put("arguments", call.arguments());
+            final SplittableRandom random = random(user, a.task, a.step, 0x7001 + k);
+            final PromptSynthesizer.Prompt result = synthesizer.synthesize(tokenizer,
+                Math.max(1, toolResultTokens.sample(random)), random, "result of " + call.name() + ":");
+            a.messages.addObject().put("role", "tool").put("tool_call_id", id).put("content", result.text());
+            digest(result.text());
+            k++;
+        }
+    }
+
+    private void finishTask(final Agent a, final TurnResult last)
+    {
+        tasks++;
+        steps.recordValue(a.step);
+        latencyMs.recordValue(Math.max(0, (last.endNs() - a.taskStartNs) / 1_000_000));
+        if (!last.ok())
+        {
+            failedRequests++;
+        }
+        else if (last.wantsTools())
+        {
+            stepLimited++;
+        }
+        else
+        {
+            succeeded++;
+        }
+    }
+
+    @Override
+    public long delayNs(final int user, final TurnResult previous)
+    {
+        final Agent a = agents[user];
+        final SplittableRandom random = random(user, a.task, a.step, 0x5151);
+        if (previous.wantsTools() && a.step < maxSteps)
+        {
+            a.lastToolDelayNs = toolLatencyMs.sample(random) * 1_000_000L;
+            return a.lastToolDelayNs;
+        }
+        return thinkMs.sample(random) * 1_000_000L;
+    }
+
+    private void digest(final String text)
+    {
+        digestSum = digestSum.add(new BigInteger(1, digest.digest(text.getBytes(StandardCharsets.UTF_8))))
+            .mod(MODULUS);
+    }
+
+    /** @return the tasks finished so far; call after the generator stopped. */
+    public Report report()
+    {
+        return new Report(tasks, succeeded, failedRequests, stepLimited, latencyMs, steps, modelNs / 1e9,
+            toolNs / 1e9);
+    }
+
+    @Override
+    public int promptTokensHint()
+    {
+        return lastPromptTokens;
+    }
+
+    @Override
+    public byte[] body(final long i)
+    {
+        throw new UnsupportedOperationException("agents are driven by nextTurn");
+    }
+
+    @Override
+    public int promptTokensHint(final long i)
+    {
+        return lastPromptTokens;
+    }
+
+    @Override
+    public boolean replayable()
+    {
+        return false;
+    }
+
+    @Override
+    public String hash()
+    {
+        return String.format("%064x", digestSum);
+    }
+
+    @Override
+    public long requests()
+    {
+        return requests;
+    }
+
+    @Override
+    public long residualRequests()
+    {
+        return residualRequests;
+    }
+
+    @Override
+    public String describe()
+    {
+        return agents.length + " tool-using agents: tasks of at most " + maxSteps + " model steps; task message " +
+            taskInput.describe() + "; tool latency ms " + toolLatencyMs.describe() + "; tool results " +
+            toolResultTokens.describe() + " tokens in " + tokenizer.id() + "; seed " + seed;
+    }
+}
