@@ -93,6 +93,15 @@ public final class RunCommand implements Callable<Integer>
         description = "Think time between an answer and the user's next turn, ms (default: ${DEFAULT-VALUE}).")
     int thinkMs;
 
+    @Option(names = "--slo-ttft-ms", description = "Goodput SLO: TTFT bound, ms.")
+    Double sloTtftMs;
+
+    @Option(names = "--slo-tpot-ms", description = "Goodput SLO: TPOT bound, ms.")
+    Double sloTpotMs;
+
+    @Option(names = "--slo-e2e-ms", description = "Goodput SLO: end-to-end latency bound, ms.")
+    Double sloE2eMs;
+
     @Option(names = "--cold-start",
         description = "Send the first request alone before the run and report it on its own as the cold start.")
     boolean coldStart;
@@ -362,6 +371,10 @@ public final class RunCommand implements Callable<Integer>
             o.agent = JSON_FACTORY.objectNode().put("max_steps", agentSteps);
             ((com.fasterxml.jackson.databind.node.ObjectNode)o.agent).putObject("tool_latency_ms")
                 .put("dist", "fixed").put("value", toolLatencyMs);
+        }
+        if (given("--slo-ttft-ms") || given("--slo-tpot-ms") || given("--slo-e2e-ms"))
+        {
+            o.slo = io.tokenclock.recording.Slo.ofMillis(sloTtftMs, sloTpotMs, sloE2eMs);
         }
         if (set.test("--cold-start"))
         {

@@ -129,6 +129,12 @@ public final class ContractOptions
         final JsonNode measurement = root.path("measurement");
         o.ioThreads = measurement.path("io_threads").asInt(o.ioThreads);
         o.hiccupWarnFraction = measurement.path("hiccup_warn_fraction").asDouble(o.hiccupWarnFraction);
+        final JsonNode slo = root.path("quality").path("slo");
+        if (slo.isObject())
+        {
+            o.slo = io.tokenclock.recording.Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"),
+                number(slo, "e2e_ms"));
+        }
         final JsonNode output = root.path("output");
         if (output.has("dir"))
         {
@@ -185,6 +191,11 @@ public final class ContractOptions
         {
             o.drainTimeoutS = 0;
         }
+    }
+
+    private static Double number(final JsonNode node, final String field)
+    {
+        return node.hasNonNull(field) ? node.get(field).asDouble() : null;
     }
 
     private static Iterable<Map.Entry<String, JsonNode>> iterable(final JsonNode node)

@@ -26,6 +26,10 @@ public final class ContractSchema
 {
     private static final Schema DIST = new DistributionSchema();
     private static final double HUGE = 1e12;
+    private static final Schema SLO = object()
+        .field("ttft_ms", number(0, true, 1e12))
+        .field("tpot_ms", number(0, true, 1e12))
+        .field("e2e_ms", number(0, true, 1e12));
 
     /** The whole document. */
     public static final Schema ROOT = object()
@@ -75,7 +79,8 @@ public final class ContractSchema
                 .requiredField("input_tokens", DIST)
                 .field("output_tokens", DIST)
                 .field("correlation", number(-1, false, 1))
-                .field("extra_body", jsonObject()), 1))
+                .field("extra_body", jsonObject())
+                .field("slo", SLO), 1))
             .field("sessions", object()
                 .field("turns", DIST)
                 .field("think_time_ms", DIST))
@@ -136,6 +141,7 @@ public final class ContractSchema
             .field("hiccup_warn_fraction", number(0, true, HUGE)))
         .field("quality", object()
             .field("success", oneOf("none", "completed", "finish_stop"))
+            .field("slo", SLO)
             .field("notes", string()))
         .field("output", object()
             .field("dir", string())

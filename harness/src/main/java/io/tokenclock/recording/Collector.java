@@ -36,7 +36,9 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_WASTED_TOKENS = 8;
     /** Measured requests that ended after the measurement window closed (duration-bounded runs). */
     public static final int MEASURED_LATE = 9;
-    private static final int COUNTER_COUNT = 10;
+    /** Measured requests that met the run's SLO. */
+    public static final int MEASURED_GOOD = 10;
+    private static final int COUNTER_COUNT = 11;
 
     private final RingBuffer ring;
     private final SlotPool pool;
@@ -44,6 +46,7 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     private final RequestListener listener;
     private final GroupStats[] groups;
     private java.util.function.LongSupplier windowCloseNs = () -> 0;
+    private Slo slo;
     private final RequestMetrics metrics = new RequestMetrics();
     private final IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, 100_000);
     private final AtomicLongArray counters = new AtomicLongArray(COUNTER_COUNT);
@@ -82,6 +85,13 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public Collector windowClose(final java.util.function.LongSupplier closeNs)
     {
         this.windowCloseNs = closeNs;
+        return this;
+    }
+
+    /** Counts measured requests that meet {@code slo} (the run's overall objective); null for none. */
+    public Collector slo(final Slo objective)
+    {
+        this.slo = objective;
         return this;
     }
 
@@ -157,6 +167,10 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
             if (slot.late)
             {
                 increment(MEASURED_LATE);
+            }
+            if (slo != null && slo.met(slot, m))
+            {
+                increment(MEASURED_GOOD);
             }
             final GroupStats group = groups.length > 0 ? groups[slot.group] : null;
             if (group != null)

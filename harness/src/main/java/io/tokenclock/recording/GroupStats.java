@@ -12,7 +12,9 @@ import io.tokenclock.metrics.MetricRecorders;
 public final class GroupStats
 {
     private final String name;
+    private final Slo slo;
     private final MetricRecorders recorders = new MetricRecorders();
+    long good;
     long ok;
     long errors;
     long cancelled;
@@ -23,7 +25,26 @@ public final class GroupStats
 
     public GroupStats(final String name)
     {
+        this(name, null);
+    }
+
+    /** @param slo the group's own service-level objective, or null. */
+    public GroupStats(final String name, final Slo slo)
+    {
         this.name = name;
+        this.slo = slo;
+    }
+
+    /** @return the group's SLO, or null. */
+    public Slo slo()
+    {
+        return slo;
+    }
+
+    /** @return measured requests that met the group's SLO. */
+    public long good()
+    {
+        return good;
     }
 
     public String name()
@@ -75,6 +96,10 @@ public final class GroupStats
             windowStartNs = start;
         }
         windowEndNs = Math.max(windowEndNs, slot.endNs);
+        if (slo != null && slo.met(slot, m))
+        {
+            good++;
+        }
         if (slot.status == RequestSlot.STATUS_OK)
         {
             ok++;

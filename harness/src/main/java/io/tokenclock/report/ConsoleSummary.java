@@ -32,6 +32,12 @@ public final class ConsoleSummary
             r.measuredTotal(), r.measuredOk(), r.measuredErrors(), r.measuredCancelled(), r.warmupRequests());
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
             r.windowSeconds(), rate(r.measuredOk(), r), rate(r.outputTokens(), r), rate(r.inputTokens(), r));
+        if (o.slo != null)
+        {
+            out.printf(Locale.ROOT, "goodput %.2f req/s: %d of %d measured requests met %s (%.1f%%)%n",
+                rate(r.goodRequests(), r), r.goodRequests(), r.measuredTotal(), o.slo.describe(),
+                r.measuredTotal() > 0 ? 100.0 * r.goodRequests() / r.measuredTotal() : 0.0);
+        }
         out.println();
         out.printf(Locale.ROOT, "%-22s %8s %9s %9s %9s %9s %9s %9s %9s %9s%n",
             "metric (ms)", "n", "mean", "stdev", "p50", "p90", "p95", "p99", "p99.9", "max");

@@ -271,6 +271,13 @@ public final class RecordWriter
             n.put("window_s", g.windowSeconds());
             n.put("requests_per_s", g.windowSeconds() > 0 ? g.ok() / g.windowSeconds() : 0);
             n.put("output_tokens_per_s", g.windowSeconds() > 0 ? g.outputTokens() / g.windowSeconds() : 0);
+            if (g.slo() != null)
+            {
+                final long measured = g.ok() + g.errors() + g.cancelled();
+                n.put("slo", g.slo().describe()).put("good", g.good());
+                n.put("good_fraction", measured > 0 ? (double)g.good() / measured : 0);
+                n.put("goodput_per_s", g.windowSeconds() > 0 ? g.good() / g.windowSeconds() : 0);
+            }
             final ObjectNode d = n.putObject("distributions");
             for (final Map.Entry<Metric, Distribution> e : g.distributions().entrySet())
             {
@@ -280,7 +287,20 @@ public final class RecordWriter
         final ObjectNode harness = rep.putObject("harness");
         harness.put("ring_full_waits", r.ringFullWaits());
         harness.put("clamped_values", r.clampedValues());
-        rep.putNull("goodput");
+        final var slo = r.options().slo;
+        if (slo != null)
+        {
+            final ObjectNode goodput = rep.putObject("goodput");
+            goodput.put("slo", slo.describe());
+            goodput.put("good", r.goodRequests());
+            goodput.put("measured", r.measuredTotal());
+            goodput.put("good_fraction", r.measuredTotal() > 0 ? (double)r.goodRequests() / r.measuredTotal() : 0);
+            goodput.put("goodput_per_s", w > 0 ? r.goodRequests() / w : 0);
+        }
+        else
+        {
+            rep.putNull("goodput");
+        }
         rep.putNull("repetitions");
         return rep;
     }

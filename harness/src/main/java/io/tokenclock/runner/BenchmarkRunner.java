@@ -30,6 +30,7 @@ import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.GroupStats;
 import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.Slo;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.report.EnvironmentCapture;
 import io.tokenclock.report.ProgressLine;
@@ -130,8 +131,8 @@ public final class BenchmarkRunner
         final ProfilerSession profiler = options.profile == null ? null : ProfilerSession.start(options.profile,
             options.profileOut != null ? options.profileOut : outputDir, err);
         final ChunkRecords records = new ChunkRecords(RING_BYTES);
-        final GroupStats[] groups = groupNames(options, workload).stream().map(GroupStats::new)
-            .toArray(GroupStats[]::new);
+        final GroupStats[] groups = groupNames(options, workload).stream()
+            .map(name -> new GroupStats(name, sloFor(options, name))).toArray(GroupStats[]::new);
         final SlotPool pool = new SlotPool(options.maxInFlight());
         final MetricRecorders recorders = new MetricRecorders();
         final long wallStartNs = clock.nanoTime();
@@ -158,7 +159,7 @@ public final class BenchmarkRunner
                     load.onUserTurnEnded(slot.user, TurnResults.of(slot));
                 }
             }, groups);
-            collector.windowClose(generator::windowCloseNs);
+            collector.windowClose(generator::windowCloseNs).slo(options.slo);
             final Thread collectorThread = new Thread(collector, "tokenclock-collector");
             collectorThread.setDaemon(true);
             collectorThread.start();
@@ -285,6 +286,29 @@ public final class BenchmarkRunner
         return new RateSchedule(o.ramp, stages);
     }
 
+    /** @return the SLO of a group: its segment's own when declared, else the run's. */
+    static Slo sloFor(final RunOptions o, final String groupName)
+    {
+        if (o.segments != null)
+        {
+            for (final com.fasterxml.jackson.databind.JsonNode s : o.segments)
+            {
+                final String name = s.path("name").asText();
+                if ((groupName.equals(name) || groupName.endsWith(" / " + name)) && s.has("slo"))
+                {
+                    final com.fasterxml.jackson.databind.JsonNode slo = s.get("slo");
+                    return Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"), number(slo, "e2e_ms"));
+                }
+            }
+        }
+        return o.slo;
+    }
+
+    private static Double number(final com.fasterxml.jackson.databind.JsonNode node, final String field)
+    {
+        return node.hasNonNull(field) ? node.get(field).asDouble() : null;
+    }
+
     /** @return the names of the run's groups: stages x segments, or whichever of the two there is. */
     static List<String> groupNames(final RunOptions o, final Workload workload)
     {
@@ -338,7 +362,7 @@ public final class BenchmarkRunner
                 d.put(m, Distribution.of(g.recorders().total(m), m));
             }
             groupResults.add(new RunResult.GroupResult(g.name(), g.ok(), g.errors(), g.cancelled(), g.outputTokens(),
-                g.inputTokens(), g.windowSeconds(), d));
+                g.inputTokens(), g.windowSeconds(), d, g.slo(), g.good()));
         }
         final Map<Metric, Distribution> distributions = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
@@ -359,7 +383,8 @@ public final class BenchmarkRunner
             distributions, c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
-            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), errors,
+            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_GOOD),
+            errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
             provenance, groupResults, cold, tasks);
     }

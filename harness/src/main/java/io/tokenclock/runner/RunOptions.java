@@ -86,6 +86,8 @@ public final class RunOptions
     public int blockSize = 512;
     /** Shared prompt prefixes (system block, prefix groups), or null. */
     public io.tokenclock.workload.SharedPrefixes prefixes;
+    /** The run's service-level objective for goodput, or null. Segments may declare their own. */
+    public io.tokenclock.recording.Slo slo;
     /** Cancellation rule: fraction of requests, and after how long or how many tokens (0: not that way). */
     public double cancelRate;
     public double cancelAfterMs;

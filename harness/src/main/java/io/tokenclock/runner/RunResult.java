@@ -31,6 +31,7 @@ public record RunResult(
     long inputTokens,
     long wastedOutputTokens,
     long lateCompletions,
+    long goodRequests,
     Map<String, Long> errorsByClass,
     long windowStartNs,
     long windowEndNs,
@@ -49,7 +50,7 @@ public record RunResult(
 
     /** One group's (segment's) measured requests: counts, its own window, and every distribution. */
     public record GroupResult(String name, long ok, long errors, long cancelled, long outputTokens, long inputTokens,
-        double windowSeconds, Map<Metric, Distribution> distributions)
+        double windowSeconds, Map<Metric, Distribution> distributions, io.tokenclock.recording.Slo slo, long good)
     {
     }
 

@@ -427,6 +427,26 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldCountGoodRequestsAgainstTheSlo() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(40).decodeBaseMs(2)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 1;
+            o.requests = 6L;
+            o.maxTokens = 5;
+            o.slo = io.tokenclock.recording.Slo.ofMillis(30.0, null, null);
+            assertEquals(0, run(o).goodRequests(), "a 40 ms prefill never meets TTFT <= 30 ms");
+            o.slo = io.tokenclock.recording.Slo.ofMillis(500.0, 20.0, 2_000.0);
+            final RunResult r = run(o);
+            assertEquals(6, r.goodRequests());
+            final JsonNode goodput = JSON.readTree(dir.resolve("record.json").toFile()).path("report").path("goodput");
+            assertEquals(1.0, goodput.path("good_fraction").asDouble(), 1e-9);
+            assertTrue(goodput.path("slo").asText().contains("TTFT <= 500.0 ms"));
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
