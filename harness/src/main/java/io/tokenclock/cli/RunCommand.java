@@ -106,6 +106,9 @@ public final class RunCommand implements Callable<Integer>
         description = "Send the first request alone before the run and report it on its own as the cold start.")
     boolean coldStart;
 
+    @Option(names = "--sticky", description = "With --users: keep each user on one connection (session affinity).")
+    boolean sticky;
+
     @Option(names = "--agent-steps",
         description = "With --users: tool-using agents offered a search tool, at most N model steps per task.")
     Integer agentSteps;
@@ -365,6 +368,10 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--burstiness"))
         {
             o.burstiness = burstiness;
+        }
+        if (set.test("--sticky"))
+        {
+            o.sticky = sticky;
         }
         if (set.test("--agent-steps") && agentSteps != null)
         {

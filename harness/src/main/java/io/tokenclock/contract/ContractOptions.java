@@ -93,6 +93,7 @@ public final class ContractOptions
         if (sessions.isObject())
         {
             o.sessionTurns = sessions.has("turns") ? sessions.get("turns").deepCopy() : null;
+            o.sticky = sessions.path("sticky").asBoolean(false);
             o.thinkTimeMs = sessions.has("think_time_ms") ? sessions.get("think_time_ms").deepCopy() : null;
         }
         final JsonNode prefix = workload.path("prefix");

@@ -58,6 +58,9 @@ public final class RequestSlot
     public long cancelAfterNs;
 
     // Set by the I/O thread.
+    /** The connection that carried the request (numbered from 0 per run), and whether it was opened for it. */
+    public int connectionId = -1;
+    public boolean newConnection;
     public long sentNs;
     public long endNs;
     public int httpStatus;
@@ -117,6 +120,8 @@ public final class RequestSlot
         user = -1;
         cancelAfterChunks = 0;
         cancelAfterNs = 0;
+        connectionId = -1;
+        newConnection = false;
         sentNs = 0;
         endNs = 0;
         httpStatus = 0;

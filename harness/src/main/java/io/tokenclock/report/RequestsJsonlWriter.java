@@ -89,6 +89,8 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         }
         nullable(g, "error_detail", s.errorDetail);
         g.writeNumberField("http_status", s.httpStatus);
+        g.writeNumberField("connection", s.connectionId);
+        g.writeBooleanField("new_connection", s.newConnection);
         g.writeNumberField("scheduled_ns", s.scheduledNs);
         g.writeNumberField("submit_ns", s.submitNs);
         g.writeNumberField("sent_ns", s.sentNs);

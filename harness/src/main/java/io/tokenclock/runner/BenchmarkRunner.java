@@ -143,6 +143,10 @@ public final class BenchmarkRunner
             StreamingClient client = new StreamingClient(endpoint, clock, records, headers, options.maxInFlight(),
                 options.ioThreads, (long)(options.timeoutS * 1e9)))
         {
+            if (options.sticky && options.users != null)
+            {
+                client.stickyUsers(options.users);
+            }
             generator = new LoadGenerator(plan(options, workload), clock, pool, workload, client::submit);
             generator.coldStart(options.coldStart);
             final LoadGenerator load = generator;

@@ -34,6 +34,8 @@ public final class RunOptions
     /** Turns per session and think time in ms (contract distribution syntax), for user-centric load. */
     public com.fasterxml.jackson.databind.JsonNode sessionTurns;
     public com.fasterxml.jackson.databind.JsonNode thinkTimeMs;
+    /** Keep each simulated user on one connection. */
+    public boolean sticky;
     /** Tool-using agents (with {@link #users}): tools, max_steps, tool_latency_ms, tool_result_tokens; or null. */
     public com.fasterxml.jackson.databind.JsonNode agent;
     /** Open loop: a ramp of the rate before the measured stages, or null. */

@@ -43,6 +43,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private ScheduledFuture<?> cancelFuture;
     private final Runnable sendPending = this::sendPending;
     private RequestSlot pending;
+    /** The user this connection is pinned to (session affinity), or -1. Event loop only. */
+    int stickyUser = -1;
+    private final int id;
+    private int requestsCarried;
     private byte[] scratch = new byte[16 * 1024];
 
     private long lastReadNs;
@@ -53,8 +57,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private ScheduledFuture<?> timeoutFuture;
     private Channel channel;
 
-    ResponseHandler(final NanoClock clock, final ChunkRecords records, final StreamingClient client, final Channel ch)
+    ResponseHandler(
+        final NanoClock clock, final ChunkRecords records, final StreamingClient client, final Channel ch, final int id)
     {
+        this.id = id;
         this.clock = clock;
         this.recorder = new StreamRecorder(records);
         this.client = client;
@@ -92,6 +98,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         status = 0;
         errorBody = null;
         recorder.begin(slot);
+        slot.connectionId = id;
+        slot.newConnection = requestsCarried++ == 0;
         if (timeoutNs > 0)
         {
             timeoutFuture = channel.eventLoop().schedule(onTimeout, timeoutNs, TimeUnit.NANOSECONDS);

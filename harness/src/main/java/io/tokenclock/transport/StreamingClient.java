@@ -62,6 +62,9 @@ public final class StreamingClient implements AutoCloseable
     private final Bootstrap bootstrap;
     private final ManyToManyConcurrentArrayQueue<ResponseHandler> idle;
     private final Set<ResponseHandler> inFlight = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicInteger connections =
+        new java.util.concurrent.atomic.AtomicInteger();
+    private java.util.concurrent.atomic.AtomicReferenceArray<ResponseHandler> sticky;
 
     /**
      * @param maxConnections cap on idle connections kept, normally the cap on requests in flight.
@@ -95,7 +98,8 @@ public final class StreamingClient implements AutoCloseable
                 @Override
                 protected void initChannel(final Channel ch)
                 {
-                    final ResponseHandler handler = new ResponseHandler(clock, records, client, ch);
+                    final ResponseHandler handler = new ResponseHandler(clock, records, client, ch,
+                        connections.getAndIncrement());
                     ch.pipeline().addLast("stamp", handler.stamper());
                     if (ssl != null)
                     {
@@ -119,10 +123,30 @@ public final class StreamingClient implements AutoCloseable
         }
     }
 
+    /**
+     * Keeps each simulated user on one connection: a user's next turn goes out on the connection that carried its
+     * previous turn whenever that connection is still open (session affinity, as sticky load balancers give).
+     * Call before the run.
+     */
+    public StreamingClient stickyUsers(final int users)
+    {
+        this.sticky = new java.util.concurrent.atomic.AtomicReferenceArray<>(users);
+        return this;
+    }
+
     /** Sends the request held by {@code slot} on an idle connection, or on a new one. Thread-safe, non-blocking. */
     public void submit(final RequestSlot slot)
     {
         ResponseHandler handler;
+        if (sticky != null && slot.user >= 0)
+        {
+            handler = sticky.getAndSet(slot.user, null);
+            if (handler != null && handler.channel().isActive())
+            {
+                handler.sendLater(slot);
+                return;
+            }
+        }
         while ((handler = idle.poll()) != null)
         {
             if (handler.channel().isActive())
@@ -170,6 +194,7 @@ public final class StreamingClient implements AutoCloseable
             request.headers().set(h.getKey(), h.getValue());
         }
         inFlight.add(handler);
+        handler.stickyUser = sticky != null ? slot.user : -1;
         handler.begin(slot, timeoutNs);
         ch.writeAndFlush(request).addListener(w ->
         {
@@ -184,6 +209,15 @@ public final class StreamingClient implements AutoCloseable
     void release(final ResponseHandler handler)
     {
         final Channel ch = handler.channel();
+        if (ch.isActive() && handler.stickyUser >= 0)
+        {
+            final ResponseHandler previous = sticky.getAndSet(handler.stickyUser, handler);
+            if (previous != null && previous != handler)
+            {
+                previous.channel().close();
+            }
+            return;
+        }
         if (!ch.isActive() || !idle.offer(handler))
         {
             ch.close();
@@ -193,6 +227,12 @@ public final class StreamingClient implements AutoCloseable
     void onRequestEnded(final ResponseHandler handler)
     {
         inFlight.remove(handler);
+    }
+
+    /** @return connections opened so far. */
+    public int connectionsOpened()
+    {
+        return connections.get();
     }
 
     /** @return requests written and not yet ended. */
@@ -221,6 +261,14 @@ public final class StreamingClient implements AutoCloseable
         while ((handler = idle.poll()) != null)
         {
             handler.channel().close();
+        }
+        for (int u = 0; sticky != null && u < sticky.length(); u++)
+        {
+            final ResponseHandler h = sticky.getAndSet(u, null);
+            if (h != null)
+            {
+                h.channel().close();
+            }
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }

@@ -98,6 +98,9 @@ final class BenchmarkRunnerIT
             final List<JsonNode> lines = requests();
             assertEquals(10, lines.size(), "warmup included in requests.jsonl");
             assertEquals("warmup", lines.get(0).get("phase").asText());
+            assertTrue(lines.get(0).get("new_connection").asBoolean(), "the first request opens the connection");
+            assertEquals(1, lines.stream().filter(l -> l.get("new_connection").asBoolean()).count(),
+                "concurrency 1: one connection, kept alive for every later request");
             for (final JsonNode line : lines)
             {
                 assertEquals("ok", line.get("status").asText());
@@ -136,6 +139,7 @@ final class BenchmarkRunnerIT
             final RunResult r = run(o);
             assertEquals(20, r.measuredOk());
             final List<JsonNode> lines = requests();
+            lines.sort(java.util.Comparator.comparingLong(l -> l.get("id").asLong()));
             long previous = 0;
             for (final JsonNode line : lines)
             {
@@ -335,6 +339,7 @@ final class BenchmarkRunnerIT
             o.inputTokens = 10;
             o.sessionTurns = JSON.createObjectNode().put("dist", "fixed").put("value", 3);
             o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 50);
+            o.sticky = true;
             final RunResult r = run(o);
             assertEquals(18, r.measuredOk());
             final java.util.Map<Integer, List<JsonNode>> byUser = new java.util.HashMap<>();
@@ -345,6 +350,8 @@ final class BenchmarkRunnerIT
             assertEquals(3, byUser.size());
             for (final List<JsonNode> turns : byUser.values())
             {
+                assertEquals(1, turns.stream().map(l -> l.get("connection").asInt()).distinct().count(),
+                    "sticky: every turn of a user on one connection");
                 turns.sort(java.util.Comparator.comparingLong(l -> l.get("scheduled_ns").asLong()));
                 for (int k = 1; k < turns.size(); k++)
                 {
