@@ -125,6 +125,10 @@ public final class RunCommand implements Callable<Integer>
         description = "Open loop: a stage RATE:SECONDS (repeatable); each is reported on its own.")
     List<String> stage = new ArrayList<>();
 
+    @Option(names = "--concurrency-stage",
+        description = "Closed loop: a stage CONCURRENCY:SECONDS (repeatable); each is reported on its own.")
+    List<String> concurrencyStage = new ArrayList<>();
+
     @Option(names = "--requests", description = "Measured requests to start (default 100 unless --duration).")
     Long requests;
 
@@ -415,6 +419,23 @@ public final class RunCommand implements Callable<Integer>
                 }
                 o.stages.add(new RateSchedule.Stage(number(parts[0], "--stage"), number(parts[1], "--stage")));
             }
+        }
+        if (given("--concurrency-stage"))
+        {
+            final int[] c = new int[concurrencyStage.size()];
+            final double[] d = new double[concurrencyStage.size()];
+            for (int j = 0; j < c.length; j++)
+            {
+                final String[] parts = concurrencyStage.get(j).split(":");
+                if (parts.length != 2)
+                {
+                    throw new IllegalArgumentException("--concurrency-stage must be N:SECONDS, got: " +
+                        concurrencyStage.get(j));
+                }
+                c[j] = (int)number(parts[0], "--concurrency-stage");
+                d[j] = number(parts[1], "--concurrency-stage");
+            }
+            o.concurrencyStages = new io.tokenclock.load.ConcurrencySchedule(c, d);
         }
         if (set.test("--max-concurrency"))
         {

@@ -183,9 +183,25 @@ public final class ContractOptions
             o.ramp = new RateSchedule.Ramp(ramp.path("from").asDouble(0), ramp.get("to").asDouble(),
                 ramp.get("duration_s").asDouble(), ramp.path("shape").asText("linear").equals("exponential"));
         }
-        for (final JsonNode stage : load.path("stages"))
+        final JsonNode stages = load.path("stages");
+        if (stages.size() > 0 && stages.get(0).has("concurrency"))
         {
-            o.stages.add(new RateSchedule.Stage(stage.get("rate").asDouble(), stage.get("duration_s").asDouble()));
+            final int[] c = new int[stages.size()];
+            final double[] d = new double[stages.size()];
+            for (int j = 0; j < c.length; j++)
+            {
+                c[j] = stages.get(j).get("concurrency").asInt();
+                d[j] = stages.get(j).get("duration_s").asDouble();
+            }
+            o.concurrencyStages = new io.tokenclock.load.ConcurrencySchedule(c, d);
+        }
+        else
+        {
+            for (final JsonNode stage : stages)
+            {
+                o.stages.add(new RateSchedule.Stage(stage.get("rate").asDouble(),
+                    stage.get("duration_s").asDouble()));
+            }
         }
         o.drainTimeoutS = load.path("drain_timeout_s").asDouble(o.drainTimeoutS);
         if (load.path("end_of_window").asText("grace").equals("cancel"))

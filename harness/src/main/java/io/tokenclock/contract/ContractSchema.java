@@ -118,7 +118,8 @@ public final class ContractSchema
                 .requiredField("duration_s", number(0, true, HUGE))
                 .field("shape", oneOf("linear", "exponential")))
             .field("stages", listOf(object()
-                .requiredField("rate", number(0, true, HUGE))
+                .field("rate", number(0, true, HUGE))
+                .field("concurrency", integer(1, 1_000_000))
                 .requiredField("duration_s", number(0, true, HUGE)), 1))
             .field("requests", integer(1, Long.MAX_VALUE))
             .field("duration_s", number(0, true, HUGE))
@@ -198,8 +199,8 @@ public final class ContractSchema
         final boolean hasRate = load.has("rate");
         final boolean hasConcurrency = load.has("concurrency");
         final boolean fixed = load.path("fixed_schedule").asBoolean(false);
-        final String mode = load.path("mode").asText(hasRate || fixed ? "open" : load.has("users") ? "users" :
-            "closed");
+        final String mode = load.path("mode").asText(hasRate || fixed || load.path("stages").path(0).has("rate") ?
+            "open" : load.has("users") ? "users" : "closed");
         final JsonNode w = root.path("workload");
         if (mode.equals("users") || load.has("users") || w.has("sessions") || w.has("agent"))
         {
@@ -239,14 +240,30 @@ public final class ContractSchema
         {
             errors.add("load.concurrency: an open loop has no fixed concurrency; cap it with load.max_concurrency");
         }
-        if (mode.equals("closed") && !hasConcurrency)
+        if (mode.equals("closed") && !hasConcurrency && !load.has("stages"))
         {
             errors.add("load.concurrency: required for a closed loop (or set load.rate for an open loop)");
         }
-        final boolean shaped = load.has("ramp") || load.has("stages");
-        if (shaped && (mode.equals("closed") || fixed))
+        for (final JsonNode stage : load.path("stages"))
         {
-            errors.add("load: ramp and stages shape an open loop's rate (not a closed loop or a fixed schedule)");
+            if (stage.has("rate") == stage.has("concurrency"))
+            {
+                errors.add("load.stages: each stage needs rate (open loop) or concurrency (closed loop)");
+                break;
+            }
+            if (stage.has("concurrency") != mode.equals("closed"))
+            {
+                errors.add("load.stages: concurrency stages belong to a closed loop, rate stages to an open loop");
+                break;
+            }
+        }
+        if (load.has("ramp") && (mode.equals("closed") || fixed))
+        {
+            errors.add("load.ramp: shapes an open loop's rate (not a closed loop or a fixed schedule)");
+        }
+        if (mode.equals("closed") && load.has("stages") && hasConcurrency)
+        {
+            errors.add("load.concurrency: the stages set the concurrency; drop load.concurrency");
         }
         if (load.has("stages") && hasRate)
         {

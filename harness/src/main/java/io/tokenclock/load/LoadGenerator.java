@@ -84,6 +84,11 @@ public final class LoadGenerator implements Runnable
         }
         finally
         {
+            while (heldPermits > 0)
+            {
+                pool.releaseHeldPermit();
+                heldPermits--;
+            }
             finished = true;
         }
     }
@@ -180,6 +185,49 @@ public final class LoadGenerator implements Runnable
         return this;
     }
 
+    private int heldPermits = -1;
+    private int concurrencyStage;
+    private long stageChangeNs;
+
+    /**
+     * Holds or gives back permits so that the cap on requests in flight is the current stage's concurrency.
+     *
+     * @return false if the run is over (stopped, or past the last stage) while waiting.
+     */
+    private boolean adjustConcurrency(final ConcurrencySchedule stages) throws InterruptedException
+    {
+        final long now = clock.nanoTime();
+        final long m = measureStartNs;
+        final int stage = m == 0 ? 0 : stages.stageAt((now - m) / 1e9);
+        if (heldPermits < 0)
+        {
+            heldPermits = 0;
+        }
+        final int target = stages.maxConcurrency() - stages.concurrency()[stage];
+        if (stage != concurrencyStage)
+        {
+            stageChangeNs = now;
+            concurrencyStage = stage;
+        }
+        while (heldPermits > target)
+        {
+            pool.releaseHeldPermit();
+            heldPermits--;
+        }
+        while (heldPermits < target)
+        {
+            if (stopRequested || pastEnd(clock.nanoTime()))
+            {
+                return false;
+            }
+            if (pool.holdPermit(ACQUIRE_POLL_NS))
+            {
+                heldPermits++;
+            }
+        }
+        return true;
+    }
+
     /** Sends the cold-start request alone and waits for it; returns the next request number. */
     private long sendColdStart() throws InterruptedException
     {
@@ -233,6 +281,10 @@ public final class LoadGenerator implements Runnable
             {
                 // Build the body before waiting for a free slot, so that building never delays the refill.
                 final byte[] body = filler.body(i);
+                if (p.concurrencyStages() != null && !adjustConcurrency(p.concurrencyStages()))
+                {
+                    break;
+                }
                 slot = acquire();
                 if (slot == null)
                 {
@@ -245,7 +297,7 @@ public final class LoadGenerator implements Runnable
                     break;
                 }
                 final long previousEndNs = pool.pollEndStamp();
-                slot.scheduledNs = previousEndNs > 0 ? previousEndNs : t0;
+                slot.scheduledNs = previousEndNs > 0 ? previousEndNs : Math.max(t0, stageChangeNs);
                 slot.body = body;
             }
             else
@@ -263,7 +315,7 @@ public final class LoadGenerator implements Runnable
                 slot.scheduledNs = intended;
                 slot.body = body;
             }
-            final int stage = offsets.stage();
+            final int stage = p.concurrencyStages() != null ? concurrencyStage : offsets.stage();
             final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
                 RequestSlot.PHASE_MEASURE;
             if (submit(slot, i, phase, Math.max(0, stage)))

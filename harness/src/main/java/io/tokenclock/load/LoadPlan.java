@@ -28,8 +28,19 @@ package io.tokenclock.load;
 public record LoadPlan(
     boolean closedLoop, int concurrency, ArrivalProcess arrivals, int maxInFlight,
     long measureRequests, long measureDurationNs, long warmupRequests, long warmupDurationNs, long[] fixedOffsetsNs,
-    RateSchedule rateSchedule, int groupsPerStage, int users)
+    RateSchedule rateSchedule, int groupsPerStage, int users, ConcurrencySchedule concurrencyStages)
 {
+    /** A plan without closed-loop stages. */
+    public LoadPlan(
+        final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
+        final long measureRequests, final long measureDurationNs, final long warmupRequests,
+        final long warmupDurationNs, final long[] fixedOffsetsNs, final RateSchedule rateSchedule,
+        final int groupsPerStage, final int users)
+    {
+        this(closedLoop, concurrency, arrivals, maxInFlight, measureRequests, measureDurationNs, warmupRequests,
+            warmupDurationNs, fixedOffsetsNs, rateSchedule, groupsPerStage, users, null);
+    }
+
     /** A plan without simulated users. */
     public LoadPlan(
         final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
@@ -38,7 +49,7 @@ public record LoadPlan(
         final int groupsPerStage)
     {
         this(closedLoop, concurrency, arrivals, maxInFlight, measureRequests, measureDurationNs, warmupRequests,
-            warmupDurationNs, fixedOffsetsNs, rateSchedule, groupsPerStage, 0);
+            warmupDurationNs, fixedOffsetsNs, rateSchedule, groupsPerStage, 0, null);
     }
 
     /** A plan on a fixed schedule or a constant rate. */
@@ -96,6 +107,10 @@ public record LoadPlan(
         if (rateSchedule != null && (closedLoop || fixedOffsetsNs != null))
         {
             throw new IllegalArgumentException("ramps and stages apply to an open loop with an arrival rate");
+        }
+        if (concurrencyStages != null && !closedLoop)
+        {
+            throw new IllegalArgumentException("concurrency stages apply to a closed loop");
         }
         if (groupsPerStage < 1)
         {

@@ -91,6 +91,28 @@ public final class SlotPool
         returnSlot(slot);
     }
 
+    /**
+     * Holds one permit without a slot, lowering the cap on requests in flight by one (closed-loop stages going down);
+     * drops one pending end stamp with it, since the request that freed the permit will not be refilled.
+     *
+     * @return true if a permit was taken within {@code timeoutNs}.
+     */
+    public boolean holdPermit(final long timeoutNs) throws InterruptedException
+    {
+        if (!permits.tryAcquire(timeoutNs, TimeUnit.NANOSECONDS))
+        {
+            return false;
+        }
+        pollEndStamp();
+        return true;
+    }
+
+    /** Gives back a held permit (closed-loop stages going up): one more request may be in flight. */
+    public void releaseHeldPermit()
+    {
+        permits.release();
+    }
+
     /** Gives back a slot that was acquired but never submitted, with its permit and without an end stamp. */
     public void cancel(final RequestSlot slot)
     {

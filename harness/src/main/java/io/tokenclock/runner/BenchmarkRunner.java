@@ -275,7 +275,8 @@ public final class BenchmarkRunner
             o.requests == null ? 0 : o.requests,
             schedule == null && o.durationS != null ? (long)(o.durationS * 1e9) : 0,
             o.warmupRequests, (long)(o.warmupDurationS * 1e9), o.fixedSchedule ? workload.traceOffsetsNs() : null,
-            schedule, Math.max(1, workload.groupNames().size()), o.users == null ? 0 : o.users);
+            schedule, Math.max(1, workload.groupNames().size()), o.users == null ? 0 : o.users,
+            o.concurrencyStages);
     }
 
     /** @return the open loop's ramp and stages, or null for a constant rate. */
@@ -318,12 +319,14 @@ public final class BenchmarkRunner
     {
         final RateSchedule schedule = rateSchedule(o);
         final List<String> segments = workload.groupNames();
-        if (schedule == null || schedule.stages().size() < 2)
+        final List<String> stageNames = o.concurrencyStages != null ? o.concurrencyStages.stageNames() :
+            schedule != null ? schedule.stageNames() : List.of();
+        if (stageNames.size() < 2)
         {
             return segments;
         }
         final List<String> names = new java.util.ArrayList<>();
-        for (final String stage : schedule.stageNames())
+        for (final String stage : stageNames)
         {
             if (segments.isEmpty())
             {

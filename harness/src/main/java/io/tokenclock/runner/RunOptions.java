@@ -40,6 +40,8 @@ public final class RunOptions
     public com.fasterxml.jackson.databind.JsonNode agent;
     /** Open loop: a ramp of the rate before the measured stages, or null. */
     public io.tokenclock.load.RateSchedule.Ramp ramp;
+    /** Closed loop: stages of concurrency, each reported on its own; null for one --concurrency. */
+    public io.tokenclock.load.ConcurrencySchedule concurrencyStages;
     /** Open loop: stages of constant rate, each reported on its own; empty for one constant --rate. */
     public java.util.List<io.tokenclock.load.RateSchedule.Stage> stages = new java.util.ArrayList<>();
 
@@ -134,6 +136,16 @@ public final class RunOptions
             throw new IllegalArgumentException("--url is required (e.g. --url http://127.0.0.1:8000/v1)");
         }
         Endpoint.parse(url, api);
+        if (concurrencyStages != null)
+        {
+            if (rate != null || !stages.isEmpty() || ramp != null || users != null || fixedSchedule)
+            {
+                throw new IllegalArgumentException("concurrency stages shape a closed loop: drop --rate, --stage, " +
+                    "--ramp, --users and --fixed-schedule");
+            }
+            concurrency = concurrencyStages.maxConcurrency();
+            durationS = concurrencyStages.totalS();
+        }
         if (!stages.isEmpty() && rate == null)
         {
             rate = stages.get(0).ratePerSecond();

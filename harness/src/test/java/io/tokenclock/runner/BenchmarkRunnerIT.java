@@ -454,6 +454,33 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldRunClosedLoopConcurrencyStagesOneAfterAnother() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(10)))
+        {
+            final RunOptions o = options(server);
+            o.maxTokens = 5;
+            o.concurrencyStages = new io.tokenclock.load.ConcurrencySchedule(new int[] {1, 3},
+                new double[] {0.5, 0.5});
+            final RunResult r = run(o);
+            assertEquals(2, r.groups().size());
+            final long first = r.groups().get(0).ok();
+            final long second = r.groups().get(1).ok();
+            assertTrue(first >= 3 && second >= 2 * first, "concurrency 1 then 3: " + first + " then " + second);
+            // In the first stage no two requests overlapped.
+            final List<JsonNode> stage1 = requests().stream()
+                .filter(l -> l.get("phase").asText().equals("measure"))
+                .sorted(java.util.Comparator.comparingLong(l -> l.get("sent_ns").asLong()))
+                .limit(first).toList();
+            for (int k = 1; k < stage1.size(); k++)
+            {
+                assertTrue(stage1.get(k).get("sent_ns").asLong() >= stage1.get(k - 1).get("end_ns").asLong(),
+                    "stage 1 runs one request at a time");
+            }
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
