@@ -45,6 +45,7 @@ public final class ChunkRecords
     private final RingBuffer ring;
     private final AtomicBuffer buffer;
     private final AtomicLong fullWaits = new AtomicLong();
+    private volatile Thread consumer;
 
     /**
      * @param capacityBytes ring capacity, a power of two (e.g. 4 MiB holds 131,072 records).
@@ -87,6 +88,19 @@ public final class ChunkRecords
         b.putInt(index + TOKENS_OFFSET, 0);
         b.putInt(index + FLAGS_OFFSET, 0);
         ring.commit(index);
+        // Wake the consumer at once for the end of a request (once per request, never per chunk): it frees the
+        // request's permit, which a closed loop is waiting on, so the consumer may park long between requests.
+        final Thread c = consumer;
+        if (c != null)
+        {
+            java.util.concurrent.locks.LockSupport.unpark(c);
+        }
+    }
+
+    /** Registers the thread that drains the ring, to be woken by end records. */
+    public void consumer(final Thread thread)
+    {
+        this.consumer = thread;
     }
 
     private int claim(final int msgType)

@@ -117,6 +117,13 @@ public final class ConsoleSummary
                     hiccups.p99(), 100.0 * hiccups.p99() / icl.p50(), icl.p50());
             }
         }
+        if (r.chunks() > 0)
+        {
+            out.printf(Locale.ROOT, "client cost: CPU user %.2f s + system %.2f s (%.1f + %.1f us per chunk), peak " +
+                "heap %d MiB%n", health.cpuUserNs() / 1e9, health.cpuSystemNs() / 1e9,
+                health.cpuUserNs() / 1e3 / r.chunks(), health.cpuSystemNs() / 1e3 / r.chunks(),
+                health.peakHeapBytes() >> 20);
+        }
         if (!health.profileFiles().isEmpty())
         {
             out.println("profile (" + health.profileEvent() + "): " + String.join(", ", health.profileFiles()));

@@ -190,6 +190,13 @@ public final class RecordWriter
         gc.put("collections", h.gcCount());
         gc.put("total_ms", h.gcTotalMs());
         gc.put("max_ms", h.gcMaxMs());
+        final ObjectNode cost = m.putObject("client_cost");
+        cost.put("method", "CPU summed over the client JVM's live threads (per-thread user and total time) from " +
+            "after the preflight to the end of the run; includes an embedded simulator when there is one");
+        cost.put("cpu_user_s", h.cpuUserNs() / 1e9).put("cpu_system_s", h.cpuSystemNs() / 1e9);
+        cost.put("cpu_user_us_per_chunk", r.chunks() > 0 ? h.cpuUserNs() / 1e3 / r.chunks() : 0);
+        cost.put("cpu_system_us_per_chunk", r.chunks() > 0 ? h.cpuSystemNs() / 1e3 / r.chunks() : 0);
+        cost.put("peak_heap_bytes", h.peakHeapBytes());
         if (h.profileEvent() != null)
         {
             final ObjectNode profile = m.putObject("profile");

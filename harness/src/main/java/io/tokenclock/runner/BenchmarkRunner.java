@@ -23,6 +23,7 @@ import io.tokenclock.load.RateSchedule;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.GcPauseMonitor;
 import io.tokenclock.metrics.HiccupMonitor;
+import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.ChunkRecords;
@@ -128,6 +129,7 @@ public final class BenchmarkRunner
 
         final HiccupMonitor hiccups = new HiccupMonitor(HICCUP_INTERVAL_NS).start();
         final GcPauseMonitor gc = new GcPauseMonitor();
+        final ProcessUsage usage = new ProcessUsage();
         final ProfilerSession profiler = options.profile == null ? null : ProfilerSession.start(options.profile,
             options.profileOut != null ? options.profileOut : outputDir, err);
         final ChunkRecords records = new ChunkRecords(RING_BYTES);
@@ -198,10 +200,11 @@ public final class BenchmarkRunner
         }
         hiccups.close();
         gc.close();
+        final long[] cpu = usage.cpuSinceStart();
         final RunResult.ClientHealth health = new RunResult.ClientHealth(
             Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(), gc.count(), gc.totalMs(),
             gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
-            profiler == null ? java.util.List.of() : profiler.files());
+            profiler == null ? java.util.List.of() : profiler.files(), cpu[0], cpu[1], usage.peakHeapBytes());
         Tokenizers.closeQuietly(tokenizer);
         final RunResult.Provenance provenance = new RunResult.Provenance(workload.hash(),
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),

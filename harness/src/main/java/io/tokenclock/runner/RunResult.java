@@ -69,7 +69,8 @@ public record RunResult(
      * activity, and the profiles written, if any.
      */
     public record ClientHealth(Distribution hiccupsMs, long hiccupIntervalNs, long gcCount, long gcTotalMs,
-        long gcMaxMs, java.util.List<String> gcCollectors, String profileEvent, java.util.List<String> profileFiles)
+        long gcMaxMs, java.util.List<String> gcCollectors, String profileEvent, java.util.List<String> profileFiles,
+        long cpuUserNs, long cpuSystemNs, long peakHeapBytes)
     {
     }
 

@@ -187,6 +187,14 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
 
     private void complete(final ChannelHandlerContext ctx)
     {
+        // The connection goes back to the pool before the end is published: the end frees the request's permit, and
+        // a closed loop refilling at once must find this connection idle rather than open a new one. A request that
+        // takes it queues behind this task on this event loop, so it cannot start before the end below.
+        if (!keepAlive)
+        {
+            ctx.channel().close();
+        }
+        client.release(this);
         if (errorBody != null)
         {
             end(lastReadNs, ErrorClass.ofHttpStatus(status), "HTTP " + status + ": " + errorBody.toString().strip());
@@ -195,11 +203,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         {
             end(lastReadNs, ErrorClass.NONE, null);
         }
-        if (!keepAlive)
-        {
-            ctx.channel().close();
-        }
-        client.release(this);
     }
 
     /** Ends the request in flight, if any, with {@code error}; closes the connection. Event loop only. */
