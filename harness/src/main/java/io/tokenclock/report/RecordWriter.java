@@ -170,6 +170,7 @@ public final class RecordWriter
         m.put("network_path", r.endpoint().isLoopback() ? "loopback" : "remote");
         m.set("tcp_connect_rtt", JSON.valueToTree(r.provenance().connectRtt()));
         m.put("clock", "System.nanoTime (CLOCK_MONOTONIC on Linux), one clock for all stamps, ns");
+        m.put("transport", "Netty HTTP/1.1, " + r.provenance().transport() + " event loops, keep-alive, TCP_NODELAY");
         m.put("stamping", "one stamp per network read, taken before TLS/HTTP/SSE decoding; an SSE event is stamped " +
             "with the read that completed it");
         m.put("first_token_rule", "first chunk with non-empty content, reasoning_content/reasoning, or tool_calls; " +

@@ -141,10 +141,12 @@ public final class BenchmarkRunner
         final Collector collector;
         final LoadGenerator generator;
         final RunResult.ColdStart[] cold = new RunResult.ColdStart[1];
+        final String[] transport = new String[1];
         try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(outputDir.resolve("requests.jsonl"), options.saveText);
             StreamingClient client = new StreamingClient(endpoint, clock, records, headers, options.maxInFlight(),
                 options.ioThreads, (long)(options.timeoutS * 1e9)))
         {
+            transport[0] = client.transport();
             if (options.sticky && options.users != null)
             {
                 client.stickyUsers(options.users);
@@ -208,7 +210,7 @@ public final class BenchmarkRunner
         Tokenizers.closeQuietly(tokenizer);
         final RunResult.Provenance provenance = new RunResult.Provenance(workload.hash(),
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
-            tokenizer.id(), cacheAction, networkRtt);
+            tokenizer.id(), cacheAction, networkRtt, transport[0]);
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
             recorders, collector, records, health, provenance, groups, cold[0],
             workload instanceof io.tokenclock.workload.AgentWorkload agents ? agents.report() : null);

@@ -60,7 +60,8 @@ public record RunResult(
      * their exact token count; what the cache flush answered; TCP connect round trips to the server before the run.
      */
     public record Provenance(String hash, String scheduleHash, long requests, long residualRequests,
-        String tokenizerSha256, String tokenizerId, String cacheAction, java.util.Map<String, Object> connectRtt)
+        String tokenizerSha256, String tokenizerId, String cacheAction, java.util.Map<String, Object> connectRtt,
+        String transport)
     {
     }
 

@@ -15,6 +15,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -40,7 +43,8 @@ import io.tokenclock.recording.StreamRecorder;
  * The Netty HTTP/1.1 client that sends streaming completion requests and feeds their responses to the measurement
  * core.
  * <p>
- * One event loop per core (default), pooled buffers, {@code TCP_NODELAY}, and a keep-alive connection pool of its
+ * One event loop per core (default; epoll on Linux, NIO elsewhere or with {@code -Dtokenclock.nio=true}), pooled
+ * buffers, {@code TCP_NODELAY}, and a keep-alive connection pool of its
  * own: idle connections wait in a lock-free queue, and a request takes one and reaches the connection's event loop in
  * a single hop through a pre-allocated task. (Netty's {@code FixedChannelPool} costs two or three event-loop hops per
  * acquisition, which showed as 0.2-0.4 ms of send lag on a 2-core VM.) When no idle connection is there, a new one is
@@ -59,6 +63,7 @@ public final class StreamingClient implements AutoCloseable
     private final Map<String, String> headers;
     private final long timeoutNs;
     private final EventLoopGroup group;
+    private final String transport;
     private final Bootstrap bootstrap;
     private final ManyToManyConcurrentArrayQueue<ResponseHandler> idle;
     private final Set<ResponseHandler> inFlight = ConcurrentHashMap.newKeySet();
@@ -83,12 +88,15 @@ public final class StreamingClient implements AutoCloseable
         this.timeoutNs = timeoutNs;
         this.idle = new ManyToManyConcurrentArrayQueue<>(Math.max(2, maxConnections));
         final int threads = ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
-        this.group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
+        final boolean epoll = Epoll.isAvailable() && !Boolean.getBoolean("tokenclock.nio");
+        this.transport = epoll ? "epoll" : "nio";
+        this.group = new MultiThreadIoEventLoopGroup(threads, epoll ? EpollIoHandler.newFactory() :
+            NioIoHandler.newFactory());
         final SslContext ssl = endpoint.tls() ? sslContext() : null;
         final StreamingClient client = this;
         this.bootstrap = new Bootstrap()
             .group(group)
-            .channel(NioSocketChannel.class)
+            .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
@@ -227,6 +235,12 @@ public final class StreamingClient implements AutoCloseable
     void onRequestEnded(final ResponseHandler handler)
     {
         inFlight.remove(handler);
+    }
+
+    /** @return the I/O transport in use: {@code epoll} on Linux, else {@code nio}. */
+    public String transport()
+    {
+        return transport;
     }
 
     /** @return connections opened so far. */
