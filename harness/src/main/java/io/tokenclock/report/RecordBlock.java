@@ -106,6 +106,27 @@ public final class RecordBlock
                 e.getValue().path("ok").asLong(), e.getValue().path("error").asLong(), ttft.path("p50").asDouble(),
                 ttft.path("p99").asDouble()));
         }
+        final JsonNode goodput = rep.path("goodput");
+        if (goodput.isObject())
+        {
+            line(sb, "goodput", String.format(Locale.ROOT, "%.2f req/s; %d of %d met %s", goodput.path(
+                "goodput_per_s").asDouble(), goodput.path("good").asLong(), goodput.path("measured").asLong(),
+                goodput.path("slo").asText()));
+        }
+        final JsonNode tasks = rep.path("tasks");
+        if (tasks.isObject())
+        {
+            line(sb, "agent tasks", String.format(Locale.ROOT, "%d finished, %d succeeded; latency p50 %.0f ms; " +
+                "model %.1f s vs tools %.1f s", tasks.path("tasks").asLong(), tasks.path("succeeded").asLong(),
+                tasks.path("task_latency").path("p50").asDouble(), tasks.path("model_time_s").asDouble(),
+                tasks.path("tool_time_s").asDouble()));
+        }
+        final JsonNode cold = rep.path("cold_start");
+        if (cold.isObject())
+        {
+            line(sb, "cold start", String.format(Locale.ROOT, "%s, TTFT %.3f ms, e2e %.3f ms",
+                cold.path("status").asText(), cold.path("ttft_ms").asDouble(), cold.path("e2e_ms").asDouble()));
+        }
         line(sb, "errors", rep.path("errors_by_class").isEmpty() ? "none" : compact(rep.path("errors_by_class")));
         line(sb, "repetitions", rep.path("repetitions").asText("1 (no run-to-run variance measured)"));
 
@@ -129,7 +150,7 @@ public final class RecordBlock
 
     private static void line(final StringBuilder sb, final String key, final String value)
     {
-        sb.append("  ").append(String.format(Locale.ROOT, "%-18s", key)).append(value == null ? "-" : value)
+        sb.append("  ").append(String.format(Locale.ROOT, "%-21s", key)).append(value == null ? "-" : value)
             .append('\n');
     }
 
