@@ -1,0 +1,201 @@
+package io.tokenclock.jmh.tools;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The deterministic companion of {@code -prof gc}: calls every benchmark method of the suite directly, on this
+ * thread, and counts the heap bytes the thread allocates per call with
+ * {@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes} (exact, and blind to JMH's own bookkeeping, which
+ * {@code -prof gc} spreads over the operations of an iteration: a few KB per iteration, i.e. a visible fraction of a
+ * byte per op for benchmarks that run only thousands of ops a second).
+ * <p>
+ * Each benchmark gets a fresh instance, its {@code @Setup(Level.Trial)} methods, a warm-up long enough for C2 to
+ * compile it (so escape analysis has run, as in a JMH fork), then a measured run. Benchmarks are found in
+ * {@code META-INF/BenchmarkList}, the list JMH itself runs from. The methods are invoked through a method handle whose
+ * return is dropped, so a primitive result is not boxed. Only {@code @State(Scope.Thread)} benchmarks without
+ * {@code Blackhole} parameters are supported, which is all of this suite.
+ * <p>
+ * Usage: {@code AllocationCheck [REGEX] [--warmup-ms N] [--ops N]}. Exit status 1 if any benchmark allocates more
+ * than {@code 1} byte per operation in steady state, 0 otherwise, 2 on bad usage.
+ */
+public final class AllocationCheck
+{
+    private static final long CALIBRATION_ROUNDS = 3;
+
+    private AllocationCheck()
+    {
+    }
+
+    public static void main(final String[] args) throws Throwable
+    {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(final String[] args, final PrintStream out, final PrintStream err) throws Throwable
+    {
+        Pattern filter = Pattern.compile(".*");
+        long warmupMs = 1_500;
+        long ops = 200_000;
+        try
+        {
+            for (int i = 0; i < args.length; i++)
+            {
+                switch (args[i])
+                {
+                    case "--warmup-ms" -> warmupMs = Long.parseLong(args[++i]);
+                    case "--ops" -> ops = Long.parseLong(args[++i]);
+                    case "-h", "--help" ->
+                    {
+                        out.println("usage: AllocationCheck [REGEX] [--warmup-ms N] [--ops N]");
+                        return 0;
+                    }
+                    default -> filter = Pattern.compile(args[i]);
+                }
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("AllocationCheck: " + ex.getMessage());
+            return 2;
+        }
+
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        if (!threads.isThreadAllocatedMemorySupported() || !threads.isThreadAllocatedMemoryEnabled())
+        {
+            err.println("AllocationCheck: this JVM cannot count per-thread allocation");
+            return 2;
+        }
+        final long tid = Thread.currentThread().threadId();
+        // The cost of reading the counter itself, to subtract.
+        long calibration = Long.MAX_VALUE;
+        for (int i = 0; i < CALIBRATION_ROUNDS; i++)
+        {
+            final long a = threads.getThreadAllocatedBytes(tid);
+            calibration = Math.min(calibration, threads.getThreadAllocatedBytes(tid) - a);
+        }
+
+        int failures = 0;
+        int checked = 0;
+        out.printf(Locale.ROOT, "%-48s %14s %12s%n", "benchmark", "ops measured", "B/op");
+        for (final String name : benchmarkNames())
+        {
+            if (!filter.matcher(name).find())
+            {
+                continue;
+            }
+            final int dot = name.lastIndexOf('.');
+            final Class<?> type = Class.forName(name.substring(0, dot));
+            final Object instance = type.getDeclaredConstructor().newInstance();
+            invokeHelpers(type, instance, Setup.class);
+            final Method m = type.getMethod(name.substring(dot + 1));
+            final MethodHandle op = MethodHandles.publicLookup().unreflect(m).bindTo(instance)
+                .asType(MethodType.methodType(void.class));
+
+            final long warmupEnd = System.nanoTime() + warmupMs * 1_000_000L;
+            long warmupOps = 0;
+            while (System.nanoTime() < warmupEnd)
+            {
+                for (int i = 0; i < 1_000; i++)
+                {
+                    op.invokeExact();
+                }
+                warmupOps += 1_000;
+            }
+            // Slow benchmarks (interval swaps) get fewer measured ops: as many as ran in a fifth of the warm-up.
+            final long measured = Math.max(100, Math.min(ops, warmupOps / 5));
+            final long before = threads.getThreadAllocatedBytes(tid);
+            for (long i = 0; i < measured; i++)
+            {
+                op.invokeExact();
+            }
+            final long bytes = Math.max(0, threads.getThreadAllocatedBytes(tid) - before - calibration);
+            invokeHelpers(type, instance, TearDown.class);
+            final double perOp = (double)bytes / measured;
+            final boolean ok = perOp <= 1.0;
+            failures += ok ? 0 : 1;
+            checked++;
+            out.printf(Locale.ROOT, "%-48s %,14d %12.4f%s%n", name.replace("io.tokenclock.jmh.", ""), measured, perOp,
+                ok ? "" : "   ALLOCATES (" + bytes + " bytes in total)");
+        }
+        if (checked == 0)
+        {
+            err.println("AllocationCheck: no benchmark matches " + filter);
+            return 2;
+        }
+        out.println(failures == 0 ?
+            "all " + checked + " benchmarks allocation-free in steady state (<= 1 B/op, thread-allocated bytes)" :
+            failures + " of " + checked + " benchmarks allocate in steady state");
+        return failures == 0 ? 0 : 1;
+    }
+
+    private static void invokeHelpers(
+        final Class<?> type, final Object instance, final Class<? extends java.lang.annotation.Annotation> kind)
+        throws ReflectiveOperationException
+    {
+        for (final Method m : type.getMethods())
+        {
+            if (Modifier.isStatic(m.getModifiers()) || m.getParameterCount() != 0)
+            {
+                continue;
+            }
+            final Level level = kind == Setup.class ?
+                (m.isAnnotationPresent(Setup.class) ? m.getAnnotation(Setup.class).value() : null) :
+                (m.isAnnotationPresent(TearDown.class) ? m.getAnnotation(TearDown.class).value() : null);
+            if (level == Level.Trial)
+            {
+                m.invoke(instance);
+            }
+            else if (level != null)
+            {
+                throw new IllegalStateException(type.getName() + "." + m.getName() + ": only Level.Trial helpers are " +
+                    "supported");
+            }
+        }
+    }
+
+    /** @return the fully qualified benchmark methods listed in JMH's {@code META-INF/BenchmarkList}, in order. */
+    static List<String> benchmarkNames() throws IOException
+    {
+        final List<String> names = new ArrayList<>();
+        try (InputStream in = AllocationCheck.class.getResourceAsStream("/META-INF/BenchmarkList"))
+        {
+            if (in == null)
+            {
+                throw new IOException("META-INF/BenchmarkList not on the classpath (run from benchmarks.jar)");
+            }
+            for (final String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n"))
+            {
+                // JMH 1.37 lines are "JMH S <len> <userClass> S <len> <generatedClass> S <len> <method> ...".
+                final String[] f = line.trim().split(" ");
+                if (f.length > 9 && f[0].equals("JMH"))
+                {
+                    final String name = f[3] + "." + f[9];
+                    if (!names.contains(name))
+                    {
+                        names.add(name);
+                    }
+                }
+            }
+        }
+        names.sort(String::compareTo);
+        return names;
+    }
+}
