@@ -1,9 +1,5 @@
 package io.tokenclock.workload;
 
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.SplittableRandom;
 
 import org.HdrHistogram.Histogram;
@@ -12,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.tokenclock.load.SessionFiller;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -27,10 +22,9 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  * <p>
  * Called on the load generator's thread only; {@link #report()} after the generator stopped.
  */
-public final class AgentWorkload implements Workload, SessionFiller
+public final class AgentWorkload extends UserWorkload
 {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final BigInteger MODULUS = BigInteger.ONE.shiftLeft(256);
 
     /** Task outcomes and timings of a run. Latencies in ms. */
     public record Report(long tasks, long succeeded, long failedRequests, long stepLimited, Histogram latencyMs,
@@ -38,9 +32,7 @@ public final class AgentWorkload implements Workload, SessionFiller
     {
     }
 
-    private final long seed;
     private final RequestBodyFactory bodies;
-    private final Tokenizer tokenizer;
     private final LengthDistribution taskInput;
     private final LengthDistribution output;
     private final int fixedOutput;
@@ -49,20 +41,14 @@ public final class AgentWorkload implements Workload, SessionFiller
     private final LengthDistribution toolResultTokens;
     private final LengthDistribution thinkMs;
     private final Agent[] agents;
-    private final PromptSynthesizer synthesizer = new PromptSynthesizer();
-    private final MessageDigest digest;
     private final Histogram latencyMs = new Histogram(3_600_000L, 3);
     private final Histogram steps = new Histogram(100_000L, 3);
-    private BigInteger digestSum = BigInteger.ZERO;
-    private long requests;
-    private long residualRequests;
     private long tasks;
     private long succeeded;
     private long failedRequests;
     private long stepLimited;
     private long modelNs;
     private long toolNs;
-    private int lastPromptTokens = -1;
 
     private static final class Agent
     {
@@ -88,13 +74,12 @@ public final class AgentWorkload implements Workload, SessionFiller
         final LengthDistribution toolLatencyMs, final LengthDistribution toolResultTokens,
         final LengthDistribution thinkMs, final int users)
     {
+        super(seed, tokenizer);
         if (maxSteps < 1)
         {
             throw new IllegalArgumentException("an agent needs max_steps >= 1: " + maxSteps);
         }
-        this.seed = seed;
         this.bodies = bodies;
-        this.tokenizer = tokenizer;
         this.taskInput = taskInput;
         this.output = output;
         this.fixedOutput = fixedOutput;
@@ -107,19 +92,6 @@ public final class AgentWorkload implements Workload, SessionFiller
         {
             agents[u] = new Agent();
         }
-        try
-        {
-            this.digest = MessageDigest.getInstance("SHA-256");
-        }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new IllegalStateException("SHA-256 is required of every JDK", ex);
-        }
-    }
-
-    private SplittableRandom random(final int user, final int task, final int step, final long salt)
-    {
-        return new SplittableRandom(((seed * 31 + user) * 1_000_003L + task) * 1_009L + step + salt);
     }
 
     @Override
@@ -145,7 +117,7 @@ public final class AgentWorkload implements Workload, SessionFiller
         }
         a.step++;
         a.lastDueNs = dueNs;
-        requests++;
+        counted();
         final SplittableRandom random = random(user, a.task, a.step, 0x0a7);
         return bodies.body(a.messages, output != null ? output.sample(random) : fixedOutput);
     }
@@ -157,15 +129,8 @@ public final class AgentWorkload implements Workload, SessionFiller
         a.taskStartNs = dueNs;
         a.messages = JSON.createArrayNode();
         final SplittableRandom random = random(user, a.task, 0, 0);
-        final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, taskInput.sample(random)),
-            random, "user " + user + " task " + a.task + ":");
-        if (p.residual() != 0)
-        {
-            residualRequests++;
-        }
-        lastPromptTokens = p.tokens();
-        a.messages.addObject().put("role", "user").put("content", p.text());
-        digest(p.text());
+        final String text = message(taskInput.sample(random), random, "user " + user + " task " + a.task + ":");
+        a.messages.addObject().put("role", "user").put("content", text);
     }
 
     private void continueWithToolResults(final int user, final Agent a, final TurnResult previous)
@@ -187,10 +152,8 @@ public final class AgentWorkload implements Workload, SessionFiller
             calls.addObject().put("id", id).put("type", "function").putObject("function")
                 .put("name", call.name()).put("arguments", call.arguments());
             final SplittableRandom random = random(user, a.task, a.step, 0x7001 + k);
-            final PromptSynthesizer.Prompt result = synthesizer.synthesize(tokenizer,
-                Math.max(1, toolResultTokens.sample(random)), random, "result of " + call.name() + ":");
-            a.messages.addObject().put("role", "tool").put("tool_call_id", id).put("content", result.text());
-            digest(result.text());
+            final String result = message(toolResultTokens.sample(random), random, "result of " + call.name() + ":");
+            a.messages.addObject().put("role", "tool").put("tool_call_id", id).put("content", result);
             k++;
         }
     }
@@ -227,59 +190,11 @@ public final class AgentWorkload implements Workload, SessionFiller
         return thinkMs.sample(random) * 1_000_000L;
     }
 
-    private void digest(final String text)
-    {
-        digestSum = digestSum.add(new BigInteger(1, digest.digest(text.getBytes(StandardCharsets.UTF_8))))
-            .mod(MODULUS);
-    }
-
     /** @return the tasks finished so far; call after the generator stopped. */
     public Report report()
     {
         return new Report(tasks, succeeded, failedRequests, stepLimited, latencyMs, steps, modelNs / 1e9,
             toolNs / 1e9);
-    }
-
-    @Override
-    public int promptTokensHint()
-    {
-        return lastPromptTokens;
-    }
-
-    @Override
-    public byte[] body(final long i)
-    {
-        throw new UnsupportedOperationException("agents are driven by nextTurn");
-    }
-
-    @Override
-    public int promptTokensHint(final long i)
-    {
-        return lastPromptTokens;
-    }
-
-    @Override
-    public boolean replayable()
-    {
-        return false;
-    }
-
-    @Override
-    public String hash()
-    {
-        return String.format("%064x", digestSum);
-    }
-
-    @Override
-    public long requests()
-    {
-        return requests;
-    }
-
-    @Override
-    public long residualRequests()
-    {
-        return residualRequests;
     }
 
     @Override

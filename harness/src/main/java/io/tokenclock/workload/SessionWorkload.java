@@ -1,8 +1,5 @@
 package io.tokenclock.workload;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -11,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.tokenclock.load.SessionFiller;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -27,26 +23,17 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  * (seed, user, session, turn); {@link #hash()} covers them (not the server's answers, which a rerun cannot
  * reproduce). Chat endpoint only. Called on the load generator's thread only.
  */
-public final class SessionWorkload implements Workload, SessionFiller
+public final class SessionWorkload extends UserWorkload
 {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final long seed;
     private final RequestBodyFactory bodies;
-    private final Tokenizer tokenizer;
     private final LengthDistribution input;
     private final LengthDistribution output;
     private final int fixedOutput;
     private final LengthDistribution turns;
     private final LengthDistribution thinkMs;
     private final User[] users;
-    private final PromptSynthesizer synthesizer = new PromptSynthesizer();
-    private final MessageDigest digest;
-    private static final java.math.BigInteger MODULUS = java.math.BigInteger.ONE.shiftLeft(256);
-    private java.math.BigInteger digestSum = java.math.BigInteger.ZERO;
-    private long requests;
-    private long residualRequests;
-    private int lastPromptTokens = -1;
 
     private static final class User
     {
@@ -67,9 +54,8 @@ public final class SessionWorkload implements Workload, SessionFiller
         final LengthDistribution output, final int fixedOutput, final LengthDistribution turns,
         final LengthDistribution thinkMs, final int users)
     {
-        this.seed = seed;
+        super(seed, tokenizer);
         this.bodies = bodies;
-        this.tokenizer = tokenizer;
         this.input = input;
         this.output = output;
         this.fixedOutput = fixedOutput;
@@ -80,19 +66,6 @@ public final class SessionWorkload implements Workload, SessionFiller
         {
             this.users[u] = new User();
         }
-        try
-        {
-            this.digest = MessageDigest.getInstance("SHA-256");
-        }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new IllegalStateException("SHA-256 is required of every JDK", ex);
-        }
-    }
-
-    private SplittableRandom random(final int user, final int session, final int turn, final long salt)
-    {
-        return new SplittableRandom(((seed * 31 + user) * 1_000_003L + session) * 1_009L + turn + salt);
     }
 
     @Override
@@ -114,20 +87,11 @@ public final class SessionWorkload implements Workload, SessionFiller
         final SplittableRandom random = random(user, u.session, u.turn, 0);
         final int inputTokens = input.sample(random);
         final int outputTokens = output != null ? output.sample(random) : fixedOutput;
-        final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, inputTokens), random,
+        final String text = message(inputTokens, random,
             "user " + user + " session " + u.session + " turn " + u.turn + ":");
-        if (p.residual() != 0)
-        {
-            residualRequests++;
-        }
-        lastPromptTokens = p.tokens();
-        u.history.add(JSON.createObjectNode().put("role", "user").put("content", p.text()));
+        u.history.add(JSON.createObjectNode().put("role", "user").put("content", text));
         u.turn++;
-        // Users' turns interleave in an order set by the server's timing, so the hash combines per-message digests
-        // by addition (order-independent) rather than hashing a stream.
-        final byte[] messageDigest = digest.digest(p.text().getBytes(StandardCharsets.UTF_8));
-        digestSum = digestSum.add(new java.math.BigInteger(1, messageDigest)).mod(MODULUS);
-        requests++;
+        counted();
         final ArrayNode messages = JSON.createArrayNode();
         u.history.forEach(messages::add);
         return bodies.body(messages, outputTokens);
@@ -138,52 +102,6 @@ public final class SessionWorkload implements Workload, SessionFiller
     {
         final User u = users[user];
         return thinkMs.sample(random(user, u.session, u.turn, 0x7417)) * 1_000_000L;
-    }
-
-    @Override
-    public int promptTokensHint()
-    {
-        return lastPromptTokens;
-    }
-
-    @Override
-    public byte[] body(final long i)
-    {
-        throw new UnsupportedOperationException("sessions are driven by nextTurn");
-    }
-
-    @Override
-    public int promptTokensHint(final long i)
-    {
-        return lastPromptTokens;
-    }
-
-    /**
-     * @return hex sum (mod 2^256) of the SHA-256 of every user message built so far: independent of the order in
-     * which users' turns interleaved, which depends on the server's timing.
-     */
-    @Override
-    public boolean replayable()
-    {
-        return false;
-    }
-
-    @Override
-    public String hash()
-    {
-        return String.format("%064x", digestSum);
-    }
-
-    @Override
-    public long requests()
-    {
-        return requests;
-    }
-
-    @Override
-    public long residualRequests()
-    {
-        return residualRequests;
     }
 
     /** @return a one-line description for the record. */

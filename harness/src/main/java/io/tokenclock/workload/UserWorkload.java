@@ -1,0 +1,114 @@
+package io.tokenclock.workload;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.SplittableRandom;
+
+import io.tokenclock.load.SessionFiller;
+import io.tokenclock.workload.tokenizer.Tokenizer;
+
+/**
+ * What user-centric workloads (multi-turn chat, tool-using agents) share: per-user seeded randomness, prompt
+ * synthesis with residual counting, and a workload hash that does not depend on the order in which users' turns
+ * interleave (that order is set by the server's timing): per-message SHA-256 digests are summed mod 2^256.
+ * Called on the load generator's thread only.
+ */
+public abstract class UserWorkload implements Workload, SessionFiller
+{
+    private static final BigInteger MODULUS = BigInteger.ONE.shiftLeft(256);
+
+    protected final long seed;
+    protected final Tokenizer tokenizer;
+    private final PromptSynthesizer synthesizer = new PromptSynthesizer();
+    private final MessageDigest digest;
+    private BigInteger digestSum = BigInteger.ZERO;
+    private long requests;
+    private long residualRequests;
+    private int lastPromptTokens = -1;
+
+    protected UserWorkload(final long seed, final Tokenizer tokenizer)
+    {
+        this.seed = seed;
+        this.tokenizer = tokenizer;
+        try
+        {
+            this.digest = MessageDigest.getInstance("SHA-256");
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new IllegalStateException("SHA-256 is required of every JDK", ex);
+        }
+    }
+
+    /** @return a generator that depends only on the seed and these coordinates (user, unit, step, purpose). */
+    protected final SplittableRandom random(final int user, final int unit, final int step, final long salt)
+    {
+        return new SplittableRandom(((seed * 31 + user) * 1_000_003L + unit) * 1_009L + step + salt);
+    }
+
+    /** Synthesizes a message of {@code tokens} tokens (exact when possible) after {@code prefix}, and hashes it. */
+    protected final String message(final int tokens, final SplittableRandom random, final String prefix)
+    {
+        final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, tokens), random, prefix);
+        if (p.residual() != 0)
+        {
+            residualRequests++;
+        }
+        lastPromptTokens = p.tokens();
+        final byte[] messageDigest = digest.digest(p.text().getBytes(StandardCharsets.UTF_8));
+        digestSum = digestSum.add(new BigInteger(1, messageDigest)).mod(MODULUS);
+        return p.text();
+    }
+
+    /** Counts a request built. */
+    protected final void counted()
+    {
+        requests++;
+    }
+
+    @Override
+    public final int promptTokensHint()
+    {
+        return lastPromptTokens;
+    }
+
+    @Override
+    public final byte[] body(final long i)
+    {
+        throw new UnsupportedOperationException("user workloads are driven by nextTurn");
+    }
+
+    @Override
+    public final int promptTokensHint(final long i)
+    {
+        return lastPromptTokens;
+    }
+
+    /** User turns interleave by the server's timing: the hash cannot be regenerated offline. */
+    @Override
+    public final boolean replayable()
+    {
+        return false;
+    }
+
+    /** @return hex sum (mod 2^256) of the SHA-256 of every message built: independent of turn order. */
+    @Override
+    public final String hash()
+    {
+        return String.format("%064x", digestSum);
+    }
+
+    @Override
+    public final long requests()
+    {
+        return requests;
+    }
+
+    @Override
+    public final long residualRequests()
+    {
+        return residualRequests;
+    }
+}
