@@ -30,6 +30,7 @@ public final class EnvironmentCapture
         m.put("cpu_model", firstValue(Path.of("/proc/cpuinfo"), "model name"));
         m.put("logical_cpus", Runtime.getRuntime().availableProcessors());
         m.put("sockets", countDistinct(Path.of("/proc/cpuinfo"), "physical id"));
+        m.put("numa_nodes", numaNodes());
         m.put("memory_total_bytes", memTotalBytes());
         m.put("os", osPrettyName());
         m.put("kernel", System.getProperty("os.name") + " " + System.getProperty("os.version"));
@@ -152,6 +153,19 @@ public final class EnvironmentCapture
         catch (final IOException ex)
         {
             return System.getenv().getOrDefault("HOSTNAME", null);
+        }
+    }
+
+    private static Integer numaNodes()
+    {
+        try (var nodes = Files.list(Path.of("/sys/devices/system/node")))
+        {
+            final long n = nodes.filter(d -> d.getFileName().toString().matches("node[0-9]+")).count();
+            return n > 0 ? (int)n : null;
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return null;
         }
     }
 
