@@ -17,6 +17,7 @@ import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
+import io.tokenclock.report.Repetitions;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.RunOptions;
 import io.tokenclock.runner.RunResult;
@@ -101,6 +102,11 @@ public final class RunCommand implements Callable<Integer>
 
     @Option(names = "--slo-e2e-ms", description = "Goodput SLO: end-to-end latency bound, ms.")
     Double sloE2eMs;
+
+    @Option(names = "--repetitions", defaultValue = "1",
+        description = "Repeat the run N times (DIR/rep-K each) and report run-to-run variance "
+            + "(default: ${DEFAULT-VALUE}).")
+    int repetitions;
 
     @Option(names = "--cold-start",
         description = "Send the first request alone before the run and report it on its own as the cold start.")
@@ -387,6 +393,10 @@ public final class RunCommand implements Callable<Integer>
         {
             o.slo = io.tokenclock.recording.Slo.ofMillis(sloTtftMs, sloTpotMs, sloE2eMs);
         }
+        if (set.test("--repetitions"))
+        {
+            o.repetitions = repetitions;
+        }
         if (set.test("--cold-start"))
         {
             o.coldStart = coldStart;
@@ -499,6 +509,10 @@ public final class RunCommand implements Callable<Integer>
     /** Runs validated options, prints the summary, and returns the exit code. Shared with the demo. */
     static int execute(final RunOptions o) throws Exception
     {
+        if (o.repetitions > 1)
+        {
+            return executeRepeated(o);
+        }
         final RunResult result;
         try
         {
@@ -516,6 +530,35 @@ public final class RunCommand implements Callable<Integer>
             return Main.EXIT_FAILED;
         }
         return Main.EXIT_OK;
+    }
+
+    /** Runs the same options N times back to back, each in DIR/rep-K, then reports the spread. */
+    private static int executeRepeated(final RunOptions o) throws Exception
+    {
+        final String runId = o.runId != null ? o.runId : "run-" + java.time.format.DateTimeFormatter
+            .ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
+        final Path base = o.outputDir != null ? o.outputDir : Path.of("results", runId);
+        final List<RunResult> runs = new ArrayList<>();
+        for (int k = 1; k <= o.repetitions; k++)
+        {
+            final RunOptions one = o.copy();
+            one.repetitionIndex = k;
+            one.runId = runId + "-rep" + k;
+            one.outputDir = base.resolve("rep-" + k);
+            System.out.printf(Locale.ROOT, "%ntokenclock: repetition %d of %d%n", k, o.repetitions);
+            try
+            {
+                runs.add(new BenchmarkRunner().run(one, System.err));
+            }
+            catch (final ServerProbe.UnreachableException ex)
+            {
+                System.err.println("tokenclock: " + ex.getMessage());
+                return Main.EXIT_UNREACHABLE;
+            }
+            ConsoleSummary.print(runs.get(runs.size() - 1), System.out);
+        }
+        Repetitions.write(runs, base.resolve("repetitions.json"), System.out);
+        return runs.stream().allMatch(r -> r.measuredOk() > 0) ? Main.EXIT_OK : Main.EXIT_FAILED;
     }
 
     static ArrivalProcess.Kind parseArrival(final String s)

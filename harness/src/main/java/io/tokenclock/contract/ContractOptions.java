@@ -122,6 +122,7 @@ public final class ContractOptions
         o.warmupDurationS = state.path("warmup").path("duration_s").asDouble(o.warmupDurationS);
         o.cachePolicy = state.path("cache").asText("preserve").toLowerCase(Locale.ROOT);
         o.coldStart = state.path("cold_start").asBoolean(o.coldStart);
+        o.repetitions = state.path("repetitions").asInt(o.repetitions);
         if (state.has("flush"))
         {
             o.flushUrl = state.path("flush").path("url").asText();

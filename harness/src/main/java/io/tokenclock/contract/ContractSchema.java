@@ -135,7 +135,7 @@ public final class ContractSchema
             .field("flush", object()
                 .requiredField("url", string())
                 .field("method", oneOf("post", "get")))
-            .field("repetitions", integer(1, 1))
+            .field("repetitions", integer(1, 1000))
             .field("notes", string()))
         .field("measurement", object()
             .field("formulas", oneOf("tokenclock-metrics/1"))

@@ -128,7 +128,10 @@ public final class RecordBlock
                 cold.path("status").asText(), cold.path("ttft_ms").asDouble(), cold.path("e2e_ms").asDouble()));
         }
         line(sb, "errors", rep.path("errors_by_class").isEmpty() ? "none" : compact(rep.path("errors_by_class")));
-        line(sb, "repetitions", rep.path("repetitions").asText("1 (no run-to-run variance measured)"));
+        final JsonNode repetitions = rep.path("repetitions");
+        line(sb, "repetitions", repetitions.isObject() ? "repetition " + repetitions.path("index").asText() + " of " +
+            repetitions.path("of").asText() + " (run-to-run spread in repetitions.json)" :
+            "1 (no run-to-run variance measured)");
 
         final JsonNode grade = r.path("grade");
         sb.append('\n').append("GRADE: ").append(grade.path("grade").asText("?")).append('\n');

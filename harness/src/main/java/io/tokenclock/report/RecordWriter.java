@@ -309,7 +309,15 @@ public final class RecordWriter
         {
             rep.putNull("goodput");
         }
-        rep.putNull("repetitions");
+        if (r.options().repetitions > 1)
+        {
+            rep.putObject("repetitions").put("index", r.options().repetitionIndex).put("of", r.options().repetitions)
+                .put("summary", "../repetitions.json");
+        }
+        else
+        {
+            rep.putNull("repetitions");
+        }
         return rep;
     }
 

@@ -12,7 +12,7 @@ import io.tokenclock.transport.Endpoint;
  * code (the demo, tests). {@link #validate()} turns impossible combinations into one-line
  * {@link IllegalArgumentException}s that the CLI prints as usage errors.
  */
-public final class RunOptions
+public final class RunOptions implements Cloneable
 {
     public String url;
     public String model;
@@ -98,6 +98,10 @@ public final class RunOptions
     public int cancelAfterTokens;
     /** Send request 0 alone first and report it on its own as the cold start. */
     public boolean coldStart;
+    /** Repeat the whole run this many times, each in its own directory, and report run-to-run variance. */
+    public int repetitions = 1;
+    /** Which repetition this run is (1-based), or 0 for a single run. */
+    public int repetitionIndex;
     /** Cache state policy: preserve, flush or preload. */
     public String cachePolicy = "preserve";
     public String flushUrl;
@@ -126,6 +130,19 @@ public final class RunOptions
             return concurrency;
         }
         return maxConcurrency != null ? maxConcurrency : DEFAULT_OPEN_LOOP_CAP;
+    }
+
+    /** @return a shallow copy, for one repetition of a run. */
+    public RunOptions copy()
+    {
+        try
+        {
+            return (RunOptions)clone();
+        }
+        catch (final CloneNotSupportedException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
     }
 
     /** Checks the options; fills defaults that depend on others. */
@@ -243,6 +260,10 @@ public final class RunOptions
         {
             throw new IllegalArgumentException("cache preload replays the shared prefixes first: declare " +
                 "workload.prefix");
+        }
+        if (repetitions < 1 || repetitions > 1000)
+        {
+            throw new IllegalArgumentException("--repetitions must be in [1, 1000]: " + repetitions);
         }
         if (blockSize < 1)
         {

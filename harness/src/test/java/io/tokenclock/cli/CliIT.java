@@ -106,6 +106,25 @@ final class CliIT
     }
 
     @Test
+    void shouldRepeatARunAndReportTheSpread() throws Exception
+    {
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
+        {
+            final int code = Main.execute("run", "--url", server.baseUrl(), "--concurrency", "2", "--requests", "6",
+                "--max-tokens", "4", "--output-dir", dir.toString(), "--no-progress", "--repetitions", "3");
+            assertEquals(Main.EXIT_OK, code, errText());
+        }
+        for (int k = 1; k <= 3; k++)
+        {
+            assertTrue(Files.exists(dir.resolve("rep-" + k).resolve("record.json")), "rep-" + k);
+            assertTrue(Files.readString(dir.resolve("rep-" + k).resolve("record.json")).contains("\"of\" : 3"));
+        }
+        final String summary = Files.readString(dir.resolve("repetitions.json"));
+        assertTrue(summary.contains("\"repetitions\" : 3") && summary.contains("ttft_p50_ms"), summary);
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("run-to-run over 3 repetitions"));
+    }
+
+    @Test
     void shouldRejectAnUnknownProfileMode()
     {
         assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "http://127.0.0.1:9/v1", "--concurrency", "1",

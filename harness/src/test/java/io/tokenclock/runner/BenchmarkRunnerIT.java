@@ -122,7 +122,8 @@ final class BenchmarkRunnerIT
             }
             assertEquals("local-debugging", record.get("grade").get("grade").asText());
             final JsonNode cost = record.get("measurement").get("client_cost");
-            assertTrue(cost.get("cpu_user_s").asDouble() > 0 && cost.get("peak_heap_bytes").asLong() > 0, cost.toString());
+            assertTrue(cost.get("cpu_user_s").asDouble() > 0 && cost.get("peak_heap_bytes").asLong() > 0,
+                cost.toString());
             assertEquals(8, record.get("report").get("counts").get("ok").asInt());
             assertEquals("tokenclock-sim", record.get("model").get("served_models").get(0).asText());
         }
