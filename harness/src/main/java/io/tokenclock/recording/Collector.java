@@ -47,6 +47,7 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     private final GroupStats[] groups;
     private java.util.function.LongSupplier windowCloseNs = () -> 0;
     private Slo slo;
+    private TokenCounter tokenCounter;
     private final RequestMetrics metrics = new RequestMetrics();
     /**
      * Spin briefly, then park up to 1 ms: chunk records can wait that long (their stamps are already taken), and end
@@ -92,6 +93,13 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public Collector windowClose(final java.util.function.LongSupplier closeNs)
     {
         this.windowCloseNs = closeNs;
+        return this;
+    }
+
+    /** Counts every finished request's output with the harness's own tokenizer; null for none. */
+    public Collector tokenCounter(final TokenCounter counter)
+    {
+        this.tokenCounter = counter;
         return this;
     }
 
@@ -157,6 +165,10 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
 
     private void onEnd(final RequestSlot slot)
     {
+        if (tokenCounter != null)
+        {
+            slot.harnessOutputTokens = tokenCounter.count(slot);
+        }
         final RequestMetrics m = metrics.compute(slot);
         if (slot.phase == RequestSlot.PHASE_MEASURE)
         {

@@ -10,6 +10,7 @@ public final class RequestMetrics
 {
     public static final String SOURCE_USAGE = "usage";
     public static final String SOURCE_CHUNKS = "chunks";
+    public static final String SOURCE_TOKENIZER = "tokenizer";
 
     public long ttftNs;
     public long ttftFromScheduleNs;
@@ -26,8 +27,9 @@ public final class RequestMetrics
 
     /**
      * Derives every per-request metric from the slot's stamps. Output tokens come from the server's {@code usage}
-     * when it reported one, else from the count of content-bearing chunks (exact for one-token-per-chunk servers, an
-     * undercount otherwise); {@link #tokenCountSource} says which.
+     * when it reported one, else from the harness's own tokenizer when one is configured, else from the count of
+     * content-bearing chunks (exact for one-token-per-chunk servers, an undercount otherwise);
+     * {@link #tokenCountSource} says which.
      */
     public RequestMetrics compute(final RequestSlot s)
     {
@@ -38,6 +40,11 @@ public final class RequestMetrics
         {
             outputTokens = s.usageCompletionTokens;
             tokenCountSource = SOURCE_USAGE;
+        }
+        else if (s.harnessOutputTokens >= 0)
+        {
+            outputTokens = s.harnessOutputTokens;
+            tokenCountSource = SOURCE_TOKENIZER;
         }
         else
         {

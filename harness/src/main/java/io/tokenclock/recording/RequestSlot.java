@@ -93,6 +93,8 @@ public final class RequestSlot
     /** Ended after the measurement window closed (set by the collector). */
     public boolean late;
     public long outputTokens;
+    /** The harness's own count of the output under the configured tokenizer, or -1 (set by the collector). */
+    public long harnessOutputTokens = -1;
     public String tokenCountSource;
 
     public RequestSlot(final int index)
@@ -143,6 +145,7 @@ public final class RequestSlot
         firstOutputNs = 0;
         late = false;
         outputTokens = 0;
+        harnessOutputTokens = -1;
         tokenCountSource = null;
     }
 

@@ -118,6 +118,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeStringField("token_count_source", m.tokenCountSource);
         longOrNull(g, "usage_prompt_tokens", s.usagePromptTokens);
         longOrNull(g, "usage_completion_tokens", s.usageCompletionTokens);
+        longOrNull(g, "harness_output_tokens", s.harnessOutputTokens);
         g.writeStringField("finish_reason", finishReason(s.finishReason));
         g.writeBooleanField("done_marker", s.doneSeen);
         g.writeBooleanField("late", s.late);

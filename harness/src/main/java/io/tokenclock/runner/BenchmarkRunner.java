@@ -168,6 +168,12 @@ public final class BenchmarkRunner
                 }
             }, groups);
             collector.windowClose(generator::windowCloseNs).slo(options.slo);
+            if (options.tokenizer != null)
+            {
+                collector.tokenCounter(slot -> tokenizer.count(
+                    RequestsJsonlWriter.decodeRaw(slot.text, slot.textLength) +
+                    RequestsJsonlWriter.decodeRaw(slot.reasoning, slot.reasoningLength)));
+            }
             final Thread collectorThread = new Thread(collector, "tokenclock-collector");
             collectorThread.setDaemon(true);
             collectorThread.start();

@@ -148,6 +148,23 @@ final class StreamRecorderCollectorTest
     }
 
     @Test
+    void shouldCountOutputWithTheHarnessTokenizerWhenTheServerGivesNoUsage() throws InterruptedException
+    {
+        collector.tokenCounter(s -> RequestsJsonlWriter.decodeRaw(s.text, s.textLength).strip().split("\\s+").length);
+        start(20, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("one two") + content(" three"), 2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+        start(21, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("one two") + "data: {\"choices\":[],\"usage\":{\"completion_tokens\":9}}\n\n", 2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+        collector.poll();
+        assertEquals(3, seen.get(0).outputTokens(), "three words, though two chunks");
+        assertEquals(RequestMetrics.SOURCE_TOKENIZER, seen.get(0).source());
+        assertEquals(9, seen.get(1).outputTokens(), "the server's usage still wins");
+        assertEquals(RequestMetrics.SOURCE_USAGE, seen.get(1).source());
+    }
+
+    @Test
     void shouldClassifyStreamProblemsAndKeepTheRunGoing() throws InterruptedException
     {
         start(10, RequestSlot.PHASE_MEASURE, 0, 1_000);
