@@ -176,7 +176,8 @@ public final class RecordWriter
         m.put("first_token_rule", "first chunk with non-empty content, reasoning_content/reasoning, or tool_calls; " +
             "role-only and usage-only chunks are not tokens");
         m.put("token_counts", "usage.completion_tokens from the server when reported (stream_options.include_usage), " +
-            "else the number of content-bearing chunks; requests.jsonl says which per request");
+            "else the harness's own count under the configured tokenizer, else the number of content-bearing chunks; " +
+            "requests.jsonl says which per request and keeps both counts");
         m.put("formulas", "docs/METRICS.md, " + FORMULAS_VERSION);
         m.put("histograms", "HdrHistogram, values in ns, 3 significant digits");
         m.putNull("power_boundary");
