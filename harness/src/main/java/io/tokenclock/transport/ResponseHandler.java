@@ -40,8 +40,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private final ArrivalStamper stamper = new ArrivalStamper();
     private final Runnable onTimeout = this::timeout;
     private final Runnable onCancelRule = this::cancelByRule;
-    private ScheduledFuture<?> cancelFuture;
     private final Runnable sendPending = this::sendPending;
+    private ScheduledFuture<?> cancelFuture;
     private RequestSlot pending;
     /** The user this connection is pinned to (session affinity), or -1. Event loop only. */
     int stickyUser = -1;
