@@ -145,15 +145,7 @@ public final class SseFramer
 
     private static int findEol(final byte[] src, final int from, final int end)
     {
-        for (int i = from; i < end; i++)
-        {
-            final byte b = src[i];
-            if (b == LF || b == CR)
-            {
-                return i;
-            }
-        }
-        return -1;
+        return ByteScan.indexOfEither(src, from, end, LF, CR);
     }
 
     private void onLine(final byte[] buf, final int start, final int length, final long arrivalNs)
