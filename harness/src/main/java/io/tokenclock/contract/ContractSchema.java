@@ -88,6 +88,7 @@ public final class ContractSchema
             .field("agent", object()
                 .field("tools", listOf(jsonObject(), 1))
                 .field("max_steps", integer(1, 1000))
+                .field("max_retries", integer(0, 100))
                 .field("tool_latency_ms", DIST)
                 .field("tool_result_tokens", DIST))
             .field("prefix", object()

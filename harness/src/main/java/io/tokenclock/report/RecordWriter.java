@@ -266,6 +266,7 @@ public final class RecordWriter
             distribution(t.putObject("task_latency"), Distribution.of(tasks.latencyMs(), "ms", 1));
             distribution(t.putObject("steps"), Distribution.of(tasks.steps(), "steps", 1));
             t.put("model_time_s", tasks.modelSeconds()).put("tool_time_s", tasks.toolSeconds());
+            t.put("retries", tasks.retries());
         }
         else
         {

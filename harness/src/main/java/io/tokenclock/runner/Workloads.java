@@ -93,7 +93,8 @@ public final class Workloads
             a.path("max_steps").asInt(8),
             a.has("tool_latency_ms") ? LengthSpecs.parse(a.get("tool_latency_ms"), baseDir) : new Fixed(200),
             a.has("tool_result_tokens") ? LengthSpecs.parse(a.get("tool_result_tokens"), baseDir) : new Fixed(100),
-            o.thinkTimeMs != null ? LengthSpecs.parse(o.thinkTimeMs, baseDir) : new Fixed(1000), o.users);
+            o.thinkTimeMs != null ? LengthSpecs.parse(o.thinkTimeMs, baseDir) : new Fixed(1000), o.users,
+            a.path("max_retries").asInt(2));
     }
 
     private static WorkloadGenerator bodies(

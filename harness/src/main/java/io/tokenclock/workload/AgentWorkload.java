@@ -25,10 +25,12 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
 public final class AgentWorkload extends UserWorkload
 {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** A failed model request is retried after 100 ms, doubling with each retry of the same step. */
+    private static final long RETRY_BACKOFF_NS = 100_000_000L;
 
     /** Task outcomes and timings of a run. Latencies in ms. */
     public record Report(long tasks, long succeeded, long failedRequests, long stepLimited, Histogram latencyMs,
-        Histogram steps, double modelSeconds, double toolSeconds)
+        Histogram steps, double modelSeconds, double toolSeconds, long retries)
     {
     }
 
@@ -47,6 +49,8 @@ public final class AgentWorkload extends UserWorkload
     private long succeeded;
     private long failedRequests;
     private long stepLimited;
+    private long retries;
+    private final int maxRetries;
     private long modelNs;
     private long toolNs;
 
@@ -57,6 +61,7 @@ public final class AgentWorkload extends UserWorkload
         long taskStartNs;
         long lastDueNs;
         long lastToolDelayNs;
+        int retries;
         ArrayNode messages;
     }
 
@@ -67,12 +72,13 @@ public final class AgentWorkload extends UserWorkload
      * @param toolLatencyMs    simulated tool latency, ms.
      * @param toolResultTokens length of a simulated tool result.
      * @param thinkMs          pause between one task's end and the user's next task, ms.
+     * @param maxRetries       times a failed model request is retried within a task before the task fails.
      */
     public AgentWorkload(
         final long seed, final RequestBodyFactory bodies, final Tokenizer tokenizer, final LengthDistribution taskInput,
         final LengthDistribution output, final int fixedOutput, final int maxSteps,
         final LengthDistribution toolLatencyMs, final LengthDistribution toolResultTokens,
-        final LengthDistribution thinkMs, final int users)
+        final LengthDistribution thinkMs, final int users, final int maxRetries)
     {
         super(seed, tokenizer);
         if (maxSteps < 1)
@@ -84,6 +90,7 @@ public final class AgentWorkload extends UserWorkload
         this.output = output;
         this.fixedOutput = fixedOutput;
         this.maxSteps = maxSteps;
+        this.maxRetries = maxRetries;
         this.toolLatencyMs = toolLatencyMs;
         this.toolResultTokens = toolResultTokens;
         this.thinkMs = thinkMs;
@@ -102,7 +109,15 @@ public final class AgentWorkload extends UserWorkload
         {
             modelNs += Math.max(0, previous.endNs() - a.lastDueNs);
         }
-        if (previous == null || a.task < 0 || !previous.wantsTools() || a.step >= maxSteps)
+        final boolean retrying = previous != null && a.task >= 0 && !previous.ok() && a.retries < maxRetries;
+        if (retrying)
+        {
+            // The model request failed: an agent framework retries the same step (same conversation) before it
+            // gives the task up.
+            a.retries++;
+            retries++;
+        }
+        else if (previous == null || a.task < 0 || !previous.wantsTools() || a.step >= maxSteps)
         {
             if (previous != null && a.task >= 0)
             {
@@ -115,7 +130,10 @@ public final class AgentWorkload extends UserWorkload
             toolNs += a.lastToolDelayNs;
             continueWithToolResults(user, a, previous);
         }
-        a.step++;
+        if (!retrying)
+        {
+            a.step++;
+        }
         a.lastDueNs = dueNs;
         counted();
         final SplittableRandom random = random(user, a.task, a.step, 0x0a7);
@@ -126,6 +144,7 @@ public final class AgentWorkload extends UserWorkload
     {
         a.task++;
         a.step = 0;
+        a.retries = 0;
         a.taskStartNs = dueNs;
         a.messages = JSON.createArrayNode();
         final SplittableRandom random = random(user, a.task, 0, 0);
@@ -182,6 +201,10 @@ public final class AgentWorkload extends UserWorkload
     {
         final Agent a = agents[user];
         final SplittableRandom random = random(user, a.task, a.step, 0x5151);
+        if (!previous.ok() && a.retries < maxRetries)
+        {
+            return RETRY_BACKOFF_NS << a.retries;
+        }
         if (previous.wantsTools() && a.step < maxSteps)
         {
             a.lastToolDelayNs = toolLatencyMs.sample(random) * 1_000_000L;
@@ -194,7 +217,7 @@ public final class AgentWorkload extends UserWorkload
     public Report report()
     {
         return new Report(tasks, succeeded, failedRequests, stepLimited, latencyMs, steps, modelNs / 1e9,
-            toolNs / 1e9);
+            toolNs / 1e9, retries);
     }
 
     @Override

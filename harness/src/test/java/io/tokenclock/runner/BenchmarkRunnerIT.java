@@ -498,6 +498,34 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldRetryFailedAgentStepsBeforeGivingTheTaskUp() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(1)
+            .faultRate(0.3).faultKinds(io.tokenclock.fixtures.sim.FaultKind.HTTP_500)))
+        {
+            final RunOptions o = options(server);
+            o.users = 2;
+            o.requests = 30L;
+            o.maxTokens = 6;
+            o.preflight = false;
+            o.model = "m";
+            o.agent = JSON.readTree("{\"max_steps\": 4, \"max_retries\": 5, \"tool_latency_ms\": " +
+                "{\"dist\": \"fixed\", \"value\": 5}}");
+            o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 5);
+            final RunResult r = run(o);
+            assertTrue(r.measuredErrors() > 0, "the simulator failed some requests: " + r.measuredErrors());
+            // Every failed request is either retried or fails its task, except a user's last request of the run.
+            final long accounted = r.tasks().retries() + r.tasks().failedRequests();
+            assertTrue(accounted <= r.measuredErrors() && r.measuredErrors() <= accounted + 2,
+                r.tasks().retries() + " retries + " + r.tasks().failedRequests() + " failed tasks vs " +
+                r.measuredErrors() + " errors");
+            assertTrue(r.tasks().retries() > 0);
+            assertTrue(r.tasks().succeeded() > 0);
+            assertEquals(2, r.tasks().steps().getMinValue(), "retries are not steps: one tool call, then the answer");
+        }
+    }
+
+    @Test
     void shouldEndTimedOutRequestsAsTimeouts() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
