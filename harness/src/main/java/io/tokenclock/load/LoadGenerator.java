@@ -130,7 +130,11 @@ public final class LoadGenerator implements Runnable
             while ((c = completions.poll()) != null)
             {
                 results[c.user()] = c.result();
-                due.add(new long[] {c.result().endNs() + sessions.delayNs(c.user(), c.result()), c.user()});
+                final long delayNs = sessions.delayNs(c.user(), c.result());
+                if (delayNs >= 0)
+                {
+                    due.add(new long[] {c.result().endNs() + delayNs, c.user()});
+                }
             }
             final long now = clock.nanoTime();
             final long[] next = due.peek();

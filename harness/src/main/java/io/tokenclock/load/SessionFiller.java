@@ -19,7 +19,8 @@ public interface SessionFiller
 
     /**
      * @return how long after {@code previous} ended the user's next turn is due, ns: a think time, or for an agent
-     * the simulated tool's latency.
+     * the simulated tool's latency; or -1 when the filler will tell the generator itself when the user is ready
+     * (tools run as real commands), by handing the same result to {@code onUserTurnEnded} again.
      */
     long delayNs(int user, TurnResult previous);
 }

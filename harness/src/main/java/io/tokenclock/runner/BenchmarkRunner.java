@@ -153,6 +153,14 @@ public final class BenchmarkRunner
             }
             generator = new LoadGenerator(plan(options, workload), clock, pool, workload, client::submit);
             generator.coldStart(options.coldStart);
+            if (workload instanceof io.tokenclock.workload.AgentWorkload agents && options.agent != null &&
+                options.agent.has("tool_command"))
+            {
+                final List<String> command = new java.util.ArrayList<>();
+                options.agent.get("tool_command").forEach(part -> command.add(part.asText()));
+                agents.toolCommand(command, (long)(options.agent.path("tool_timeout_ms").asDouble(30_000) * 1e6),
+                    generator::onUserTurnEnded);
+            }
             final LoadGenerator load = generator;
             collector = new Collector(records, pool, recorders, (slot, m) ->
             {

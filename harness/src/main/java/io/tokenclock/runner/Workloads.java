@@ -94,7 +94,25 @@ public final class Workloads
             a.has("tool_latency_ms") ? LengthSpecs.parse(a.get("tool_latency_ms"), baseDir) : new Fixed(200),
             a.has("tool_result_tokens") ? LengthSpecs.parse(a.get("tool_result_tokens"), baseDir) : new Fixed(100),
             o.thinkTimeMs != null ? LengthSpecs.parse(o.thinkTimeMs, baseDir) : new Fixed(1000), o.users,
-            a.path("max_retries").asInt(2));
+            a.path("max_retries").asInt(2)).toolResultTexts(toolResults(a, baseDir));
+    }
+
+    private static List<String> toolResults(final JsonNode agent, final Path baseDir)
+    {
+        if (!agent.hasNonNull("tool_results_file"))
+        {
+            return List.of();
+        }
+        final Path file = baseDir != null ? baseDir.resolve(agent.get("tool_results_file").asText()) :
+            Path.of(agent.get("tool_results_file").asText());
+        try
+        {
+            return java.nio.file.Files.readAllLines(file).stream().filter(l -> !l.isBlank()).toList();
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new IllegalArgumentException("workload.agent.tool_results_file: cannot read " + file);
+        }
     }
 
     private static WorkloadGenerator bodies(

@@ -51,6 +51,10 @@ public final class AgentWorkload extends UserWorkload
     private long stepLimited;
     private long retries;
     private final int maxRetries;
+    private java.util.List<String> toolCommand;
+    private long toolTimeoutNs = 30_000_000_000L;
+    private java.util.List<String> toolResultTexts;
+    private java.util.function.BiConsumer<Integer, TurnResult> toolsDone;
     private long modelNs;
     private long toolNs;
 
@@ -63,6 +67,9 @@ public final class AgentWorkload extends UserWorkload
         long lastToolDelayNs;
         int retries;
         ArrayNode messages;
+        /** Outputs of a declared tool command, handed over from the tool thread; null while none is ready. */
+        volatile java.util.List<String> commandOutputs;
+        boolean commandRunning;
     }
 
     /**
@@ -171,10 +178,23 @@ public final class AgentWorkload extends UserWorkload
             calls.addObject().put("id", id).put("type", "function").putObject("function")
                 .put("name", call.name()).put("arguments", call.arguments());
             final SplittableRandom random = random(user, a.task, a.step, 0x7001 + k);
-            final String result = message(toolResultTokens.sample(random), random, "result of " + call.name() + ":");
+            final String result;
+            if (a.commandOutputs != null && k < a.commandOutputs.size())
+            {
+                result = a.commandOutputs.get(k);
+            }
+            else if (toolResultTexts != null)
+            {
+                result = toolResultTexts.get(random.nextInt(toolResultTexts.size()));
+            }
+            else
+            {
+                result = message(toolResultTokens.sample(random), random, "result of " + call.name() + ":");
+            }
             a.messages.addObject().put("role", "tool").put("tool_call_id", id).put("content", result);
             k++;
         }
+        a.commandOutputs = null;
     }
 
     private void finishTask(final Agent a, final TurnResult last)
@@ -207,10 +227,93 @@ public final class AgentWorkload extends UserWorkload
         }
         if (previous.wantsTools() && a.step < maxSteps)
         {
+            if (toolCommand != null)
+            {
+                if (a.commandRunning)
+                {
+                    a.commandRunning = false;
+                    return 0;
+                }
+                a.commandRunning = true;
+                runCommands(user, a, previous);
+                return -1;
+            }
             a.lastToolDelayNs = toolLatencyMs.sample(random) * 1_000_000L;
             return a.lastToolDelayNs;
         }
         return thinkMs.sample(random) * 1_000_000L;
+    }
+
+    /**
+     * Answers tool calls by running a declared command instead of simulating them: for each call the command gets the
+     * call's arguments (JSON) on stdin and {@code TOOL_NAME} and {@code TOOL_CALL_ID} in its environment, and its
+     * stdout is the tool's result (a non-zero exit or a timeout gives an {@code error: ...} result). The commands run
+     * on their own thread; when they are done, {@code done} is told, so that the load generator schedules the user's
+     * next step at once. Tool time is then the commands' real wall time.
+     */
+    public AgentWorkload toolCommand(final java.util.List<String> command, final long timeoutNs,
+        final java.util.function.BiConsumer<Integer, TurnResult> done)
+    {
+        this.toolCommand = java.util.List.copyOf(command);
+        this.toolTimeoutNs = timeoutNs;
+        this.toolsDone = done;
+        return this;
+    }
+
+    /** Simulated tools answer with a line drawn from these texts (a dataset) instead of synthetic text. */
+    public AgentWorkload toolResultTexts(final java.util.List<String> texts)
+    {
+        this.toolResultTexts = texts.isEmpty() ? null : java.util.List.copyOf(texts);
+        return this;
+    }
+
+    private void runCommands(final int user, final Agent a, final TurnResult previous)
+    {
+        final java.util.List<TurnResult.ToolCall> calls = previous.toolCalls();
+        Thread.ofVirtual().name("tokenclock-tool-" + user).start(() ->
+        {
+            final long start = System.nanoTime();
+            final java.util.List<String> outputs = new java.util.ArrayList<>();
+            for (final TurnResult.ToolCall call : calls)
+            {
+                outputs.add(runCommand(call));
+            }
+            a.lastToolDelayNs = System.nanoTime() - start;
+            a.commandOutputs = outputs;
+            toolsDone.accept(user, previous);
+        });
+    }
+
+    private String runCommand(final TurnResult.ToolCall call)
+    {
+        try
+        {
+            final ProcessBuilder pb = new ProcessBuilder(toolCommand).redirectErrorStream(true);
+            pb.environment().put("TOOL_NAME", String.valueOf(call.name()));
+            pb.environment().put("TOOL_CALL_ID", String.valueOf(call.id()));
+            final Process process = pb.start();
+            try (var stdin = process.getOutputStream())
+            {
+                stdin.write(call.arguments().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            final byte[] out = process.getInputStream().readNBytes(64 * 1024);
+            if (!process.waitFor(toolTimeoutNs, java.util.concurrent.TimeUnit.NANOSECONDS))
+            {
+                process.destroyForcibly();
+                return "error: the tool command timed out";
+            }
+            final String text = new String(out, java.nio.charset.StandardCharsets.UTF_8).strip();
+            return process.exitValue() == 0 ? text : "error: exit " + process.exitValue() + ": " + text;
+        }
+        catch (final java.io.IOException ex)
+        {
+            return "error: " + ex.getMessage();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return "error: interrupted";
+        }
     }
 
     /** @return the tasks finished so far; call after the generator stopped. */

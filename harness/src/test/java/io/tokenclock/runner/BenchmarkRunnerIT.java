@@ -498,6 +498,28 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldAnswerToolCallsWithADeclaredCommand() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(2)))
+        {
+            final RunOptions o = options(server);
+            o.users = 2;
+            o.requests = 12L;
+            o.maxTokens = 6;
+            o.agent = JSON.readTree("{\"max_steps\": 5, \"tool_command\": [\"sh\", \"-c\", " +
+                "\"sleep 0.05; echo result of $TOOL_NAME for; cat\"]}");
+            o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 5);
+            final RunResult r = run(o);
+            assertEquals(12, r.measuredOk());
+            assertTrue(r.tasks().tasks() >= 2 && r.tasks().succeeded() == r.tasks().tasks(),
+                "the tool results reached the model, so it answered: " + r.tasks());
+            assertEquals(3, r.tasks().steps().getMinValue());
+            assertTrue(r.tasks().toolSeconds() >= r.tasks().tasks() * 2 * 0.05,
+                "tool time is the commands' real time: " + r.tasks().toolSeconds());
+        }
+    }
+
+    @Test
     void shouldRetryFailedAgentStepsBeforeGivingTheTaskUp() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(1)
