@@ -131,6 +131,10 @@ public final class RunCommand implements Callable<Integer>
         description = "Open loop: a stage RATE:SECONDS (repeatable); each is reported on its own.")
     List<String> stage = new ArrayList<>();
 
+    @Option(names = "--concurrency-ramp",
+        description = "Closed loop: ramp the concurrency FROM:TO:SECONDS[:exponential] before the measured window.")
+    String concurrencyRamp;
+
     @Option(names = "--concurrency-stage",
         description = "Closed loop: a stage CONCURRENCY:SECONDS (repeatable); each is reported on its own.")
     List<String> concurrencyStage = new ArrayList<>();
@@ -415,7 +419,7 @@ public final class RunCommand implements Callable<Integer>
         }
         if (set.test("--ramp") && ramp != null)
         {
-            o.ramp = parseRamp(ramp);
+            o.ramp = parseRamp(ramp, "--ramp");
         }
         if (set.test("--stage"))
         {
@@ -429,6 +433,10 @@ public final class RunCommand implements Callable<Integer>
                 }
                 o.stages.add(new RateSchedule.Stage(number(parts[0], "--stage"), number(parts[1], "--stage")));
             }
+        }
+        if (given("--concurrency-ramp"))
+        {
+            o.concurrencyRamp = parseRamp(concurrencyRamp, "--concurrency-ramp");
         }
         if (given("--concurrency-stage"))
         {
@@ -477,16 +485,16 @@ public final class RunCommand implements Callable<Integer>
         }
     }
 
-    static RateSchedule.Ramp parseRamp(final String text)
+    static RateSchedule.Ramp parseRamp(final String text, final String flag)
     {
         final String[] parts = text.split(":");
         if (parts.length < 3 || parts.length > 4 || (parts.length == 4 && !parts[3].equals("exponential") &&
             !parts[3].equals("linear")))
         {
-            throw new IllegalArgumentException("--ramp must be FROM:TO:SECONDS[:linear|exponential], got: " + text);
+            throw new IllegalArgumentException(flag + " must be FROM:TO:SECONDS[:linear|exponential], got: " + text);
         }
-        return new RateSchedule.Ramp(number(parts[0], "--ramp"), number(parts[1], "--ramp"),
-            number(parts[2], "--ramp"), parts.length == 4 && parts[3].equals("exponential"));
+        return new RateSchedule.Ramp(number(parts[0], flag), number(parts[1], flag), number(parts[2], flag),
+            parts.length == 4 && parts[3].equals("exponential"));
     }
 
     private static double number(final String text, final String flag)

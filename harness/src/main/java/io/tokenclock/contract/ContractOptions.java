@@ -181,8 +181,16 @@ public final class ContractOptions
         final JsonNode ramp = load.path("ramp");
         if (ramp.isObject())
         {
-            o.ramp = new RateSchedule.Ramp(ramp.path("from").asDouble(0), ramp.get("to").asDouble(),
+            final RateSchedule.Ramp r = new RateSchedule.Ramp(ramp.path("from").asDouble(0), ramp.get("to").asDouble(),
                 ramp.get("duration_s").asDouble(), ramp.path("shape").asText("linear").equals("exponential"));
+            if (load.has("concurrency") || load.path("stages").path(0).has("concurrency"))
+            {
+                o.concurrencyRamp = r;
+            }
+            else
+            {
+                o.ramp = r;
+            }
         }
         final JsonNode stages = load.path("stages");
         if (stages.size() > 0 && stages.get(0).has("concurrency"))

@@ -261,9 +261,13 @@ public final class ContractSchema
                 break;
             }
         }
-        if (load.has("ramp") && (mode.equals("closed") || fixed))
+        if (load.has("ramp") && fixed)
         {
-            errors.add("load.ramp: shapes an open loop's rate (not a closed loop or a fixed schedule)");
+            errors.add("load.ramp: a fixed schedule takes its arrivals from the trace");
+        }
+        if (load.has("ramp") && mode.equals("closed") && !hasConcurrency && !load.has("stages"))
+        {
+            errors.add("load.ramp: a closed-loop ramp of concurrency leads into load.concurrency or load.stages");
         }
         if (mode.equals("closed") && load.has("stages") && hasConcurrency)
         {
@@ -273,7 +277,7 @@ public final class ContractSchema
         {
             errors.add("load.rate: the stages set the rate; drop load.rate");
         }
-        if (load.has("ramp") && !load.has("stages") && !load.has("duration_s"))
+        if (load.has("ramp") && !load.has("stages") && !load.has("duration_s") && !mode.equals("closed"))
         {
             errors.add("load.ramp: leads into the measured window; set load.duration_s or load.stages");
         }

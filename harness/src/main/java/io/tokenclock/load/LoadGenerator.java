@@ -201,7 +201,7 @@ public final class LoadGenerator implements Runnable
     private boolean adjustConcurrency(final ConcurrencySchedule stages) throws InterruptedException
     {
         final long now = clock.nanoTime();
-        final long m = measureStartNs;
+        final long m = stages.rampStages() > 0 ? startNs : measureStartNs;
         final int stage = m == 0 ? 0 : stages.stageAt((now - m) / 1e9);
         if (heldPermits < 0)
         {
@@ -319,7 +319,8 @@ public final class LoadGenerator implements Runnable
                 slot.scheduledNs = intended;
                 slot.body = body;
             }
-            final int stage = p.concurrencyStages() != null ? concurrencyStage : offsets.stage();
+            final int stage = p.concurrencyStages() != null ?
+                concurrencyStage - p.concurrencyStages().rampStages() : offsets.stage();
             final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
                 RequestSlot.PHASE_MEASURE;
             if (submit(slot, i, phase, Math.max(0, stage)))

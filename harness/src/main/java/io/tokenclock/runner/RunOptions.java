@@ -40,6 +40,8 @@ public final class RunOptions implements Cloneable
     public com.fasterxml.jackson.databind.JsonNode agent;
     /** Open loop: a ramp of the rate before the measured stages, or null. */
     public io.tokenclock.load.RateSchedule.Ramp ramp;
+    /** Closed loop: a ramp of the concurrency before the measured window (rates read as concurrencies), or null. */
+    public io.tokenclock.load.RateSchedule.Ramp concurrencyRamp;
     /** Closed loop: stages of concurrency, each reported on its own; null for one --concurrency. */
     public io.tokenclock.load.ConcurrencySchedule concurrencyStages;
     /** Open loop: stages of constant rate, each reported on its own; empty for one constant --rate. */
@@ -153,6 +155,21 @@ public final class RunOptions implements Cloneable
             throw new IllegalArgumentException("--url is required (e.g. --url http://127.0.0.1:8000/v1)");
         }
         Endpoint.parse(url, api);
+        if (concurrencyRamp != null)
+        {
+            if (concurrencyStages == null && (concurrency == null || durationS == null))
+            {
+                throw new IllegalArgumentException("a concurrency ramp leads into a measured window: set " +
+                    "--concurrency and --duration (or --concurrency-stage)");
+            }
+            final io.tokenclock.load.ConcurrencySchedule measured = concurrencyStages != null ? concurrencyStages :
+                new io.tokenclock.load.ConcurrencySchedule(new int[] {concurrency}, new double[] {durationS});
+            concurrencyStages = io.tokenclock.load.ConcurrencySchedule.withRamp(
+                (int)Math.round(Math.max(1, concurrencyRamp.fromRate())), (int)Math.round(concurrencyRamp.toRate()),
+                concurrencyRamp.durationS(), concurrencyRamp.exponential(), measured);
+            concurrencyRamp = null;
+            concurrency = null;
+        }
         if (concurrencyStages != null)
         {
             if (rate != null || !stages.isEmpty() || ramp != null || users != null || fixedSchedule)

@@ -478,6 +478,27 @@ final class BenchmarkRunnerIT
         }
     }
 
+    @Test
+    void shouldRampTheConcurrencyBeforeTheMeasuredWindow() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(10)))
+        {
+            final RunOptions o = options(server);
+            o.maxTokens = 5;
+            o.concurrency = 3;
+            o.durationS = 0.5;
+            o.concurrencyRamp = new io.tokenclock.load.RateSchedule.Ramp(1, 3, 0.6, false);
+            final RunResult r = run(o);
+            final List<JsonNode> ramp = requests().stream().filter(l -> l.get("phase").asText().equals("ramp"))
+                .sorted(java.util.Comparator.comparingLong(l -> l.get("sent_ns").asLong())).toList();
+            assertTrue(ramp.size() >= 3, "requests during the ramp are recorded as ramp: " + ramp.size());
+            assertTrue(r.measuredOk() > 0);
+            assertEquals(1, maxInFlight(ramp.subList(0, 3)), "the ramp starts at concurrency 1");
+            assertEquals(3, maxInFlight(requests().stream().filter(l -> l.get("phase").asText().equals("measure"))
+                .toList()), "and reaches 3 in the measured window");
+        }
+    }
+
     private static int maxInFlight(final List<JsonNode> requests)
     {
         int max = 0;
