@@ -74,6 +74,16 @@ final class ContractValidationTest
             new String[] {VALID + "quality: {success: vibes}\n", "quality.success: must be one of none, completed"},
             new String[] {VALID.replace("{dist: fixed, value: 50}", "{dist: empirical, file: nope.txt}"),
                 "workload.output_tokens.file: cannot read"},
+            new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}",
+                "{mode: closed, ramp: {from: 1, to: 8, duration_s: 5}}"),
+                "load.ramp: a closed-loop ramp of concurrency leads into load.concurrency or load.stages"},
+            new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}",
+                "{mode: closed, concurrency: 2, stages: [{rate: 3, duration_s: 1}]}"),
+                "load.stages: concurrency stages belong to a closed loop, rate stages to an open loop"},
+            new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}",
+                "{mode: open, stages: [{duration_s: 1}]}"),
+                "load.stages: each stage needs rate (open loop) or concurrency (closed loop)"},
+            new String[] {VALID + "workload2: {}\n", "workload2: unknown key"},
             new String[] {"target: [1, 2\n", "not valid YAML"},
             new String[] {"- just\n- a list\n", "must be a YAML map of sections"});
     }
