@@ -14,8 +14,7 @@ import java.lang.management.ThreadMXBean;
 public final class ProcessUsage
 {
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final long startUserNs;
-    private final long startCpuNs;
+    private final java.util.Map<Long, long[]> start;
 
     /** Starts measuring: resets the heap pools' peaks and reads the CPU counters. */
     public ProcessUsage()
@@ -27,37 +26,43 @@ public final class ProcessUsage
                 pool.resetPeakUsage();
             }
         }
-        final long[] now = cpu();
-        this.startUserNs = now[0];
-        this.startCpuNs = now[1];
+        this.start = perThread();
     }
 
-    private long[] cpu()
+    /** @return thread id to {user ns, total ns} for every live thread. */
+    private java.util.Map<Long, long[]> perThread()
     {
-        long user = 0;
-        long cpu = 0;
+        final java.util.Map<Long, long[]> m = new java.util.HashMap<>();
         if (threads.isThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled())
         {
             for (final long id : threads.getAllThreadIds())
             {
                 final long c = threads.getThreadCpuTime(id);
                 final long u = threads.getThreadUserTime(id);
-                if (c > 0 && u >= 0)
+                if (c >= 0 && u >= 0)
                 {
-                    cpu += c;
-                    user += u;
+                    m.put(id, new long[] {u, c});
                 }
             }
         }
-        return new long[] {user, cpu};
+        return m;
     }
 
-    /** @return {user ns, system ns} spent since construction (0s where the JVM cannot tell). */
+    /**
+     * @return {user ns, system ns} spent since construction by the threads alive now: each thread's time minus what
+     * it had at the start (0 for threads born since); threads that ended in between are not counted, so the sum can
+     * only undercount, never go negative.
+     */
     public long[] cpuSinceStart()
     {
-        final long[] now = cpu();
-        final long user = Math.max(0, now[0] - startUserNs);
-        final long total = Math.max(0, now[1] - startCpuNs);
+        long user = 0;
+        long total = 0;
+        for (final java.util.Map.Entry<Long, long[]> e : perThread().entrySet())
+        {
+            final long[] before = start.getOrDefault(e.getKey(), new long[2]);
+            user += Math.max(0, e.getValue()[0] - before[0]);
+            total += Math.max(0, e.getValue()[1] - before[1]);
+        }
         return new long[] {user, Math.max(0, total - user)};
     }
 
