@@ -57,8 +57,7 @@ public final class LoadGenerator implements Runnable
     private volatile boolean finished;
     private volatile long startNs;
     private volatile long measureStartNs;
-    private volatile long submitted;
-    private volatile long measuredSubmitted;
+    private long measuredSubmitted;
 
     public LoadGenerator(
         final LoadPlan plan, final NanoClock clock, final SlotPool pool, final RequestFiller filler,
@@ -354,7 +353,6 @@ public final class LoadGenerator implements Runnable
         }
         slot.submitNs = clock.nanoTime();
         sink.submit(slot);
-        submitted = i + 1;
         if (phase == RequestSlot.PHASE_MEASURE)
         {
             final long measured = measuredSubmitted + 1;
@@ -520,22 +518,10 @@ public final class LoadGenerator implements Runnable
         return finished;
     }
 
-    /** @return the run's start stamp (t0 of the schedule), or 0 before the generator ran. */
-    public long startNs()
-    {
-        return startNs;
-    }
-
     /** @return the intended start of the first measured request, or 0 if none yet. */
     public long measureStartNs()
     {
         return measureStartNs;
-    }
-
-    /** @return requests started so far, warmup included. */
-    public long submitted()
-    {
-        return submitted;
     }
 
     /** @return when the measurement window closes (first measured intended start + duration), or 0 if unknown. */
@@ -543,11 +529,5 @@ public final class LoadGenerator implements Runnable
     {
         final long m = measureStartNs;
         return plan.measureDurationNs() > 0 && m != 0 ? m + plan.measureDurationNs() : 0;
-    }
-
-    /** @return measured requests started so far. */
-    public long measuredSubmitted()
-    {
-        return measuredSubmitted;
     }
 }

@@ -11,13 +11,11 @@ import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
 
-import org.HdrHistogram.Histogram;
-
 import com.sun.management.GarbageCollectionNotificationInfo;
 
 /**
  * Records every garbage collection of the client JVM during a run, from the JVM's GC notifications: count, total and
- * longest duration, and a distribution. For collectors whose notifications are stop-the-world pauses (Parallel,
+ * longest duration. For collectors whose notifications are stop-the-world pauses (Parallel,
  * Serial, G1's young and mixed pauses) the duration is the pause; for concurrent cycles it is the cycle's length, and
  * the name says which ({@code gcName} / {@code gcAction}). The harness allocates nothing per chunk, so a run normally
  * shows few or no collections; any that happen are stated beside the latencies they might have touched.
@@ -26,7 +24,6 @@ import com.sun.management.GarbageCollectionNotificationInfo;
 public final class GcPauseMonitor implements NotificationListener, AutoCloseable
 {
     private final List<NotificationEmitter> emitters = new ArrayList<>();
-    private final Histogram durationsMs = new Histogram(1, 3_600_000L, 3);
     private final List<String> collectors = new ArrayList<>();
     private long count;
     private long totalMs;
@@ -60,7 +57,6 @@ public final class GcPauseMonitor implements NotificationListener, AutoCloseable
             count++;
             totalMs += ms;
             maxMs = Math.max(maxMs, ms);
-            durationsMs.recordValue(Math.min(Math.max(ms, 0), 3_600_000L));
         }
     }
 
@@ -80,12 +76,6 @@ public final class GcPauseMonitor implements NotificationListener, AutoCloseable
     public synchronized long maxMs()
     {
         return maxMs;
-    }
-
-    /** @return p99 of durations in ms (0 if none). */
-    public synchronized long p99Ms()
-    {
-        return count == 0 ? 0 : durationsMs.getValueAtPercentile(99);
     }
 
     /** @return the collectors of this JVM. */

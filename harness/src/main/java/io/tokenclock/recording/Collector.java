@@ -62,7 +62,6 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
 
     private long windowStartNs;
     private long windowEndNs;
-    private long firstMeasuredSentNs;
 
     public Collector(
         final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders,
@@ -172,10 +171,6 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
         final RequestMetrics m = metrics.compute(slot);
         if (slot.phase == RequestSlot.PHASE_MEASURE)
         {
-            if (firstMeasuredSentNs == 0 || (slot.sentNs > 0 && slot.sentNs < firstMeasuredSentNs))
-            {
-                firstMeasuredSentNs = slot.sentNs;
-            }
             final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
             if (windowStartNs == 0 || (start > 0 && start < windowStartNs))
             {
@@ -299,11 +294,5 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public long windowEndNs()
     {
         return windowEndNs;
-    }
-
-    /** @return the earliest send of a measured request. Read after the collector stopped. */
-    public long firstMeasuredSentNs()
-    {
-        return firstMeasuredSentNs;
     }
 }

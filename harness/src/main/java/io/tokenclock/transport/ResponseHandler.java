@@ -118,11 +118,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         return channel;
     }
 
-    boolean isActive()
-    {
-        return active;
-    }
-
     @Override
     public void channelRead(final ChannelHandlerContext ctx, final Object msg)
     {

@@ -243,18 +243,6 @@ public final class StreamingClient implements AutoCloseable
         return transport;
     }
 
-    /** @return connections opened so far. */
-    public int connectionsOpened()
-    {
-        return connections.get();
-    }
-
-    /** @return requests written and not yet ended. */
-    public int inFlight()
-    {
-        return inFlight.size();
-    }
-
     /**
      * Cancels every request in flight: each ends as {@code cancelled} with what it had received, and its connection
      * is closed (a server that honours disconnects then stops generating). Thread-safe.
