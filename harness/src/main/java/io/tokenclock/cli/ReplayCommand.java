@@ -48,6 +48,10 @@ public final class ReplayCommand implements Callable<Integer>
     @Option(names = "--url", description = "Re-run against this URL instead of the recorded one.")
     String url;
 
+    @Option(names = {"-H", "--header"}, description = "Header NAME:VALUE for the re-run (repeatable): gives again "
+        + "the value of a header the record names but, being a possible credential, never stored.")
+    List<String> headers = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception
     {
@@ -63,7 +67,7 @@ public final class ReplayCommand implements Callable<Integer>
                 "is: " + record.path("command"));
         }
         final List<String> args = recordedArgs(record);
-        final RunOptions o = parse(args);
+        final RunOptions o = parse(urlForTheCheck(args));
         final String model = o.model != null ? o.model : record.path("model").path("name").asText();
         final long requests = record.path("workload").path("hash_requests").asLong();
         final boolean same;
@@ -93,7 +97,7 @@ public final class ReplayCommand implements Callable<Integer>
         {
             kept = withoutOption(kept, "--url");
         }
-        rerun.addAll(kept);
+        rerun.addAll(withSecretsGivenAgain(kept, record));
         rerun.add("--model");
         rerun.add(model);
         rerun.add("--output-dir");
@@ -149,9 +153,10 @@ public final class ReplayCommand implements Callable<Integer>
         {
             final Path original = Path.of(args.get(config + 1));
             final JsonNode declared = record.path("contract").path("declared");
-            if (!Files.isReadable(original) || !JSON.readTree(
-                new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(
-                    original.toFile()).toString()).equals(declared))
+            final io.tokenclock.contract.ContractFile current = Files.isReadable(original) ?
+                io.tokenclock.contract.ContractFile.load(original) : null;
+            // the record holds the redacted copy: the file is unchanged when its redacted copy is the same
+            if (current == null || current.tree() == null || !current.redactedTree().equals(declared))
             {
                 final Path copy = dir.resolve("replay-contract.yaml");
                 Files.writeString(copy, declared.toPrettyString());
@@ -160,6 +165,102 @@ public final class ReplayCommand implements Callable<Integer>
             }
         }
         return args;
+    }
+
+    /**
+     * The recorded arguments with every redacted secret given again: a {@code --header} whose value was redacted is
+     * replaced by this command's {@code -H} of the same name; a header the contract declared is given by {@code -H}
+     * too when the run must use the recorded (redacted) copy of the contract. Anything still missing refuses the
+     * re-run with one line, rather than sending {@code <redacted>} to the server.
+     */
+    private List<String> withSecretsGivenAgain(final List<String> args, final JsonNode record)
+    {
+        final java.util.Map<String, String> given = new java.util.LinkedHashMap<>();
+        for (final String h : headers)
+        {
+            final int colon = h.indexOf(':');
+            if (colon <= 0)
+            {
+                throw new IllegalArgumentException("--header must be NAME:VALUE, got: " +
+                    io.tokenclock.secrets.Redaction.headerArgument(h));
+            }
+            given.put(h.substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT), h);
+        }
+        final List<String> out = new ArrayList<>();
+        final List<String> missing = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++)
+        {
+            final String a = args.get(i);
+            if (a.equals("--header") && i + 1 < args.size())
+            {
+                final String value = args.get(++i);
+                final String name = value.substring(0, Math.max(0, value.indexOf(':'))).strip();
+                out.add(a);
+                out.add(redactedHeader(value) ? headerGivenAgain(name, given, missing) : value);
+            }
+            else if (a.equals("--url") && i + 1 < args.size() && args.get(i + 1).contains(REDACTED))
+            {
+                throw new IllegalArgumentException("the recorded --url held credentials or a query, which are never " +
+                    "stored: give it again with replay --url URL");
+            }
+            else
+            {
+                out.add(a);
+            }
+        }
+        final int config = args.indexOf("--config");
+        if (config >= 0 && args.get(config + 1).equals(dir.resolve("replay-contract.yaml").toString()))
+        {
+            record.path("contract").path("declared").path("target").path("headers").properties().forEach(h -> {
+                if (REDACTED.equals(h.getValue().asText()))
+                {
+                    out.add("--header");
+                    out.add(headerGivenAgain(h.getKey(), given, missing));
+                }
+            });
+        }
+        if (!missing.isEmpty())
+        {
+            throw new IllegalArgumentException("the recorded run sent header" + (missing.size() > 1 ? "s " : " ") +
+                String.join(", ", missing) + ", whose value is never stored: give it again with replay -H '" +
+                missing.get(0) + ": VALUE'");
+        }
+        return out;
+    }
+
+    private static final String REDACTED = io.tokenclock.secrets.Redaction.REDACTED;
+
+    /**
+     * The arguments to regenerate the workload offline with: this command's {@code --url} if given, else the
+     * recorded one with each {@code <redacted>} made a plain word, so that it parses; only its path (which API)
+     * matters to the check, and nothing is sent to it.
+     */
+    private List<String> urlForTheCheck(final List<String> args)
+    {
+        final List<String> out = new ArrayList<>(args);
+        final int at = out.indexOf("--url");
+        if (at >= 0 && at + 1 < out.size())
+        {
+            out.set(at + 1, url != null ? url : out.get(at + 1).replace(REDACTED, "redacted"));
+        }
+        return out;
+    }
+
+    private static boolean redactedHeader(final String recorded)
+    {
+        return recorded.endsWith(REDACTED);
+    }
+
+    private static String headerGivenAgain(
+        final String name, final java.util.Map<String, String> given, final List<String> missing)
+    {
+        final String again = given.get(name.toLowerCase(java.util.Locale.ROOT));
+        if (again == null)
+        {
+            missing.add(name);
+            return name + ": " + REDACTED;
+        }
+        return again;
     }
 
     private static RunOptions parse(final List<String> args)

@@ -22,6 +22,7 @@ import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.RunOptions;
 import io.tokenclock.runner.RunResult;
 import io.tokenclock.runner.ServerProbe;
+import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
 
 /** {@code tokenclock run}: benchmark any OpenAI-compatible streaming endpoint. Flags: docs/CLI.md. */
@@ -230,7 +231,7 @@ public final class RunCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final RunOptions o = toOptions();
-        o.commandLine = redactedCommandLine(spec.commandLine().getParseResult().originalArgs());
+        o.commandLine = RecordedCommand.of("run", spec.commandLine().getParseResult());
         return execute(o);
     }
 
@@ -589,49 +590,10 @@ public final class RunCommand implements Callable<Integer>
             final int colon = h.indexOf(':');
             if (colon <= 0)
             {
-                throw new IllegalArgumentException("--header must be NAME:VALUE, got: " + redactHeader(h));
+                throw new IllegalArgumentException("--header must be NAME:VALUE, got: " + Redaction.headerArgument(h));
             }
             m.put(h.substring(0, colon).trim(), h.substring(colon + 1).trim());
         }
         return m;
-    }
-
-    /** The command line for the record: header values are replaced, since they may hold credentials. */
-    static List<String> redactedCommandLine(final List<String> args)
-    {
-        final List<String> out = new ArrayList<>();
-        out.add("tokenclock");
-        out.add("run");
-        boolean nextIsHeader = false;
-        // picocli's original arguments start at the top-level command: drop the subcommand's own name.
-        final List<String> own = !args.isEmpty() && args.get(0).equals("run") ? args.subList(1, args.size()) : args;
-        for (final String a : own)
-        {
-            if (nextIsHeader)
-            {
-                out.add(redactHeader(a));
-                nextIsHeader = false;
-            }
-            else if (a.equals("-H") || a.equals("--header"))
-            {
-                out.add(a);
-                nextIsHeader = true;
-            }
-            else if (a.startsWith("--header="))
-            {
-                out.add("--header=" + redactHeader(a.substring("--header=".length())));
-            }
-            else
-            {
-                out.add(a);
-            }
-        }
-        return out;
-    }
-
-    private static String redactHeader(final String h)
-    {
-        final int colon = h.indexOf(':');
-        return colon > 0 ? h.substring(0, colon) + ": <redacted>" : "<redacted>";
     }
 }

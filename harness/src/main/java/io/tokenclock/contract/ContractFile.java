@@ -10,8 +10,12 @@ import java.util.List;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import io.tokenclock.secrets.Redaction;
 
 /**
  * The benchmark contract file: B = (W, A, M, R, S, H, N, E, Q) declared in one YAML document.
@@ -34,7 +38,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
  */
 public final class ContractFile
 {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** Duplicate keys are an error: with "the last one wins", a contract could silently declare two experiments. */
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+        .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final Path path;
     private final ObjectNode tree;
@@ -92,6 +98,51 @@ public final class ContractFile
     public ObjectNode tree()
     {
         return tree;
+    }
+
+    /**
+     * The contract as it may be written out: a deep copy in which every {@code target.headers} value is
+     * {@code <redacted>} and every URL-like string (a {@code target.url}, a cache flush URL) goes through
+     * {@link Redaction#url}. The record keeps this copy, never the file's own tree.
+     *
+     * @return the redacted copy, or null if the file was not a YAML map.
+     */
+    public ObjectNode redactedTree()
+    {
+        return tree == null ? null : redacted(tree);
+    }
+
+    /** @return a redacted deep copy of a contract tree: see {@link #redactedTree()}. */
+    public static ObjectNode redacted(final ObjectNode contract)
+    {
+        final ObjectNode copy = contract.deepCopy();
+        redactUrls(copy);
+        if (copy.path("target").path("headers") instanceof ObjectNode headers)
+        {
+            headers.properties().forEach(h -> h.setValue(TextNode.valueOf(Redaction.REDACTED)));
+        }
+        return copy;
+    }
+
+    /** @return the node, with every URL-like string in it redacted (in place), or a redacted copy of a string. */
+    private static JsonNode redactUrls(final JsonNode node)
+    {
+        if (node.isTextual() && node.asText().contains("://"))
+        {
+            return TextNode.valueOf(Redaction.url(node.asText()));
+        }
+        if (node instanceof ObjectNode object)
+        {
+            object.properties().forEach(field -> field.setValue(redactUrls(field.getValue())));
+        }
+        else if (node instanceof ArrayNode array)
+        {
+            for (int i = 0; i < array.size(); i++)
+            {
+                array.set(i, redactUrls(array.get(i)));
+            }
+        }
+        return node;
     }
 
     /** @return one line per problem, each naming its key path; empty if the contract is valid. */

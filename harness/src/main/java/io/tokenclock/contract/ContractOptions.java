@@ -30,7 +30,7 @@ public final class ContractOptions
             throw new IllegalArgumentException(contract.errors().get(0));
         }
         final ObjectNode root = contract.tree();
-        o.contract = root.deepCopy();
+        o.contract = contract.redactedTree();
         o.contractPath = contract.path();
         if (root.has("seed"))
         {

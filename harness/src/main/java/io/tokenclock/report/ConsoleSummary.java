@@ -24,7 +24,7 @@ public final class ConsoleSummary
     {
         final var o = r.options();
         out.println();
-        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.runId(), r.endpoint().completionUrl(), r.model());
+        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.runId(), r.endpoint().shownCompletionUrl(), r.model());
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
             o.closedLoop() ? "closed loop, concurrency " + o.concurrency :
                 String.format(Locale.ROOT, "open loop, %s %.3g req/s%s", o.arrival.name().toLowerCase(Locale.ROOT),

@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.tokenclock.secrets.Redaction;
+
 /**
  * Captures the client host: CPU model, logical CPUs, memory, OS and kernel, JVM and GC, container limits. Each value
  * is read, never assumed; what cannot be read is recorded as null. Linux sources: /proc/cpuinfo, /proc/meminfo,
@@ -44,7 +46,7 @@ public final class EnvironmentCapture
             gcs.add(gc.getName());
         }
         m.put("gc", gcs);
-        m.put("jvm_arguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        m.put("jvm_arguments", Redaction.jvmArguments(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         m.put("container_cpu_limit", readFirstLine(Path.of("/sys/fs/cgroup/cpu.max")));
         m.put("container_memory_limit", readFirstLine(Path.of("/sys/fs/cgroup/memory.max")));
         return m;

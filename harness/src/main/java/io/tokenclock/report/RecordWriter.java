@@ -83,7 +83,7 @@ public final class RecordWriter
         decoding.put("extra_body", o.extraBody);
 
         final ObjectNode runtime = root.putObject("runtime");
-        runtime.put("endpoint", r.endpoint().completionUrl());
+        runtime.put("endpoint", r.endpoint().shownCompletionUrl());
         runtime.put("api", r.endpoint().api().name().toLowerCase(Locale.ROOT));
         final ObjectNode engineHeaders = runtime.putObject("server_headers");
         r.server().engineHeaders().forEach(engineHeaders::put);

@@ -82,7 +82,7 @@ public final class BenchmarkRunner
         throws ServerProbe.UnreachableException, IOException, InterruptedException
     {
         final Endpoint endpoint = Endpoint.parse(options.url, options.api);
-        final Map<String, String> headers = requestHeaders(options);
+        final Map<String, String> headers = requestHeaders(options, endpoint);
         final ServerProbe probe = new ServerProbe(endpoint, headers);
         ServerProbe.Info server = options.preflight ? probe.models() :
             new ServerProbe.Info(java.util.List.of(), null, Map.of(), null, Double.NaN);
@@ -91,7 +91,7 @@ public final class BenchmarkRunner
         if (model == null)
         {
             throw new IllegalArgumentException("--model is required: the server lists no model at " +
-                endpoint.modelsUrl());
+                endpoint.shownModelsUrl());
         }
         final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
         final var extraBody = RequestBodyFactory.parseExtraBody(options.extraBody);
@@ -359,13 +359,25 @@ public final class BenchmarkRunner
         return names;
     }
 
-    /** Extra headers plus the bearer token from the environment, if set. The token never leaves this map. */
-    static Map<String, String> requestHeaders(final RunOptions o)
+    /**
+     * Extra headers plus one Authorization, if none was given: Basic from the URL's user information when it has
+     * some (the most explicit), else the bearer token from the API key's environment variable, if set. Credentials
+     * never leave this map.
+     */
+    static Map<String, String> requestHeaders(final RunOptions o, final Endpoint endpoint)
     {
         final Map<String, String> headers = new LinkedHashMap<>(o.headers);
+        if (headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase("authorization")))
+        {
+            return headers;
+        }
         final String key = o.apiKeyEnv == null ? null : System.getenv(o.apiKeyEnv);
-        if (key != null && !key.isBlank() &&
-            headers.keySet().stream().noneMatch(h -> h.equalsIgnoreCase("authorization")))
+        if (endpoint.userInfo() != null)
+        {
+            headers.put("authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+                endpoint.decodedUserInfo().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        else if (key != null && !key.isBlank())
         {
             headers.put("authorization", "Bearer " + key.strip());
         }

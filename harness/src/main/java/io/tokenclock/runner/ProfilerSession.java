@@ -99,11 +99,24 @@ public final class ProfilerSession implements AutoCloseable
         };
     }
 
+    /**
+     * JFR events that carry what a recording must never hold: the environment (the API key's variable), the JVM's
+     * and the program's arguments (header values, JVM options with passwords), system properties
+     * ({@code sun.java.command} repeats the arguments), and the command lines of this and other processes.
+     */
+    static final List<String> SECRET_BEARING_EVENTS = List.of(
+        "jdk.InitialEnvironmentVariable", "jdk.JVMInformation", "jdk.InitialSystemProperty", "jdk.SystemProcess",
+        "jdk.ProcessStart", "jdk.JavaAgent", "jdk.NativeAgent");
+
     private static Recording startJfr(final Path dir) throws IOException
     {
         try
         {
             final Recording recording = new Recording(Configuration.getConfiguration("profile"));
+            for (final String event : SECRET_BEARING_EVENTS)
+            {
+                recording.disable(event);
+            }
             recording.setName("tokenclock");
             recording.setDestination(dir.resolve("recording.jfr"));
             recording.start();

@@ -155,6 +155,7 @@ public final class RunOptions implements Cloneable
             throw new IllegalArgumentException("--url is required (e.g. --url http://127.0.0.1:8000/v1)");
         }
         Endpoint.parse(url, api);
+        io.tokenclock.transport.HeaderRules.check(headers);
         if (concurrencyRamp != null)
         {
             if (concurrencyStages == null && (concurrency == null || durationS == null))

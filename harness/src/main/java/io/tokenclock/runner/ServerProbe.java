@@ -17,6 +17,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
 
 /**
@@ -82,7 +83,7 @@ public final class ServerProbe
         }
         else if (response.statusCode() == 401 || response.statusCode() == 403)
         {
-            throw new UnreachableException(endpoint.modelsUrl() + " answered " + response.statusCode() +
+            throw new UnreachableException(endpoint.shownModelsUrl() + " answered " + response.statusCode() +
                 ": check the API key (read from the environment variable named by --api-key-env)");
         }
         return new Info(ids, body, engineHeaders(response), null, Double.NaN);
@@ -98,7 +99,7 @@ public final class ServerProbe
         if (response.statusCode() != 200)
         {
             final String detail = response.body() == null ? "" : response.body().strip();
-            throw new UnreachableException(endpoint.completionUrl() + " answered " + response.statusCode() +
+            throw new UnreachableException(endpoint.shownCompletionUrl() + " answered " + response.statusCode() +
                 hint(response.statusCode()) + (detail.isEmpty() ? "" : ": " + abbreviate(detail)));
         }
         final Map<String, String> engine = new LinkedHashMap<>(models.engineHeaders());
@@ -126,10 +127,10 @@ public final class ServerProbe
         final String body = response.body() == null ? "" : abbreviate(response.body().strip());
         if (response.statusCode() / 100 != 2)
         {
-            throw new UnreachableException("cache flush " + method + " " + url + " answered " +
+            throw new UnreachableException("cache flush " + method + " " + Redaction.url(url) + " answered " +
                 response.statusCode() + (body.isEmpty() ? "" : ": " + body));
         }
-        return method + " " + url + " -> " + response.statusCode() + (body.isEmpty() ? "" : ": " + body);
+        return method + " " + Redaction.url(url) + " -> " + response.statusCode() + (body.isEmpty() ? "" : ": " + body);
     }
 
     private HttpResponse<String> send(final HttpRequest.Builder builder) throws UnreachableException

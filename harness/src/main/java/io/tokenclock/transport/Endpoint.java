@@ -3,12 +3,21 @@ package io.tokenclock.transport;
 import java.net.URI;
 import java.net.URISyntaxException;
 
+import io.tokenclock.secrets.Redaction;
+
 /**
  * Where requests go: scheme, host, port, and the paths of the completion endpoint and of {@code /models}, derived from
  * the user's {@code --url}. The URL is the API base (ending in {@code /v1}), or a full
  * {@code .../chat/completions} or {@code .../completions} URL, which then also fixes the API kind.
+ * <p>
+ * A query ({@code ?api-version=...}, as Azure OpenAI wants) is sent with every request, and user information
+ * ({@code https://user:pass@host}) becomes a Basic {@code Authorization} header; both may carry credentials, so
+ * whatever shows a URL to a person or a file uses {@link #shownCompletionUrl()} or {@link #shownModelsUrl()}.
+ *
+ * @param query    the raw query without {@code ?}, or null.
+ * @param userInfo the raw (percent-encoded) user information, or null.
  */
-public record Endpoint(String scheme, String host, int port, String basePath, Api api)
+public record Endpoint(String scheme, String host, int port, String basePath, Api api, String query, String userInfo)
 {
     /** The two OpenAI-compatible streaming APIs. */
     public enum Api
@@ -42,16 +51,16 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
         }
         catch (final URISyntaxException ex)
         {
-            throw new IllegalArgumentException("--url is not a URL: " + url);
+            throw new IllegalArgumentException("--url is not a URL: " + Redaction.url(url));
         }
         final String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https"))
         {
-            throw new IllegalArgumentException("--url must start with http:// or https://: " + url);
+            throw new IllegalArgumentException("--url must start with http:// or https://: " + Redaction.url(url));
         }
         if (uri.getHost() == null || uri.getHost().isEmpty())
         {
-            throw new IllegalArgumentException("--url has no host: " + url);
+            throw new IllegalArgumentException("--url has no host: " + Redaction.url(url));
         }
         final int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
@@ -70,7 +79,7 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
             api = Api.COMPLETIONS;
             path = path.substring(0, path.length() - Api.COMPLETIONS.path().length());
         }
-        return new Endpoint(scheme, uri.getHost(), port, path, api);
+        return new Endpoint(scheme, uri.getHost(), port, path, api, uri.getRawQuery(), uri.getRawUserInfo());
     }
 
     public boolean tls()
@@ -78,22 +87,53 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
         return scheme.equals("https");
     }
 
-    /** @return the request path of the completion endpoint, e.g. {@code /v1/chat/completions}. */
+    /** @return the request target of the completion endpoint, e.g. {@code /v1/chat/completions}, query included. */
     public String completionPath()
     {
-        return basePath + api.path();
+        return withQuery(basePath + api.path());
     }
 
-    /** @return the URL of the completion endpoint. */
+    /** @return the URL of the completion endpoint, to send to (it may hold a secret query: never show it). */
     public String completionUrl()
     {
         return origin() + completionPath();
     }
 
-    /** @return the URL of {@code /models} under the base path. */
+    /** @return the URL of {@code /models} under the base path, to send to (never show it). */
     public String modelsUrl()
     {
-        return origin() + basePath + "/models";
+        return origin() + withQuery(basePath + "/models");
+    }
+
+    /** @return {@link #completionUrl()} as it may be shown or written: query values redacted. */
+    public String shownCompletionUrl()
+    {
+        return Redaction.url(completionUrl());
+    }
+
+    /** @return {@link #modelsUrl()} as it may be shown or written: query values redacted. */
+    public String shownModelsUrl()
+    {
+        return Redaction.url(modelsUrl());
+    }
+
+    /** @return the decoded {@code user:password} of the URL, for a Basic Authorization header, or null. */
+    public String decodedUserInfo()
+    {
+        return userInfo == null ? null : java.net.URLDecoder.decode(userInfo.replace("+", "%2B"),
+            java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** @return {@link #shownCompletionUrl()}: the record's generated string would print the query and user info. */
+    @Override
+    public String toString()
+    {
+        return shownCompletionUrl();
+    }
+
+    private String withQuery(final String path)
+    {
+        return query == null ? path : path + "?" + query;
     }
 
     /** @return {@code host:port} as the Host header wants it (IPv6 literals bracketed). */

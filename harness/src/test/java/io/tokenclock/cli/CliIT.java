@@ -158,4 +158,40 @@ final class CliIT
         assertTrue(record.contains("X-Api-Key: <redacted>"), "the header is recorded by name only");
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("results: "));
     }
+
+    @Test
+    void shouldRejectAHeaderWithALineBreakWithoutPrintingItsValue()
+    {
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "http://127.0.0.1:9/v1", "--concurrency", "1",
+            "-H", "X-Key: s3cret\r\nX-Injected: 1"));
+        assertOneLineError();
+        assertTrue(errText().contains("X-Key") && !errText().contains("s3cret"), errText());
+    }
+
+    @Test
+    void shouldRefuseToReplayWithASecretItNeverStoredAndReplayWhenItIsGivenAgain() throws Exception
+    {
+        final Path recorded = dir.resolve("recorded");
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
+        {
+            final String url = server.baseUrl() + "?api-version=1";
+            assertEquals(Main.EXIT_OK, Main.execute("run", "--url", url, "--concurrency", "1", "--requests", "2",
+                "--max-tokens", "4", "--no-progress", "-H", "X-Key: s3cret", "--output-dir", recorded.toString()),
+                errText());
+
+            assertEquals(Main.EXIT_USAGE, Main.execute("replay", recorded.toString()));
+            assertTrue(errText().contains("--url"), errText());
+            err.reset();
+            assertEquals(Main.EXIT_USAGE, Main.execute("replay", recorded.toString(), "--url", url));
+            assertOneLineError();
+            assertTrue(errText().contains("header X-Key") && errText().contains("-H"), errText());
+            err.reset();
+
+            final Path again = dir.resolve("again");
+            assertEquals(Main.EXIT_OK, Main.execute("replay", recorded.toString(), "--url", url, "-H",
+                "X-Key: s3cret", "--output-dir", again.toString()), errText());
+            final String record = Files.readString(again.resolve("record.json"));
+            assertTrue(record.contains("X-Key: <redacted>") && !record.contains("s3cret"), record);
+        }
+    }
 }

@@ -85,6 +85,7 @@ final class ContractValidationTest
                 "load.stages: each stage needs rate (open loop) or concurrency (closed loop)"},
             new String[] {VALID + "workload2: {}\n", "workload2: unknown key"},
             new String[] {"target: [1, 2\n", "not valid YAML"},
+            new String[] {VALID + "seed: 2\n", "not valid YAML: Duplicate field 'seed'"},
             new String[] {"- just\n- a list\n", "must be a YAML map of sections"});
     }
 
@@ -95,6 +96,22 @@ final class ContractValidationTest
         final List<String> errors = errors(yaml);
         assertTrue(errors.stream().anyMatch(e -> e.contains(expected)), "expected '" + expected + "' in " + errors);
         assertTrue(errors.stream().noneMatch(e -> e.contains("\n")), "one line each: " + errors);
+    }
+
+    @Test
+    void shouldRedactHeaderValuesAndUrlCredentialsInTheCopyThatIsWrittenOut() throws IOException
+    {
+        final Path file = dir.resolve("c.yaml");
+        Files.writeString(file, VALID.replace("target: {url: http://127.0.0.1:8000/v1}",
+            "target: {url: 'http://u:pw@127.0.0.1:8000/v1?key=k', headers: {X-Key: s3cret}}"));
+        final ContractFile contract = ContractFile.load(file);
+        assertEquals(List.of(), contract.errors());
+        final String shown = contract.redactedTree().toString();
+        assertTrue(shown.contains("\"X-Key\":\"<redacted>\""), shown);
+        assertTrue(shown.contains("http://<redacted>@127.0.0.1:8000/v1?key=<redacted>"), shown);
+        assertTrue(!shown.contains("s3cret") && !shown.contains("pw@"), shown);
+        assertEquals("s3cret", contract.tree().path("target").path("headers").path("X-Key").asText(),
+            "the tree the run uses keeps the value");
     }
 
     @Test

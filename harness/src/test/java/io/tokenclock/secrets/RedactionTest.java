@@ -1,0 +1,62 @@
+package io.tokenclock.secrets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+final class RedactionTest
+{
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "http://127.0.0.1:8000/v1|http://127.0.0.1:8000/v1",
+        "https://bob:pw@api.example.com/v1|https://<redacted>@api.example.com/v1",
+        "https://tok@api.example.com|https://<redacted>@api.example.com",
+        "https://h/v1?api-version=2024-10-21&key=abc|https://h/v1?api-version=<redacted>&key=<redacted>",
+        "https://h/v1?sk-bare-secret|https://h/v1?<redacted>",
+        "https://u:p@h:443/v1?k=v#frag|https://<redacted>@h:443/v1?k=<redacted>#<redacted>",
+        "not a url u:p@x|<redacted>@x",
+        "http://h/path/with@sign|http://h/path/with@sign"})
+    void shouldRedactUserInformationQueryValuesAndFragments(final String url, final String shown)
+    {
+        assertEquals(shown, Redaction.url(url));
+        assertEquals(!url.equals(shown), Redaction.urlHasSecrets(url));
+    }
+
+    @Test
+    void shouldKeepTheHeaderNameAndNeverTheValue()
+    {
+        assertEquals("X-Api-Key: <redacted>", Redaction.headerArgument("X-Api-Key:abc"));
+        assertEquals("X-Api-Key: <redacted>", Redaction.headerArgument(" X-Api-Key : abc: def"));
+        assertEquals("<redacted>", Redaction.headerArgument("Bearer sk-no-colon"));
+    }
+
+    @Test
+    void shouldRedactJvmOptionsThatCarryPasswordsAndAgentOptions()
+    {
+        final List<String> shown = Redaction.jvmArguments(List.of("-Xmx1g", "-Dtokenclock.home=/opt/tc",
+            "-Djavax.net.ssl.trustStorePassword=changeit", "-Dhttps.proxyPassword=pw", "-Dmy.api.token=t",
+            "-javaagent:/a.jar=secret=1", "-agentlib:jdwp=transport=dt_socket", "-XX:+UseParallelGC"));
+        assertEquals(List.of("-Xmx1g", "-Dtokenclock.home=/opt/tc", "-Djavax.net.ssl.trustStorePassword=<redacted>",
+            "-Dhttps.proxyPassword=<redacted>", "-Dmy.api.token=<redacted>", "-javaagent:/a.jar=<redacted>",
+            "-agentlib:jdwp=<redacted>", "-XX:+UseParallelGC"), shown);
+    }
+
+    @Test
+    void shouldTakeNamesThatSayPasswordKeyOrTokenAsSecret()
+    {
+        assertTrue(Redaction.isSecretName("keyStorePassword"));
+        assertTrue(Redaction.isSecretName("API_KEY"));
+        assertTrue(Redaction.isSecretName("x-auth-token"));
+        assertTrue(Redaction.isSecretName("apikey"));
+        assertTrue(Redaction.isSecretName("db.credentials"));
+        assertFalse(Redaction.isSecretName("tokenclock.home"));
+        assertFalse(Redaction.isSecretName("keyboard.layout"));
+        assertFalse(Redaction.isSecretName("java.io.tmpdir"));
+    }
+}
