@@ -205,6 +205,18 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--io-threads", defaultValue = "0", description = "Event loop threads (0: one per core).")
     int ioThreads;
 
+    @Option(names = "--no-self-warmup", negatable = false, description = "Skip the harness's own warm-up against "
+        + "the embedded simulator before the run (its JIT then compiles inside the measured window).")
+    boolean noSelfWarmup;
+
+    @Option(names = "--preconnect", description = "Connections to open before the schedule starts (default: the "
+        + "concurrency, or in an open loop the rate x the preflight's latency scaled to --max-tokens).")
+    Integer preconnect;
+
+    @Option(names = "--busy-poll", description = "Precision mode: event loops busy-poll epoll instead of sleeping "
+        + "(no wake-up latency; costs a core per --io-threads).")
+    boolean busyPoll;
+
     @Option(names = "--no-preflight", negatable = false, description = "Skip the /models probe and the test request.")
     boolean noPreflight;
 
@@ -397,6 +409,18 @@ public final class RunCommand implements Callable<Integer>
         if (given("--slo-ttft-ms") || given("--slo-tpot-ms") || given("--slo-e2e-ms"))
         {
             o.slo = io.tokenclock.recording.Slo.ofMillis(sloTtftMs, sloTpotMs, sloE2eMs);
+        }
+        if (set.test("--no-self-warmup"))
+        {
+            o.selfWarmup = !noSelfWarmup;
+        }
+        if (set.test("--preconnect"))
+        {
+            o.preconnect = preconnect;
+        }
+        if (set.test("--busy-poll"))
+        {
+            o.busyPoll = busyPoll;
         }
         if (set.test("--repetitions"))
         {

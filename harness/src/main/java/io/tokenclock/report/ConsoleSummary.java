@@ -124,6 +124,17 @@ public final class ConsoleSummary
                 health.cpuUserNs() / 1e3 / r.chunks(), health.cpuSystemNs() / 1e3 / r.chunks(),
                 health.peakHeapBytes() >> 20);
         }
+        final var ready = health.readiness();
+        out.printf(Locale.ROOT, "client ready before t0: self-warm-up %d requests, %d chunks in %.1f s; %d connections " +
+            "pre-opened; JIT during load %d ms%n", ready.warmupRequests(), ready.warmupChunks(), ready.warmupS(),
+            ready.preconnected(), health.jitMsDuringLoad());
+        final Distribution gaps = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
+        if (gaps.count() > 0 && health.jitMsDuringLoad() >= JIT_WARN_GAPS * gaps.p50())
+        {
+            out.printf(Locale.ROOT, "warning: the JIT compiled for %d ms during load, over %d inter-chunk latencies " +
+                "(p50 %.3f ms): compiler threads competed with the stamping thread%n", health.jitMsDuringLoad(),
+                JIT_WARN_GAPS, gaps.p50());
+        }
         if (!health.profileFiles().isEmpty())
         {
             out.println("profile (" + health.profileEvent() + "): " + String.join(", ", health.profileFiles()));
@@ -136,6 +147,9 @@ public final class ConsoleSummary
         out.println();
         out.println("results: " + r.outputDir().toAbsolutePath().normalize() + " (record.json, requests.jsonl)");
     }
+
+    /** Warn when compilation during load exceeds this many inter-chunk latencies (p50) of CPU. */
+    private static final int JIT_WARN_GAPS = 10;
 
     private static String abbreviate(final String s, final int width)
     {

@@ -193,12 +193,27 @@ public final class RecordWriter
         gc.put("total_ms", h.gcTotalMs());
         gc.put("max_ms", h.gcMaxMs());
         final ObjectNode cost = m.putObject("client_cost");
-        cost.put("method", "CPU summed over the client JVM's live threads (per-thread user and total time) from " +
-            "after the preflight to the end of the run; includes an embedded simulator when there is one");
+        cost.put("method", (h.cpu().split() ? "process CPU from /proc/self/stat (utime, stime; 10 ms ticks)" :
+            "process CPU from the JVM's process CPU clock (user and system not told apart: all counted as user)") +
+            ", every thread of the process including those that ended, from the start of load (after the " +
+            "self-warm-up and pre-connection) to the end of the drain; includes an embedded simulator when there is " +
+            "one");
         cost.put("cpu_user_s", h.cpuUserNs() / 1e9).put("cpu_system_s", h.cpuSystemNs() / 1e9);
         cost.put("cpu_user_us_per_chunk", r.chunks() > 0 ? h.cpuUserNs() / 1e3 / r.chunks() : 0);
         cost.put("cpu_system_us_per_chunk", r.chunks() > 0 ? h.cpuSystemNs() / 1e3 / r.chunks() : 0);
         cost.put("peak_heap_bytes", h.peakHeapBytes());
+        final ObjectNode ready = m.putObject("readiness");
+        final var rd = h.readiness();
+        ready.put("self_warmup_requests", rd.warmupRequests());
+        ready.put("self_warmup_chunks", rd.warmupChunks());
+        ready.put("self_warmup_s", rd.warmupS());
+        ready.put("self_warmup_jit_ms", rd.jitMsInWarmup());
+        ready.put("preconnected", rd.preconnected());
+        ready.put("preconnect_s", rd.preconnectS());
+        ready.put("gc_before_t0_ms", rd.gcBeforeT0Ms());
+        m.putObject("client_jit").put("compilation_ms_during_load", h.jitMsDuringLoad())
+            .put("method", "CompilationMXBean total compilation time (summed over compiler threads) from the start " +
+                "of load to the end of the drain");
         if (h.profileEvent() != null)
         {
             final ObjectNode profile = m.putObject("profile");

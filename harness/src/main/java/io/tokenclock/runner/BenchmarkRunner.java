@@ -72,6 +72,9 @@ public final class BenchmarkRunner
         this.clock = clock;
     }
 
+    /** The longest wait for pre-opened connections before the run starts anyway. */
+    private static final long PRECONNECT_TIMEOUT_MS = 10_000;
+
     /**
      * Runs the benchmark described by {@code options} (already validated).
      *
@@ -121,18 +124,22 @@ public final class BenchmarkRunner
                 (System.nanoTime() - startNs) / 1e9);
         }
 
+        final long[] warm = options.selfWarmup ? Readiness.warmHarness(options, err) : new long[4];
         final Instant startedAt = Instant.now();
         final String runId = options.runId != null ? options.runId : "run-" +
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
         final Path outputDir = options.outputDir != null ? options.outputDir : Path.of("results", runId);
         Files.createDirectories(outputDir);
 
+        final StreamingClient client = new StreamingClient(endpoint, clock, new ChunkRecords(RING_BYTES), headers,
+            options.maxInFlight(), options.ioThreads, (long)(options.timeoutS * 1e9), options.busyPoll);
+        final Readiness.Report ready = readyBeforeT0(options, client, server.preflightMs(), warm);
         final HiccupMonitor hiccups = new HiccupMonitor(HICCUP_INTERVAL_NS).start();
         final GcPauseMonitor gc = new GcPauseMonitor();
         final ProcessUsage usage = new ProcessUsage();
         final ProfilerSession profiler = options.profile == null ? null : ProfilerSession.start(options.profile,
             options.profileOut != null ? options.profileOut : outputDir, err);
-        final ChunkRecords records = new ChunkRecords(RING_BYTES);
+        final ChunkRecords records = client.records();
         final GroupStats[] groups = groupNames(options, workload).stream()
             .map(name -> new GroupStats(name, sloFor(options, name))).toArray(GroupStats[]::new);
         final SlotPool pool = new SlotPool(options.maxInFlight());
@@ -142,9 +149,12 @@ public final class BenchmarkRunner
         final LoadGenerator generator;
         final RunResult.ColdStart[] cold = new RunResult.ColdStart[1];
         final String[] transport = new String[1];
-        try (RequestsJsonlWriter jsonl = new RequestsJsonlWriter(outputDir.resolve("requests.jsonl"), options.saveText);
-            StreamingClient client = new StreamingClient(endpoint, clock, records, headers, options.maxInFlight(),
-                options.ioThreads, (long)(options.timeoutS * 1e9)))
+        final ProcessUsage.CpuTimes cpuAtLoadStart;
+        final long jitMsAtLoadStart;
+        final ProcessUsage.CpuTimes cpuInLoad;
+        final long jitMsInLoad;
+        try (client; RequestsJsonlWriter jsonl = new RequestsJsonlWriter(outputDir.resolve("requests.jsonl"),
+            options.saveText))
         {
             transport[0] = client.transport();
             if (options.sticky && options.users != null)
@@ -190,6 +200,8 @@ public final class BenchmarkRunner
             generatorThread.setDaemon(true);
             final Throwable[] generatorFailure = new Throwable[1];
             generatorThread.setUncaughtExceptionHandler((t, ex) -> generatorFailure[0] = ex);
+            cpuAtLoadStart = ProcessUsage.cpuNow();
+            jitMsAtLoadStart = Readiness.compilationMs();
             generatorThread.start();
 
             final ProgressLine progress = options.progress ? new ProgressLine(err, options) : null;
@@ -201,6 +213,8 @@ public final class BenchmarkRunner
             }
             collector.close();
             collectorThread.join(TimeUnit.SECONDS.toMillis(10));
+            cpuInLoad = ProcessUsage.cpuNow().since(cpuAtLoadStart);
+            jitMsInLoad = Readiness.compilationMs() - jitMsAtLoadStart;
             recorders.sample();
             sampleGroups(groups);
             if (progress != null)
@@ -216,11 +230,11 @@ public final class BenchmarkRunner
         }
         hiccups.close();
         gc.close();
-        final long[] cpu = usage.cpuSinceStart();
         final RunResult.ClientHealth health = new RunResult.ClientHealth(
             Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(), gc.count(), gc.totalMs(),
             gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
-            profiler == null ? java.util.List.of() : profiler.files(), cpu[0], cpu[1], usage.peakHeapBytes());
+            profiler == null ? java.util.List.of() : profiler.files(), cpuInLoad, usage.peakHeapBytes(), ready,
+            jitMsInLoad);
         Tokenizers.closeQuietly(tokenizer);
         final RunResult.Provenance provenance = new RunResult.Provenance(workload.hash(),
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
@@ -228,8 +242,36 @@ public final class BenchmarkRunner
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
             recorders, collector, records, health, provenance, groups, cold[0],
             workload instanceof io.tokenclock.workload.AgentWorkload agents ? agents.report() : null);
-        RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
+        if (!options.selfWarmupRun)
+        {
+            RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
+        }
         return result;
+    }
+
+    /**
+     * Pre-connects and collects before t0 ({@link Readiness}); closes the client if that fails.
+     *
+     * @param warm the self-warm-up's {requests, chunks, ns, JIT ms}.
+     */
+    private static Readiness.Report readyBeforeT0(
+        final RunOptions options, final StreamingClient client, final double preflightMs, final long[] warm)
+        throws InterruptedException
+    {
+        try
+        {
+            final long startNs = System.nanoTime();
+            final int preconnected = options.selfWarmupRun ? 0 :
+                client.preconnect(Readiness.expectedConcurrency(options, preflightMs), PRECONNECT_TIMEOUT_MS);
+            final double preconnectS = (System.nanoTime() - startNs) / 1e9;
+            final double gcMs = options.selfWarmupRun ? 0 : Readiness.collectNow();
+            return new Readiness.Report(warm[0], warm[1], warm[2] / 1e9, warm[3], preconnected, preconnectS, gcMs);
+        }
+        catch (final InterruptedException | RuntimeException ex)
+        {
+            client.close();
+            throw ex;
+        }
     }
 
     private void superviseUntilDrained(

@@ -112,12 +112,32 @@ public final class RunOptions implements Cloneable
     /** The command line that produced these options, for the record (never holds a credential). */
     public java.util.List<String> commandLine = java.util.List.of();
 
+    /** Run the harness's own request path against the embedded simulator before the run (see {@link Readiness}). */
+    public boolean selfWarmup = !"false".equals(System.getProperty("tokenclock.selfWarmup"));
+    /** Set on the self-warm-up's own runs: they write no record and warm nothing themselves. */
+    public boolean selfWarmupRun;
+    /** Connections to open before t0, or null for the expected concurrency ({@link Readiness}). */
+    public Integer preconnect;
+    /** Precision mode: the event loops busy-poll epoll instead of sleeping in it. */
+    public boolean busyPoll;
+
     /** Open-loop safety cap on requests in flight when --max-concurrency is not given. */
     public static final int DEFAULT_OPEN_LOOP_CAP = 10_000;
 
     public boolean closedLoop()
     {
         return rate == null && !fixedSchedule && users == null;
+    }
+
+    /** @return the highest arrival rate an open loop reaches (its rate, stages and ramp), requests/s. */
+    public double peakRate()
+    {
+        double peak = rate != null ? rate : 0;
+        for (final io.tokenclock.load.RateSchedule.Stage s : stages)
+        {
+            peak = Math.max(peak, s.ratePerSecond());
+        }
+        return ramp != null ? Math.max(peak, Math.max(ramp.fromRate(), ramp.toRate())) : peak;
     }
 
     /** @return the cap on requests in flight. */
@@ -156,6 +176,10 @@ public final class RunOptions implements Cloneable
         }
         Endpoint.parse(url, api);
         io.tokenclock.transport.HeaderRules.check(headers);
+        if (preconnect != null && preconnect < 0)
+        {
+            throw new IllegalArgumentException("--preconnect must be >= 0, got " + preconnect);
+        }
         if (concurrencyRamp != null)
         {
             if (concurrencyStages == null && (concurrency == null || durationS == null))

@@ -71,8 +71,18 @@ public record RunResult(
      */
     public record ClientHealth(Distribution hiccupsMs, long hiccupIntervalNs, long gcCount, long gcTotalMs,
         long gcMaxMs, java.util.List<String> gcCollectors, String profileEvent, java.util.List<String> profileFiles,
-        long cpuUserNs, long cpuSystemNs, long peakHeapBytes)
+        io.tokenclock.metrics.ProcessUsage.CpuTimes cpu, long peakHeapBytes, Readiness.Report readiness,
+        long jitMsDuringLoad)
     {
+        public long cpuUserNs()
+        {
+            return cpu.userNs();
+        }
+
+        public long cpuSystemNs()
+        {
+            return cpu.systemNs();
+        }
     }
 
     /** @return the measurement window in seconds: earliest measured intended start to latest measured end. */

@@ -47,6 +47,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     int stickyUser = -1;
     private final int id;
     private int requestsCarried;
+    /** Opened before t0 ({@link StreamingClient#preconnect}): its first request did not wait for a handshake. */
+    private boolean preopened;
     private byte[] scratch = new byte[16 * 1024];
 
     private long lastReadNs;
@@ -90,6 +92,12 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         return stamper;
     }
 
+    /** Marks the connection as opened ahead of any request. Before its first request, from the opening thread. */
+    void markPreopened()
+    {
+        preopened = true;
+    }
+
     /** Starts a request on this connection; returns the send stamp. Event loop only. */
     long begin(final RequestSlot slot, final long timeoutNs)
     {
@@ -99,7 +107,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         errorBody = null;
         recorder.begin(slot);
         slot.connectionId = id;
-        slot.newConnection = requestsCarried++ == 0;
+        slot.newConnection = requestsCarried++ == 0 && !preopened;
         if (timeoutNs > 0)
         {
             timeoutFuture = channel.eventLoop().schedule(onTimeout, timeoutNs, TimeUnit.NANOSECONDS);

@@ -15,6 +15,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SelectStrategy;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
@@ -81,6 +82,18 @@ public final class StreamingClient implements AutoCloseable
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
         final int maxConnections, final int ioThreads, final long timeoutNs)
     {
+        this(endpoint, clock, records, headers, maxConnections, ioThreads, timeoutNs, false);
+    }
+
+    /**
+     * @param busyPoll precision mode: each event loop polls epoll without sleeping (Netty's
+     *                 {@code SelectStrategy.BUSY_WAIT}), so a chunk is read without the wake-up of a sleeping thread;
+     *                 it costs one core per event loop. Epoll only; ignored with NIO.
+     */
+    public StreamingClient(
+        final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
+        final int maxConnections, final int ioThreads, final long timeoutNs, final boolean busyPoll)
+    {
         this.endpoint = endpoint;
         this.clock = clock;
         this.records = records;
@@ -89,9 +102,10 @@ public final class StreamingClient implements AutoCloseable
         this.idle = new ManyToManyConcurrentArrayQueue<>(Math.max(2, maxConnections));
         final int threads = ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
         final boolean epoll = Epoll.isAvailable() && !Boolean.getBoolean("tokenclock.nio");
-        this.transport = epoll ? "epoll" : "nio";
-        this.group = new MultiThreadIoEventLoopGroup(threads, epoll ? EpollIoHandler.newFactory() :
-            NioIoHandler.newFactory());
+        this.transport = epoll ? busyPoll ? "epoll busy-poll" : "epoll" : "nio";
+        this.group = new MultiThreadIoEventLoopGroup(threads, !epoll ? NioIoHandler.newFactory() :
+            busyPoll ? EpollIoHandler.newFactory(0, () -> (selectNow, hasTasks) -> SelectStrategy.BUSY_WAIT) :
+            EpollIoHandler.newFactory());
         final SslContext ssl = endpoint.tls() ? sslContext() : null;
         final StreamingClient client = this;
         this.bootstrap = new Bootstrap()
@@ -140,6 +154,42 @@ public final class StreamingClient implements AutoCloseable
     {
         this.sticky = new java.util.concurrent.atomic.AtomicReferenceArray<>(users);
         return this;
+    }
+
+    /**
+     * Opens up to {@code count} connections and keeps them idle for the first requests, waiting at most
+     * {@code timeoutMs} for them. Call before the run, from one thread.
+     *
+     * @return the connections that opened in time.
+     */
+    public int preconnect(final int count, final long timeoutMs) throws InterruptedException
+    {
+        final java.util.List<ChannelFuture> opening = new java.util.ArrayList<>(count);
+        for (int i = 0; i < count; i++)
+        {
+            opening.add(bootstrap.connect());
+        }
+        final long deadlineNs = System.nanoTime() + timeoutMs * 1_000_000L;
+        int opened = 0;
+        for (final ChannelFuture f : opening)
+        {
+            final long leftMs = Math.max(0, (deadlineNs - System.nanoTime()) / 1_000_000L);
+            final ResponseHandler handler = f.await(leftMs) && f.isSuccess() ?
+                f.channel().pipeline().get(ResponseHandler.class) : null;
+            if (handler != null)
+            {
+                handler.markPreopened();
+            }
+            if (handler != null && idle.offer(handler))
+            {
+                opened++;
+            }
+            else
+            {
+                f.channel().close();
+            }
+        }
+        return opened;
     }
 
     /** Sends the request held by {@code slot} on an idle connection, or on a new one. Thread-safe, non-blocking. */
@@ -235,6 +285,12 @@ public final class StreamingClient implements AutoCloseable
     void onRequestEnded(final ResponseHandler handler)
     {
         inFlight.remove(handler);
+    }
+
+    /** @return where this client's handlers publish chunk and end records. */
+    public ChunkRecords records()
+    {
+        return records;
     }
 
     /** @return the I/O transport in use: {@code epoll} on Linux, else {@code nio}. */

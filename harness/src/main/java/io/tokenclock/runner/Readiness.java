@@ -1,0 +1,219 @@
+package io.tokenclock.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+import io.tokenclock.fixtures.sim.SimConfig;
+import io.tokenclock.fixtures.sim.SimServer;
+
+/**
+ * Gets the harness ready before the schedule's origin, so that the first measured request meets a client that can
+ * keep its clock: compiled, with its classes loaded, its heap collected and its connections open.
+ * <ol>
+ *   <li><b>Self-warm-up.</b> The harness runs its own whole request path (load generator, client, framing, ring,
+ *       collector, metrics, {@code requests.jsonl} writer) against the embedded simulator on loopback, with
+ *       thousands of short requests (per-request code) and long streams (per-chunk code), until the JIT has compiled
+ *       them. Without it, a run's first seconds execute in the interpreter and C1, and the compilations that follow
+ *       run inside the measured window on the cores the stamping thread needs: at 16 streams pinned to one core,
+ *       four times the warm-up cut the delay p99 2.7-fold (../shared/notes/tail.md). The server is not touched.</li>
+ *   <li><b>Pre-connection.</b> Connections up to the expected concurrency are opened before t0: a connection opened
+ *       inside the window delays its request by a TCP (and TLS) handshake, which in an open loop showed as send lag
+ *       of up to a second at start. Closed loop: the concurrency. Open loop: the rate times the preflight's latency
+ *       scaled to {@code max_tokens}, plus a quarter, capped by {@code --max-concurrency}; or {@code --preconnect}.</li>
+ *   <li><b>A full collection</b> last, so that neither the warm-up's garbage nor a metaspace threshold (a 46-132 ms
+ *       {@code Pause Full (Metadata GC Threshold)} was seen inside every window of a pinned run) lands in the
+ *       window.</li>
+ * </ol>
+ * Cold path; not thread-safe.
+ */
+public final class Readiness
+{
+    /** One round: short requests first (per-request code), then long streams (per-chunk code). */
+    static final int WARMUP_SHORT_REQUESTS = 1_500;
+    static final int WARMUP_SHORT_TOKENS = 2;
+    static final int WARMUP_LONG_REQUESTS = 200;
+    static final int WARMUP_LONG_TOKENS = 80;
+    static final int WARMUP_CONCURRENCY = 16;
+    /** Rounds go on while the JIT compiled for more than this fraction of a round's wall time. */
+    static final double QUIET_JIT_FRACTION = 0.05;
+    static final int MIN_ROUNDS = 2;
+    /** The warm-up ends after this long whatever the JIT does; the record then shows the JIT during load. */
+    static final long MAX_WARMUP_NS = 10_000_000_000L;
+    /** Then the compiler queue drains: wait until compilation time stands still this long (bounded as above). */
+    static final long QUIET_NS = 200_000_000L;
+    /** No pre-connection beyond this many: a run that needs more opens them as it goes, and the record says so. */
+    static final int MAX_PRECONNECT = 1_024;
+
+    /**
+     * What was done before t0, for the record.
+     *
+     * @param warmupRequests requests of the self-warm-up (0 when off).
+     * @param warmupChunks   chunks the self-warm-up received.
+     * @param warmupS        seconds it took.
+     * @param jitMsInWarmup  JIT compilation time spent during it, ms (summed over compiler threads).
+     * @param preconnected   connections opened before t0.
+     * @param preconnectS    seconds that took.
+     * @param gcBeforeT0Ms   the full collection's duration, ms.
+     */
+    public record Report(long warmupRequests, long warmupChunks, double warmupS, double jitMsInWarmup,
+        int preconnected, double preconnectS, double gcBeforeT0Ms)
+    {
+        public static final Report NONE = new Report(0, 0, 0, 0, 0, 0, 0);
+    }
+
+    private Readiness()
+    {
+    }
+
+    /**
+     * Runs the self-warm-up: two short runs of this harness against an embedded simulator, results discarded.
+     *
+     * @return {requests, chunks, nanoseconds, JIT ms}.
+     */
+    static long[] warmHarness(final RunOptions options, final PrintStream err) throws IOException
+    {
+        final long startNs = System.nanoTime();
+        final long jitStart = compilationMs();
+        final Path dir = Files.createTempDirectory("tokenclock-self-warmup");
+        long requests = 0;
+        long chunks = 0;
+        try (SimServer sim = SimServer.start(new SimConfig().port(0).prefillBaseMs(0.2).decodeBaseMs(0.05)
+            .decodePerSeqMs(0).jitter(0).batchSlots(WARMUP_CONCURRENCY * 2)))
+        {
+            // Rounds until the JIT is quiet: on a single core, compilation lags the code it compiles, and a fixed
+            // warm-up left C2 compiling the read path 3 s into the window.
+            for (int round = 0; System.nanoTime() - startNs < MAX_WARMUP_NS; round++)
+            {
+                final long roundStartNs = System.nanoTime();
+                final long roundJitMs = compilationMs();
+                for (final int[] phase : new int[][] {
+                    {WARMUP_SHORT_REQUESTS, WARMUP_SHORT_TOKENS}, {WARMUP_LONG_REQUESTS, WARMUP_LONG_TOKENS}})
+                {
+                    final RunResult r = new BenchmarkRunner().run(warmupOptions(options, sim.baseUrl(), phase[0],
+                        phase[1], dir.resolve("round-" + round + "-" + phase[1])), err);
+                    requests += r.measuredTotal();
+                    chunks += r.chunks();
+                }
+                final double roundMs = (System.nanoTime() - roundStartNs) / 1e6;
+                if (round + 1 >= MIN_ROUNDS && compilationMs() - roundJitMs < QUIET_JIT_FRACTION * roundMs)
+                {
+                    break;
+                }
+            }
+            awaitQuietCompiler(startNs);
+        }
+        catch (final ServerProbe.UnreachableException | InterruptedException ex)
+        {
+            if (ex instanceof InterruptedException)
+            {
+                Thread.currentThread().interrupt();
+            }
+            throw new IOException("the harness's self-warm-up failed: " + ex.getMessage(), ex);
+        }
+        finally
+        {
+            deleteTree(dir);
+        }
+        return new long[] {requests, chunks, System.nanoTime() - startNs, compilationMs() - jitStart};
+    }
+
+    private static RunOptions warmupOptions(
+        final RunOptions o, final String url, final long requests, final int tokens, final Path dir)
+    {
+        final RunOptions w = new RunOptions();
+        w.url = url;
+        w.model = "tokenclock-sim";
+        w.concurrency = WARMUP_CONCURRENCY;
+        w.requests = requests;
+        w.maxTokens = tokens;
+        w.ignoreEos = true;
+        w.inputTokens = 16;
+        w.outputDir = dir;
+        w.runId = "self-warmup";
+        w.ioThreads = o.ioThreads;
+        w.busyPoll = false; // spinning event loops would starve the embedded simulator on a small machine
+        w.saveText = o.saveText;
+        w.progress = false;
+        w.preflight = false;
+        w.selfWarmup = false;
+        w.selfWarmupRun = true;
+        w.timeoutS = 30;
+        w.drainTimeoutS = 30;
+        return w.validate();
+    }
+
+    /**
+     * @param preflightMs the preflight request's latency (4 output tokens), ms; NaN when there was none.
+     * @return how many connections to open before t0.
+     */
+    static int expectedConcurrency(final RunOptions o, final double preflightMs)
+    {
+        if (o.preconnect != null)
+        {
+            return Math.min(o.preconnect, o.maxInFlight());
+        }
+        if (o.users != null)
+        {
+            return Math.min(o.users, MAX_PRECONNECT);
+        }
+        if (o.closedLoop())
+        {
+            final int concurrency = o.concurrencyStages != null ? o.concurrencyStages.maxConcurrency() :
+                o.concurrency;
+            return Math.min(concurrency, MAX_PRECONNECT);
+        }
+        final double rate = o.peakRate();
+        final double latencyS = Double.isNaN(preflightMs) ? 1.0 :
+            preflightMs / 1e3 * Math.max(1.0, o.maxTokens / 4.0);
+        final int expected = (int)Math.ceil(rate * latencyS * 1.25) + 1;
+        return Math.min(Math.min(expected, o.maxInFlight()), MAX_PRECONNECT);
+    }
+
+    /** Waits until the JIT's compilation time stands still for {@link #QUIET_NS}, or the warm-up's time is up. */
+    private static void awaitQuietCompiler(final long warmupStartNs) throws InterruptedException
+    {
+        long last = compilationMs();
+        long stillSinceNs = System.nanoTime();
+        while (System.nanoTime() - stillSinceNs < QUIET_NS && System.nanoTime() - warmupStartNs < MAX_WARMUP_NS)
+        {
+            Thread.sleep(20);
+            final long now = compilationMs();
+            if (now != last)
+            {
+                last = now;
+                stillSinceNs = System.nanoTime();
+            }
+        }
+    }
+
+    /** @return total JIT compilation time so far, ms, or 0 where the JVM does not say. */
+    public static long compilationMs()
+    {
+        final var jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
+    }
+
+    /** A full collection now, so that the window starts with an empty young generation and a raised metaspace. */
+    static double collectNow()
+    {
+        final long startNs = System.nanoTime();
+        System.gc();
+        return (System.nanoTime() - startNs) / 1e6;
+    }
+
+    private static void deleteTree(final Path dir) throws IOException
+    {
+        try (Stream<Path> walk = Files.walk(dir))
+        {
+            for (final Path p : walk.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

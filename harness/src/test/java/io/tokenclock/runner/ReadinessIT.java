@@ -1,0 +1,61 @@
+package io.tokenclock.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.fixtures.sim.SimConfig;
+import io.tokenclock.fixtures.sim.SimServer;
+
+/** The harness is ready before t0: warmed on its own loopback stream, connections open, and the record says so. */
+@Timeout(120)
+final class ReadinessIT
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldWarmItselfAndOpenEveryConnectionBeforeTheFirstRequest() throws Exception
+    {
+        final RunOptions o = new RunOptions();
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
+        {
+            o.url = server.baseUrl();
+            o.outputDir = dir;
+            o.progress = false;
+            o.concurrency = 4;
+            o.requests = 12L;
+            o.maxTokens = 8;
+            o.selfWarmup = true;
+            o.busyPoll = true;
+            new BenchmarkRunner().run(o.validate(), new PrintStream(new ByteArrayOutputStream()));
+        }
+        final JsonNode m = JSON.readTree(dir.resolve("record.json").toFile()).path("measurement");
+        final JsonNode ready = m.path("readiness");
+        final long perRound = Readiness.WARMUP_SHORT_REQUESTS + Readiness.WARMUP_LONG_REQUESTS;
+        assertTrue(ready.path("self_warmup_requests").asLong() >= Readiness.MIN_ROUNDS * perRound, ready.toString());
+        assertTrue(ready.path("self_warmup_chunks").asLong() > Readiness.MIN_ROUNDS * Readiness.WARMUP_LONG_REQUESTS *
+            Readiness.WARMUP_LONG_TOKENS, ready.toString());
+        assertEquals(4, ready.path("preconnected").asInt(), ready.toString());
+        assertTrue(m.path("client_jit").has("compilation_ms_during_load"));
+        assertTrue(m.path("transport").asText().contains("busy-poll"), m.path("transport").asText());
+        for (final String line : Files.readAllLines(dir.resolve("requests.jsonl")))
+        {
+            assertEquals("false", JSON.readTree(line).path("new_connection").asText(),
+                "every request found a connection opened before t0: " + line);
+        }
+    }
+}

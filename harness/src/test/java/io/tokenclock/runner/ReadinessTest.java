@@ -1,0 +1,47 @@
+package io.tokenclock.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+final class ReadinessTest
+{
+    private static RunOptions open(final double rate, final Integer maxConcurrency)
+    {
+        final RunOptions o = new RunOptions();
+        o.url = "http://127.0.0.1:9/v1";
+        o.rate = rate;
+        o.maxConcurrency = maxConcurrency;
+        o.maxTokens = 200;
+        return o;
+    }
+
+    @Test
+    void shouldPreconnectTheConcurrencyOfAClosedLoop()
+    {
+        final RunOptions o = new RunOptions();
+        o.url = "http://127.0.0.1:9/v1";
+        o.concurrency = 64;
+        assertEquals(64, Readiness.expectedConcurrency(o, 12.0));
+    }
+
+    @Test
+    void shouldPreconnectRateTimesLatencyScaledToMaxTokensInAnOpenLoop()
+    {
+        // preflight: 4 tokens in 40 ms -> 200 tokens ~ 2 s; 10 req/s x 2 s x 1.25 + 1 = 26
+        assertEquals(26, Readiness.expectedConcurrency(open(10, null), 40.0));
+        assertEquals(16, Readiness.expectedConcurrency(open(10, 16), 40.0), "capped by --max-concurrency");
+        assertEquals(1_024, Readiness.expectedConcurrency(open(1_000, null), 40.0), "capped");
+        assertEquals(14, Readiness.expectedConcurrency(open(10, null), Double.NaN), "1 s without a preflight");
+    }
+
+    @Test
+    void shouldTakeTheFlagOverTheEstimateUpToTheCap()
+    {
+        final RunOptions o = open(10, 8);
+        o.preconnect = 100;
+        assertEquals(8, Readiness.expectedConcurrency(o, 40.0));
+        o.preconnect = 0;
+        assertEquals(0, Readiness.expectedConcurrency(o, 40.0));
+    }
+}
