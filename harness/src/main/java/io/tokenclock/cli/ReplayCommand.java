@@ -176,16 +176,8 @@ public final class ReplayCommand implements Callable<Integer>
     private List<String> withSecretsGivenAgain(final List<String> args, final JsonNode record)
     {
         final java.util.Map<String, String> given = new java.util.LinkedHashMap<>();
-        for (final String h : headers)
-        {
-            final int colon = h.indexOf(':');
-            if (colon <= 0)
-            {
-                throw new IllegalArgumentException("--header must be NAME:VALUE, got: " +
-                    io.tokenclock.secrets.Redaction.headerArgument(h));
-            }
-            given.put(h.substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT), h);
-        }
+        RunCommand.parseHeaders(headers).forEach((name, value) ->
+            given.put(name.toLowerCase(java.util.Locale.ROOT), name + ": " + value));
         final List<String> out = new ArrayList<>();
         final List<String> missing = new ArrayList<>();
         for (int i = 0; i < args.size(); i++)
