@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * How a simulated user's turn ended, as the next turn needs it: the answer text, any tool calls the model made, and
- * when the answer ended. Built on the collector thread from a finished request; plain data.
+ * when the answer ended. Built on the request stage's thread from a finished request; plain data.
  *
  * @param ok           the request ended ok.
  * @param text         the answer text (empty for a pure tool call).

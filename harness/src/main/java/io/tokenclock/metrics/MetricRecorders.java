@@ -4,9 +4,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
 /**
- * One HdrHistogram {@link SingleWriterRecorder} per {@link Metric}: the collector thread records (lock-free, wait-free
- * for the writer), and one reader thread periodically swaps out interval histograms, folds them into run totals and
- * keeps the latest interval for the live progress line.
+ * One HdrHistogram {@link SingleWriterRecorder} per {@link Metric}: the request stage's thread records (lock-free,
+ * wait-free for the writer), and one reader thread periodically swaps out interval histograms, folds them into run
+ * totals and keeps the latest interval for the live progress line.
  * <p>
  * Threading: {@link #record} only from the single writer; {@link #sample()}, {@link #total} and {@link #lastInterval}
  * only from the single reader. Values are recorded as non-negative longs in the metric's recording unit (ns for

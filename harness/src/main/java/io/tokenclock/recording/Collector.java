@@ -1,6 +1,7 @@
 package io.tokenclock.recording;
 
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -8,18 +9,19 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
-import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 
 /**
- * The single consumer of chunk records: rebuilds each request's chunk timeline, derives its metrics when its end
- * record arrives, records them into HdrHistogram recorders, tells the listener, and frees the slot.
+ * The single consumer of chunk records: rebuilds each request's chunk timeline and, when its end record arrives, frees
+ * its permit at once and hands the request to the {@link RequestStage}, which derives its metrics, records them into
+ * HdrHistogram recorders, tells the listener, and frees the slot.
  * <p>
  * Only requests of the measure phase that ended {@code ok} enter the distributions; warmup requests and failed ones
  * are still handed to the listener (so {@code requests.jsonl} keeps everything) and counted by class.
  * <p>
- * Runs on its own thread ({@link #run()}); {@link #close()} asks it to drain what is left and stop. Counters are
- * readable from any thread.
+ * Runs on its own thread ({@link #run()}); {@link #close()} asks it to drain what is left and stop. The request stage
+ * runs inline unless {@link #stageOnOwnThread()} hands it to a thread of its own before {@link #run()} starts.
+ * Counters are readable from any thread.
  */
 public final class Collector implements Runnable, MessageHandler, AutoCloseable
 {
@@ -42,13 +44,7 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
 
     private final RingBuffer ring;
     private final SlotPool pool;
-    private final MetricRecorders recorders;
-    private final RequestListener listener;
-    private final GroupStats[] groups;
-    private java.util.function.LongSupplier windowCloseNs = () -> 0;
-    private Slo slo;
-    private TokenCounter tokenCounter;
-    private final RequestMetrics metrics = new RequestMetrics();
+    private final RequestStage stage;
     /**
      * Spin briefly, then park up to 1 ms: chunk records can wait that long (their stamps are already taken), and end
      * records wake the collector at once ({@link ChunkRecords#publishEnd}), so an idle collector costs little CPU
@@ -59,9 +55,7 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     private final AtomicLongArray counters = new AtomicLongArray(COUNTER_COUNT);
     private final AtomicLongArray errorsByClass = new AtomicLongArray(ErrorClass.count());
     private volatile boolean running = true;
-
-    private long windowStartNs;
-    private long windowEndNs;
+    private boolean staged;
 
     public Collector(
         final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders,
@@ -80,33 +74,42 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
         this.ring = records.ring();
         this.records = records;
         this.pool = pool;
-        this.recorders = recorders;
-        this.listener = listener;
-        this.groups = groups.clone();
+        this.stage = new RequestStage(pool, recorders, listener, groups.clone(), counters, errorsByClass);
     }
 
     /**
      * Tells the collector when the measurement window closes (0 until known), so that requests ending later are
      * marked late: the end-of-window rule lets them finish, and the record says how many did.
      */
-    public Collector windowClose(final java.util.function.LongSupplier closeNs)
+    public Collector windowClose(final LongSupplier closeNs)
     {
-        this.windowCloseNs = closeNs;
+        stage.windowClose(closeNs);
         return this;
     }
 
     /** Counts every finished request's output with the harness's own tokenizer; null for none. */
     public Collector tokenCounter(final TokenCounter counter)
     {
-        this.tokenCounter = counter;
+        stage.tokenCounter(counter);
         return this;
     }
 
     /** Counts measured requests that meet {@code slo} (the run's overall objective); null for none. */
     public Collector slo(final Slo objective)
     {
-        this.slo = objective;
+        stage.slo(objective);
         return this;
+    }
+
+    /**
+     * Moves the per-request work off this collector: from now on ended requests are queued for the returned stage,
+     * which the caller runs on a thread of its own and closes after this collector has drained. Call before
+     * {@link #run()} starts (thread start orders the write).
+     */
+    public RequestStage stageOnOwnThread()
+    {
+        staged = true;
+        return stage;
     }
 
     @Override
@@ -164,112 +167,22 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
 
     private void onEnd(final RequestSlot slot)
     {
-        if (tokenCounter != null)
+        // The permit goes back before any per-request work, so a closed loop refills without waiting for it.
+        pool.releasePermit(slot.endNs);
+        if (staged)
         {
-            slot.harnessOutputTokens = tokenCounter.count(slot);
-        }
-        final RequestMetrics m = metrics.compute(slot);
-        if (slot.phase == RequestSlot.PHASE_MEASURE)
-        {
-            final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
-            if (windowStartNs == 0 || (start > 0 && start < windowStartNs))
-            {
-                windowStartNs = start;
-            }
-            windowEndNs = Math.max(windowEndNs, slot.endNs);
-            final long closeNs = windowCloseNs.getAsLong();
-            slot.late = closeNs > 0 && slot.endNs > closeNs;
-            if (slot.late)
-            {
-                increment(MEASURED_LATE);
-            }
-            if (slo != null && slo.met(slot, m))
-            {
-                increment(MEASURED_GOOD);
-            }
-            final GroupStats group = groups.length > 0 ? groups[slot.group] : null;
-            if (group != null)
-            {
-                group.onMeasured(slot, m);
-            }
-            if (slot.status == RequestSlot.STATUS_OK)
-            {
-                recordOk(recorders, slot, m);
-                if (group != null)
-                {
-                    recordOk(group.recorders(), slot, m);
-                }
-                increment(MEASURED_OK);
-                add(MEASURED_OUTPUT_TOKENS, m.outputTokens);
-                add(MEASURED_INPUT_TOKENS, Math.max(0, m.inputTokens));
-            }
-            else
-            {
-                increment(slot.status == RequestSlot.STATUS_CANCELLED ? MEASURED_CANCELLED : MEASURED_ERROR);
-                if (slot.status == RequestSlot.STATUS_CANCELLED)
-                {
-                    add(MEASURED_WASTED_TOKENS, m.outputTokens);
-                }
-                errorsByClass.lazySet(slot.errorClass.ordinal(), errorsByClass.get(slot.errorClass.ordinal()) + 1);
-            }
+            stage.offer(slot);
         }
         else
         {
-            increment(WARMUP_DONE);
-        }
-        // The permit goes back before the listener's I/O, so a closed loop refills without waiting for it.
-        pool.releasePermit(slot.endNs);
-        if (listener != null)
-        {
-            listener.onRequestComplete(slot, m);
-        }
-        increment(COMPLETED);
-        pool.returnSlot(slot);
-    }
-
-    private static void recordOk(final MetricRecorders r, final RequestSlot s, final RequestMetrics m)
-    {
-        r.record(Metric.TTFT, m.ttftNs);
-        r.record(Metric.TTFT_FROM_SCHEDULE, m.ttftFromScheduleNs);
-        r.record(Metric.TTFOT, m.ttfotNs);
-        r.record(Metric.TTST, m.ttstNs);
-        r.record(Metric.TPOT, Math.round(m.tpotNs));
-        r.record(Metric.E2E, m.e2eNs);
-        r.record(Metric.E2E_FROM_SCHEDULE, m.e2eFromScheduleNs);
-        r.record(Metric.SEND_LAG, Math.max(0, m.sendLagNs));
-        r.record(Metric.OUTPUT_TOKENS, m.outputTokens);
-        r.record(Metric.INPUT_TOKENS, m.inputTokens);
-        r.record(Metric.OUTPUT_TPS_PER_REQUEST, Math.round(m.outputTokensPerSecond * 1e3));
-        final long[] ns = s.chunkNs;
-        final int[] tokens = s.chunkTokens;
-        for (int i = 0, n = s.chunkCount; i < n; i++)
-        {
-            if (tokens[i] >= 0)
-            {
-                r.record(Metric.CHUNK_TOKENS, tokens[i]);
-            }
-            if (i > 0)
-            {
-                r.record(Metric.INTER_CHUNK_LATENCY, ns[i] - ns[i - 1]);
-                if (tokens[i] > 0)
-                {
-                    r.record(Metric.TOKEN_ITL, (ns[i] - ns[i - 1]) / tokens[i], tokens[i]);
-                }
-            }
+            stage.process(slot);
         }
     }
 
-    private void increment(final int counter)
-    {
-        counters.lazySet(counter, counters.get(counter) + 1);
-    }
-
-    private void add(final int counter, final long delta)
-    {
-        counters.lazySet(counter, counters.get(counter) + delta);
-    }
-
-    /** @return live counters, indexed by the constants of this class; written by the collector thread only. */
+    /**
+     * @return live counters, indexed by the constants of this class: {@link #CHUNKS} written by the collector thread,
+     * the rest by the request stage's thread.
+     */
     public AtomicLongArray counters()
     {
         return counters;
@@ -283,16 +196,16 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
 
     /**
      * @return the measurement window's start: the earliest intended start (or send, in closed loop without a
-     * schedule) of a measured request. Read after the collector stopped.
+     * schedule) of a measured request. Read after the request stage stopped.
      */
     public long windowStartNs()
     {
-        return windowStartNs;
+        return stage.windowStartNs();
     }
 
-    /** @return the latest end of a measured request. Read after the collector stopped. */
+    /** @return the latest end of a measured request. Read after the request stage stopped. */
     public long windowEndNs()
     {
-        return windowEndNs;
+        return stage.windowEndNs();
     }
 }

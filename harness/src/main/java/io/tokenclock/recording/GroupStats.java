@@ -6,7 +6,7 @@ import io.tokenclock.metrics.MetricRecorders;
  * The measured requests of one named group (a traffic segment, a load stage, or both): their distributions and
  * counts, so that every metric is reported per group as well as overall.
  * <p>
- * Written by the collector thread; the recorders are sampled by the run's reader thread like the overall ones; the
+ * Written by the request stage's thread; the recorders are sampled by the run's reader thread like the overall ones; the
  * plain counters are read after the collector stopped.
  */
 public final class GroupStats

@@ -2,6 +2,7 @@ package io.tokenclock.recording;
 
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -78,7 +79,7 @@ public final class SlotPool
         permits.release();
     }
 
-    /** Returns a slot whose request is fully processed (listener done). Collector thread only. */
+    /** Returns a slot whose request is fully processed (listener done). Request stage's thread only. */
     public void returnSlot(final RequestSlot slot)
     {
         free.offer(slot);
@@ -142,6 +143,12 @@ public final class SlotPool
         return slots[index];
     }
 
+    /** @return the most slots this pool ever creates: requests in flight plus those still being processed. */
+    public int maxSlots()
+    {
+        return slots.length;
+    }
+
     /** @return the cap on requests in flight. */
     public int capacity()
     {
@@ -163,10 +170,12 @@ public final class SlotPool
 
     private RequestSlot awaitReturnedSlot()
     {
+        // Parks rather than spins: the thread returning slots (the request stage) may run at a lower priority on the
+        // same core, and a spinning load generator would starve it.
         RequestSlot slot;
         while ((slot = free.poll()) == null)
         {
-            Thread.onSpinWait();
+            LockSupport.parkNanos(50_000);
         }
         return slot;
     }

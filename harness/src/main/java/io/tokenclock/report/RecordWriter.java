@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.runner.RunOptions;
+import io.tokenclock.recording.RequestStage;
 import io.tokenclock.runner.RunResult;
 
 /**
@@ -182,6 +183,12 @@ public final class RecordWriter
         m.put("histograms", "HdrHistogram, values in ns, 3 significant digits");
         m.putNull("power_boundary");
         final RunResult.ClientHealth h = r.clientHealth();
+        m.putObject("client_threads")
+            .put("stamping", "the Netty event loop threads: read, stamp, frame SSE, publish fixed-size records, send")
+            .put("collector", "one thread: drains the ring, rebuilds chunk timelines, frees permits")
+            .put("request_stage", "one thread: token counts, metrics, histograms, requests.jsonl (flushed within " +
+                RequestStage.FLUSH_INTERVAL_NS / 1_000_000 + " ms)")
+            .put("request_stage_priority", h.stagePriority());
         final ObjectNode jitter = m.putObject("client_jitter");
         jitter.put("method", "a thread asks to wake every " + h.hiccupIntervalNs() / 1_000_000.0 + " ms and records " +
             "how late it woke (jHiccup-style); covers the whole run, warmup and drain included");

@@ -1,6 +1,6 @@
 package io.tokenclock.report;
 
-import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -18,24 +18,29 @@ import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
 
 /**
- * Writes {@code requests.jsonl}: one JSON object per finished request, warmup included and flagged, appended and
- * flushed as each request finishes so that a killed run keeps everything that finished. The fields are a public
- * format, documented in docs/RESULTS.md.
+ * Writes {@code requests.jsonl}: one JSON object per finished request, warmup included and flagged. Lines collect in
+ * memory and go to the file in one write of whole lines when 64 KiB have gathered and on every {@link #flush()}. The
+ * request stage flushes at most {@code RequestStage.FLUSH_INTERVAL_NS} (100 ms) after the first unflushed line, so a
+ * killed run keeps every request that finished more than about that long before the kill, and since only whole lines
+ * are ever written, every line on disk is valid JSON. The fields are a public format, documented in docs/RESULTS.md.
  * <p>
- * Runs on the collector thread (per request, never per chunk).
+ * Runs on the request stage's thread (per request, never per chunk).
  */
 public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
 {
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    private static final int WRITE_BYTES = 1 << 16;
+
     private final OutputStream out;
+    private final ByteArrayOutputStream lines = new ByteArrayOutputStream(2 * WRITE_BYTES);
     private final boolean saveText;
     private IOException failure;
 
     public RequestsJsonlWriter(final Path file, final boolean saveText) throws IOException
     {
-        this.out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+        this.out = Files.newOutputStream(file);
         this.saveText = saveText;
     }
 
@@ -48,16 +53,45 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         }
         try
         {
-            final JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8);
+            final JsonGenerator g = FACTORY.createGenerator(lines, JsonEncoding.UTF8);
             g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
             write(g, s, m);
             g.close();
-            out.write('\n');
-            out.flush();
+            lines.write('\n');
+            if (lines.size() >= WRITE_BYTES)
+            {
+                writeLines();
+            }
         }
         catch (final IOException ex)
         {
             failure = ex;
+        }
+    }
+
+    @Override
+    public void flush()
+    {
+        if (failure != null)
+        {
+            return;
+        }
+        try
+        {
+            writeLines();
+        }
+        catch (final IOException ex)
+        {
+            failure = ex;
+        }
+    }
+
+    private void writeLines() throws IOException
+    {
+        if (lines.size() > 0)
+        {
+            lines.writeTo(out);
+            lines.reset();
         }
     }
 
@@ -247,6 +281,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     @Override
     public void close() throws IOException
     {
+        flush();
         out.close();
         if (failure != null)
         {

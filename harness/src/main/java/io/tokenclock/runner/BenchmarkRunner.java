@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -28,6 +29,9 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
+import io.tokenclock.recording.RequestListener;
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestStage;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.GroupStats;
 import io.tokenclock.recording.RequestSlot;
@@ -49,8 +53,8 @@ import io.tokenclock.workload.tokenizer.Tokenizers;
  * Runs one benchmark: probes the server, wires load generator, Netty client, ring buffer and collector around one
  * clock, shows progress, drains, and writes {@code requests.jsonl} and {@code record.json}.
  * <p>
- * Threads: the load generator (its own), the client's event loops (stamping and framing), the collector (metrics and
- * requests.jsonl), and the calling thread, which samples histograms for the progress line and assembles the result.
+ * Threads: the load generator (its own), the client's event loops (stamping and framing), the collector (chunk
+ * timelines, permits), the request stage (metrics and requests.jsonl, at idle priority), and the calling thread, which samples histograms for the progress line and assembles the result.
  */
 public final class BenchmarkRunner
 {
@@ -149,6 +153,7 @@ public final class BenchmarkRunner
         final LoadGenerator generator;
         final RunResult.ColdStart[] cold = new RunResult.ColdStart[1];
         final String[] transport = new String[1];
+        final String[] stagePriority = {BackgroundPriority.NORMAL};
         final ProcessUsage.CpuTimes cpuAtLoadStart;
         final long jitMsAtLoadStart;
         final ProcessUsage.CpuTimes cpuInLoad;
@@ -172,17 +177,27 @@ public final class BenchmarkRunner
                     generator::onUserTurnEnded);
             }
             final LoadGenerator load = generator;
-            collector = new Collector(records, pool, recorders, (slot, m) ->
+            collector = new Collector(records, pool, recorders, new RequestListener()
             {
-                jsonl.onRequestComplete(slot, m);
-                if (slot.phase == RequestSlot.PHASE_COLD)
+                @Override
+                public void onRequestComplete(final RequestSlot slot, final RequestMetrics m)
                 {
-                    cold[0] = new RunResult.ColdStart(slot.status == RequestSlot.STATUS_OK ? "ok" : "error",
-                        slot.errorClass.label(), m.ttftNs / 1e6, m.tpotNs / 1e6, m.e2eNs / 1e6, m.outputTokens);
+                    jsonl.onRequestComplete(slot, m);
+                    if (slot.phase == RequestSlot.PHASE_COLD)
+                    {
+                        cold[0] = new RunResult.ColdStart(slot.status == RequestSlot.STATUS_OK ? "ok" : "error",
+                            slot.errorClass.label(), m.ttftNs / 1e6, m.tpotNs / 1e6, m.e2eNs / 1e6, m.outputTokens);
+                    }
+                    if (slot.user >= 0)
+                    {
+                        load.onUserTurnEnded(slot.user, TurnResults.of(slot));
+                    }
                 }
-                if (slot.user >= 0)
+
+                @Override
+                public void flush()
                 {
-                    load.onUserTurnEnded(slot.user, TurnResults.of(slot));
+                    jsonl.flush();
                 }
             }, groups);
             collector.windowClose(generator::windowCloseNs).slo(options.slo);
@@ -192,6 +207,8 @@ public final class BenchmarkRunner
                     RequestsJsonlWriter.decodeRaw(slot.text, slot.textLength) +
                     RequestsJsonlWriter.decodeRaw(slot.reasoning, slot.reasoningLength)));
             }
+            final RequestStage stage = collector.stageOnOwnThread();
+            final Thread stageThread = startStage(stage, stagePriority);
             final Thread collectorThread = new Thread(collector, "tokenclock-collector");
             collectorThread.setDaemon(true);
             collectorThread.start();
@@ -213,6 +230,8 @@ public final class BenchmarkRunner
             }
             collector.close();
             collectorThread.join(TimeUnit.SECONDS.toMillis(10));
+            stage.close();
+            stageThread.join(TimeUnit.SECONDS.toMillis(10));
             cpuInLoad = ProcessUsage.cpuNow().since(cpuAtLoadStart);
             jitMsInLoad = Readiness.compilationMs() - jitMsAtLoadStart;
             recorders.sample();
@@ -234,7 +253,7 @@ public final class BenchmarkRunner
             Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(), gc.count(), gc.totalMs(),
             gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
             profiler == null ? java.util.List.of() : profiler.files(), cpuInLoad, usage.peakHeapBytes(), ready,
-            jitMsInLoad);
+            jitMsInLoad, stagePriority[0]);
         Tokenizers.closeQuietly(tokenizer);
         final RunResult.Provenance provenance = new RunResult.Provenance(workload.hash(),
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
@@ -247,6 +266,27 @@ public final class BenchmarkRunner
             RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
         }
         return result;
+    }
+
+    /**
+     * Starts the request stage on its own thread, lowered to the idle scheduling class ({@link BackgroundPriority})
+     * before it takes its first request; waits for that, so no process is spawned inside the measured window.
+     *
+     * @param priority receives what the stage runs at.
+     */
+    private static Thread startStage(final RequestStage stage, final String[] priority) throws InterruptedException
+    {
+        final CountDownLatch lowered = new CountDownLatch(1);
+        final Thread thread = new Thread(() ->
+        {
+            priority[0] = BackgroundPriority.lowerCurrentThread();
+            lowered.countDown();
+            stage.run();
+        }, "tokenclock-requests");
+        thread.setDaemon(true);
+        thread.start();
+        lowered.await(5, TimeUnit.SECONDS);
+        return thread;
     }
 
     /**

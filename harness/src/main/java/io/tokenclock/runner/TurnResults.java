@@ -14,8 +14,8 @@ import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.report.RequestsJsonlWriter;
 
 /**
- * Turns a finished request into what a simulated user's next turn needs, on the collector thread (per request, off
- * the I/O threads): the answer text, and the streamed tool calls reassembled. OpenAI streams a tool call in pieces:
+ * Turns a finished request into what a simulated user's next turn needs, on the request stage's thread (per request,
+ * off the I/O threads): the answer text, and the streamed tool calls reassembled. OpenAI streams a tool call in pieces:
  * the first delta of each {@code index} carries its {@code id} and function {@code name}, later deltas append to its
  * {@code arguments}; merging by index restores each call.
  */

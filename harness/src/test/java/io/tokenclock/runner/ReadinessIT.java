@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,6 +53,9 @@ final class ReadinessIT
         assertEquals(4, ready.path("preconnected").asInt(), ready.toString());
         assertTrue(m.path("client_jit").has("compilation_ms_during_load"));
         assertTrue(m.path("transport").asText().contains("busy-poll"), m.path("transport").asText());
+        final String stagePriority = m.path("client_threads").path("request_stage_priority").asText();
+        assertTrue(List.of(BackgroundPriority.IDLE, BackgroundPriority.NICE, BackgroundPriority.NORMAL)
+            .contains(stagePriority), "the request stage's priority is recorded: " + stagePriority);
         for (final String line : Files.readAllLines(dir.resolve("requests.jsonl")))
         {
             assertEquals("false", JSON.readTree(line).path("new_connection").asText(),

@@ -1,0 +1,281 @@
+package io.tokenclock.recording;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
+
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.MetricRecorders;
+
+/**
+ * Everything the harness does once per finished request, after its permit is back: the harness's own token count,
+ * metric derivation, recording into the HdrHistogram recorders, counters, the listener (the {@code requests.jsonl}
+ * line), and returning the slot to the pool.
+ * <p>
+ * Why a stage of its own: this work costs tens of microseconds per request (tokenizing, JSON, file I/O), and at a
+ * closed loop's wave boundary hundreds of requests end at once. Done by the ring's consumer, it delayed the draining
+ * of every other stream's chunk records and, on a core shared with the I/O thread, the stamping of their chunks. Run
+ * on its own thread ({@link #run()}, started by the runner at a lower scheduling priority), it stays behind the
+ * stamping thread and the ring's consumer: the consumer only rebuilds chunk timelines, frees permits, and hands each
+ * ended request here through a queue that can hold every slot the pool can create, so the hand-off never fails and
+ * never waits.
+ * <p>
+ * Back-pressure instead of loss: a stage that falls behind keeps slots, and once the pool has created all it may
+ * ({@link SlotPool}) the load generator waits for one, which the run reports as send lag. Nothing is dropped.
+ * <p>
+ * Flushing: the listener is flushed {@link #FLUSH_INTERVAL_NS} after the first unflushed request at the latest
+ * (checked after every request and on every idle pass, which parks at most 1 ms), and when the stage stops. So a
+ * request is on disk within about 100 ms of reaching this stage, which is the bound a {@code kill -9} can lose.
+ * <p>
+ * Without its own thread (tests, single-threaded drivers), {@link Collector#poll()} runs {@link #process} inline.
+ * Thread-safety: {@link #offer} from the ring's consumer only; the rest on the stage's thread; counters readable from
+ * any thread.
+ */
+public final class RequestStage implements Runnable
+{
+    /** The longest a finished request's log line waits in memory before a flush, in ns. */
+    public static final long FLUSH_INTERVAL_NS = 100_000_000L;
+
+    private final OneToOneConcurrentArrayQueue<RequestSlot> ended;
+    private final SlotPool pool;
+    private final MetricRecorders recorders;
+    private final RequestListener listener;
+    private final GroupStats[] groups;
+    private final RequestMetrics metrics = new RequestMetrics();
+    private final AtomicLongArray counters;
+    private final AtomicLongArray errorsByClass;
+    /** Spins briefly, then parks up to 1 ms: a finished request's line may wait that long, its stamps are taken. */
+    private final IdleStrategy idle = new BackoffIdleStrategy(16, 16, 1_000, 1_000_000);
+    private LongSupplier windowCloseNs = () -> 0;
+    private Slo slo;
+    private TokenCounter tokenCounter;
+    private volatile boolean running = true;
+    private boolean unflushed;
+    private long firstUnflushedNs;
+    private long windowStartNs;
+    private long windowEndNs;
+
+    RequestStage(
+        final SlotPool pool, final MetricRecorders recorders, final RequestListener listener,
+        final GroupStats[] groups, final AtomicLongArray counters, final AtomicLongArray errorsByClass)
+    {
+        this.ended = new OneToOneConcurrentArrayQueue<>(pool.maxSlots());
+        this.pool = pool;
+        this.recorders = recorders;
+        this.listener = listener;
+        this.groups = groups;
+        this.counters = counters;
+        this.errorsByClass = errorsByClass;
+    }
+
+    void windowClose(final LongSupplier closeNs)
+    {
+        this.windowCloseNs = closeNs;
+    }
+
+    void tokenCounter(final TokenCounter counter)
+    {
+        this.tokenCounter = counter;
+    }
+
+    void slo(final Slo objective)
+    {
+        this.slo = objective;
+    }
+
+    /** Queues an ended request; never fails, since the queue holds every slot the pool can create. */
+    void offer(final RequestSlot slot)
+    {
+        if (!ended.offer(slot))
+        {
+            throw new IllegalStateException("request stage queue full: more slots than the pool creates");
+        }
+    }
+
+    @Override
+    public void run()
+    {
+        final OneToOneConcurrentArrayQueue<RequestSlot> q = ended;
+        final IdleStrategy i = idle;
+        while (running)
+        {
+            final RequestSlot slot = q.poll();
+            if (slot != null)
+            {
+                process(slot);
+                i.reset();
+            }
+            else
+            {
+                i.idle();
+            }
+            flushIfDue(System.nanoTime());
+        }
+        RequestSlot slot;
+        while ((slot = q.poll()) != null)
+        {
+            process(slot);
+        }
+        flush();
+    }
+
+    /** Asks {@link #run()} to process what is queued, flush, and return. */
+    public void close()
+    {
+        running = false;
+    }
+
+    /** @return ended requests not yet processed. */
+    public int backlog()
+    {
+        return ended.size();
+    }
+
+    private void flushIfDue(final long nowNs)
+    {
+        if (unflushed && nowNs - firstUnflushedNs >= FLUSH_INTERVAL_NS)
+        {
+            flush();
+        }
+    }
+
+    private void flush()
+    {
+        unflushed = false;
+        if (listener != null)
+        {
+            listener.flush();
+        }
+    }
+
+    /** Does one ended request's work and returns its slot; on the stage's thread, or inline without one. */
+    void process(final RequestSlot slot)
+    {
+        if (tokenCounter != null)
+        {
+            slot.harnessOutputTokens = tokenCounter.count(slot);
+        }
+        final RequestMetrics m = metrics.compute(slot);
+        if (slot.phase == RequestSlot.PHASE_MEASURE)
+        {
+            onMeasured(slot, m);
+        }
+        else
+        {
+            increment(Collector.WARMUP_DONE);
+        }
+        if (listener != null)
+        {
+            listener.onRequestComplete(slot, m);
+            if (!unflushed)
+            {
+                unflushed = true;
+                firstUnflushedNs = System.nanoTime();
+            }
+        }
+        increment(Collector.COMPLETED);
+        pool.returnSlot(slot);
+    }
+
+    private void onMeasured(final RequestSlot slot, final RequestMetrics m)
+    {
+        final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
+        if (windowStartNs == 0 || (start > 0 && start < windowStartNs))
+        {
+            windowStartNs = start;
+        }
+        windowEndNs = Math.max(windowEndNs, slot.endNs);
+        final long closeNs = windowCloseNs.getAsLong();
+        slot.late = closeNs > 0 && slot.endNs > closeNs;
+        if (slot.late)
+        {
+            increment(Collector.MEASURED_LATE);
+        }
+        if (slo != null && slo.met(slot, m))
+        {
+            increment(Collector.MEASURED_GOOD);
+        }
+        final GroupStats group = groups.length > 0 ? groups[slot.group] : null;
+        if (group != null)
+        {
+            group.onMeasured(slot, m);
+        }
+        if (slot.status == RequestSlot.STATUS_OK)
+        {
+            recordOk(recorders, slot, m);
+            if (group != null)
+            {
+                recordOk(group.recorders(), slot, m);
+            }
+            increment(Collector.MEASURED_OK);
+            add(Collector.MEASURED_OUTPUT_TOKENS, m.outputTokens);
+            add(Collector.MEASURED_INPUT_TOKENS, Math.max(0, m.inputTokens));
+        }
+        else
+        {
+            final boolean cancelled = slot.status == RequestSlot.STATUS_CANCELLED;
+            increment(cancelled ? Collector.MEASURED_CANCELLED : Collector.MEASURED_ERROR);
+            if (cancelled)
+            {
+                add(Collector.MEASURED_WASTED_TOKENS, m.outputTokens);
+            }
+            final int errorClass = slot.errorClass.ordinal();
+            errorsByClass.lazySet(errorClass, errorsByClass.get(errorClass) + 1);
+        }
+    }
+
+    private static void recordOk(final MetricRecorders r, final RequestSlot s, final RequestMetrics m)
+    {
+        r.record(Metric.TTFT, m.ttftNs);
+        r.record(Metric.TTFT_FROM_SCHEDULE, m.ttftFromScheduleNs);
+        r.record(Metric.TTFOT, m.ttfotNs);
+        r.record(Metric.TTST, m.ttstNs);
+        r.record(Metric.TPOT, Math.round(m.tpotNs));
+        r.record(Metric.E2E, m.e2eNs);
+        r.record(Metric.E2E_FROM_SCHEDULE, m.e2eFromScheduleNs);
+        r.record(Metric.SEND_LAG, Math.max(0, m.sendLagNs));
+        r.record(Metric.OUTPUT_TOKENS, m.outputTokens);
+        r.record(Metric.INPUT_TOKENS, m.inputTokens);
+        r.record(Metric.OUTPUT_TPS_PER_REQUEST, Math.round(m.outputTokensPerSecond * 1e3));
+        final long[] ns = s.chunkNs;
+        final int[] tokens = s.chunkTokens;
+        for (int i = 0, n = s.chunkCount; i < n; i++)
+        {
+            if (tokens[i] >= 0)
+            {
+                r.record(Metric.CHUNK_TOKENS, tokens[i]);
+            }
+            if (i > 0)
+            {
+                r.record(Metric.INTER_CHUNK_LATENCY, ns[i] - ns[i - 1]);
+                if (tokens[i] > 0)
+                {
+                    r.record(Metric.TOKEN_ITL, (ns[i] - ns[i - 1]) / tokens[i], tokens[i]);
+                }
+            }
+        }
+    }
+
+    private void increment(final int counter)
+    {
+        counters.lazySet(counter, counters.get(counter) + 1);
+    }
+
+    private void add(final int counter, final long delta)
+    {
+        counters.lazySet(counter, counters.get(counter) + delta);
+    }
+
+    long windowStartNs()
+    {
+        return windowStartNs;
+    }
+
+    long windowEndNs()
+    {
+        return windowEndNs;
+    }
+}

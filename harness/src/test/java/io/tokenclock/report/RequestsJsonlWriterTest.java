@@ -1,0 +1,92 @@
+package io.tokenclock.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestSlot;
+
+/**
+ * {@code requests.jsonl} is written in whole lines only, when asked to flush or when enough has gathered, so that a
+ * run killed at any moment leaves a file whose every line parses.
+ */
+final class RequestsJsonlWriterTest
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private static RequestSlot finished(final long id, final String text)
+    {
+        final RequestSlot slot = new RequestSlot(0);
+        slot.reset();
+        slot.requestId = id;
+        slot.phase = RequestSlot.PHASE_MEASURE;
+        slot.status = RequestSlot.STATUS_OK;
+        slot.sentNs = 1_000;
+        slot.addChunk(2_000, 1, RequestSlot.CHUNK_OUTPUT);
+        slot.firstTokenNs = 2_000;
+        slot.endNs = 3_000;
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        slot.appendText(bytes, 0, bytes.length);
+        return slot;
+    }
+
+    @Test
+    void shouldWriteNothingUntilFlushedThenEveryLineWhole() throws IOException
+    {
+        final Path file = dir.resolve("requests.jsonl");
+        try (RequestsJsonlWriter writer = new RequestsJsonlWriter(file, true))
+        {
+            final RequestMetrics m = new RequestMetrics();
+            for (int i = 1; i <= 3; i++)
+            {
+                final RequestSlot slot = finished(i, "answer " + i);
+                writer.onRequestComplete(slot, m.compute(slot));
+            }
+            assertEquals(0, Files.size(file), "lines wait in memory for the flush");
+            writer.flush();
+            final List<String> lines = Files.readAllLines(file);
+            assertEquals(3, lines.size());
+            assertEquals("answer 3", JSON.readTree(lines.get(2)).path("output_text").asText());
+        }
+    }
+
+    @Test
+    void shouldWriteOnlyWholeLinesWhenTheBufferFillsBeforeAFlush() throws IOException
+    {
+        final Path file = dir.resolve("requests.jsonl");
+        try (RequestsJsonlWriter writer = new RequestsJsonlWriter(file, true))
+        {
+            final RequestMetrics m = new RequestMetrics();
+            final String long40k = "y".repeat(40_000);
+            for (int i = 1; i <= 5; i++)
+            {
+                final RequestSlot slot = finished(i, long40k);
+                writer.onRequestComplete(slot, m.compute(slot));
+                final String onDisk = Files.readString(file);
+                assertTrue(onDisk.isEmpty() || onDisk.endsWith("\n"), "only whole lines reach the file");
+                for (final String line : onDisk.lines().toList())
+                {
+                    final JsonNode row = JSON.readTree(line);
+                    assertEquals(40_000, row.path("output_text").asText().length());
+                }
+            }
+            assertTrue(Files.size(file) > 0, "past 64 KiB the lines went out without a flush");
+        }
+        assertEquals(5, Files.readAllLines(file).size(), "closing writes the rest");
+    }
+}
