@@ -114,12 +114,26 @@ public final class RequestStage implements Runnable
             }
             flushIfDue(System.nanoTime());
         }
+        drain();
+        flush();
+    }
+
+    /**
+     * Processes what is queued now on the calling thread, instead of {@link #run()}: for benchmarks and
+     * single-threaded drivers that split the work as a run does but play both threads themselves.
+     *
+     * @return the requests processed.
+     */
+    public int drain()
+    {
+        int n = 0;
         RequestSlot slot;
-        while ((slot = q.poll()) != null)
+        while ((slot = ended.poll()) != null)
         {
             process(slot);
+            n++;
         }
-        flush();
+        return n;
     }
 
     /** Asks {@link #run()} to process what is queued, flush, and return. */

@@ -125,10 +125,19 @@ public final class ConsoleSummary
                 health.peakHeapBytes() >> 20);
         }
         final var ready = health.readiness();
+        final var safepoints = health.safepointsDuringLoad();
         out.printf(Locale.ROOT, "client ready before t0: self-warm-up %d requests, %d chunks in %.1f s; %d connections " +
-            "pre-opened; JIT during load %d ms%n", ready.warmupRequests(), ready.warmupChunks(), ready.warmupS(),
-            ready.preconnected(), health.jitMsDuringLoad());
+            "pre-opened; JIT during load %d ms; %s%n", ready.warmupRequests(), ready.warmupChunks(), ready.warmupS(),
+            ready.preconnected(), health.jitMsDuringLoad(), safepoints == null ? "safepoints not readable" :
+                String.format(Locale.ROOT, "%d safepoints during load, %.1f ms stopped", safepoints.safepoints(),
+                    safepoints.totalNs() / 1e6));
         final Distribution gaps = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
+        if (gaps.count() > 0 && safepoints != null && safepoints.totalNs() / 1e6 >= gaps.p50())
+        {
+            out.printf(Locale.ROOT, "warning: the client's threads were stopped at safepoints for %.1f ms during load " +
+                "(GC pauses included), at least one inter-chunk latency (p50 %.3f ms): chunks arriving then were " +
+                "stamped late%n", safepoints.totalNs() / 1e6, gaps.p50());
+        }
         if (gaps.count() > 0 && health.jitMsDuringLoad() >= JIT_WARN_GAPS * gaps.p50())
         {
             out.printf(Locale.ROOT, "warning: the JIT compiled for %d ms during load, over %d inter-chunk latencies " +

@@ -221,6 +221,21 @@ public final class RecordWriter
         m.putObject("client_jit").put("compilation_ms_during_load", h.jitMsDuringLoad())
             .put("method", "CompilationMXBean total compilation time (summed over compiler threads) from the start " +
                 "of load to the end of the drain");
+        final ObjectNode safepoints = m.putObject("client_safepoints");
+        final var sp = h.safepointsDuringLoad();
+        if (sp == null)
+        {
+            safepoints.putNull("count").putNull("total_ms").putNull("sync_ms");
+            safepoints.put("method", "unavailable: the JVM's performance-data file (hsperfdata) could not be read");
+        }
+        else
+        {
+            safepoints.put("count", sp.safepoints()).put("total_ms", sp.totalNs() / 1e6)
+                .put("sync_ms", sp.syncNs() / 1e6);
+            safepoints.put("method", "HotSpot's sun.rt.safepoints, sun.rt.safepointTime and sun.rt.safepointSyncTime " +
+                "(read from its hsperfdata memory) from the start of load to the end of the drain; every Java thread, " +
+                "the stamping thread included, is stopped for total_ms; GC pauses are among them");
+        }
         if (h.profileEvent() != null)
         {
             final ObjectNode profile = m.putObject("profile");

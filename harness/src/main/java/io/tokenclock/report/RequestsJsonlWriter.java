@@ -35,6 +35,10 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
 
     private final OutputStream out;
     private final ByteArrayOutputStream lines = new ByteArrayOutputStream(2 * WRITE_BYTES);
+    /** One generator for the writer's life, over {@link #lines}: none is built per request. */
+    private final JsonGenerator generator;
+    /** Scratch for {@link #ms}: a long's digits, a point, three decimals. */
+    private final char[] digits = new char[24];
     private final boolean saveText;
     private IOException failure;
 
@@ -42,6 +46,10 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     {
         this.out = Files.newOutputStream(file);
         this.saveText = saveText;
+        this.generator = FACTORY.createGenerator(lines, JsonEncoding.UTF8);
+        generator.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+        // Lines are separated by the newline written after each object, not by Jackson's default root separator.
+        generator.setRootValueSeparator(null);
     }
 
     @Override
@@ -53,11 +61,10 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         }
         try
         {
-            final JsonGenerator g = FACTORY.createGenerator(lines, JsonEncoding.UTF8);
-            g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+            final JsonGenerator g = generator;
             write(g, s, m);
-            g.close();
-            lines.write('\n');
+            g.writeRaw('\n');
+            g.flush();
             if (lines.size() >= WRITE_BYTES)
             {
                 writeLines();
@@ -101,7 +108,8 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeNumberField("id", s.requestId);
         if (s.responseIdLength > 0)
         {
-            g.writeStringField("response_id", decodeRaw(s.responseId, s.responseIdLength));
+            g.writeFieldName("response_id");
+            writeRawString(g, s.responseId, s.responseIdLength);
         }
         else
         {
@@ -160,26 +168,40 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         ms(g, "ttft_from_schedule_ms", m.ttftFromScheduleNs);
         ms(g, "ttfot_ms", m.ttfotNs);
         ms(g, "ttst_ms", m.ttstNs);
-        if (m.tpotNs >= 0)
-        {
-            g.writeNumberField("tpot_ms", round3(m.tpotNs / 1e6));
-        }
-        else
-        {
-            g.writeNullField("tpot_ms");
-        }
+        ms(g, "tpot_ms", m.tpotNs >= 0 ? Math.round(m.tpotNs) : -1);
         ms(g, "e2e_ms", m.e2eNs);
         ms(g, "e2e_from_schedule_ms", m.e2eFromScheduleNs);
         ms(g, "send_lag_ms", m.sendLagNs);
         if (saveText)
         {
-            g.writeStringField("output_text", decodeRaw(s.text, s.textLength));
+            g.writeFieldName("output_text");
+            writeRawString(g, s.text, s.textLength);
             if (s.reasoningLength > 0)
             {
-                g.writeStringField("reasoning_text", decodeRaw(s.reasoning, s.reasoningLength));
+                g.writeFieldName("reasoning_text");
+                writeRawString(g, s.reasoning, s.reasoningLength);
             }
         }
         g.writeEndObject();
+    }
+
+    /**
+     * Writes raw, still-escaped JSON string bytes (as the chunk parser keeps them) as a string value. Printable ASCII
+     * without quote or backslash is already its own JSON form and is copied as it is (no decoding, no allocation);
+     * anything else is decoded and re-encoded, so the line is valid JSON whatever the server sent.
+     */
+    private static void writeRawString(final JsonGenerator g, final byte[] raw, final int length) throws IOException
+    {
+        for (int i = 0; i < length; i++)
+        {
+            final byte b = raw[i];
+            if (b < 0x20 || b > 0x7e || b == '"' || b == '\\')
+            {
+                g.writeString(decodeRaw(raw, length));
+                return;
+            }
+        }
+        g.writeRawUTF8String(raw, 0, length);
     }
 
     /**
@@ -201,16 +223,43 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         }
     }
 
-    private static void ms(final JsonGenerator g, final String name, final long ns) throws IOException
+    /**
+     * Writes a duration in ms rounded to 1 µs ({@code 12.345}, {@code 7.0}), or null for a negative (undefined) one.
+     * Formatted here into a reused buffer because Jackson formats a double through a new String: about 70 bytes for
+     * each of the nine durations of every line.
+     */
+    private void ms(final JsonGenerator g, final String name, final long ns) throws IOException
     {
-        if (ns >= 0)
+        g.writeFieldName(name);
+        if (ns < 0)
         {
-            g.writeNumberField(name, round3(ns / 1e6));
+            g.writeNull();
+            return;
         }
-        else
+        final char[] b = digits;
+        final long us = (ns + 500) / 1_000;
+        int at = b.length;
+        long frac = us % 1_000;
+        int fracDigits = 3;
+        while (fracDigits > 1 && frac % 10 == 0)
         {
-            g.writeNullField(name);
+            frac /= 10;
+            fracDigits--;
         }
+        for (int i = 0; i < fracDigits; i++)
+        {
+            b[--at] = (char)('0' + frac % 10);
+            frac /= 10;
+        }
+        b[--at] = '.';
+        long whole = us / 1_000;
+        do
+        {
+            b[--at] = (char)('0' + whole % 10);
+            whole /= 10;
+        }
+        while (whole > 0);
+        g.writeNumber(b, at, b.length - at);
     }
 
     private static void longOrNull(final JsonGenerator g, final String name, final long v) throws IOException
@@ -235,11 +284,6 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         {
             g.writeStringField(name, v);
         }
-    }
-
-    static double round3(final double v)
-    {
-        return Math.round(v * 1000.0) / 1000.0;
     }
 
     /** @return the public name of a {@code RequestSlot.PHASE_*} constant. */
@@ -282,6 +326,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     public void close() throws IOException
     {
         flush();
+        generator.close();
         out.close();
         if (failure != null)
         {

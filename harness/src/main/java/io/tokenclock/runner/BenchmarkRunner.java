@@ -25,6 +25,7 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.GcPauseMonitor;
 import io.tokenclock.metrics.HiccupMonitor;
 import io.tokenclock.metrics.ProcessUsage;
+import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.ChunkRecords;
@@ -158,6 +159,9 @@ public final class BenchmarkRunner
         final long jitMsAtLoadStart;
         final ProcessUsage.CpuTimes cpuInLoad;
         final long jitMsInLoad;
+        final SafepointCounters safepoints = SafepointCounters.open();
+        final SafepointCounters.Reading safepointsAtLoadStart;
+        final SafepointCounters.Reading safepointsInLoad;
         try (client; RequestsJsonlWriter jsonl = new RequestsJsonlWriter(outputDir.resolve("requests.jsonl"),
             options.saveText))
         {
@@ -219,6 +223,7 @@ public final class BenchmarkRunner
             generatorThread.setUncaughtExceptionHandler((t, ex) -> generatorFailure[0] = ex);
             cpuAtLoadStart = ProcessUsage.cpuNow();
             jitMsAtLoadStart = Readiness.compilationMs();
+            safepointsAtLoadStart = safepoints == null ? null : safepoints.now();
             generatorThread.start();
 
             final ProgressLine progress = options.progress ? new ProgressLine(err, options) : null;
@@ -234,6 +239,7 @@ public final class BenchmarkRunner
             stageThread.join(TimeUnit.SECONDS.toMillis(10));
             cpuInLoad = ProcessUsage.cpuNow().since(cpuAtLoadStart);
             jitMsInLoad = Readiness.compilationMs() - jitMsAtLoadStart;
+            safepointsInLoad = safepoints == null ? null : safepoints.now().since(safepointsAtLoadStart);
             recorders.sample();
             sampleGroups(groups);
             if (progress != null)
@@ -253,7 +259,7 @@ public final class BenchmarkRunner
             Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(), gc.count(), gc.totalMs(),
             gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
             profiler == null ? java.util.List.of() : profiler.files(), cpuInLoad, usage.peakHeapBytes(), ready,
-            jitMsInLoad, stagePriority[0]);
+            jitMsInLoad, safepointsInLoad, stagePriority[0]);
         Tokenizers.closeQuietly(tokenizer);
         final RunResult.Provenance provenance = new RunResult.Provenance(workload.hash(),
             generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),

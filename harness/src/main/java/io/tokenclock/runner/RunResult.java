@@ -72,7 +72,8 @@ public record RunResult(
     public record ClientHealth(Distribution hiccupsMs, long hiccupIntervalNs, long gcCount, long gcTotalMs,
         long gcMaxMs, java.util.List<String> gcCollectors, String profileEvent, java.util.List<String> profileFiles,
         io.tokenclock.metrics.ProcessUsage.CpuTimes cpu, long peakHeapBytes, Readiness.Report readiness,
-        long jitMsDuringLoad, String stagePriority)
+        long jitMsDuringLoad, io.tokenclock.metrics.SafepointCounters.Reading safepointsDuringLoad,
+        String stagePriority)
     {
         public long cpuUserNs()
         {

@@ -66,6 +66,60 @@ final class RequestsJsonlWriterTest
     }
 
     @Test
+    void shouldWriteDurationsInMillisecondsRoundedToTheMicrosecond() throws IOException
+    {
+        final Path file = dir.resolve("requests.jsonl");
+        try (RequestsJsonlWriter writer = new RequestsJsonlWriter(file, false))
+        {
+            final RequestSlot slot = finished(1, "");
+            slot.sentNs = 1_000_000_000L;
+            slot.chunkCount = 0;
+            slot.addChunk(slot.sentNs + 12_345_500L, 1, RequestSlot.CHUNK_OUTPUT);
+            slot.addChunk(slot.sentNs + 19_345_500L, 1, RequestSlot.CHUNK_OUTPUT);
+            slot.endNs = slot.sentNs + 1_234_567_890_123L;
+            slot.scheduledNs = slot.sentNs - 499;
+            writer.onRequestComplete(slot, new RequestMetrics().compute(slot));
+        }
+        final String line = Files.readAllLines(file).get(0);
+        assertTrue(line.contains("\"ttft_ms\":12.346,"), "12,345,500 ns rounds half up: " + line);
+        assertTrue(line.contains("\"ttst_ms\":7.0,"), "a whole number keeps one decimal: " + line);
+        assertTrue(line.contains("\"tpot_ms\":7.0,"), line);
+        assertTrue(line.contains("\"e2e_ms\":1234567.89,"), "trailing zeros trimmed, no exponent: " + line);
+        assertTrue(line.contains("\"send_lag_ms\":0.0}"), "499 ns rounds to 0: " + line);
+        assertEquals(12.346, JSON.readTree(line).path("ttft_from_schedule_ms").asDouble(), 0.0011);
+    }
+
+    @Test
+    void shouldWriteServerTextAsValidJsonWhateverItHolds() throws IOException
+    {
+        final Path file = dir.resolve("requests.jsonl");
+        // Raw bytes as the chunk parser keeps them: still escaped. A bad escape must not make the line invalid.
+        final String[] raw = {"plain ascii", "quote \\\"q\\\" and \\\\ back", "caf\u00e9 \\u00e9", "bad \\q escape", ""};
+        try (RequestsJsonlWriter writer = new RequestsJsonlWriter(file, true))
+        {
+            final RequestMetrics m = new RequestMetrics();
+            for (int i = 0; i < raw.length; i++)
+            {
+                final RequestSlot slot = finished(i, raw[i]);
+                final byte[] id = raw[i].getBytes(StandardCharsets.UTF_8);
+                slot.setResponseId(id, 0, id.length);
+                writer.onRequestComplete(slot, m.compute(slot));
+            }
+        }
+        final List<String> lines = Files.readAllLines(file);
+        assertEquals(raw.length, lines.size());
+        assertEquals("plain ascii", JSON.readTree(lines.get(0)).path("output_text").asText());
+        assertEquals("quote \"q\" and \\ back", JSON.readTree(lines.get(1)).path("output_text").asText());
+        assertEquals("caf\u00e9 \u00e9", JSON.readTree(lines.get(2)).path("output_text").asText());
+        assertEquals("bad \\q escape", JSON.readTree(lines.get(3)).path("output_text").asText());
+        assertEquals("quote \"q\" and \\ back", JSON.readTree(lines.get(1)).path("response_id").asText());
+        for (final String line : lines)
+        {
+            assertTrue(line.startsWith("{") && line.endsWith("}"), line);
+        }
+    }
+
+    @Test
     void shouldWriteOnlyWholeLinesWhenTheBufferFillsBeforeAFlush() throws IOException
     {
         final Path file = dir.resolve("requests.jsonl");

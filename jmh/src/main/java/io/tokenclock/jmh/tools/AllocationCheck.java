@@ -19,6 +19,8 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.TearDown;
 
+import io.tokenclock.jmh.AllocationBound;
+
 /**
  * The deterministic companion of {@code -prof gc}: calls every benchmark method of the suite directly, on this
  * thread, and counts the heap bytes the thread allocates per call with
@@ -33,7 +35,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code Blackhole} parameters are supported, which is all of this suite.
  * <p>
  * Usage: {@code AllocationCheck [REGEX] [--warmup-ms N] [--ops N]}. Exit status 1 if any benchmark allocates more
- * than {@code 1} byte per operation in steady state, 0 otherwise, 2 on bad usage.
+ * than its {@link io.tokenclock.jmh.AllocationBound} per operation in steady state (1 byte without one), 0
+ * otherwise, 2 on bad usage.
  */
 public final class AllocationCheck
 {
@@ -94,7 +97,7 @@ public final class AllocationCheck
 
         int failures = 0;
         int checked = 0;
-        out.printf(Locale.ROOT, "%-48s %14s %12s%n", "benchmark", "ops measured", "B/op");
+        out.printf(Locale.ROOT, "%-48s %14s %12s %9s%n", "benchmark", "ops measured", "B/op", "bound");
         for (final String name : benchmarkNames())
         {
             if (!filter.matcher(name).find())
@@ -129,11 +132,14 @@ public final class AllocationCheck
             final long bytes = Math.max(0, threads.getThreadAllocatedBytes(tid) - before - calibration);
             invokeHelpers(type, instance, TearDown.class);
             final double perOp = (double)bytes / measured;
-            final boolean ok = perOp <= 1.0;
+            final AllocationBound declared = m.getAnnotation(AllocationBound.class);
+            final double bound = declared == null ? 1.0 : declared.bytesPerOp();
+            final boolean ok = perOp <= bound;
             failures += ok ? 0 : 1;
             checked++;
-            out.printf(Locale.ROOT, "%-48s %,14d %12.4f%s%n", name.replace("io.tokenclock.jmh.", ""), measured, perOp,
-                ok ? "" : "   ALLOCATES (" + bytes + " bytes in total)");
+            out.printf(Locale.ROOT, "%-48s %,14d %12.4f %9s%s%n", name.replace("io.tokenclock.jmh.", ""), measured,
+                perOp, declared == null ? "0" : "<= " + declared.bytesPerOp(),
+                ok ? "" : "   OVER BOUND (" + bytes + " bytes in total)");
         }
         if (checked == 0)
         {
@@ -141,8 +147,9 @@ public final class AllocationCheck
             return 2;
         }
         out.println(failures == 0 ?
-            "all " + checked + " benchmarks allocation-free in steady state (<= 1 B/op, thread-allocated bytes)" :
-            failures + " of " + checked + " benchmarks allocate in steady state");
+            "all " + checked + " benchmarks within their allocation bound in steady state (thread-allocated bytes; " +
+                "0 means <= 1 B/op)" :
+            failures + " of " + checked + " benchmarks allocate more than their bound in steady state");
         return failures == 0 ? 0 : 1;
     }
 
