@@ -218,6 +218,7 @@ public final class RecordWriter
         ready.put("preconnected", rd.preconnected());
         ready.put("preconnect_s", rd.preconnectS());
         ready.put("gc_before_t0_ms", rd.gcBeforeT0Ms());
+        ready.put("compiler_threads_idle", rd.compilerThreadsIdle());
         m.putObject("client_jit").put("compilation_ms_during_load", h.jitMsDuringLoad())
             .put("method", "CompilationMXBean total compilation time (summed over compiler threads) from the start " +
                 "of load to the end of the drain");

@@ -310,8 +310,13 @@ public final class BenchmarkRunner
             final int preconnected = options.selfWarmupRun ? 0 :
                 client.preconnect(Readiness.expectedConcurrency(options, preflightMs), PRECONNECT_TIMEOUT_MS);
             final double preconnectS = (System.nanoTime() - startNs) / 1e9;
+            // Only after a self-warm-up: without one, the JIT's work is still ahead, and starving it would leave the
+            // stamping path interpreted for longer.
+            final int compilersIdle = options.selfWarmupRun || warm[0] == 0 ? 0 :
+                BackgroundPriority.lowerCompilerThreads();
             final double gcMs = options.selfWarmupRun ? 0 : Readiness.collectNow();
-            return new Readiness.Report(warm[0], warm[1], warm[2] / 1e9, warm[3], preconnected, preconnectS, gcMs);
+            return new Readiness.Report(warm[0], warm[1], warm[2] / 1e9, warm[3], preconnected, preconnectS, gcMs,
+                compilersIdle);
         }
         catch (final InterruptedException | RuntimeException ex)
         {

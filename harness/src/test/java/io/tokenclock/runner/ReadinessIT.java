@@ -53,6 +53,11 @@ final class ReadinessIT
         assertEquals(4, ready.path("preconnected").asInt(), ready.toString());
         assertTrue(m.path("client_jit").has("compilation_ms_during_load"));
         assertTrue(m.path("transport").asText().contains("busy-poll"), m.path("transport").asText());
+        if (Files.isExecutable(Path.of("/usr/bin/chrt")))
+        {
+            assertTrue(ready.path("compiler_threads_idle").asInt() >= 1, "after the warm-up the JIT threads are " +
+                "moved to the idle class: " + ready);
+        }
         final String stagePriority = m.path("client_threads").path("request_stage_priority").asText();
         assertTrue(List.of(BackgroundPriority.IDLE, BackgroundPriority.NICE, BackgroundPriority.NORMAL)
             .contains(stagePriority), "the request stage's priority is recorded: " + stagePriority);

@@ -28,11 +28,12 @@ final class ReadinessTest
     @Test
     void shouldPreconnectRateTimesLatencyScaledToMaxTokensInAnOpenLoop()
     {
-        // preflight: 4 tokens in 40 ms -> 200 tokens ~ 2 s; 10 req/s x 2 s x 1.25 + 1 = 26
-        assertEquals(26, Readiness.expectedConcurrency(open(10, null), 40.0));
+        // preflight: 4 tokens in 40 ms -> 200 tokens ~ 2 s; mean 10 req/s x 2 s x 1.25 = 25; 25 + 4 x 5 + 2 = 47
+        assertEquals(47, Readiness.expectedConcurrency(open(10, null), 40.0));
         assertEquals(16, Readiness.expectedConcurrency(open(10, 16), 40.0), "capped by --max-concurrency");
         assertEquals(1_024, Readiness.expectedConcurrency(open(1_000, null), 40.0), "capped");
-        assertEquals(14, Readiness.expectedConcurrency(open(10, null), Double.NaN), "1 s without a preflight");
+        assertEquals(29, Readiness.expectedConcurrency(open(10, null), Double.NaN), "1 s without a preflight: " +
+            "12.5 + 4 x 3.54 + 2, rounded up");
     }
 
     @Test
