@@ -66,6 +66,11 @@ public final class ReplayCommand implements Callable<Integer>
             throw new IllegalArgumentException("replay takes runs made with 'tokenclock run'; this record's command " +
                 "is: " + record.path("command"));
         }
+        if (record.path("partial").asBoolean(false))
+        {
+            System.err.println("tokenclock: replaying a partial run (" + record.path("partial_reason").asText() +
+                "): the replay runs the whole recorded schedule");
+        }
         final List<String> args = recordedArgs(record);
         final RunOptions o = parse(urlForTheCheck(args));
         final String model = o.model != null ? o.model : record.path("model").path("name").asText();

@@ -19,6 +19,7 @@ import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.Repetitions;
 import io.tokenclock.runner.BenchmarkRunner;
+import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.RunOptions;
 import io.tokenclock.runner.RunResult;
 import io.tokenclock.runner.ServerProbe;
@@ -202,6 +203,14 @@ public final class RunCommand implements Callable<Integer>
         description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
     double drainTimeout;
 
+    @Option(names = "--grace", defaultValue = "5", description = "After Ctrl-C or SIGTERM: seconds the requests in "
+        + "flight may finish before they are cancelled and a partial record is written (a second signal: at once).")
+    double grace;
+
+    @Option(names = "--force", description = "Replace the results of a run already in the output directory "
+        + "(without it, such a directory is refused).")
+    boolean force;
+
     @Option(names = "--io-threads", defaultValue = "0", description = "Event loop threads (0: one per core).")
     int ioThreads;
 
@@ -354,6 +363,11 @@ public final class RunCommand implements Callable<Integer>
         {
             o.ioThreads = ioThreads;
         }
+        if (set.test("--grace"))
+        {
+            o.graceS = grace;
+        }
+        o.force = force;
         if (set.test("--save-text"))
         {
             o.saveText = saveText;
@@ -546,10 +560,11 @@ public final class RunCommand implements Callable<Integer>
         {
             return executeRepeated(o);
         }
+        final Interruption signals = Interruption.install(System.err, o.graceS);
         final RunResult result;
         try
         {
-            result = new BenchmarkRunner().run(o, System.err);
+            result = new BenchmarkRunner().interruptedBy(signals).run(o, System.err);
         }
         catch (final ServerProbe.UnreachableException ex)
         {
@@ -557,6 +572,11 @@ public final class RunCommand implements Callable<Integer>
             return Main.EXIT_UNREACHABLE;
         }
         ConsoleSummary.print(result, System.out);
+        if (signals.requested())
+        {
+            System.err.println("tokenclock: " + result.partialReason() + "; record.json is marked partial");
+            return signals.exitStatus();
+        }
         if (result.measuredOk() == 0)
         {
             System.err.println("tokenclock: no measured request succeeded (see errors above and requests.jsonl)");
@@ -572,7 +592,8 @@ public final class RunCommand implements Callable<Integer>
             .ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
         final Path base = o.outputDir != null ? o.outputDir : Path.of("results", runId);
         final List<RunResult> runs = new ArrayList<>();
-        for (int k = 1; k <= o.repetitions; k++)
+        final Interruption signals = Interruption.install(System.err, o.graceS);
+        for (int k = 1; k <= o.repetitions && !signals.requested(); k++)
         {
             final RunOptions one = o.copy();
             one.repetitionIndex = k;
@@ -581,7 +602,7 @@ public final class RunCommand implements Callable<Integer>
             System.out.printf(Locale.ROOT, "%ntokenclock: repetition %d of %d%n", k, o.repetitions);
             try
             {
-                runs.add(new BenchmarkRunner().run(one, System.err));
+                runs.add(new BenchmarkRunner().interruptedBy(signals).run(one, System.err));
             }
             catch (final ServerProbe.UnreachableException ex)
             {
@@ -591,6 +612,12 @@ public final class RunCommand implements Callable<Integer>
             ConsoleSummary.print(runs.get(runs.size() - 1), System.out);
         }
         Repetitions.write(runs, base.resolve("repetitions.json"), System.out);
+        if (signals.requested())
+        {
+            System.err.println("tokenclock: interrupted by " + signals.signalName() + " during repetition " +
+                runs.size() + " of " + o.repetitions + "; its record.json is marked partial");
+            return signals.exitStatus();
+        }
         return runs.stream().allMatch(r -> r.measuredOk() > 0) ? Main.EXIT_OK : Main.EXIT_FAILED;
     }
 

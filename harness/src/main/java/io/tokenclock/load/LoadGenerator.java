@@ -43,6 +43,8 @@ public final class LoadGenerator implements Runnable
     }
 
     private static final long SPIN_NS = 50_000;
+    /** The longest the generator parks before it looks again whether it was asked to stop. */
+    private static final long STOP_CHECK_NS = 100_000_000;
     private static final long ACQUIRE_POLL_NS = 50_000_000;
 
     private final LoadPlan plan;
@@ -152,7 +154,10 @@ public final class LoadGenerator implements Runnable
                 continue;
             }
             due.poll();
-            sleepUntil(next[0]);
+            if (!sleepUntil(next[0]))
+            {
+                break;
+            }
             final int user = (int)next[1];
             final boolean warmup = i < p.warmupRequests() ||
                 (p.warmupDurationNs() > 0 && next[0] < t0 + p.warmupDurationNs());
@@ -494,17 +499,28 @@ public final class LoadGenerator implements Runnable
         return null;
     }
 
-    private void sleepUntil(final long deadlineNs)
+    /**
+     * Sleeps until {@code deadlineNs}, parking in slices of at most {@link #STOP_CHECK_NS} so that {@link #stop()}
+     * is noticed within that even when the next start is far away.
+     *
+     * @return false if a stop was asked for before the deadline.
+     */
+    private boolean sleepUntil(final long deadlineNs)
     {
         long remaining;
         while ((remaining = deadlineNs - clock.nanoTime()) > SPIN_NS)
         {
-            LockSupport.parkNanos(remaining - SPIN_NS);
+            if (stopRequested)
+            {
+                return false;
+            }
+            LockSupport.parkNanos(Math.min(remaining - SPIN_NS, STOP_CHECK_NS));
         }
         while (clock.nanoTime() < deadlineNs)
         {
             Thread.onSpinWait();
         }
+        return !stopRequested;
     }
 
     /** Asks the generator to stop starting requests; requests already started run on. Thread-safe. */

@@ -25,6 +25,10 @@ public final class ConsoleSummary
         final var o = r.options();
         out.println();
         out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.runId(), r.endpoint().shownCompletionUrl(), r.model());
+        if (r.partial())
+        {
+            out.println("PARTIAL: " + r.partialReason());
+        }
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
             o.closedLoop() ? "closed loop, concurrency " + o.concurrency :
                 String.format(Locale.ROOT, "open loop, %s %.3g req/s%s", o.arrival.name().toLowerCase(Locale.ROOT),
@@ -141,8 +145,10 @@ public final class ConsoleSummary
         if (gaps.count() > 0 && health.jitMsDuringLoad() >= JIT_WARN_GAPS * gaps.p50())
         {
             out.printf(Locale.ROOT, "warning: the JIT compiled for %d ms during load, over %d inter-chunk latencies " +
-                "(p50 %.3f ms): compiler threads competed with the stamping thread%n", health.jitMsDuringLoad(),
-                JIT_WARN_GAPS, gaps.p50());
+                "(p50 %.3f ms): %s%n", health.jitMsDuringLoad(), JIT_WARN_GAPS, gaps.p50(),
+                ready.compilerThreadsIdle() > 0 ? "its threads ran in the idle scheduling class, so they took only " +
+                    "CPU the stamping thread did not want, but the code they compiled ran slower until then" :
+                    "compiler threads competed with the stamping thread");
         }
         if (!health.profileFiles().isEmpty())
         {

@@ -21,6 +21,10 @@ public final class RecordBlock
     public static String render(final JsonNode r)
     {
         final StringBuilder sb = new StringBuilder();
+        if (r.path("partial").asBoolean(false))
+        {
+            sb.append("PARTIAL RECORD: ").append(r.path("partial_reason").asText("no reason given")).append('\n');
+        }
         final JsonNode model = r.path("model");
         section(sb, "MODEL");
         line(sb, "model", join(model.path("name").asText("?"), model.path("revision").asText(null)));

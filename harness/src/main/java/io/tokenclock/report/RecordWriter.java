@@ -1,8 +1,10 @@
 package io.tokenclock.report;
 
 import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,7 +32,7 @@ public final class RecordWriter
 {
     /** Version of the metric definitions in docs/METRICS.md that this build implements. */
     public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
-    public static final int RECORD_FORMAT = 1;
+    public static final int RECORD_FORMAT = 2;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -38,9 +40,22 @@ public final class RecordWriter
     {
     }
 
+    /**
+     * Writes the record atomically: to a temporary file beside it, then renamed over it, so that a reader (or a run
+     * killed at any moment) finds the previous version or the new one, never a torn file.
+     */
     public static void write(final RunResult r, final String workloadDescription, final Path file) throws IOException
     {
-        Files.write(file, JSON.writeValueAsBytes(build(r, workloadDescription)));
+        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(tmp, JSON.writeValueAsBytes(build(r, workloadDescription)));
+        try
+        {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        catch (final AtomicMoveNotSupportedException ex)
+        {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
     }
 
     static ObjectNode build(final RunResult r, final String workloadDescription)
@@ -53,6 +68,8 @@ public final class RecordWriter
             .put("formulas_version", FORMULAS_VERSION)
             .put("version", version());
         root.put("run_id", r.runId());
+        root.put("partial", r.partial());
+        root.put("partial_reason", r.partialReason());
         root.put("started_at", r.startedAt().toString());
         final ArrayNode cmd = root.putArray("command");
         o.commandLine.forEach(cmd::add);

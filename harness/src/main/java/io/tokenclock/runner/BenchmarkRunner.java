@@ -59,6 +59,11 @@ import io.tokenclock.workload.tokenizer.Tokenizers;
  */
 public final class BenchmarkRunner
 {
+    /** A run directory holding one of these already holds a run, and is not overwritten without {@code --force}. */
+    private static final List<String> RUN_FILES = List.of("record.json", "requests.jsonl");
+
+    private Interruption interruption = Interruption.NONE;
+
     /** Ring capacity: 4 MiB holds 131,072 chunk records, seconds of headroom at any rate this client can reach. */
     private static final int RING_BYTES = 4 * 1024 * 1024;
     private static final long PROGRESS_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -86,9 +91,20 @@ public final class BenchmarkRunner
      * @param err where the live progress line goes (only when {@code options.progress}).
      * @throws ServerProbe.UnreachableException when the server cannot be used at all.
      */
+    /** Lets Ctrl-C and SIGTERM stop this runner's runs gracefully ({@link Interruption}); none by default. */
+    public BenchmarkRunner interruptedBy(final Interruption signals)
+    {
+        this.interruption = signals;
+        return this;
+    }
+
     public RunResult run(final RunOptions options, final PrintStream err)
         throws ServerProbe.UnreachableException, IOException, InterruptedException
     {
+        if (options.outputDir != null)
+        {
+            refuseExistingRun(options.outputDir, options);
+        }
         final Endpoint endpoint = Endpoint.parse(options.url, options.api);
         final Map<String, String> headers = requestHeaders(options, endpoint);
         final ServerProbe probe = new ServerProbe(endpoint, headers);
@@ -134,6 +150,7 @@ public final class BenchmarkRunner
         final String runId = options.runId != null ? options.runId : "run-" +
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
         final Path outputDir = options.outputDir != null ? options.outputDir : Path.of("results", runId);
+        refuseExistingRun(outputDir, options);
         Files.createDirectories(outputDir);
 
         final StreamingClient client = new StreamingClient(endpoint, clock, new ChunkRecords(RING_BYTES), headers,
@@ -224,6 +241,16 @@ public final class BenchmarkRunner
             cpuAtLoadStart = ProcessUsage.cpuNow();
             jitMsAtLoadStart = Readiness.compilationMs();
             safepointsAtLoadStart = safepoints == null ? null : safepoints.now();
+            if (!options.selfWarmupRun)
+            {
+                // A record exists from the window's first moment: what a kill -9 leaves beside requests.jsonl.
+                final RunResult.ClientHealth none = health(hiccups, gc, profiler, ProcessUsage.cpuNow()
+                    .since(cpuAtLoadStart), usage, ready, 0, null, stagePriority[0]);
+                RecordWriter.write(result(options, endpoint, model, server, runId, outputDir, startedAt, 0,
+                    recorders, collector, records, none, provenance(workload, generator, tokenizer, cacheAction,
+                    networkRtt, transport[0]), groups, null, null, IN_PROGRESS), workload.describe(),
+                    outputDir.resolve("record.json"));
+            }
             generatorThread.start();
 
             final ProgressLine progress = options.progress ? new ProgressLine(err, options) : null;
@@ -255,18 +282,14 @@ public final class BenchmarkRunner
         }
         hiccups.close();
         gc.close();
-        final RunResult.ClientHealth health = new RunResult.ClientHealth(
-            Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(), gc.count(), gc.totalMs(),
-            gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
-            profiler == null ? java.util.List.of() : profiler.files(), cpuInLoad, usage.peakHeapBytes(), ready,
-            jitMsInLoad, safepointsInLoad, stagePriority[0]);
+        final RunResult.ClientHealth health = health(hiccups, gc, profiler, cpuInLoad, usage, ready, jitMsInLoad,
+            safepointsInLoad, stagePriority[0]);
         Tokenizers.closeQuietly(tokenizer);
-        final RunResult.Provenance provenance = new RunResult.Provenance(workload.hash(),
-            generator.scheduleHash(), workload.requests(), workload.residualRequests(), tokenizer.fileSha256(),
-            tokenizer.id(), cacheAction, networkRtt, transport[0]);
         final RunResult result = result(options, endpoint, model, server, runId, outputDir, startedAt, wallSeconds,
-            recorders, collector, records, health, provenance, groups, cold[0],
-            workload instanceof io.tokenclock.workload.AgentWorkload agents ? agents.report() : null);
+            recorders, collector, records, health, provenance(workload, generator, tokenizer, cacheAction,
+            networkRtt, transport[0]), groups, cold[0],
+            workload instanceof io.tokenclock.workload.AgentWorkload agents ? agents.report() : null,
+            interruption.requested() ? interruptedReason(options) : null);
         if (!options.selfWarmupRun)
         {
             RecordWriter.write(result, workload.describe(), outputDir.resolve("record.json"));
@@ -293,6 +316,53 @@ public final class BenchmarkRunner
         thread.start();
         lowered.await(5, TimeUnit.SECONDS);
         return thread;
+    }
+
+    /** {@code partial_reason} of the record written when the window opens, replaced at the end. */
+    static final String IN_PROGRESS = "the run was in progress: this record was written when the measured window " +
+        "opened and is replaced when the run ends; requests.jsonl holds every request that finished";
+
+    private String interruptedReason(final RunOptions options)
+    {
+        return String.format(java.util.Locale.ROOT, "interrupted by %s: no request was started after it; requests " +
+            "in flight had %.0f s (--grace) to finish, the rest were cancelled", interruption.signalName(),
+            options.graceS);
+    }
+
+    /** Refuses a directory that already holds a run's results, unless {@code --force}: no run is lost silently. */
+    private static void refuseExistingRun(final Path dir, final RunOptions options)
+    {
+        if (options.force || options.selfWarmupRun)
+        {
+            return;
+        }
+        for (final String name : RUN_FILES)
+        {
+            if (Files.exists(dir.resolve(name)))
+            {
+                throw new IllegalArgumentException(dir + " already holds a run (" + name + "): choose another " +
+                    "--output-dir or --run-id, or pass --force to replace it");
+            }
+        }
+    }
+
+    private static RunResult.ClientHealth health(
+        final HiccupMonitor hiccups, final GcPauseMonitor gc, final ProfilerSession profiler,
+        final ProcessUsage.CpuTimes cpu, final ProcessUsage usage, final Readiness.Report ready, final long jitMs,
+        final SafepointCounters.Reading safepoints, final String stagePriority)
+    {
+        return new RunResult.ClientHealth(Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(),
+            gc.count(), gc.totalMs(), gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
+            profiler == null ? List.of() : profiler.files(), cpu, usage.peakHeapBytes(), ready, jitMs, safepoints,
+            stagePriority);
+    }
+
+    private static RunResult.Provenance provenance(
+        final Workload workload, final LoadGenerator generator, final Tokenizer tokenizer, final String cacheAction,
+        final Map<String, Object> networkRtt, final String transport)
+    {
+        return new RunResult.Provenance(workload.hash(), generator.scheduleHash(), workload.requests(),
+            workload.residualRequests(), tokenizer.fileSha256(), tokenizer.id(), cacheAction, networkRtt, transport);
     }
 
     /**
@@ -333,6 +403,7 @@ public final class BenchmarkRunner
         long drainDeadlineNs = 0;
         boolean cancelled = false;
         long cancelDeadlineNs = 0;
+        long graceDeadlineNs = 0;
         while (true)
         {
             Thread.sleep(TimeUnit.NANOSECONDS.toMillis(PROGRESS_INTERVAL_NS));
@@ -342,6 +413,11 @@ public final class BenchmarkRunner
             if (progress != null)
             {
                 progress.update(now, generator, pool, collector, recorders);
+            }
+            if (graceDeadlineNs == 0 && interruption.requested())
+            {
+                generator.stop();
+                graceDeadlineNs = now + (long)(options.graceS * 1e9);
             }
             if (!generator.isFinished())
             {
@@ -354,6 +430,10 @@ public final class BenchmarkRunner
             if (drainDeadlineNs == 0)
             {
                 drainDeadlineNs = now + (long)(options.drainTimeoutS * 1e9);
+            }
+            if (graceDeadlineNs != 0)
+            {
+                drainDeadlineNs = Math.min(drainDeadlineNs, graceDeadlineNs);
             }
             if (!cancelled && now >= drainDeadlineNs)
             {
@@ -482,7 +562,8 @@ public final class BenchmarkRunner
         final String runId, final Path outputDir, final Instant startedAt, final double wallSeconds,
         final MetricRecorders recorders, final Collector collector, final ChunkRecords records,
         final RunResult.ClientHealth health, final RunResult.Provenance provenance, final GroupStats[] groups,
-        final RunResult.ColdStart cold, final io.tokenclock.workload.AgentWorkload.Report tasks)
+        final RunResult.ColdStart cold, final io.tokenclock.workload.AgentWorkload.Report tasks,
+        final String partialReason)
     {
         final java.util.List<RunResult.GroupResult> groupResults = new java.util.ArrayList<>();
         for (final GroupStats g : groups)
@@ -517,6 +598,6 @@ public final class BenchmarkRunner
             c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_GOOD),
             errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
-            provenance, groupResults, cold, tasks);
+            provenance, groupResults, cold, tasks, partialReason);
     }
 }

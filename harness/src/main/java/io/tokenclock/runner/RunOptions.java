@@ -60,6 +60,10 @@ public final class RunOptions implements Cloneable
     public String runId;
     public double timeoutS = 600;
     public double drainTimeoutS = 60;
+    /** After Ctrl-C or SIGTERM, how long requests in flight may finish before they are cancelled, s. */
+    public double graceS = 5;
+    /** Replace a run directory that already holds a run, instead of refusing. */
+    public boolean force;
     public int ioThreads;
     public boolean preflight = true;
     public boolean saveText;
@@ -322,6 +326,10 @@ public final class RunOptions implements Cloneable
         if (inputTokens < 1)
         {
             throw new IllegalArgumentException("--input-tokens must be >= 1: " + inputTokens);
+        }
+        if (!(graceS >= 0) || Double.isInfinite(graceS))
+        {
+            throw new IllegalArgumentException("--grace must be a finite number of seconds >= 0: " + graceS);
         }
         if (!(timeoutS > 0) || drainTimeoutS < 0)
         {

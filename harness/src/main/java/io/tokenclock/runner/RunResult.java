@@ -41,7 +41,9 @@ public record RunResult(
     Provenance provenance,
     java.util.List<GroupResult> groups,
     ColdStart coldStart,
-    io.tokenclock.workload.AgentWorkload.Report tasks)
+    io.tokenclock.workload.AgentWorkload.Report tasks,
+    /** Why the record is partial (interrupted, or written while the run was in progress), or null when complete. */
+    String partialReason)
 {
     /** The cold-start request, measured alone before the run (null when none was asked for). */
     public record ColdStart(String status, String error, double ttftMs, double tpotMs, double e2eMs, long outputTokens)
@@ -84,6 +86,12 @@ public record RunResult(
         {
             return cpu.systemNs();
         }
+    }
+
+    /** @return whether this record describes less than the whole run. */
+    public boolean partial()
+    {
+        return partialReason != null;
     }
 
     /** @return the measurement window in seconds: earliest measured intended start to latest measured end. */

@@ -196,6 +196,7 @@ final class BenchmarkRunnerIT
                 o.preflight = false;
                 o.model = "m";
                 o.extraBody = "{\"sim_fault\":\"" + fault[0] + "\"}";
+                o.force = true; // one directory, replaced fault after fault
                 final RunResult r = run(o);
                 assertEquals(0, r.measuredOk(), fault[0]);
                 assertEquals(4L, r.errorsByClass().get(fault[1]), fault[0] + " -> " + r.errorsByClass());
@@ -449,6 +450,7 @@ final class BenchmarkRunnerIT
             o.slo = io.tokenclock.recording.Slo.ofMillis(30.0, null, null);
             assertEquals(0, run(o).goodRequests(), "a 40 ms prefill never meets TTFT <= 30 ms");
             o.slo = io.tokenclock.recording.Slo.ofMillis(500.0, 20.0, 2_000.0);
+            o.force = true; // the second run replaces the first on purpose
             final RunResult r = run(o);
             assertEquals(6, r.goodRequests());
             final JsonNode goodput = JSON.readTree(dir.resolve("record.json").toFile()).path("report").path("goodput");

@@ -1,0 +1,97 @@
+package io.tokenclock.runner;
+
+import java.io.PrintStream;
+
+/**
+ * Ctrl-C and {@code SIGTERM} as a request to stop, not a crash: the first signal asks the run to stop scheduling,
+ * give the requests in flight a grace period ({@code --grace}), record the rest as {@code cancelled}, write
+ * {@code record.json} marked partial, and exit 130 (SIGINT) or 143 (SIGTERM). A second signal stops the process at
+ * once with the same status: whoever sends it has decided not to wait. What is already on disk stays valid:
+ * {@code requests.jsonl} is written in whole lines, and {@code record.json} was written, marked partial, at the
+ * start of the measured window.
+ * <p>
+ * Why {@code sun.misc.Signal} (module {@code jdk.unsupported}, in every JDK since 9): the JVM's default handling runs
+ * shutdown hooks, which cannot keep a run going for a grace period, and it ignores a second signal. Where the
+ * handlers cannot be installed (a JVM started with {@code -Xrs}), the default handling stays and the early partial
+ * record is what remains.
+ * <p>
+ * Thread-safety: the handler runs on the JVM's signal thread; {@link #requested()} may be polled from any thread.
+ */
+public final class Interruption
+{
+    /** Never requested: for runs that install no handler (tests, the self-warm-up). */
+    public static final Interruption NONE = new Interruption(null);
+
+    private final PrintStream err;
+    private volatile String signal;
+    private volatile double graceS;
+
+    private Interruption(final PrintStream err)
+    {
+        this.err = err;
+    }
+
+    /**
+     * Installs handlers for SIGINT and SIGTERM that report to this object.
+     *
+     * @param graceS the grace period the first signal's message announces, s.
+     * @return the interruption to hand to the runner; {@link #NONE}-like if the handlers could not be installed.
+     */
+    public static Interruption install(final PrintStream err, final double graceS)
+    {
+        final Interruption interruption = new Interruption(err);
+        interruption.graceS = graceS;
+        try
+        {
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> interruption.onSignal("SIGINT"));
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> interruption.onSignal("SIGTERM"));
+        }
+        catch (final IllegalArgumentException | UnsupportedOperationException | LinkageError ex)
+        {
+            return interruption;
+        }
+        return interruption;
+    }
+
+    /** Handles a signal as if the operating system had delivered it (also for tests). */
+    void onSignal(final String name)
+    {
+        if (signal != null)
+        {
+            if (err != null)
+            {
+                err.println("tokenclock: second " + name + ": stopping now (requests.jsonl holds the finished " +
+                    "requests; record.json is the partial record written when the window opened)");
+                err.flush();
+            }
+            Runtime.getRuntime().halt(exitStatus());
+            return;
+        }
+        signal = name;
+        if (err != null)
+        {
+            err.printf(java.util.Locale.ROOT, "%ntokenclock: %s: no new requests; those in flight have %.0f s to " +
+                "finish, then are cancelled; the record will be marked partial (%s again to stop at once)%n", name,
+                graceS, name);
+            err.flush();
+        }
+    }
+
+    /** @return whether a stop was asked for. */
+    public boolean requested()
+    {
+        return signal != null;
+    }
+
+    /** @return the signal's name ({@code SIGINT}, {@code SIGTERM}), or null if none came. */
+    public String signalName()
+    {
+        return signal;
+    }
+
+    /** @return the exit status for the signal received: 130 for SIGINT, 143 for SIGTERM (128 + its number). */
+    public int exitStatus()
+    {
+        return "SIGTERM".equals(signal) ? 143 : 130;
+    }
+}
