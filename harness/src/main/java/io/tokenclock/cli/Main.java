@@ -29,10 +29,32 @@ public final class Main implements Runnable
         System.exit(execute(args));
     }
 
+    private static Double finiteNumber(final String text)
+    {
+        final double value;
+        try
+        {
+            value = Double.parseDouble(text);
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a number");
+        }
+        if (!Double.isFinite(value))
+        {
+            throw new CommandLine.TypeConversionException("'" + text + "' is not a finite number");
+        }
+        return value;
+    }
+
     /** Runs the command line and returns the exit code (for tests). */
     public static int execute(final String... args)
     {
         final CommandLine cli = new CommandLine(new Main());
+        // Every number flag is finite: NaN and Infinity parse as doubles, and would flow silently into a request
+        // body (--temperature NaN) or a schedule.
+        cli.registerConverter(Double.class, Main::finiteNumber);
+        cli.registerConverter(Double.TYPE, Main::finiteNumber);
         cli.setParameterExceptionHandler((ex, a) ->
         {
             final PrintWriter err = ex.getCommandLine().getErr();

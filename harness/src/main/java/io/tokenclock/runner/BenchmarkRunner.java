@@ -145,7 +145,7 @@ public final class BenchmarkRunner
                 (System.nanoTime() - startNs) / 1e9);
         }
 
-        final long[] warm = options.selfWarmup ? Readiness.warmHarness(options, err) : new long[4];
+        final long[] warm = options.selfWarmup ? Readiness.warmHarness(options, err, interruption) : new long[4];
         final Instant startedAt = Instant.now();
         final String runId = options.runId != null ? options.runId : "run-" +
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
@@ -250,6 +250,10 @@ public final class BenchmarkRunner
                     recorders, collector, records, none, provenance(workload, generator, tokenizer, cacheAction,
                     networkRtt, transport[0]), groups, null, null, IN_PROGRESS), workload.describe(),
                     outputDir.resolve("record.json"));
+            }
+            if (interruption.requested())
+            {
+                generator.stop(); // stopped before the window opened: no request starts
             }
             generatorThread.start();
 

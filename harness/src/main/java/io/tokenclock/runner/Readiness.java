@@ -73,9 +73,11 @@ public final class Readiness
     /**
      * Runs the self-warm-up: two short runs of this harness against an embedded simulator, results discarded.
      *
+     * @param interruption a Ctrl-C ends the warm-up after the current round.
      * @return {requests, chunks, nanoseconds, JIT ms}.
      */
-    static long[] warmHarness(final RunOptions options, final PrintStream err) throws IOException
+    static long[] warmHarness(final RunOptions options, final PrintStream err, final Interruption interruption)
+        throws IOException
     {
         final long startNs = System.nanoTime();
         final long jitStart = compilationMs();
@@ -87,7 +89,7 @@ public final class Readiness
         {
             // Rounds until the JIT is quiet: on a single core, compilation lags the code it compiles, and a fixed
             // warm-up left C2 compiling the read path 3 s into the window.
-            for (int round = 0; System.nanoTime() - startNs < MAX_WARMUP_NS; round++)
+            for (int round = 0; System.nanoTime() - startNs < MAX_WARMUP_NS && !interruption.requested(); round++)
             {
                 final long roundStartNs = System.nanoTime();
                 final long roundJitMs = compilationMs();

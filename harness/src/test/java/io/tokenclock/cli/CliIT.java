@@ -84,6 +84,22 @@ final class CliIT
     }
 
     @Test
+    void shouldRejectNonFiniteNumbersInAnyNumberFlag()
+    {
+        for (final String[] flag : new String[][] {{"--temperature", "NaN"}, {"--rate", "Infinity"},
+            {"--timeout", "-Infinity"}, {"--grace", "NaN"}})
+        {
+            err.reset();
+            final String[] args = flag[0].equals("--rate") ?
+                new String[] {"run", "--url", "http://127.0.0.1:9/v1", flag[0], flag[1]} :
+                new String[] {"run", "--url", "http://127.0.0.1:9/v1", "--concurrency", "1", flag[0], flag[1]};
+            assertEquals(Main.EXIT_USAGE, Main.execute(args), String.join(" ", flag));
+            assertOneLineError();
+            assertTrue(errText().contains("not a finite number") && errText().contains(flag[0]), errText());
+        }
+    }
+
+    @Test
     void shouldExitWithUsageCodeOnBadUrlAndBadArrival()
     {
         assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "ftp://x/v1", "--concurrency", "1"));
