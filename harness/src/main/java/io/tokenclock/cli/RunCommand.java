@@ -203,6 +203,11 @@ public final class RunCommand implements Callable<Integer>
         description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
     double drainTimeout;
 
+    @Option(names = "--wait-ready", defaultValue = "0", description = "Seconds to wait for a server that is "
+        + "starting or loading its model (503, 502, 504, refused connections): /models, then one probe request, "
+        + "polled once a second.")
+    double waitReady;
+
     @Option(names = "--grace", defaultValue = "5", description = "After Ctrl-C or SIGTERM: seconds the requests in "
         + "flight may finish before they are cancelled and a partial record is written (a second signal: at once).")
     double grace;
@@ -366,6 +371,10 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--grace"))
         {
             o.graceS = grace;
+        }
+        if (set.test("--wait-ready"))
+        {
+            o.waitReadyS = waitReady;
         }
         o.force = force;
         if (set.test("--save-text"))

@@ -51,6 +51,10 @@ public final class ContractOptions
         {
             o.apiKeyEnv = target.get("api_key_env").asText();
         }
+        if (target.has("wait_ready_s"))
+        {
+            o.waitReadyS = target.get("wait_ready_s").asDouble();
+        }
 
         final JsonNode model = root.path("model");
         if (model.has("name"))

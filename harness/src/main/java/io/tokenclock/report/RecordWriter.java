@@ -236,6 +236,9 @@ public final class RecordWriter
         ready.put("preconnect_s", rd.preconnectS());
         ready.put("gc_before_t0_ms", rd.gcBeforeT0Ms());
         ready.put("compiler_threads_idle", rd.compilerThreadsIdle());
+        ready.put("wait_ready_s", r.options().waitReadyS);
+        ready.put("server_probes", r.server().probes());
+        ready.put("server_ready_after_s", r.server().probes() == 0 ? null : r.server().readyAfterS());
         m.putObject("client_jit").put("compilation_ms_during_load", h.jitMsDuringLoad())
             .put("method", "CompilationMXBean total compilation time (summed over compiler threads) from the start " +
                 "of load to the end of the drain");

@@ -107,16 +107,11 @@ public final class BenchmarkRunner
         }
         final Endpoint endpoint = Endpoint.parse(options.url, options.api);
         final Map<String, String> headers = requestHeaders(options, endpoint);
-        final ServerProbe probe = new ServerProbe(endpoint, headers);
-        ServerProbe.Info server = options.preflight ? probe.models() :
-            new ServerProbe.Info(java.util.List.of(), null, Map.of(), null, Double.NaN);
-        final String model = options.model != null ? options.model : server.modelIds().isEmpty() ? null :
-            server.modelIds().get(0);
-        if (model == null)
-        {
-            throw new IllegalArgumentException("--model is required: the server lists no model at " +
-                endpoint.shownModelsUrl());
-        }
+        final ServerProbe probe = new ServerProbe(endpoint, headers, options.timeoutS);
+        final long readyDeadlineNs = System.nanoTime() + (long)(options.waitReadyS * 1e9);
+        ServerProbe.Info server = options.preflight ? probe.modelsWhenReady(readyDeadlineNs, err) :
+            ServerProbe.Info.NONE;
+        final String model = options.model != null ? options.model : servedModel(server, endpoint, options);
         final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
         final var extraBody = RequestBodyFactory.parseExtraBody(options.extraBody);
         final Tokenizer tokenizer = Workloads.tokenizer(options);
@@ -125,7 +120,7 @@ public final class BenchmarkRunner
         {
             final RequestBodyFactory tiny = new RequestBodyFactory(chat, model, 4, false, options.temperature,
                 extraBody);
-            server = probe.preflight(server, tiny.body("Say hello."));
+            server = probe.preflightWhenReady(server, tiny.body("Say hello."), readyDeadlineNs, err);
         }
         final Map<String, Object> networkRtt = EnvironmentCapture.connectRtt(endpoint.host(), endpoint.port(), 20);
         String cacheAction = "flush".equals(options.cachePolicy) ?
@@ -331,6 +326,36 @@ public final class BenchmarkRunner
         return String.format(java.util.Locale.ROOT, "interrupted by %s: no request was started after it; requests " +
             "in flight had %.0f s (--grace) to finish, the rest were cancelled", interruption.signalName(),
             options.graceS);
+    }
+
+    /**
+     * @return the first model the server lists, when no {@code --model} was given; otherwise says why there is none:
+     * the real status and body of {@code /models} (exit 3), or an empty list (exit 2).
+     */
+    private static String servedModel(final ServerProbe.Info server, final Endpoint endpoint,
+        final RunOptions options) throws ServerProbe.UnreachableException
+    {
+        if (!options.preflight)
+        {
+            throw new IllegalArgumentException("--model is required with --no-preflight (nothing asks the server " +
+                "which models it serves)");
+        }
+        final int status = server.modelsStatus();
+        if (status != 200)
+        {
+            final boolean loading = status == 502 || status == 503 || status == 504;
+            throw new ServerProbe.UnreachableException("GET " + endpoint.shownModelsUrl() + " answered " + status +
+                (server.modelsDetail().isEmpty() ? "" : ": " + server.modelsDetail()) + (loading ?
+                    " (the server is not ready: --wait-ready S waits for it" +
+                        (options.waitReadyS > 0 ? ", and " + options.waitReadyS + " s were not enough)" : ")") :
+                    status == 404 ? " (is --url the API base, ending in /v1? without /models, give --model)" :
+                        " (give --model to skip the listing)"));
+        }
+        if (server.modelIds().isEmpty())
+        {
+            throw new IllegalArgumentException("--model is required: " + endpoint.shownModelsUrl() + " lists no model");
+        }
+        return server.modelIds().get(0);
     }
 
     /** Refuses a directory that already holds a run's results, unless {@code --force}: no run is lost silently. */

@@ -60,6 +60,8 @@ public final class RunOptions implements Cloneable
     public String runId;
     public double timeoutS = 600;
     public double drainTimeoutS = 60;
+    /** How long to wait for a server that is starting or loading (502/503/504, refused connections), s. */
+    public double waitReadyS;
     /** After Ctrl-C or SIGTERM, how long requests in flight may finish before they are cancelled, s. */
     public double graceS = 5;
     /** Replace a run directory that already holds a run, instead of refusing. */
@@ -326,6 +328,10 @@ public final class RunOptions implements Cloneable
         if (inputTokens < 1)
         {
             throw new IllegalArgumentException("--input-tokens must be >= 1: " + inputTokens);
+        }
+        if (!(waitReadyS >= 0) || Double.isInfinite(waitReadyS))
+        {
+            throw new IllegalArgumentException("--wait-ready must be a finite number of seconds >= 0: " + waitReadyS);
         }
         if (!(graceS >= 0) || Double.isInfinite(graceS))
         {

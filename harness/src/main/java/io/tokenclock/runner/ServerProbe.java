@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.UntrustedText;
 
 /**
  * Talks to the server before the run, on the cold path, with the JDK's HTTP client: lists {@code /models} (for the
@@ -29,32 +30,148 @@ public final class ServerProbe
 {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** Between two probes of a server that is not ready yet. */
+    private static final long RETRY_PAUSE_NS = 1_000_000_000L;
+
     /** The server could not be used; the message is the one line the user sees. */
     public static final class UnreachableException extends Exception
     {
         private static final long serialVersionUID = 1L;
+        private final boolean notReadyYet;
 
         public UnreachableException(final String message)
         {
+            this(message, false);
+        }
+
+        /** @param notReadyYet whether a server that is starting or loading would answer so (worth waiting for). */
+        public UnreachableException(final String message, final boolean notReadyYet)
+        {
             super(message);
+            this.notReadyYet = notReadyYet;
+        }
+
+        /** @return whether waiting could help: a refused connection, or 502, 503, 504. */
+        public boolean notReadyYet()
+        {
+            return notReadyYet;
         }
     }
 
-    /** What the probe saw: served model ids, the raw /models answer, response headers that name the engine. */
-    public record Info(List<String> modelIds, JsonNode modelsResponse, Map<String, String> engineHeaders,
-        Integer preflightStatus, double preflightMs)
+    /**
+     * What the probe saw: served model ids, the raw /models answer and its status (with the body as one escaped line
+     * when it was not 200), response headers that name the engine, the preflight's status and latency, and how long
+     * the server took to become ready and in how many probes ({@code --wait-ready}).
+     */
+    public record Info(List<String> modelIds, JsonNode modelsResponse, int modelsStatus, String modelsDetail,
+        Map<String, String> engineHeaders, Integer preflightStatus, double preflightMs, double readyAfterS,
+        int probes)
     {
+        /** No probe was made ({@code --no-preflight}). */
+        public static final Info NONE = new Info(List.of(), null, 0, "", Map.of(), null, Double.NaN, 0, 0);
     }
 
     private final Endpoint endpoint;
     private final Map<String, String> headers;
+    private final Duration timeout;
     private final HttpClient http = HttpClient.newBuilder()
         .connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+    private final long firstProbeNs = System.nanoTime();
+    private int probes;
 
-    public ServerProbe(final Endpoint endpoint, final Map<String, String> headers)
+    /**
+     * @param timeoutS the longest one probe may take, s: the run's per-request timeout ({@code --timeout}).
+     */
+    public ServerProbe(final Endpoint endpoint, final Map<String, String> headers, final double timeoutS)
     {
         this.endpoint = endpoint;
         this.headers = headers;
+        this.timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutS * 1e3)));
+    }
+
+    /**
+     * GET /models until it answers 200, or it answers what waiting cannot change, or {@code deadlineNs} passes
+     * ({@code --wait-ready}; pass the current time for no waiting).
+     *
+     * @param err where one line says that the probe is waiting, once.
+     */
+    public Info modelsWhenReady(final long deadlineNs, final java.io.PrintStream err) throws UnreachableException
+    {
+        boolean told = false;
+        while (true)
+        {
+            try
+            {
+                final Info info = models();
+                if (!retryable(info.modelsStatus()) || System.nanoTime() >= deadlineNs)
+                {
+                    return info;
+                }
+                told = tellWaiting(told, err, "GET " + endpoint.shownModelsUrl() + " answered " + info.modelsStatus() +
+                    (info.modelsDetail().isEmpty() ? "" : ": " + info.modelsDetail()), deadlineNs);
+            }
+            catch (final UnreachableException ex)
+            {
+                if (!ex.notReadyYet() || System.nanoTime() >= deadlineNs)
+                {
+                    throw ex;
+                }
+                told = tellWaiting(told, err, ex.getMessage(), deadlineNs);
+            }
+            pause(deadlineNs);
+        }
+    }
+
+    /** The preflight ({@link #preflight}), retried like {@link #modelsWhenReady} while the server is not ready. */
+    public Info preflightWhenReady(final Info models, final byte[] body, final long deadlineNs,
+        final java.io.PrintStream err) throws UnreachableException
+    {
+        boolean told = false;
+        while (true)
+        {
+            try
+            {
+                return preflight(models, body);
+            }
+            catch (final UnreachableException ex)
+            {
+                if (!ex.notReadyYet() || System.nanoTime() >= deadlineNs)
+                {
+                    throw ex;
+                }
+                told = tellWaiting(told, err, ex.getMessage(), deadlineNs);
+            }
+            pause(deadlineNs);
+        }
+    }
+
+    private static boolean retryable(final int status)
+    {
+        return status == 502 || status == 503 || status == 504;
+    }
+
+    private static boolean tellWaiting(final boolean told, final java.io.PrintStream err, final String why,
+        final long deadlineNs)
+    {
+        if (!told && err != null)
+        {
+            err.printf(java.util.Locale.ROOT, "tokenclock: the server is not ready (%s); waiting up to %.0f s " +
+                "more (--wait-ready)%n", why, Math.max(0, deadlineNs - System.nanoTime()) / 1e9);
+        }
+        return true;
+    }
+
+    private static void pause(final long deadlineNs) throws UnreachableException
+    {
+        try
+        {
+            Thread.sleep(Math.max(1, Math.min(RETRY_PAUSE_NS, deadlineNs - System.nanoTime()) / 1_000_000));
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new UnreachableException("interrupted while waiting for the server to be ready");
+        }
     }
 
     /** GET /models. A refused connection throws; a server without /models yields an empty list. */
@@ -86,7 +203,14 @@ public final class ServerProbe
             throw new UnreachableException(endpoint.shownModelsUrl() + " answered " + response.statusCode() +
                 ": check the API key (read from the environment variable named by --api-key-env)");
         }
-        return new Info(ids, body, engineHeaders(response), null, Double.NaN);
+        final String detail = response.statusCode() == 200 ? "" : UntrustedText.oneLine(response.body());
+        return new Info(ids, body, response.statusCode(), detail, engineHeaders(response), null, Double.NaN,
+            readyAfterS(), probes);
+    }
+
+    private double readyAfterS()
+    {
+        return (System.nanoTime() - firstProbeNs) / 1e9;
     }
 
     /** Sends one streaming request with {@code body}; throws with a clear line unless the answer is 200. */
@@ -98,13 +222,15 @@ public final class ServerProbe
         final double ms = (System.nanoTime() - start) / 1e6;
         if (response.statusCode() != 200)
         {
-            final String detail = response.body() == null ? "" : response.body().strip();
+            final String detail = UntrustedText.oneLine(response.body());
             throw new UnreachableException(endpoint.shownCompletionUrl() + " answered " + response.statusCode() +
-                hint(response.statusCode()) + (detail.isEmpty() ? "" : ": " + abbreviate(detail)));
+                hint(response.statusCode()) + (detail.isEmpty() ? "" : ": " + detail),
+                retryable(response.statusCode()));
         }
         final Map<String, String> engine = new LinkedHashMap<>(models.engineHeaders());
         engine.putAll(engineHeaders(response));
-        return new Info(models.modelIds(), models.modelsResponse(), engine, response.statusCode(), ms);
+        return new Info(models.modelIds(), models.modelsResponse(), models.modelsStatus(), models.modelsDetail(),
+            engine, response.statusCode(), ms, readyAfterS(), probes);
     }
 
     /**
@@ -124,7 +250,7 @@ public final class ServerProbe
             builder.POST(HttpRequest.BodyPublishers.noBody());
         }
         final HttpResponse<String> response = send(builder);
-        final String body = response.body() == null ? "" : abbreviate(response.body().strip());
+        final String body = UntrustedText.oneLine(response.body());
         if (response.statusCode() / 100 != 2)
         {
             throw new UnreachableException("cache flush " + method + " " + Redaction.url(url) + " answered " +
@@ -135,7 +261,8 @@ public final class ServerProbe
 
     private HttpResponse<String> send(final HttpRequest.Builder builder) throws UnreachableException
     {
-        builder.timeout(Duration.ofSeconds(60));
+        probes++;
+        builder.timeout(timeout);
         headers.forEach(builder::header);
         try
         {
@@ -144,11 +271,12 @@ public final class ServerProbe
         catch (final ConnectException ex)
         {
             throw new UnreachableException("cannot connect to " + endpoint.origin() + ": connection refused or " +
-                "unreachable (is the server running, and is --url right?)");
+                "unreachable (is the server running, and is --url right?)", true);
         }
         catch (final HttpTimeoutException ex)
         {
-            throw new UnreachableException("no answer from " + endpoint.origin() + " within the probe timeout");
+            throw new UnreachableException("no answer from " + endpoint.origin() + " within " +
+                timeout.toMillis() / 1e3 + " s (--timeout)");
         }
         catch (final IOException ex)
         {
@@ -168,6 +296,8 @@ public final class ServerProbe
         {
             case 401, 403 -> " (check the API key: it is read from the variable named by --api-key-env)";
             case 404 -> " (is --url the API base, ending in /v1, and --endpoint right?)";
+            case 502, 503, 504 -> " (the server is not ready: starting, loading a model, or overloaded; " +
+                "--wait-ready S waits for it)";
             case 400, 422 -> " (the server rejected the request: check --model and the body options)";
             default -> "";
         };
@@ -186,11 +316,5 @@ public final class ServerProbe
             }
         });
         return m;
-    }
-
-    private static String abbreviate(final String s)
-    {
-        final String one = s.replace('\n', ' ');
-        return one.length() > 300 ? one.substring(0, 300) + "..." : one;
     }
 }
