@@ -203,6 +203,10 @@ public final class RunCommand implements Callable<Integer>
         description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
     double drainTimeout;
 
+    @Option(names = "--accept-truncated", description = "Count streams that end cleanly with neither a "
+        + "finish_reason nor [DONE] as ok, their tokens in the metrics (they are counted as truncated either way).")
+    boolean acceptTruncated;
+
     @Option(names = "--wait-ready", defaultValue = "0", description = "Seconds to wait for a server that is "
         + "starting or loading its model (503, 502, 504, refused connections): /models, then one probe request, "
         + "polled once a second.")
@@ -371,6 +375,10 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--grace"))
         {
             o.graceS = grace;
+        }
+        if (set.test("--accept-truncated"))
+        {
+            o.acceptTruncated = acceptTruncated;
         }
         if (set.test("--wait-ready"))
         {

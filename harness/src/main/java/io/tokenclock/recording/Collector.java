@@ -40,7 +40,9 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_LATE = 9;
     /** Measured requests that met the run's SLO. */
     public static final int MEASURED_GOOD = 10;
-    private static final int COUNTER_COUNT = 11;
+    /** Measured streams that ended without finish_reason or [DONE], accepted ({@code --accept-truncated}) or not. */
+    public static final int MEASURED_TRUNCATED = 11;
+    private static final int COUNTER_COUNT = 12;
 
     private final RingBuffer ring;
     private final SlotPool pool;
@@ -93,6 +95,16 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public Collector tokenCounter(final TokenCounter counter)
     {
         stage.tokenCounter(counter);
+        return this;
+    }
+
+    /**
+     * Takes truncated streams (ended cleanly with neither finish_reason nor [DONE]) as {@code ok}, so that their
+     * tokens enter the metrics; they are counted as truncated either way.
+     */
+    public Collector acceptTruncated(final boolean accept)
+    {
+        stage.acceptTruncated(accept);
         return this;
     }
 

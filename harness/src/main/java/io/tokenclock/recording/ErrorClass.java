@@ -32,7 +32,17 @@ public enum ErrorClass
     /** Cancelled on purpose by the workload's cancellation rule (after T ms or K tokens), as a user would. */
     CANCEL_RULE("cancel_rule"),
     /** The harness itself failed to send the request. */
-    CLIENT_ERROR("client_error");
+    CLIENT_ERROR("client_error"),
+    /**
+     * The stream ended cleanly (the response was complete) after some tokens, but with neither a
+     * {@code finish_reason} nor {@code [DONE]}: the answer may have been cut short, so its tokens are not trusted
+     * unless {@code --accept-truncated}.
+     */
+    TRUNCATED("truncated"),
+    /** A stream was asked for, and the server answered 200 with a whole JSON body instead (it ignored stream). */
+    NOT_STREAMING("not_streaming"),
+    /** The server's reply was not HTTP (or not valid HTTP): nothing in it can be measured. */
+    PROTOCOL("protocol");
 
     private static final ErrorClass[] VALUES = values();
 

@@ -92,6 +92,8 @@ public final class RequestSlot
     public long firstOutputNs;
     /** Ended after the measurement window closed (set by the collector). */
     public boolean late;
+    /** A truncated stream taken as ok ({@code --accept-truncated}); set by the request stage. */
+    public boolean truncated;
     public long outputTokens;
     /** The harness's own count of the output under the configured tokenizer, or -1 (set by the collector). */
     public long harnessOutputTokens = -1;
@@ -144,6 +146,7 @@ public final class RequestSlot
         firstTokenNs = 0;
         firstOutputNs = 0;
         late = false;
+        truncated = false;
         outputTokens = 0;
         harnessOutputTokens = -1;
         tokenCountSource = null;

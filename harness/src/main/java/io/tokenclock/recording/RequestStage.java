@@ -56,6 +56,7 @@ public final class RequestStage implements Runnable
     private LongSupplier windowCloseNs = () -> 0;
     private Slo slo;
     private TokenCounter tokenCounter;
+    private boolean acceptTruncated;
     private volatile boolean running = true;
     private volatile Thread thread;
     private boolean unflushed;
@@ -89,6 +90,11 @@ public final class RequestStage implements Runnable
     void slo(final Slo objective)
     {
         this.slo = objective;
+    }
+
+    void acceptTruncated(final boolean accept)
+    {
+        this.acceptTruncated = accept;
     }
 
     /**
@@ -184,6 +190,19 @@ public final class RequestStage implements Runnable
     /** Does one ended request's work and returns its slot; on the stage's thread, or inline without one. */
     void process(final RequestSlot slot)
     {
+        if (slot.errorClass == ErrorClass.TRUNCATED)
+        {
+            if (slot.phase == RequestSlot.PHASE_MEASURE)
+            {
+                increment(Collector.MEASURED_TRUNCATED);
+            }
+            if (acceptTruncated)
+            {
+                slot.truncated = true;
+                slot.errorClass = ErrorClass.NONE;
+                slot.status = RequestSlot.STATUS_OK;
+            }
+        }
         if (tokenCounter != null)
         {
             slot.harnessOutputTokens = tokenCounter.count(slot);

@@ -102,12 +102,19 @@ public final class StreamRecorder implements SseEventHandler
             {
                 error = ErrorClass.NO_CONTENT;
             }
+            else if (!s.doneSeen && s.finishReason == ChunkParser.FINISH_NONE)
+            {
+                error = ErrorClass.TRUNCATED;
+            }
         }
         s.errorClass = error;
         s.status = statusOf(error);
-        if (detail != null && s.errorDetail == null)
+        final String why = detail != null ? detail : error == ErrorClass.TRUNCATED ?
+            "the stream ended cleanly with neither a finish_reason nor [DONE]: the answer may be cut short" :
+            error == ErrorClass.NO_CONTENT ? "the response ended cleanly without a generated token" : null;
+        if (why != null && s.errorDetail == null)
         {
-            s.errorDetail = detail;
+            s.errorDetail = why;
         }
         slot = null;
         records.publishEnd(s.index(), chunkIndex, endNs);

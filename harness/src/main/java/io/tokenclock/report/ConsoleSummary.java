@@ -154,6 +154,12 @@ public final class ConsoleSummary
         {
             out.println("profile (" + health.profileEvent() + "): " + String.join(", ", health.profileFiles()));
         }
+        if (r.truncatedRequests() > 0)
+        {
+            out.printf(Locale.ROOT, "note: %d measured streams ended with neither a finish_reason nor [DONE] " +
+                "(truncated; %s)%n", r.truncatedRequests(), o.acceptTruncated ? "taken as ok by --accept-truncated" :
+                    "counted as errors; --accept-truncated takes them as ok");
+        }
         if (r.ringFullWaits() > 0)
         {
             out.printf(Locale.ROOT, "note: the collector fell behind %d times (records waited, none lost)%n",

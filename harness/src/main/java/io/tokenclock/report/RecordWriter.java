@@ -287,6 +287,7 @@ public final class RecordWriter
         counts.put("input_tokens", r.inputTokens());
         counts.put("cancelled_output_tokens", r.wastedOutputTokens());
         counts.put("late_completions", r.lateCompletions());
+        counts.put("truncated", r.truncatedRequests());
         final ObjectNode errors = rep.putObject("errors_by_class");
         for (final Map.Entry<String, Long> e : r.errorsByClass().entrySet())
         {

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestListener;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
@@ -164,6 +165,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeStringField("finish_reason", finishReason(s.finishReason));
         g.writeBooleanField("done_marker", s.doneSeen);
         g.writeBooleanField("late", s.late);
+        g.writeBooleanField("truncated", s.truncated || s.errorClass == ErrorClass.TRUNCATED);
         ms(g, "ttft_ms", m.ttftNs);
         ms(g, "ttft_from_schedule_ms", m.ttftFromScheduleNs);
         ms(g, "ttfot_ms", m.ttfotNs);

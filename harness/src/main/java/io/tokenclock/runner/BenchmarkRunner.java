@@ -216,7 +216,8 @@ public final class BenchmarkRunner
                     jsonl.flush();
                 }
             }, groups);
-            collector.windowClose(generator::windowCloseNs).slo(options.slo);
+            collector.windowClose(generator::windowCloseNs).slo(options.slo)
+                .acceptTruncated(options.acceptTruncated);
             if (options.tokenizer != null)
             {
                 collector.tokenCounter(slot -> tokenizer.count(
@@ -625,6 +626,7 @@ public final class BenchmarkRunner
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
             c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_GOOD),
+            c.get(Collector.MEASURED_TRUNCATED),
             errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
             provenance, groupResults, cold, tasks, partialReason);

@@ -60,6 +60,8 @@ public final class RunOptions implements Cloneable
     public String runId;
     public double timeoutS = 600;
     public double drainTimeoutS = 60;
+    /** Take streams that end with neither finish_reason nor [DONE] as ok (they are counted as truncated anyway). */
+    public boolean acceptTruncated;
     /** How long to wait for a server that is starting or loading (502/503/504, refused connections), s. */
     public double waitReadyS;
     /** After Ctrl-C or SIGTERM, how long requests in flight may finish before they are cancelled, s. */

@@ -32,6 +32,8 @@ public record RunResult(
     long wastedOutputTokens,
     long lateCompletions,
     long goodRequests,
+    /** Measured streams that ended with neither finish_reason nor [DONE], accepted or not. */
+    long truncatedRequests,
     Map<String, Long> errorsByClass,
     long windowStartNs,
     long windowEndNs,

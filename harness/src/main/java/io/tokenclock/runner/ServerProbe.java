@@ -227,6 +227,13 @@ public final class ServerProbe
                 hint(response.statusCode()) + (detail.isEmpty() ? "" : ": " + detail),
                 retryable(response.statusCode()));
         }
+        final String type = response.headers().firstValue("content-type").orElse("");
+        if (type.toLowerCase(java.util.Locale.ROOT).contains("json"))
+        {
+            throw new UnreachableException(endpoint.shownCompletionUrl() + " answered 200 with a JSON body, not an " +
+                "event stream: the server ignored stream: true, so there is nothing to time per token (" +
+                UntrustedText.oneLine(response.body()) + ")");
+        }
         final Map<String, String> engine = new LinkedHashMap<>(models.engineHeaders());
         engine.putAll(engineHeaders(response));
         return new Info(models.modelIds(), models.modelsResponse(), models.modelsStatus(), models.modelsDetail(),

@@ -8,6 +8,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -56,6 +58,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private boolean keepAlive;
     private int status;
     private StringBuilder errorBody;
+    /** The 200 answer is a JSON body, not an event stream: collected like an error body, classed not_streaming. */
+    private boolean notStreaming;
     private ScheduledFuture<?> timeoutFuture;
     private Channel channel;
 
@@ -105,6 +109,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         keepAlive = true;
         status = 0;
         errorBody = null;
+        notStreaming = false;
         recorder.begin(slot);
         slot.connectionId = id;
         slot.newConnection = requestsCarried++ == 0 && !preopened;
@@ -135,12 +140,21 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             {
                 return;
             }
+            if (msg instanceof HttpObject decoded && decoded.decoderResult().isFailure())
+            {
+                // Not HTTP at all (Netty invents status 999 for an unparsable status line), or a broken message.
+                abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
+                    UntrustedText.oneLine(String.valueOf(decoded.decoderResult().cause().getMessage())));
+                return;
+            }
             if (msg instanceof HttpResponse response)
             {
                 status = response.status().code();
                 keepAlive = HttpUtil.isKeepAlive(response);
                 recorder.slot().httpStatus = status;
-                if (status != 200)
+                final String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
+                notStreaming = status == 200 && type != null && type.toLowerCase(java.util.Locale.ROOT).contains("json");
+                if (status != 200 || notStreaming)
                 {
                     errorBody = new StringBuilder();
                 }
@@ -198,9 +212,15 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             ctx.channel().close();
         }
         client.release(this);
-        if (errorBody != null)
+        if (notStreaming)
         {
-            end(lastReadNs, ErrorClass.ofHttpStatus(status), "HTTP " + status + ": " + errorBody.toString().strip());
+            end(lastReadNs, ErrorClass.NOT_STREAMING, "HTTP 200 with a JSON body, not an event stream (the server " +
+                "ignored stream: true): " + UntrustedText.oneLine(errorBody.toString()));
+        }
+        else if (errorBody != null)
+        {
+            end(lastReadNs, ErrorClass.ofHttpStatus(status), "HTTP " + status + ": " +
+                UntrustedText.oneLine(errorBody.toString()));
         }
         else
         {

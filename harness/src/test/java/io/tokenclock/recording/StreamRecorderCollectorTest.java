@@ -119,7 +119,7 @@ final class StreamRecorderCollectorTest
         feed(ROLE, 2_000);
         feed("data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"think\"}}]}\n\n", 5_000);
         feed("data: {\"choices\":[{\"delta\":{\"reasoning\":\" more\"}}]}\n\n", 6_000);
-        feed(content("answer"), 9_000);
+        feed(content("answer") + "data: [DONE]\n\n", 9_000);
         recorder.finish(9_500, ErrorClass.NONE, null);
         collector.poll();
 
@@ -139,6 +139,7 @@ final class StreamRecorderCollectorTest
         feed("data: {\"choices\":[{\"delta\":{\"content\":\"a b\"}}],\"usage\":{\"completion_tokens\":2}}\n\n", 2_000);
         feed("data: {\"choices\":[{\"delta\":{\"content\":\" c d e\"}}],\"usage\":{\"completion_tokens\":5}}\n\n",
             8_000);
+        feed("data: [DONE]\n\n", 8_500);
         recorder.finish(9_000, ErrorClass.NONE, null);
         collector.poll();
         assertEquals(5, seen.get(0).outputTokens());
@@ -152,10 +153,11 @@ final class StreamRecorderCollectorTest
     {
         collector.tokenCounter(s -> RequestsJsonlWriter.decodeRaw(s.text, s.textLength).strip().split("\\s+").length);
         start(20, RequestSlot.PHASE_MEASURE, 0, 1_000);
-        feed(content("one two") + content(" three"), 2_000);
+        feed(content("one two") + content(" three") + "data: [DONE]\n\n", 2_000);
         recorder.finish(3_000, ErrorClass.NONE, null);
         start(21, RequestSlot.PHASE_MEASURE, 0, 1_000);
-        feed(content("one two") + "data: {\"choices\":[],\"usage\":{\"completion_tokens\":9}}\n\n", 2_000);
+        feed(content("one two") + "data: {\"choices\":[],\"usage\":{\"completion_tokens\":9}}\n\ndata: [DONE]\n\n",
+            2_000);
         recorder.finish(3_000, ErrorClass.NONE, null);
         collector.poll();
         assertEquals(3, seen.get(0).outputTokens(), "three words, though two chunks");
@@ -193,6 +195,27 @@ final class StreamRecorderCollectorTest
         assertEquals(1, collector.errorsByClass().get(ErrorClass.STREAM_CUT.ordinal()));
         recorders.sample();
         assertEquals(0, recorders.total(Metric.TTFT).getTotalCount(), "failed requests stay out of distributions");
+    }
+
+    @Test
+    void shouldCallACleanEndWithoutFinishReasonOrDoneTruncatedAndAcceptEitherMarker() throws InterruptedException
+    {
+        start(30, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("a") + content("b"), 2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+        start(31, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("a") + "data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"finish_reason\":\"stop\"}]}\n\n",
+            2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+        start(32, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("a") + "data: [DONE]\n\n", 2_000);
+        recorder.finish(3_000, ErrorClass.NONE, null);
+        collector.poll();
+        assertEquals(ErrorClass.TRUNCATED, seen.get(0).error());
+        assertEquals(ErrorClass.NONE, seen.get(1).error(), "a finish_reason alone ends a stream properly");
+        assertEquals(ErrorClass.NONE, seen.get(2).error(), "so does [DONE] alone");
+        assertEquals(1, collector.counters().get(Collector.MEASURED_TRUNCATED));
+        assertEquals(1, collector.errorsByClass().get(ErrorClass.TRUNCATED.ordinal()));
     }
 
     @Test

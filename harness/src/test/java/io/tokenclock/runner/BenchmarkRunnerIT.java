@@ -186,7 +186,8 @@ final class BenchmarkRunnerIT
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(1)))
         {
             final String[][] faults = {{"http_500", "http_5xx"}, {"http_429", "http_429"}, {"cut", "stream_cut"},
-                {"malformed", "malformed_event"}, {"error_event", "error_event"}};
+                {"malformed", "malformed_event"}, {"error_event", "error_event"}, {"truncate", "truncated"},
+                {"not_streaming", "not_streaming"}, {"garbage", "protocol"}};
             for (final String[] fault : faults)
             {
                 final RunOptions o = options(server);
@@ -205,7 +206,36 @@ final class BenchmarkRunnerIT
                     assertEquals("error", line.get("status").asText());
                     assertEquals(fault[1], line.get("error").asText());
                     assertFalse(line.get("error_detail").isNull(), "a detail says what happened");
+                    assertFalse(line.get("error_detail").asText().chars().anyMatch(c -> c < 0x20 || c == 0x7f),
+                        "server text is escaped: " + line.get("error_detail"));
                 }
+            }
+        }
+    }
+
+    @Test
+    void shouldCountTruncatedStreamsAndTakeThemAsOkOnlyWhenAccepted() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(1)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 2;
+            o.requests = 4L;
+            o.maxTokens = 8;
+            o.preflight = false;
+            o.model = "m";
+            o.extraBody = "{\"sim_fault\":\"truncate\"}";
+            o.acceptTruncated = true;
+            final RunResult r = run(o);
+            assertEquals(4, r.measuredOk(), "accepted");
+            assertEquals(4, r.truncatedRequests(), "and still counted");
+            assertEquals(4, JSON.readTree(dir.resolve("record.json").toFile()).path("report").path("counts")
+                .path("truncated").asLong());
+            for (final JsonNode line : requests())
+            {
+                assertEquals("ok", line.get("status").asText());
+                assertTrue(line.get("truncated").asBoolean(), line.toString());
+                assertTrue(line.get("chunks").asInt() > 0, "its tokens are kept");
             }
         }
     }
