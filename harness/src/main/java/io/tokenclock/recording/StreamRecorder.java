@@ -3,6 +3,7 @@ package io.tokenclock.recording;
 import io.tokenclock.framing.ChunkParser;
 import io.tokenclock.framing.SseEventHandler;
 import io.tokenclock.framing.SseFramer;
+import io.tokenclock.framing.UntrustedText;
 
 /**
  * The I/O thread's side of the measurement core for one stream: stamped reads in, chunk records out.
@@ -58,6 +59,13 @@ public final class StreamRecorder implements SseEventHandler
     public boolean cancelDue()
     {
         return cancelDue;
+    }
+
+    /** @return true once the request's stream carried an error event; the transport then ends it at once. */
+    public boolean errorSeen()
+    {
+        final RequestSlot s = slot;
+        return s != null && s.errorEvents > 0;
     }
 
     /** Feeds one read of the response body, stamped on arrival. */
@@ -223,6 +231,7 @@ public final class StreamRecorder implements SseEventHandler
 
     private static String abbreviate(final byte[] data, final int offset, final int length)
     {
-        return new String(data, offset, Math.min(length, 200), java.nio.charset.StandardCharsets.UTF_8);
+        return UntrustedText.oneLine(new String(data, offset, Math.min(length, UntrustedText.MAX_CHARS),
+            java.nio.charset.StandardCharsets.UTF_8));
     }
 }

@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
-import io.tokenclock.transport.UntrustedText;
+import io.tokenclock.framing.UntrustedText;
 
 /**
  * Talks to the server before the run, on the cold path, with the JDK's HTTP client: lists {@code /models} (for the

@@ -17,6 +17,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import io.tokenclock.clock.NanoClock;
+import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
@@ -196,7 +197,12 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         }
         buf.getBytes(buf.readerIndex(), scratch, 0, readable);
         recorder.onBytes(scratch, 0, readable, lastReadNs);
-        if (recorder.cancelDue())
+        if (recorder.errorSeen())
+        {
+            // The server said the request failed: end it now, whether or not it ever closes the stream.
+            abort(ErrorClass.ERROR_EVENT, null);
+        }
+        else if (recorder.cancelDue())
         {
             cancelByRule();
         }

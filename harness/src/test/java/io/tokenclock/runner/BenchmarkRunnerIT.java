@@ -187,7 +187,7 @@ final class BenchmarkRunnerIT
         {
             final String[][] faults = {{"http_500", "http_5xx"}, {"http_429", "http_429"}, {"cut", "stream_cut"},
                 {"malformed", "malformed_event"}, {"error_event", "error_event"}, {"truncate", "truncated"},
-                {"not_streaming", "not_streaming"}, {"garbage", "protocol"}};
+                {"not_streaming", "not_streaming"}, {"garbage", "protocol"}, {"error_hang", "error_event"}};
             for (final String[] fault : faults)
             {
                 final RunOptions o = options(server);
@@ -198,6 +198,7 @@ final class BenchmarkRunnerIT
                 o.model = "m";
                 o.extraBody = "{\"sim_fault\":\"" + fault[0] + "\"}";
                 o.force = true; // one directory, replaced fault after fault
+                o.timeoutS = 20; // error_hang must end at its error event, not at this timeout
                 final RunResult r = run(o);
                 assertEquals(0, r.measuredOk(), fault[0]);
                 assertEquals(4L, r.errorsByClass().get(fault[1]), fault[0] + " -> " + r.errorsByClass());

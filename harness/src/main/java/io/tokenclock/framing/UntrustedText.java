@@ -1,4 +1,4 @@
-package io.tokenclock.transport;
+package io.tokenclock.framing;
 
 /**
  * Text a server sent, made safe to print on one line of a terminal or a log.

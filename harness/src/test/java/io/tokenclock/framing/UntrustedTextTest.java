@@ -1,4 +1,4 @@
-package io.tokenclock.transport;
+package io.tokenclock.framing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
