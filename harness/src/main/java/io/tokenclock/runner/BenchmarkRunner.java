@@ -105,6 +105,12 @@ public final class BenchmarkRunner
         {
             refuseExistingRun(options.outputDir, options);
         }
+        if (!options.selfWarmupRun)
+        {
+            // Open loop without --max-concurrency: the connections it expects (a latency of 1 s before the probe).
+            DescriptorLimit.check(options.closedLoop() || options.users != null || options.maxConcurrency != null ?
+                options.maxInFlight() : Readiness.expectedConcurrency(options, Double.NaN));
+        }
         final Endpoint endpoint = Endpoint.parse(options.url, options.api);
         final Map<String, String> headers = requestHeaders(options, endpoint);
         final ServerProbe probe = new ServerProbe(endpoint, headers, options.timeoutS);
