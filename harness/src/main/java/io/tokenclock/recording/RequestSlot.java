@@ -72,6 +72,8 @@ public final class RequestSlot
     public int malformedEvents;
     public int errorEvents;
     public long usagePromptTokens = -1;
+    /** The server's {@code Retry-After} on a 429 or 503, in ms, or -1 when it gave none. */
+    public long retryAfterMs = -1;
     public long usageCompletionTokens = -1;
     public byte[] responseId = new byte[64];
     public int responseIdLength;
@@ -137,6 +139,7 @@ public final class RequestSlot
         malformedEvents = 0;
         errorEvents = 0;
         usagePromptTokens = -1;
+        retryAfterMs = -1;
         usageCompletionTokens = -1;
         responseIdLength = 0;
         textLength = 0;

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
+import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.runner.RunResult;
 
 /** The summary table printed at the end of a run. */
@@ -105,6 +106,13 @@ public final class ConsoleSummary
                 out.printf(Locale.ROOT, "  %s %d", e.getKey(), e.getValue());
             }
             out.println();
+            final long limited = r.errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
+            if (limited > 0)
+            {
+                out.printf(Locale.ROOT, "rate limited: %d responses 429, %.1f per second of window (Retry-After, " +
+                    "when given, is in requests.jsonl; tokenclock does not retry: each 429 is an error)%n", limited,
+                    rate(limited, r));
+            }
         }
         final var health = r.clientHealth();
         final Distribution hiccups = health.hiccupsMs();

@@ -159,6 +159,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
                 {
                     errorBody = new StringBuilder();
                 }
+                if (status == 429 || status == 503)
+                {
+                    recorder.slot().retryAfterMs = retryAfterMs(response.headers().get(HttpHeaderNames.RETRY_AFTER));
+                }
             }
             if (msg instanceof HttpContent content)
             {
@@ -231,6 +235,36 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         else
         {
             end(lastReadNs, ErrorClass.NONE, null);
+        }
+    }
+
+    /**
+     * @return a {@code Retry-After} value in ms: delay-seconds, or an HTTP date (from now); -1 when absent or not
+     * understood.
+     */
+    static long retryAfterMs(final String value)
+    {
+        if (value == null || value.isBlank())
+        {
+            return -1;
+        }
+        final String v = value.trim();
+        try
+        {
+            return Math.max(0, Math.round(Double.parseDouble(v) * 1e3));
+        }
+        catch (final NumberFormatException notSeconds)
+        {
+            try
+            {
+                final java.time.ZonedDateTime at = java.time.ZonedDateTime.parse(v,
+                    java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME);
+                return Math.max(0, java.time.Duration.between(java.time.Instant.now(), at.toInstant()).toMillis());
+            }
+            catch (final java.time.format.DateTimeParseException notDate)
+            {
+                return -1;
+            }
         }
     }
 

@@ -209,6 +209,8 @@ final class BenchmarkRunnerIT
                     assertFalse(line.get("error_detail").isNull(), "a detail says what happened");
                     assertFalse(line.get("error_detail").asText().chars().anyMatch(c -> c < 0x20 || c == 0x7f),
                         "server text is escaped: " + line.get("error_detail"));
+                    assertEquals(fault[0].equals("http_429") ? "1000" : "null", line.get("retry_after_ms").asText(),
+                        "the simulator's Retry-After: 1 is recorded");
                 }
             }
         }
