@@ -203,6 +203,14 @@ public final class RunCommand implements Callable<Integer>
         description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
     double drainTimeout;
 
+    @Option(names = "--ca-cert", paramLabel = "FILE", description = "Trust the CA certificates in this PEM file "
+        + "for https (instead of the JDK's default CAs).")
+    Path caCert;
+
+    @Option(names = "--insecure", description = "Accept any server certificate for https (no verification; "
+        + "recorded in record.json and shown in the summary).")
+    boolean insecure;
+
     @Option(names = "--accept-truncated", description = "Count streams that end cleanly with neither a "
         + "finish_reason nor [DONE] as ok, their tokens in the metrics (they are counted as truncated either way).")
     boolean acceptTruncated;
@@ -375,6 +383,14 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--grace"))
         {
             o.graceS = grace;
+        }
+        if (set.test("--ca-cert"))
+        {
+            o.caCert = caCert;
+        }
+        if (set.test("--insecure"))
+        {
+            o.insecure = insecure;
         }
         if (set.test("--accept-truncated"))
         {

@@ -42,7 +42,9 @@ public enum ErrorClass
     /** A stream was asked for, and the server answered 200 with a whole JSON body instead (it ignored stream). */
     NOT_STREAMING("not_streaming"),
     /** The server's reply was not HTTP (or not valid HTTP): nothing in it can be measured. */
-    PROTOCOL("protocol");
+    PROTOCOL("protocol"),
+    /** The TLS handshake failed (an untrusted certificate, a protocol mismatch). */
+    TLS("tls");
 
     private static final ErrorClass[] VALUES = values();
 

@@ -25,10 +25,15 @@ public final class ConsoleSummary
     {
         final var o = r.options();
         out.println();
-        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.runId(), r.endpoint().shownCompletionUrl(), r.model());
+        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.runId(), r.endpoint().shownCompletionUrl(),
+            r.model());
         if (r.partial())
         {
             out.println("PARTIAL: " + r.partialReason());
+        }
+        if (r.endpoint().tls() && o.insecure)
+        {
+            out.println("warning: TLS certificates were NOT verified (--insecure)");
         }
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
             o.closedLoop() ? "closed loop, concurrency " + o.concurrency :
@@ -138,17 +143,17 @@ public final class ConsoleSummary
         }
         final var ready = health.readiness();
         final var safepoints = health.safepointsDuringLoad();
-        out.printf(Locale.ROOT, "client ready before t0: self-warm-up %d requests, %d chunks in %.1f s; %d connections " +
-            "pre-opened; JIT during load %d ms; %s%n", ready.warmupRequests(), ready.warmupChunks(), ready.warmupS(),
-            ready.preconnected(), health.jitMsDuringLoad(), safepoints == null ? "safepoints not readable" :
+        out.printf(Locale.ROOT, "client ready before t0: self-warm-up %d requests, %d chunks in %.1f s; %d " +
+            "connections pre-opened; JIT during load %d ms; %s%n", ready.warmupRequests(), ready.warmupChunks(),
+            ready.warmupS(), ready.preconnected(), health.jitMsDuringLoad(), safepoints == null ? "safepoints not readable" :
                 String.format(Locale.ROOT, "%d safepoints during load, %.1f ms stopped", safepoints.safepoints(),
                     safepoints.totalNs() / 1e6));
         final Distribution gaps = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
         if (gaps.count() > 0 && safepoints != null && safepoints.totalNs() / 1e6 >= gaps.p50())
         {
-            out.printf(Locale.ROOT, "warning: the client's threads were stopped at safepoints for %.1f ms during load " +
-                "(GC pauses included), at least one inter-chunk latency (p50 %.3f ms): chunks arriving then were " +
-                "stamped late%n", safepoints.totalNs() / 1e6, gaps.p50());
+            out.printf(Locale.ROOT, "warning: the client's threads were stopped at safepoints for %.1f ms during " +
+                "load (GC pauses included), at least one inter-chunk latency (p50 %.3f ms): chunks arriving then " +
+                "were stamped late%n", safepoints.totalNs() / 1e6, gaps.p50());
         }
         if (gaps.count() > 0 && health.jitMsDuringLoad() >= JIT_WARN_GAPS * gaps.p50())
         {

@@ -186,6 +186,7 @@ public final class RecordWriter
         m.put("boundary", "client-side: from the client's write of the request to arrival of response bytes at the " +
             "client's socket; includes network, server queueing, prefill and decode");
         m.put("network_path", r.endpoint().isLoopback() ? "loopback" : "remote");
+        m.put("tls", r.endpoint().tls() ? r.options().tlsTrust().describe() : null);
         m.set("tcp_connect_rtt", JSON.valueToTree(r.provenance().connectRtt()));
         m.put("clock", "System.nanoTime (CLOCK_MONOTONIC on Linux), one clock for all stamps, ns");
         m.put("transport", "Netty HTTP/1.1, " + r.provenance().transport() + " event loops, keep-alive, TCP_NODELAY");
@@ -253,9 +254,10 @@ public final class RecordWriter
         {
             safepoints.put("count", sp.safepoints()).put("total_ms", sp.totalNs() / 1e6)
                 .put("sync_ms", sp.syncNs() / 1e6);
-            safepoints.put("method", "HotSpot's sun.rt.safepoints, sun.rt.safepointTime and sun.rt.safepointSyncTime " +
-                "(read from its hsperfdata memory) from the start of load to the end of the drain; every Java thread, " +
-                "the stamping thread included, is stopped for total_ms; GC pauses are among them");
+            safepoints.put("method", "HotSpot's sun.rt.safepoints, sun.rt.safepointTime and " +
+                "sun.rt.safepointSyncTime (read from its hsperfdata memory) from the start of load to the end of " +
+                "the drain; every Java thread, the stamping thread included, is stopped for total_ms; GC pauses are " +
+                "among them");
         }
         if (h.profileEvent() != null)
         {

@@ -55,7 +55,8 @@ import io.tokenclock.workload.tokenizer.Tokenizers;
  * clock, shows progress, drains, and writes {@code requests.jsonl} and {@code record.json}.
  * <p>
  * Threads: the load generator (its own), the client's event loops (stamping and framing), the collector (chunk
- * timelines, permits), the request stage (metrics and requests.jsonl, at idle priority), and the calling thread, which samples histograms for the progress line and assembles the result.
+ * timelines, permits), the request stage (metrics and requests.jsonl, at idle priority), and the calling thread,
+ * which samples histograms for the progress line and assembles the result.
  */
 public final class BenchmarkRunner
 {
@@ -113,7 +114,7 @@ public final class BenchmarkRunner
         }
         final Endpoint endpoint = Endpoint.parse(options.url, options.api);
         final Map<String, String> headers = requestHeaders(options, endpoint);
-        final ServerProbe probe = new ServerProbe(endpoint, headers, options.timeoutS);
+        final ServerProbe probe = new ServerProbe(endpoint, headers, options.timeoutS, options.tlsTrust());
         final long readyDeadlineNs = System.nanoTime() + (long)(options.waitReadyS * 1e9);
         ServerProbe.Info server = options.preflight ? probe.modelsWhenReady(readyDeadlineNs, err) :
             ServerProbe.Info.NONE;
@@ -155,7 +156,8 @@ public final class BenchmarkRunner
         Files.createDirectories(outputDir);
 
         final StreamingClient client = new StreamingClient(endpoint, clock, new ChunkRecords(RING_BYTES), headers,
-            options.maxInFlight(), options.ioThreads, (long)(options.timeoutS * 1e9), options.busyPoll);
+            options.maxInFlight(), options.ioThreads, (long)(options.timeoutS * 1e9), options.busyPoll,
+            options.tlsTrust());
         final Readiness.Report ready = readyBeforeT0(options, client, server.preflightMs(), warm);
         final HiccupMonitor hiccups = new HiccupMonitor(HICCUP_INTERVAL_NS).start();
         final GcPauseMonitor gc = new GcPauseMonitor();

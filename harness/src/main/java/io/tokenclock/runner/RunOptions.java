@@ -60,6 +60,10 @@ public final class RunOptions implements Cloneable
     public String runId;
     public double timeoutS = 600;
     public double drainTimeoutS = 60;
+    /** A PEM file of CAs to trust for https instead of the JDK's default ones, or null. */
+    public Path caCert;
+    /** Accept any server certificate (recorded and shown). */
+    public boolean insecure;
     /** Take streams that end with neither finish_reason nor [DONE] as ok (they are counted as truncated anyway). */
     public boolean acceptTruncated;
     /** How long to wait for a server that is starting or loading (502/503/504, refused connections), s. */
@@ -176,6 +180,12 @@ public final class RunOptions implements Cloneable
     }
 
     /** Checks the options; fills defaults that depend on others. */
+    /** @return which server certificates this run trusts. */
+    public io.tokenclock.transport.TlsTrust tlsTrust()
+    {
+        return new io.tokenclock.transport.TlsTrust(caCert, insecure);
+    }
+
     public RunOptions validate()
     {
         if (url == null || url.isBlank())
@@ -183,6 +193,7 @@ public final class RunOptions implements Cloneable
             throw new IllegalArgumentException("--url is required (e.g. --url http://127.0.0.1:8000/v1)");
         }
         Endpoint.parse(url, api);
+        tlsTrust();
         io.tokenclock.transport.HeaderRules.check(headers);
         if (preconnect != null && preconnect < 0)
         {

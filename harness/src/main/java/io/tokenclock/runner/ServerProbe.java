@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.framing.UntrustedText;
 
 /**
@@ -74,18 +75,25 @@ public final class ServerProbe
     private final Endpoint endpoint;
     private final Map<String, String> headers;
     private final Duration timeout;
-    private final HttpClient http = HttpClient.newBuilder()
-        .connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http;
     private final long firstProbeNs = System.nanoTime();
     private int probes;
 
     /**
      * @param timeoutS the longest one probe may take, s: the run's per-request timeout ({@code --timeout}).
      */
-    public ServerProbe(final Endpoint endpoint, final Map<String, String> headers, final double timeoutS)
+    public ServerProbe(final Endpoint endpoint, final Map<String, String> headers, final double timeoutS,
+        final TlsTrust trust)
     {
         this.endpoint = endpoint;
         this.headers = headers;
+        if (trust.insecure())
+        {
+            // The JDK client checks host names unless this is set before it is built; --insecure asked for none.
+            System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
+        }
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1).sslContext(trust.jdkContext()).build();
         this.timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutS * 1e3)));
     }
 
@@ -287,6 +295,11 @@ public final class ServerProbe
         }
         catch (final IOException ex)
         {
+            final String tls = TlsTrust.explain(ex);
+            if (tls != null)
+            {
+                throw new UnreachableException(endpoint.origin() + ": " + tls);
+            }
             throw new UnreachableException("cannot talk to " + endpoint.origin() + ": " +
                 (ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage()));
         }

@@ -154,7 +154,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
                 keepAlive = HttpUtil.isKeepAlive(response);
                 recorder.slot().httpStatus = status;
                 final String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
-                notStreaming = status == 200 && type != null && type.toLowerCase(java.util.Locale.ROOT).contains("json");
+                notStreaming = status == 200 && type != null &&
+                    type.toLowerCase(java.util.Locale.ROOT).contains("json");
                 if (status != 200 || notStreaming)
                 {
                     errorBody = new StringBuilder();
@@ -322,7 +323,9 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     {
         if (active)
         {
-            end(clock.nanoTime(), ErrorClass.STREAM_CUT, cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            final String tls = TlsTrust.explain(cause);
+            end(clock.nanoTime(), tls != null ? ErrorClass.TLS : ErrorClass.STREAM_CUT, tls != null ? tls :
+                cause.getClass().getSimpleName() + ": " + UntrustedText.oneLine(cause.getMessage()));
             ctx.channel().close();
         }
         else

@@ -6,7 +6,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import javax.net.ssl.SSLException;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -31,7 +30,6 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 
 import io.tokenclock.clock.NanoClock;
@@ -82,17 +80,19 @@ public final class StreamingClient implements AutoCloseable
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
         final int maxConnections, final int ioThreads, final long timeoutNs)
     {
-        this(endpoint, clock, records, headers, maxConnections, ioThreads, timeoutNs, false);
+        this(endpoint, clock, records, headers, maxConnections, ioThreads, timeoutNs, false, TlsTrust.DEFAULT);
     }
 
     /**
      * @param busyPoll precision mode: each event loop polls epoll without sleeping (Netty's
      *                 {@code SelectStrategy.BUSY_WAIT}), so a chunk is read without the wake-up of a sleeping thread;
      *                 it costs one core per event loop. Epoll only; ignored with NIO.
+     * @param trust    which server certificates to accept (https endpoints only).
      */
     public StreamingClient(
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
-        final int maxConnections, final int ioThreads, final long timeoutNs, final boolean busyPoll)
+        final int maxConnections, final int ioThreads, final long timeoutNs, final boolean busyPoll,
+        final TlsTrust trust)
     {
         this.endpoint = endpoint;
         this.clock = clock;
@@ -106,7 +106,7 @@ public final class StreamingClient implements AutoCloseable
         this.group = new MultiThreadIoEventLoopGroup(threads, !epoll ? NioIoHandler.newFactory() :
             busyPoll ? EpollIoHandler.newFactory(0, () -> (selectNow, hasTasks) -> SelectStrategy.BUSY_WAIT) :
             EpollIoHandler.newFactory());
-        final SslContext ssl = endpoint.tls() ? sslContext() : null;
+        final SslContext ssl = endpoint.tls() ? trust.nettyContext() : null;
         final StreamingClient client = this;
         this.bootstrap = new Bootstrap()
             .group(group)
@@ -131,18 +131,6 @@ public final class StreamingClient implements AutoCloseable
                     ch.pipeline().addLast("stream", handler);
                 }
             });
-    }
-
-    private static SslContext sslContext()
-    {
-        try
-        {
-            return SslContextBuilder.forClient().build();
-        }
-        catch (final SSLException ex)
-        {
-            throw new IllegalStateException("cannot set up TLS: " + ex.getMessage(), ex);
-        }
     }
 
     /**
@@ -258,7 +246,9 @@ public final class StreamingClient implements AutoCloseable
         {
             if (!w.isSuccess())
             {
-                handler.abort(ErrorClass.STREAM_CUT, "write failed: " + describe(w.cause()));
+                final String tls = TlsTrust.explain(w.cause());
+                handler.abort(tls != null ? ErrorClass.TLS : ErrorClass.STREAM_CUT,
+                    tls != null ? tls : "write failed: " + describe(w.cause()));
             }
         });
     }

@@ -1,0 +1,186 @@
+package io.tokenclock.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * https against a server whose certificate no default CA signed (made here with {@code keytool}): the run is refused
+ * with one line naming the fix; {@code --ca-cert} with the server's certificate as PEM makes it work and is recorded;
+ * {@code --insecure} works, is recorded and is warned about; without a preflight, the failed handshakes are classed
+ * {@code tls}, not {@code stream_cut}.
+ */
+@Timeout(120)
+final class TlsIT
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String PASSWORD = "changeit";
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private PrintStream savedErr;
+    private PrintStream savedOut;
+    private HttpsServer server;
+    private Path pem;
+
+    @BeforeEach
+    void start() throws Exception
+    {
+        final Path keystore = dir.resolve("server.p12");
+        pem = dir.resolve("server.pem");
+        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+            "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore",
+            keystore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
+        keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storepass", PASSWORD,
+            "-file", pem.toString());
+        final KeyStore store = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore))
+        {
+            store.load(in, PASSWORD.toCharArray());
+        }
+        final KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, PASSWORD.toCharArray());
+        final SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys.getKeyManagers(), null, null);
+        server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setHttpsConfigurator(new HttpsConfigurator(context));
+        server.createContext("/v1/models", x -> reply(x, "{\"data\":[{\"id\":\"tls-model\"}]}"));
+        server.createContext("/v1/chat/completions", TlsIT::stream);
+        server.start();
+        savedErr = System.err;
+        savedOut = System.out;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void stop()
+    {
+        System.setErr(savedErr);
+        System.setOut(savedOut);
+        server.stop(0);
+    }
+
+    private static void keytool(final String... args) throws Exception
+    {
+        final List<String> command = new java.util.ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(args));
+        final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "keytool: " + said);
+    }
+
+    private static void reply(final HttpExchange x, final String text) throws IOException
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        x.sendResponseHeaders(200, bytes.length);
+        try (OutputStream body = x.getResponseBody())
+        {
+            body.write(bytes);
+        }
+    }
+
+    private static void stream(final HttpExchange x) throws IOException
+    {
+        x.getRequestBody().readAllBytes();
+        x.getResponseHeaders().add("content-type", "text/event-stream");
+        x.sendResponseHeaders(200, 0);
+        try (OutputStream body = x.getResponseBody())
+        {
+            body.write(("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"choices\":[{\"delta\":" +
+                "{\"content\":\"b\"},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n")
+                .getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private int run(final String name, final String... extra)
+    {
+        final List<String> args = new java.util.ArrayList<>(List.of("run", "--url",
+            "https://127.0.0.1:" + server.getAddress().getPort() + "/v1", "--concurrency", "1", "--requests", "2",
+            "--max-tokens", "2", "--no-progress", "--output-dir", dir.resolve(name).toString()));
+        args.addAll(List.of(extra));
+        return Main.execute(args.toArray(String[]::new));
+    }
+
+    private String errText()
+    {
+        return err.toString(StandardCharsets.UTF_8).strip();
+    }
+
+    @Test
+    void shouldRefuseAnUntrustedCertificateInOneLineThatNamesTheFix()
+    {
+        assertEquals(Main.EXIT_UNREACHABLE, run("untrusted"));
+        assertEquals(1, errText().lines().count(), errText());
+        assertTrue(errText().contains("not trusted") && errText().contains("--ca-cert") &&
+            errText().contains("--insecure"), errText());
+    }
+
+    @Test
+    void shouldTrustTheGivenCaAndRecordIt() throws Exception
+    {
+        assertEquals(Main.EXIT_OK, run("ca", "--ca-cert", pem.toString()), errText());
+        final JsonNode m = JSON.readTree(dir.resolve("ca").resolve("record.json").toFile()).path("measurement");
+        assertTrue(m.path("tls").asText().contains("--ca-cert"), m.path("tls").toString());
+    }
+
+    @Test
+    void shouldAcceptAnyCertificateWhenInsecureAndSaySo() throws Exception
+    {
+        assertEquals(Main.EXIT_OK, run("insecure", "--insecure"), errText());
+        final JsonNode m = JSON.readTree(dir.resolve("insecure").resolve("record.json").toFile()).path("measurement");
+        assertTrue(m.path("tls").asText().contains("NOT verified"), m.path("tls").toString());
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("NOT verified (--insecure)"));
+    }
+
+    @Test
+    void shouldClassFailedHandshakesAsTlsWithoutAPreflight() throws Exception
+    {
+        assertEquals(Main.EXIT_FAILED, run("handshake", "--no-preflight", "--model", "tls-model"));
+        final JsonNode errors = JSON.readTree(dir.resolve("handshake").resolve("record.json").toFile())
+            .path("report").path("errors_by_class");
+        assertEquals(2, errors.path("tls").asInt(), errors.toString());
+        for (final String line : Files.readAllLines(dir.resolve("handshake").resolve("requests.jsonl")))
+        {
+            assertTrue(JSON.readTree(line).path("error_detail").asText().contains("--ca-cert"), line);
+        }
+    }
+
+    @Test
+    void shouldRefuseContradictoryOrMissingTrustOptions()
+    {
+        assertEquals(Main.EXIT_USAGE, run("both", "--ca-cert", pem.toString(), "--insecure"));
+        assertEquals(Main.EXIT_USAGE, run("missing", "--ca-cert", dir.resolve("nope.pem").toString()));
+    }
+}
