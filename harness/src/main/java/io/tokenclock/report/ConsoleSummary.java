@@ -146,8 +146,8 @@ public final class ConsoleSummary
         out.printf(Locale.ROOT, "client ready before t0: self-warm-up %d requests, %d chunks in %.1f s; %d " +
             "connections pre-opened; JIT during load %d ms; %s%n", ready.warmupRequests(), ready.warmupChunks(),
             ready.warmupS(), ready.preconnected(), health.jitMsDuringLoad(),
-            safepoints == null ? "safepoints not readable" : String.format(Locale.ROOT, "%d safepoints during load, %.1f ms stopped", safepoints.safepoints(),
-                    safepoints.totalNs() / 1e6));
+            safepoints == null ? "safepoints not readable" : String.format(Locale.ROOT,
+                "%d safepoints during load, %.1f ms stopped", safepoints.safepoints(), safepoints.totalNs() / 1e6));
         final Distribution gaps = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
         if (gaps.count() > 0 && safepoints != null && safepoints.totalNs() / 1e6 >= gaps.p50())
         {
