@@ -65,6 +65,10 @@ public final class Datasets
         {
             throw new IllegalArgumentException(file + ": no such file");
         }
+        catch (final java.nio.charset.CharacterCodingException ex)
+        {
+            throw new IllegalArgumentException(file + ": not UTF-8 text (dataset files are UTF-8)");
+        }
         catch (final IOException ex)
         {
             throw new UncheckedIOException(file + ": cannot read", ex);
