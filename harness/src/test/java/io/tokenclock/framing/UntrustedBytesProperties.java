@@ -78,7 +78,8 @@ final class UntrustedBytesProperties
         final ChunkRecords records = new ChunkRecords(1 << 16);
         final SlotPool pool = new SlotPool(1);
         final ErrorClass[] seen = new ErrorClass[1];
-        final Collector collector = new Collector(records, pool, new MetricRecorders(), (s, m) -> seen[0] = s.errorClass);
+        final Collector collector = new Collector(records, pool, new MetricRecorders(),
+            (s, m) -> seen[0] = s.errorClass);
         final StreamRecorder recorder = new StreamRecorder(records);
         final RequestSlot slot = pool.acquire(1_000_000_000L);
         slot.phase = RequestSlot.PHASE_MEASURE;
