@@ -199,6 +199,18 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--timeout", defaultValue = "600", description = "Per-request timeout, seconds.")
     double timeout;
 
+    @Option(names = "--connect-timeout", defaultValue = "10", description = "Seconds to open a connection "
+        + "(0: no limit); requests that run out are timeout_connect.")
+    double connectTimeout;
+
+    @Option(names = "--first-byte-timeout", defaultValue = "0", description = "Seconds from send to the first byte "
+        + "of the response (0: no limit); requests that run out are timeout_first_byte.")
+    double firstByteTimeout;
+
+    @Option(names = "--idle-timeout", defaultValue = "0", description = "Seconds of silence allowed mid-response "
+        + "(0: no limit); requests that run out are timeout_idle.")
+    double idleTimeout;
+
     @Option(names = "--drain-timeout", defaultValue = "60",
         description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
     double drainTimeout;
@@ -554,6 +566,18 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--drain-timeout"))
         {
             o.drainTimeoutS = drainTimeout;
+        }
+        if (set.test("--connect-timeout"))
+        {
+            o.connectTimeoutS = connectTimeout;
+        }
+        if (set.test("--first-byte-timeout"))
+        {
+            o.firstByteTimeoutS = firstByteTimeout;
+        }
+        if (set.test("--idle-timeout"))
+        {
+            o.idleTimeoutS = idleTimeout;
         }
     }
 

@@ -182,6 +182,9 @@ public final class ContractOptions
             o.durationS = load.get("duration_s").asDouble();
         }
         o.timeoutS = load.path("request_timeout_s").asDouble(o.timeoutS);
+        o.connectTimeoutS = load.path("connect_timeout_s").asDouble(o.connectTimeoutS);
+        o.firstByteTimeoutS = load.path("first_byte_timeout_s").asDouble(o.firstByteTimeoutS);
+        o.idleTimeoutS = load.path("idle_timeout_s").asDouble(o.idleTimeoutS);
         final JsonNode ramp = load.path("ramp");
         if (ramp.isObject())
         {

@@ -25,8 +25,14 @@ public enum ErrorClass
     ERROR_EVENT("error_event"),
     /** The response ended cleanly but carried no generated token. */
     NO_CONTENT("no_content"),
-    /** The request outlived its timeout and was aborted. */
-    TIMEOUT("timeout"),
+    /** The connection was not open within {@code --connect-timeout}. */
+    TIMEOUT_CONNECT("timeout_connect"),
+    /** No byte of the response arrived within {@code --first-byte-timeout} of the send. */
+    TIMEOUT_FIRST_BYTE("timeout_first_byte"),
+    /** The response went silent mid-stream for {@code --idle-timeout}. */
+    TIMEOUT_IDLE("timeout_idle"),
+    /** The request outlived {@code --timeout} from send to end and was aborted. */
+    TIMEOUT_TOTAL("timeout_total"),
     /** Aborted by the harness (end of the drain period) rather than failed by the server. */
     CANCELLED("cancelled"),
     /** Cancelled on purpose by the workload's cancellation rule (after T ms or K tokens), as a user would. */

@@ -170,6 +170,9 @@ public final class RecordWriter
         load.put("cache_policy", o.cachePolicy);
         load.put("cache_action", r.provenance().cacheAction());
         load.put("request_timeout_s", o.timeoutS);
+        load.put("connect_timeout_s", o.connectTimeoutS);
+        load.put("first_byte_timeout_s", o.firstByteTimeoutS);
+        load.put("idle_timeout_s", o.idleTimeoutS);
         load.put("drain_timeout_s", o.drainTimeoutS);
         load.put("end_of_window_rule", o.drainTimeoutS > 0 ?
             "grace: requests started in the window may run for up to drain_timeout_s after the last start; those " +

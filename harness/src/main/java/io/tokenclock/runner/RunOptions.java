@@ -59,6 +59,12 @@ public final class RunOptions implements Cloneable
     public Path outputDir;
     public String runId;
     public double timeoutS = 600;
+    /** Opening a connection, s (0: none). */
+    public double connectTimeoutS = 10;
+    /** Send to the first byte of the response, s (0: none). */
+    public double firstByteTimeoutS;
+    /** The longest silence mid-response, s (0: none). */
+    public double idleTimeoutS;
     public double drainTimeoutS = 60;
     /** A PEM file of CAs to trust for https instead of the JDK's default ones, or null. */
     public Path caCert;
@@ -180,6 +186,12 @@ public final class RunOptions implements Cloneable
     }
 
     /** Checks the options; fills defaults that depend on others. */
+    /** @return the per-request limits of this run. */
+    public io.tokenclock.transport.Timeouts timeouts()
+    {
+        return io.tokenclock.transport.Timeouts.ofSeconds(connectTimeoutS, firstByteTimeoutS, idleTimeoutS, timeoutS);
+    }
+
     /** @return which server certificates this run trusts. */
     public io.tokenclock.transport.TlsTrust tlsTrust()
     {
@@ -349,6 +361,11 @@ public final class RunOptions implements Cloneable
         if (!(graceS >= 0) || Double.isInfinite(graceS))
         {
             throw new IllegalArgumentException("--grace must be a finite number of seconds >= 0: " + graceS);
+        }
+        if (!(connectTimeoutS >= 0) || !(firstByteTimeoutS >= 0) || !(idleTimeoutS >= 0))
+        {
+            throw new IllegalArgumentException("--connect-timeout, --first-byte-timeout and --idle-timeout must be " +
+                ">= 0 (0: no limit)");
         }
         if (!(timeoutS > 0) || drainTimeoutS < 0)
         {

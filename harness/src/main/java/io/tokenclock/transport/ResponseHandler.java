@@ -41,7 +41,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private final StreamRecorder recorder;
     private final StreamingClient client;
     private final ArrivalStamper stamper = new ArrivalStamper();
-    private final Runnable onTimeout = this::timeout;
+    private final Runnable onWatchdog = this::watchdog;
     private final Runnable onCancelRule = this::cancelByRule;
     private final Runnable sendPending = this::sendPending;
     private ScheduledFuture<?> cancelFuture;
@@ -62,6 +62,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     /** The 200 answer is a JSON body, not an event stream: collected like an error body, classed not_streaming. */
     private boolean notStreaming;
     private ScheduledFuture<?> timeoutFuture;
+    /** The limits of the request in flight, its send stamp, and whether any byte of its response has come. */
+    private Timeouts timeouts = Timeouts.DEFAULT;
+    private long sentAtNs;
+    private boolean responded;
     private Channel channel;
 
     ResponseHandler(
@@ -104,9 +108,11 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     }
 
     /** Starts a request on this connection; returns the send stamp. Event loop only. */
-    long begin(final RequestSlot slot, final long timeoutNs)
+    long begin(final RequestSlot slot, final Timeouts limits)
     {
         active = true;
+        timeouts = limits;
+        responded = false;
         keepAlive = true;
         status = 0;
         errorBody = null;
@@ -114,16 +120,15 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         recorder.begin(slot);
         slot.connectionId = id;
         slot.newConnection = requestsCarried++ == 0 && !preopened;
-        if (timeoutNs > 0)
-        {
-            timeoutFuture = channel.eventLoop().schedule(onTimeout, timeoutNs, TimeUnit.NANOSECONDS);
-        }
+        sentAtNs = clock.nanoTime();
+        armWatchdog(sentAtNs);
         if (slot.cancelAfterNs > 0)
         {
             cancelFuture = channel.eventLoop().schedule(onCancelRule, slot.cancelAfterNs, TimeUnit.NANOSECONDS);
         }
         final long sentNs = clock.nanoTime();
         slot.sentNs = sentNs;
+        sentAtNs = sentNs; // the watchdog's deadlines count from the send stamp (armed a microsecond before)
         return sentNs;
     }
 
@@ -140,6 +145,15 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             if (!active)
             {
                 return;
+            }
+            if (!responded)
+            {
+                responded = true;
+                if (timeouts.idleNs() > 0)
+                {
+                    // Once per request: the idle deadline starts to count now, and may be the earliest.
+                    rearmWatchdog();
+                }
             }
             if (msg instanceof HttpObject decoded && decoded.decoderResult().isFailure())
             {
@@ -285,10 +299,72 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         abort(ErrorClass.CANCEL_RULE, "cancelled by the workload's cancellation rule");
     }
 
-    private void timeout()
+    /**
+     * One timer per request, not one per read: it fires at the earliest deadline still open (total; first byte while
+     * nothing has come; idle after the last read once something has), and either ends the request with that class or
+     * sets itself again. A read costs nothing here but the stamp the stamper takes anyway.
+     */
+    private void armWatchdog(final long nowNs)
+    {
+        final long next = nextDeadlineNs();
+        if (next != Long.MAX_VALUE)
+        {
+            timeoutFuture = channel.eventLoop().schedule(onWatchdog, Math.max(0, next - nowNs), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void rearmWatchdog()
+    {
+        if (timeoutFuture != null)
+        {
+            timeoutFuture.cancel(false);
+            timeoutFuture = null;
+        }
+        armWatchdog(clock.nanoTime());
+    }
+
+    private long nextDeadlineNs()
+    {
+        final Timeouts t = timeouts;
+        long next = t.totalNs() > 0 ? sentAtNs + t.totalNs() : Long.MAX_VALUE;
+        if (!responded && t.firstByteNs() > 0)
+        {
+            next = Math.min(next, sentAtNs + t.firstByteNs());
+        }
+        if (responded && t.idleNs() > 0)
+        {
+            next = Math.min(next, lastReadNs + t.idleNs());
+        }
+        return next;
+    }
+
+    private void watchdog()
     {
         timeoutFuture = null;
-        abort(ErrorClass.TIMEOUT, "no complete response within the request timeout");
+        if (!active)
+        {
+            return;
+        }
+        final long now = clock.nanoTime();
+        final Timeouts t = timeouts;
+        if (t.totalNs() > 0 && now - sentAtNs >= t.totalNs())
+        {
+            abort(ErrorClass.TIMEOUT_TOTAL, "no complete response within --timeout " + t.totalNs() / 1e9 + " s");
+        }
+        else if (!responded && t.firstByteNs() > 0 && now - sentAtNs >= t.firstByteNs())
+        {
+            abort(ErrorClass.TIMEOUT_FIRST_BYTE, "no byte of the response within --first-byte-timeout " +
+                t.firstByteNs() / 1e9 + " s");
+        }
+        else if (responded && t.idleNs() > 0 && now - lastReadNs >= t.idleNs())
+        {
+            abort(ErrorClass.TIMEOUT_IDLE, "the response went silent for --idle-timeout " + t.idleNs() / 1e9 +
+                " s mid-stream");
+        }
+        else
+        {
+            armWatchdog(now);
+        }
     }
 
     private void end(final long endNs, final ErrorClass error, final String detail)

@@ -60,7 +60,7 @@ public final class StreamingClient implements AutoCloseable
     private final NanoClock clock;
     private final ChunkRecords records;
     private final Map<String, String> headers;
-    private final long timeoutNs;
+    private final Timeouts timeouts;
     private final EventLoopGroup group;
     private final String transport;
     private final Bootstrap bootstrap;
@@ -74,13 +74,14 @@ public final class StreamingClient implements AutoCloseable
      * @param maxConnections cap on idle connections kept, normally the cap on requests in flight.
      * @param ioThreads      event loop threads; 0 for one per available processor.
      * @param headers        extra request headers (the Authorization header included, if any); never logged.
-     * @param timeoutNs      per-request timeout from send to end of response; 0 for none.
+     * @param timeoutNs      per-request timeout from send to end of response; 0 for none (other limits: defaults).
      */
     public StreamingClient(
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
         final int maxConnections, final int ioThreads, final long timeoutNs)
     {
-        this(endpoint, clock, records, headers, maxConnections, ioThreads, timeoutNs, false, TlsTrust.DEFAULT);
+        this(endpoint, clock, records, headers, maxConnections, ioThreads,
+            new Timeouts(Timeouts.DEFAULT.connectNs(), 0, 0, timeoutNs), false, TlsTrust.DEFAULT);
     }
 
     /**
@@ -91,14 +92,14 @@ public final class StreamingClient implements AutoCloseable
      */
     public StreamingClient(
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
-        final int maxConnections, final int ioThreads, final long timeoutNs, final boolean busyPoll,
+        final int maxConnections, final int ioThreads, final Timeouts timeouts, final boolean busyPoll,
         final TlsTrust trust)
     {
         this.endpoint = endpoint;
         this.clock = clock;
         this.records = records;
         this.headers = Map.copyOf(headers);
-        this.timeoutNs = timeoutNs;
+        this.timeouts = timeouts;
         this.idle = new ManyToManyConcurrentArrayQueue<>(Math.max(2, maxConnections));
         final int threads = ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
         final boolean epoll = Epoll.isAvailable() && !Boolean.getBoolean("tokenclock.nio");
@@ -113,7 +114,8 @@ public final class StreamingClient implements AutoCloseable
             .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
-            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000)
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeouts.connectNs() == 0 ? 0 :
+                (int)Math.max(1, Math.min(Integer.MAX_VALUE, timeouts.connectNs() / 1_000_000)))
             .remoteAddress(endpoint.host(), endpoint.port())
             .handler(new ChannelInitializer<Channel>()
             {
@@ -207,8 +209,11 @@ public final class StreamingClient implements AutoCloseable
             if (!f.isSuccess())
             {
                 final Throwable cause = f.cause();
-                StreamRecorder.failUnsent(records, slot, isConnectFailure(cause) ? ErrorClass.CONNECT :
-                    ErrorClass.CLIENT_ERROR, describe(cause), clock.nanoTime());
+                final String tls = TlsTrust.explain(cause);
+                StreamRecorder.failUnsent(records, slot, connectTimedOut(cause) ? ErrorClass.TIMEOUT_CONNECT :
+                    tls != null ? ErrorClass.TLS : isConnectFailure(cause) ? ErrorClass.CONNECT :
+                    ErrorClass.CLIENT_ERROR, connectTimedOut(cause) ? "not connected within --connect-timeout " +
+                    timeouts.connectNs() / 1e9 + " s" : tls != null ? tls : describe(cause), clock.nanoTime());
                 return;
             }
             send(connect.channel().pipeline().get(ResponseHandler.class), slot);
@@ -241,7 +246,7 @@ public final class StreamingClient implements AutoCloseable
         }
         inFlight.add(handler);
         handler.stickyUser = sticky != null ? slot.user : -1;
-        handler.begin(slot, timeoutNs);
+        handler.begin(slot, timeouts);
         ch.writeAndFlush(request).addListener(w ->
         {
             if (!w.isSuccess())
@@ -319,6 +324,18 @@ public final class StreamingClient implements AutoCloseable
             }
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    private static boolean connectTimedOut(final Throwable cause)
+    {
+        for (Throwable t = cause; t != null; t = t.getCause())
+        {
+            if (t instanceof io.netty.channel.ConnectTimeoutException)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isConnectFailure(final Throwable cause)

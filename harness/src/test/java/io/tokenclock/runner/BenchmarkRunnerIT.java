@@ -615,7 +615,56 @@ final class BenchmarkRunnerIT
             o.timeoutS = 0.3;
             o.maxTokens = 50;
             final RunResult r = run(o);
-            assertEquals(2L, r.errorsByClass().get("timeout"));
+            assertEquals(2L, r.errorsByClass().get("timeout_total"));
+        }
+    }
+
+    @Test
+    void shouldClassASilentStreamAsIdleAndAMuteServerAsFirstByteTimeouts() throws Exception
+    {
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(600)))
+        {
+            final RunOptions o = options(server);
+            o.concurrency = 1;
+            o.requests = 2L;
+            o.maxTokens = 5;
+            o.idleTimeoutS = 0.2;
+            final RunResult r = run(o.validate());
+            assertEquals(2L, r.errorsByClass().get("timeout_idle"), r.errorsByClass().toString());
+        }
+        // A server that accepts and reads, and never answers a byte.
+        try (java.net.ServerSocket mute = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress()))
+        {
+            final Thread acceptor = new Thread(() ->
+            {
+                final List<java.net.Socket> held = new ArrayList<>();
+                try
+                {
+                    while (!mute.isClosed())
+                    {
+                        held.add(mute.accept());
+                    }
+                }
+                catch (final java.io.IOException closed)
+                {
+                    held.forEach(s -> { try { s.close(); } catch (final java.io.IOException ignored) { } });
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            final RunOptions o = new RunOptions();
+            o.url = "http://127.0.0.1:" + mute.getLocalPort() + "/v1";
+            o.model = "m";
+            o.preflight = false;
+            o.progress = false;
+            o.outputDir = dir;
+            o.force = true;
+            o.concurrency = 1;
+            o.requests = 2L;
+            o.firstByteTimeoutS = 0.3;
+            final RunResult r = run(o);
+            assertEquals(2L, r.errorsByClass().get("timeout_first_byte"), r.errorsByClass().toString());
+            assertTrue(requests().get(0).get("error_detail").asText().contains("--first-byte-timeout"));
         }
     }
 
