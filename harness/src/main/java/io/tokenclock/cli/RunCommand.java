@@ -211,6 +211,14 @@ public final class RunCommand implements Callable<Integer>
         + "(0: no limit); requests that run out are timeout_idle.")
     double idleTimeout;
 
+    @Option(names = "--max-event-bytes", defaultValue = "1048576", description = "The longest SSE event (or line) "
+        + "kept; a longer one ends its request as oversize.")
+    int maxEventBytes;
+
+    @Option(names = "--max-output-bytes", defaultValue = "16777216", description = "The most answer text kept per "
+        + "request (content, reasoning and tool calls, each); more ends the request as oversize.")
+    int maxOutputBytes;
+
     @Option(names = "--drain-timeout", defaultValue = "60",
         description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
     double drainTimeout;
@@ -578,6 +586,14 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--idle-timeout"))
         {
             o.idleTimeoutS = idleTimeout;
+        }
+        if (set.test("--max-event-bytes"))
+        {
+            o.maxEventBytes = maxEventBytes;
+        }
+        if (set.test("--max-output-bytes"))
+        {
+            o.maxOutputBytes = maxOutputBytes;
         }
     }
 

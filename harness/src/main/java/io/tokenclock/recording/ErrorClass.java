@@ -50,7 +50,9 @@ public enum ErrorClass
     /** The server's reply was not HTTP (or not valid HTTP): nothing in it can be measured. */
     PROTOCOL("protocol"),
     /** The TLS handshake failed (an untrusted certificate, a protocol mismatch). */
-    TLS("tls");
+    TLS("tls"),
+    /** An SSE event longer than {@code --max-event-bytes}, or more answer text than {@code --max-output-bytes}. */
+    OVERSIZE("oversize");
 
     private static final ErrorClass[] VALUES = values();
 

@@ -96,6 +96,10 @@ public final class RequestSlot
     public boolean late;
     /** A truncated stream taken as ok ({@code --accept-truncated}); set by the request stage. */
     public boolean truncated;
+    /** The most text each of {@link #text}, {@link #reasoning}, {@link #toolCalls} keeps (set by the recorder). */
+    public int outputCapBytes = Integer.MAX_VALUE;
+    /** Text past {@link #outputCapBytes} arrived and was not kept: the request is oversize. */
+    public boolean outputCapped;
     public long outputTokens;
     /** The harness's own count of the output under the configured tokenizer, or -1 (set by the collector). */
     public long harnessOutputTokens = -1;
@@ -150,6 +154,7 @@ public final class RequestSlot
         firstOutputNs = 0;
         late = false;
         truncated = false;
+        outputCapped = false;
         outputTokens = 0;
         harnessOutputTokens = -1;
         tokenCountSource = null;
@@ -158,6 +163,11 @@ public final class RequestSlot
     /** Called by the I/O thread: appends raw (still JSON-escaped) answer bytes. */
     public void appendText(final byte[] src, final int offset, final int length)
     {
+        if (textLength + length > outputCapBytes)
+        {
+            outputCapped = true;
+            return;
+        }
         if (textLength + length > text.length)
         {
             text = Arrays.copyOf(text, Math.max(text.length << 1, textLength + length));
@@ -169,6 +179,11 @@ public final class RequestSlot
     /** Called by the I/O thread: appends raw (still JSON-escaped) reasoning bytes. */
     public void appendReasoning(final byte[] src, final int offset, final int length)
     {
+        if (reasoningLength + length > outputCapBytes)
+        {
+            outputCapped = true;
+            return;
+        }
         if (reasoningLength + length > reasoning.length)
         {
             reasoning = Arrays.copyOf(reasoning, Math.max(reasoning.length << 1, reasoningLength + length));
@@ -180,6 +195,11 @@ public final class RequestSlot
     /** Called by the I/O thread: appends one chunk's raw {@code tool_calls} array and a newline. */
     public void appendToolCalls(final byte[] src, final int offset, final int length)
     {
+        if (toolCallsLength + length + 1 > outputCapBytes)
+        {
+            outputCapped = true;
+            return;
+        }
         if (toolCallsLength + length + 1 > toolCalls.length)
         {
             toolCalls = Arrays.copyOf(toolCalls, Math.max(Math.max(256, toolCalls.length << 1),

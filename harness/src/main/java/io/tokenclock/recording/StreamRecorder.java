@@ -29,11 +29,25 @@ public final class StreamRecorder implements SseEventHandler
     private int chunkIndex;
     private long lastCompletionTokens;
     private boolean cancelDue;
+    private final int maxEventBytes;
+    private final int maxOutputBytes;
+    private long overflowsBefore;
 
     public StreamRecorder(final ChunkRecords records)
     {
+        this(records, SseFramer.DEFAULT_MAX_EVENT_BYTES, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param maxEventBytes  the longest SSE event kept; a longer one makes the request {@link #oversize()}.
+     * @param maxOutputBytes the most text (answer, reasoning, tool calls, each) kept per request; the same.
+     */
+    public StreamRecorder(final ChunkRecords records, final int maxEventBytes, final int maxOutputBytes)
+    {
         this.records = records;
-        this.framer = new SseFramer(this);
+        this.framer = new SseFramer(this, Math.min(4096, maxEventBytes), maxEventBytes);
+        this.maxEventBytes = maxEventBytes;
+        this.maxOutputBytes = maxOutputBytes;
     }
 
     /** Starts recording the response to {@code slot}; call just before the request is written. */
@@ -43,7 +57,9 @@ public final class StreamRecorder implements SseEventHandler
         this.chunkIndex = 0;
         this.lastCompletionTokens = 0;
         this.cancelDue = false;
+        slot.outputCapBytes = maxOutputBytes;
         framer.reset();
+        overflowsBefore = framer.overflowCount();
     }
 
     /** @return the slot being recorded, or null between requests. */
@@ -59,6 +75,23 @@ public final class StreamRecorder implements SseEventHandler
     public boolean cancelDue()
     {
         return cancelDue;
+    }
+
+    /**
+     * @return true once the response sent an event longer than the event limit, or more text than the output limit;
+     * the transport then ends the request at once ({@link ErrorClass#OVERSIZE}).
+     */
+    public boolean oversize()
+    {
+        final RequestSlot s = slot;
+        return s != null && (s.outputCapped || framer.overflowCount() > overflowsBefore);
+    }
+
+    /** @return what {@link #oversize()} ran into, for the error detail. */
+    public String oversizeDetail()
+    {
+        return framer.overflowCount() > overflowsBefore ? "an SSE event longer than --max-event-bytes " +
+            maxEventBytes : "more answer text than --max-output-bytes " + maxOutputBytes;
     }
 
     /** @return true once the request's stream carried an error event; the transport then ends it at once. */

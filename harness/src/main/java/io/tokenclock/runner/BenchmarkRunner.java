@@ -156,7 +156,7 @@ public final class BenchmarkRunner
         Files.createDirectories(outputDir);
 
         final StreamingClient client = new StreamingClient(endpoint, clock, new ChunkRecords(RING_BYTES), headers,
-            options.maxInFlight(), options.ioThreads, options.timeouts(), options.busyPoll, options.tlsTrust());
+            options.maxInFlight(), options.ioThreads, options.limits(), options.busyPoll, options.tlsTrust());
         final Readiness.Report ready = readyBeforeT0(options, client, server.preflightMs(), warm);
         final HiccupMonitor hiccups = new HiccupMonitor(HICCUP_INTERVAL_NS).start();
         final GcPauseMonitor gc = new GcPauseMonitor();

@@ -65,6 +65,10 @@ public final class RunOptions implements Cloneable
     public double firstByteTimeoutS;
     /** The longest silence mid-response, s (0: none). */
     public double idleTimeoutS;
+    /** The longest SSE event kept, bytes; a longer one makes its request oversize. */
+    public int maxEventBytes = io.tokenclock.transport.RequestLimits.DEFAULT.maxEventBytes();
+    /** The most answer text kept per request, bytes; more makes it oversize. */
+    public int maxOutputBytes = io.tokenclock.transport.RequestLimits.DEFAULT.maxOutputBytes();
     public double drainTimeoutS = 60;
     /** A PEM file of CAs to trust for https instead of the JDK's default ones, or null. */
     public Path caCert;
@@ -187,9 +191,10 @@ public final class RunOptions implements Cloneable
 
     /** Checks the options; fills defaults that depend on others. */
     /** @return the per-request limits of this run. */
-    public io.tokenclock.transport.Timeouts timeouts()
+    public io.tokenclock.transport.RequestLimits limits()
     {
-        return io.tokenclock.transport.Timeouts.ofSeconds(connectTimeoutS, firstByteTimeoutS, idleTimeoutS, timeoutS);
+        return io.tokenclock.transport.RequestLimits.of(connectTimeoutS, firstByteTimeoutS, idleTimeoutS, timeoutS,
+            maxEventBytes, maxOutputBytes);
     }
 
     /** @return which server certificates this run trusts. */
@@ -206,6 +211,7 @@ public final class RunOptions implements Cloneable
         }
         Endpoint.parse(url, api);
         tlsTrust();
+        limits();
         io.tokenclock.transport.HeaderRules.check(headers);
         if (preconnect != null && preconnect < 0)
         {

@@ -63,17 +63,18 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private boolean notStreaming;
     private ScheduledFuture<?> timeoutFuture;
     /** The limits of the request in flight, its send stamp, and whether any byte of its response has come. */
-    private Timeouts timeouts = Timeouts.DEFAULT;
+    private RequestLimits timeouts = RequestLimits.DEFAULT;
     private long sentAtNs;
     private boolean responded;
     private Channel channel;
 
     ResponseHandler(
-        final NanoClock clock, final ChunkRecords records, final StreamingClient client, final Channel ch, final int id)
+        final NanoClock clock, final ChunkRecords records, final StreamingClient client, final Channel ch, final int id,
+        final RequestLimits limits)
     {
         this.id = id;
         this.clock = clock;
-        this.recorder = new StreamRecorder(records);
+        this.recorder = new StreamRecorder(records, limits.maxEventBytes(), limits.maxOutputBytes());
         this.client = client;
         this.channel = ch;
     }
@@ -108,7 +109,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     }
 
     /** Starts a request on this connection; returns the send stamp. Event loop only. */
-    long begin(final RequestSlot slot, final Timeouts limits)
+    long begin(final RequestSlot slot, final RequestLimits limits)
     {
         active = true;
         timeouts = limits;
@@ -221,6 +222,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             // The server said the request failed: end it now, whether or not it ever closes the stream.
             abort(ErrorClass.ERROR_EVENT, null);
         }
+        else if (recorder.oversize())
+        {
+            abort(ErrorClass.OVERSIZE, recorder.oversizeDetail());
+        }
         else if (recorder.cancelDue())
         {
             cancelByRule();
@@ -325,7 +330,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
 
     private long nextDeadlineNs()
     {
-        final Timeouts t = timeouts;
+        final RequestLimits t = timeouts;
         long next = t.totalNs() > 0 ? sentAtNs + t.totalNs() : Long.MAX_VALUE;
         if (!responded && t.firstByteNs() > 0)
         {
@@ -346,7 +351,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             return;
         }
         final long now = clock.nanoTime();
-        final Timeouts t = timeouts;
+        final RequestLimits t = timeouts;
         if (t.totalNs() > 0 && now - sentAtNs >= t.totalNs())
         {
             abort(ErrorClass.TIMEOUT_TOTAL, "no complete response within --timeout " + t.totalNs() / 1e9 + " s");

@@ -60,7 +60,7 @@ public final class StreamingClient implements AutoCloseable
     private final NanoClock clock;
     private final ChunkRecords records;
     private final Map<String, String> headers;
-    private final Timeouts timeouts;
+    private final RequestLimits limits;
     private final EventLoopGroup group;
     private final String transport;
     private final Bootstrap bootstrap;
@@ -81,7 +81,8 @@ public final class StreamingClient implements AutoCloseable
         final int maxConnections, final int ioThreads, final long timeoutNs)
     {
         this(endpoint, clock, records, headers, maxConnections, ioThreads,
-            new Timeouts(Timeouts.DEFAULT.connectNs(), 0, 0, timeoutNs), false, TlsTrust.DEFAULT);
+            new RequestLimits(RequestLimits.DEFAULT.connectNs(), 0, 0, timeoutNs, RequestLimits.DEFAULT.maxEventBytes(),
+                RequestLimits.DEFAULT.maxOutputBytes()), false, TlsTrust.DEFAULT);
     }
 
     /**
@@ -92,14 +93,14 @@ public final class StreamingClient implements AutoCloseable
      */
     public StreamingClient(
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
-        final int maxConnections, final int ioThreads, final Timeouts timeouts, final boolean busyPoll,
+        final int maxConnections, final int ioThreads, final RequestLimits timeouts, final boolean busyPoll,
         final TlsTrust trust)
     {
         this.endpoint = endpoint;
         this.clock = clock;
         this.records = records;
         this.headers = Map.copyOf(headers);
-        this.timeouts = timeouts;
+        this.limits = timeouts;
         this.idle = new ManyToManyConcurrentArrayQueue<>(Math.max(2, maxConnections));
         final int threads = ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
         final boolean epoll = Epoll.isAvailable() && !Boolean.getBoolean("tokenclock.nio");
@@ -114,8 +115,8 @@ public final class StreamingClient implements AutoCloseable
             .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
-            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeouts.connectNs() == 0 ? 0 :
-                (int)Math.max(1, Math.min(Integer.MAX_VALUE, timeouts.connectNs() / 1_000_000)))
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, limits.connectNs() == 0 ? 0 :
+                (int)Math.max(1, Math.min(Integer.MAX_VALUE, limits.connectNs() / 1_000_000)))
             .remoteAddress(endpoint.host(), endpoint.port())
             .handler(new ChannelInitializer<Channel>()
             {
@@ -123,7 +124,7 @@ public final class StreamingClient implements AutoCloseable
                 protected void initChannel(final Channel ch)
                 {
                     final ResponseHandler handler = new ResponseHandler(clock, records, client, ch,
-                        connections.getAndIncrement());
+                        connections.getAndIncrement(), limits);
                     ch.pipeline().addLast("stamp", handler.stamper());
                     if (ssl != null)
                     {
@@ -213,7 +214,7 @@ public final class StreamingClient implements AutoCloseable
                 StreamRecorder.failUnsent(records, slot, connectTimedOut(cause) ? ErrorClass.TIMEOUT_CONNECT :
                     tls != null ? ErrorClass.TLS : isConnectFailure(cause) ? ErrorClass.CONNECT :
                     ErrorClass.CLIENT_ERROR, connectTimedOut(cause) ? "not connected within --connect-timeout " +
-                    timeouts.connectNs() / 1e9 + " s" : tls != null ? tls : describe(cause), clock.nanoTime());
+                    limits.connectNs() / 1e9 + " s" : tls != null ? tls : describe(cause), clock.nanoTime());
                 return;
             }
             send(connect.channel().pipeline().get(ResponseHandler.class), slot);
@@ -246,7 +247,7 @@ public final class StreamingClient implements AutoCloseable
         }
         inFlight.add(handler);
         handler.stickyUser = sticky != null ? slot.user : -1;
-        handler.begin(slot, timeouts);
+        handler.begin(slot, limits);
         ch.writeAndFlush(request).addListener(w ->
         {
             if (!w.isSuccess())
