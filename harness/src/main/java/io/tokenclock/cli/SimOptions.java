@@ -1,9 +1,11 @@
 package io.tokenclock.cli;
 
+import java.util.Arrays;
 import java.util.Locale;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.fixtures.sim.FaultKind;
 import io.tokenclock.fixtures.sim.SimConfig;
 
 /** The simulated server's engine model as CLI flags, shared by {@code serve-sim} and {@code demo}. */
@@ -46,8 +48,27 @@ public final class SimOptions
     @Option(names = "--sim-fault-rate", defaultValue = "0", description = "Fraction of requests given a random fault.")
     double faultRate;
 
+    @Option(names = "--sim-fault-kinds", defaultValue = "default", description = "Faults drawn at random: "
+        + "'default' (http_500, http_429, cut, malformed, error_event), 'all' (also error_hang, truncate, "
+        + "not_streaming, garbage), or a comma-separated list.")
+    String faultKinds;
+
     @Option(names = "--sim-seed", defaultValue = "42", description = "Seed of the simulator.")
     long simSeed;
+
+    private FaultKind[] faultKinds()
+    {
+        if ("default".equals(faultKinds))
+        {
+            return FaultKind.RANDOM_DEFAULT.toArray(FaultKind[]::new);
+        }
+        if ("all".equals(faultKinds))
+        {
+            return FaultKind.values();
+        }
+        return Arrays.stream(faultKinds.split(",")).map(String::trim)
+            .map(FaultKind::fromWireName).toArray(FaultKind[]::new);
+    }
 
     SimConfig toConfig()
     {
@@ -63,6 +84,7 @@ public final class SimOptions
             .reasoningTokens(reasoningTokens)
             .toolSteps(toolSteps)
             .faultRate(faultRate)
+            .faultKinds(faultKinds())
             .seed(simSeed);
         try
         {
