@@ -211,6 +211,11 @@ public final class RunCommand implements Callable<Integer>
         + "(0: no limit); requests that run out are timeout_idle.")
     double idleTimeout;
 
+    @Option(names = "--retry-429", defaultValue = "0", paramLabel = "N", description = "Send a request answered 429 "
+        + "again after its Retry-After (1 s without one, at most 60 s), up to N times; retries are counted apart "
+        + "(default 0: each 429 is an error).")
+    int retry429;
+
     @Option(names = "--max-event-bytes", defaultValue = "1048576", description = "The longest SSE event (or line) "
         + "kept; a longer one ends its request as oversize.")
     int maxEventBytes;
@@ -586,6 +591,10 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--idle-timeout"))
         {
             o.idleTimeoutS = idleTimeout;
+        }
+        if (set.test("--retry-429"))
+        {
+            o.retries429 = retry429;
         }
         if (set.test("--max-event-bytes"))
         {

@@ -42,7 +42,9 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_GOOD = 10;
     /** Measured streams that ended without finish_reason or [DONE], accepted ({@code --accept-truncated}) or not. */
     public static final int MEASURED_TRUNCATED = 11;
-    private static final int COUNTER_COUNT = 12;
+    /** Times measured requests were sent again after a 429 ({@code --retry-429}). */
+    public static final int MEASURED_RETRIES_429 = 12;
+    private static final int COUNTER_COUNT = 13;
 
     private final RingBuffer ring;
     private final SlotPool pool;

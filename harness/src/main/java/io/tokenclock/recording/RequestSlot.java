@@ -74,6 +74,8 @@ public final class RequestSlot
     public long usagePromptTokens = -1;
     /** The server's {@code Retry-After} on a 429 or 503, in ms, or -1 when it gave none. */
     public long retryAfterMs = -1;
+    /** How many times this request was sent again after a 429 ({@code --retry-429}). */
+    public int retries429;
     public long usageCompletionTokens = -1;
     public byte[] responseId = new byte[64];
     public int responseIdLength;
@@ -144,6 +146,7 @@ public final class RequestSlot
         errorEvents = 0;
         usagePromptTokens = -1;
         retryAfterMs = -1;
+        retries429 = 0;
         usageCompletionTokens = -1;
         responseIdLength = 0;
         textLength = 0;

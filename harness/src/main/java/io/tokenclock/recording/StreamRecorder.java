@@ -50,6 +50,12 @@ public final class StreamRecorder implements SseEventHandler
         this.maxOutputBytes = maxOutputBytes;
     }
 
+    /** Lets go of the request without ending it (it will be sent again, and recorded by whichever recorder then). */
+    public void detach()
+    {
+        slot = null;
+    }
+
     /** Starts recording the response to {@code slot}; call just before the request is written. */
     public void begin(final RequestSlot slot)
     {

@@ -112,7 +112,7 @@ public final class ConsoleSummary
             }
             out.println();
             final long limited = r.errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
-            if (limited > 0)
+            if (limited > 0 && o.retries429 == 0)
             {
                 out.printf(Locale.ROOT, "rate limited: %d responses 429, %.1f per second of window (Retry-After, " +
                     "when given, is in requests.jsonl; tokenclock does not retry: each 429 is an error)%n", limited,
@@ -166,6 +166,12 @@ public final class ConsoleSummary
         if (!health.profileFiles().isEmpty())
         {
             out.println("profile (" + health.profileEvent() + "): " + String.join(", ", health.profileFiles()));
+        }
+        if (r.retries429() > 0)
+        {
+            out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); TTFT " +
+                "counts from the last send, TTFT from schedule from the first intended start%n", r.retries429(),
+                o.retries429);
         }
         if (r.truncatedRequests() > 0)
         {

@@ -293,6 +293,7 @@ public final class RecordWriter
         counts.put("cancelled_output_tokens", r.wastedOutputTokens());
         counts.put("late_completions", r.lateCompletions());
         counts.put("truncated", r.truncatedRequests());
+        counts.put("retries_429", r.retries429());
         final long limited = r.errorsByClass().getOrDefault("http_429", 0L);
         counts.put("http_429_per_s", r.windowSeconds() > 0 ? limited / r.windowSeconds() : 0.0);
         final ObjectNode errors = rep.putObject("errors_by_class");

@@ -133,6 +133,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         nullable(g, "error_detail", s.errorDetail);
         g.writeNumberField("http_status", s.httpStatus);
         longOrNull(g, "retry_after_ms", s.retryAfterMs);
+        g.writeNumberField("retries_429", s.retries429);
         g.writeNumberField("connection", s.connectionId);
         g.writeBooleanField("new_connection", s.newConnection);
         g.writeNumberField("scheduled_ns", s.scheduledNs);

@@ -633,7 +633,7 @@ public final class BenchmarkRunner
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
             c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_GOOD),
-            c.get(Collector.MEASURED_TRUNCATED),
+            c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429),
             errors,
             collector.windowStartNs(), collector.windowEndNs(), records.fullWaits(), recorders.clampedCount(), health,
             provenance, groupResults, cold, tasks, partialReason);

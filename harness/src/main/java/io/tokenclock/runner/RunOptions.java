@@ -65,6 +65,8 @@ public final class RunOptions implements Cloneable
     public double firstByteTimeoutS;
     /** The longest silence mid-response, s (0: none). */
     public double idleTimeoutS;
+    /** How many times a request answered 429 is sent again after its Retry-After (0: never; each 429 an error). */
+    public int retries429;
     /** The longest SSE event kept, bytes; a longer one makes its request oversize. */
     public int maxEventBytes = io.tokenclock.transport.RequestLimits.DEFAULT.maxEventBytes();
     /** The most answer text kept per request, bytes; more makes it oversize. */
@@ -194,7 +196,7 @@ public final class RunOptions implements Cloneable
     public io.tokenclock.transport.RequestLimits limits()
     {
         return io.tokenclock.transport.RequestLimits.of(connectTimeoutS, firstByteTimeoutS, idleTimeoutS, timeoutS,
-            maxEventBytes, maxOutputBytes);
+            maxEventBytes, maxOutputBytes, retries429);
     }
 
     /** @return which server certificates this run trusts. */

@@ -34,6 +34,8 @@ public record RunResult(
     long goodRequests,
     /** Measured streams that ended with neither finish_reason nor [DONE], accepted or not. */
     long truncatedRequests,
+    /** Times measured requests were sent again after a 429 ({@code --retry-429}). */
+    long retries429,
     Map<String, Long> errorsByClass,
     long windowStartNs,
     long windowEndNs,

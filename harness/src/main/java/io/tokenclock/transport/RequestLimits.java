@@ -16,12 +16,13 @@ package io.tokenclock.transport;
  * @param totalNs        send to the end of the response, ns.
  * @param maxEventBytes  the longest SSE event (or line) kept, bytes.
  * @param maxOutputBytes the most answer text (content, reasoning, tool calls, each) kept per request, bytes.
+ * @param retries429     how many times a request answered 429 is sent again after its Retry-After (0: never).
  */
 public record RequestLimits(long connectNs, long firstByteNs, long idleNs, long totalNs, int maxEventBytes,
-    int maxOutputBytes)
+    int maxOutputBytes, int retries429)
 {
     /** The defaults of {@code tokenclock run}: 10 s to connect, 600 s in all, 1 MiB events, 16 MiB of text. */
-    public static final RequestLimits DEFAULT = of(10, 0, 0, 600, 1 << 20, 16 << 20);
+    public static final RequestLimits DEFAULT = of(10, 0, 0, 600, 1 << 20, 16 << 20, 0);
 
     public RequestLimits
     {
@@ -33,14 +34,18 @@ public record RequestLimits(long connectNs, long firstByteNs, long idleNs, long 
         {
             throw new IllegalArgumentException("--max-event-bytes and --max-output-bytes must be >= 1024");
         }
+        if (retries429 < 0)
+        {
+            throw new IllegalArgumentException("--retry-429 must be >= 0");
+        }
     }
 
     /** @return limits from seconds (0 for none) and bytes. */
     public static RequestLimits of(final double connectS, final double firstByteS, final double idleS,
-        final double totalS, final int maxEventBytes, final int maxOutputBytes)
+        final double totalS, final int maxEventBytes, final int maxOutputBytes, final int retries429)
     {
         return new RequestLimits(ns(connectS), ns(firstByteS), ns(idleS), ns(totalS), maxEventBytes,
-            maxOutputBytes);
+            maxOutputBytes, retries429);
     }
 
     private static long ns(final double seconds)

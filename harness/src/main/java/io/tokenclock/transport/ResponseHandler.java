@@ -36,6 +36,8 @@ import io.tokenclock.recording.StreamRecorder;
 final class ResponseHandler extends ChannelInboundHandlerAdapter
 {
     private static final int ERROR_BODY_LIMIT = 1024;
+    /** The longest a {@code --retry-429} waits, whatever {@code Retry-After} says. */
+    private static final long MAX_RETRY_WAIT_MS = 60_000;
 
     private final NanoClock clock;
     private final StreamRecorder recorder;
@@ -242,7 +244,12 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             ctx.channel().close();
         }
         client.release(this);
-        if (notStreaming)
+        final RequestSlot slot = recorder.slot();
+        if (status == 429 && slot.retries429 < timeouts.retries429())
+        {
+            retryLater(slot);
+        }
+        else if (notStreaming)
         {
             end(lastReadNs, ErrorClass.NOT_STREAMING, "HTTP 200 with a JSON body, not an event stream (the server " +
                 "ignored stream: true): " + UntrustedText.oneLine(errorBody.toString()));
@@ -374,6 +381,30 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
 
     private void end(final long endNs, final ErrorClass error, final String detail)
     {
+        stopTimers();
+        recorder.finish(endNs, error, detail);
+        client.onRequestEnded(this);
+    }
+
+    /**
+     * {@code --retry-429}: the request is not ended but sent again after the server's {@code Retry-After} (1 s when
+     * it gave none, at most 60 s), on whatever connection is free then. Its permit stays taken meanwhile, its
+     * intended start stays the first one (so TTFT from schedule includes the waits), its send stamp becomes the last
+     * send's, and its retries are counted.
+     */
+    private void retryLater(final RequestSlot slot)
+    {
+        stopTimers();
+        recorder.detach();
+        client.onRequestEnded(this);
+        final long delayMs = slot.retryAfterMs >= 0 ? Math.min(slot.retryAfterMs, MAX_RETRY_WAIT_MS) : 1_000;
+        slot.retries429++;
+        slot.httpStatus = 0;
+        client.retryLater(slot, TimeUnit.MILLISECONDS.toNanos(delayMs));
+    }
+
+    private void stopTimers()
+    {
         active = false;
         if (timeoutFuture != null)
         {
@@ -385,8 +416,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             cancelFuture.cancel(false);
             cancelFuture = null;
         }
-        recorder.finish(endNs, error, detail);
-        client.onRequestEnded(this);
     }
 
     @Override

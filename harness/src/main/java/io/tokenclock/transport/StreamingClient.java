@@ -66,6 +66,8 @@ public final class StreamingClient implements AutoCloseable
     private final Bootstrap bootstrap;
     private final ManyToManyConcurrentArrayQueue<ResponseHandler> idle;
     private final Set<ResponseHandler> inFlight = ConcurrentHashMap.newKeySet();
+    /** Requests waiting to be sent again after a 429 ({@code --retry-429}). */
+    private final Set<RequestSlot> waitingToRetry = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicInteger connections =
         new java.util.concurrent.atomic.AtomicInteger();
     private java.util.concurrent.atomic.AtomicReferenceArray<ResponseHandler> sticky;
@@ -82,7 +84,7 @@ public final class StreamingClient implements AutoCloseable
     {
         this(endpoint, clock, records, headers, maxConnections, ioThreads,
             new RequestLimits(RequestLimits.DEFAULT.connectNs(), 0, 0, timeoutNs, RequestLimits.DEFAULT.maxEventBytes(),
-                RequestLimits.DEFAULT.maxOutputBytes()), false, TlsTrust.DEFAULT);
+                RequestLimits.DEFAULT.maxOutputBytes(), 0), false, TlsTrust.DEFAULT);
     }
 
     /**
@@ -306,6 +308,27 @@ public final class StreamingClient implements AutoCloseable
             handler.channel().eventLoop().execute(
                 () -> handler.abort(ErrorClass.CANCELLED, "cancelled at the end of the run"));
         }
+        for (final RequestSlot slot : waitingToRetry)
+        {
+            if (waitingToRetry.remove(slot))
+            {
+                StreamRecorder.failUnsent(records, slot, ErrorClass.CANCELLED, "cancelled at the end of the run " +
+                    "while waiting to retry a 429", clock.nanoTime());
+            }
+        }
+    }
+
+    /** Sends {@code slot} again after {@code delayNs} (a 429 under {@code --retry-429}); cancelAll ends it. */
+    void retryLater(final RequestSlot slot, final long delayNs)
+    {
+        waitingToRetry.add(slot);
+        group.next().schedule(() ->
+        {
+            if (waitingToRetry.remove(slot))
+            {
+                submit(slot);
+            }
+        }, delayNs, TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -1,0 +1,153 @@
+package io.tokenclock.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server that sheds load: its first answers are 429 with a {@code Retry-After}. By default each 429 is an error
+ * with its Retry-After recorded; {@code --retry-429 N} sends the request again after the wait, counts the retries
+ * apart, and a request still waiting when the drain runs out is cancelled rather than left hanging.
+ */
+@Timeout(120)
+final class Retry429IT
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private PrintStream savedErr;
+    private PrintStream savedOut;
+    private HttpServer server;
+    private final AtomicInteger posts = new AtomicInteger();
+    private volatile int rejectFirst;
+    private volatile String retryAfter = "0.2";
+
+    @BeforeEach
+    void start() throws IOException
+    {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/v1/chat/completions", this::answer);
+        server.start();
+        savedErr = System.err;
+        savedOut = System.out;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void stop()
+    {
+        System.setErr(savedErr);
+        System.setOut(savedOut);
+        server.stop(0);
+    }
+
+    private void answer(final HttpExchange x) throws IOException
+    {
+        x.getRequestBody().readAllBytes();
+        if (posts.incrementAndGet() <= rejectFirst)
+        {
+            final byte[] body = "{\"error\":{\"message\":\"slow down\",\"code\":429}}".getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().add("retry-after", retryAfter);
+            x.sendResponseHeaders(429, body.length);
+            try (OutputStream o = x.getResponseBody())
+            {
+                o.write(body);
+            }
+            return;
+        }
+        x.getResponseHeaders().add("content-type", "text/event-stream");
+        x.sendResponseHeaders(200, 0);
+        try (OutputStream o = x.getResponseBody())
+        {
+            o.write(("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"choices\":[{\"delta\":" +
+                "{\"content\":\"b\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private List<JsonNode> run(final String name, final int expectedExit, final String... extra) throws IOException
+    {
+        final List<String> args = new java.util.ArrayList<>(List.of("run", "--url",
+            "http://127.0.0.1:" + server.getAddress().getPort() + "/v1", "--model", "m", "--no-preflight",
+            "--concurrency", "1", "--no-progress", "--output-dir", dir.resolve(name).toString()));
+        args.addAll(List.of(extra));
+        assertEquals(expectedExit, Main.execute(args.toArray(String[]::new)), err.toString(StandardCharsets.UTF_8));
+        final List<JsonNode> rows = new java.util.ArrayList<>();
+        for (final String line : Files.readAllLines(dir.resolve(name).resolve("requests.jsonl")))
+        {
+            rows.add(JSON.readTree(line));
+        }
+        return rows;
+    }
+
+    private JsonNode counts(final String name) throws IOException
+    {
+        return JSON.readTree(dir.resolve(name).resolve("record.json").toFile()).path("report").path("counts");
+    }
+
+    @Test
+    void shouldRecordEach429AndItsRetryAfterWithoutRetrying() throws IOException
+    {
+        rejectFirst = 2;
+        final List<JsonNode> rows = run("plain", Main.EXIT_FAILED, "--requests", "2");
+        for (final JsonNode row : rows)
+        {
+            assertEquals("http_429", row.path("error").asText());
+            assertEquals(200, row.path("retry_after_ms").asInt());
+            assertEquals(0, row.path("retries_429").asInt());
+        }
+        assertEquals(2, posts.get(), "no retry was sent");
+        assertTrue(counts("plain").path("http_429_per_s").asDouble() > 0);
+    }
+
+    @Test
+    void shouldSendAgainAfterRetryAfterAndCountTheRetries() throws IOException
+    {
+        rejectFirst = 2;
+        final List<JsonNode> rows = run("retry", Main.EXIT_OK, "--requests", "2", "--retry-429", "3");
+        assertEquals(2, rows.size());
+        assertEquals("ok", rows.get(0).path("status").asText(), rows.get(0).toString());
+        assertEquals(2, rows.get(0).path("retries_429").asInt(), "two 429s, then the stream");
+        assertTrue(rows.get(0).path("ttft_from_schedule_ms").asDouble() >= 400 - 1,
+            "from the first intended start: both 200 ms waits are in it");
+        assertTrue(rows.get(0).path("ttft_ms").asDouble() < 200, "from the last send");
+        assertEquals(2, counts("retry").path("retries_429").asInt());
+        assertEquals(4, posts.get());
+    }
+
+    @Test
+    void shouldCancelARequestStillWaitingToRetryWhenTheDrainRunsOut() throws IOException
+    {
+        rejectFirst = 100;
+        retryAfter = "30";
+        final List<JsonNode> rows = run("waiting", Main.EXIT_FAILED, "--retry-429", "1", "--requests", "1",
+            "--drain-timeout", "0.5");
+        assertEquals(1, rows.size());
+        assertEquals("cancelled", rows.get(0).path("status").asText(), rows.get(0).toString());
+    }
+}
