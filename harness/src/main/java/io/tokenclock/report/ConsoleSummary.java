@@ -169,8 +169,8 @@ public final class ConsoleSummary
         }
         if (r.retries429() > 0)
         {
-            out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); TTFT " +
-                "counts from the last send, TTFT from schedule from the first intended start%n", r.retries429(),
+            out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); " +
+                "TTFT counts from the last send, TTFT from schedule from the first intended start%n", r.retries429(),
                 o.retries429);
         }
         if (r.truncatedRequests() > 0)

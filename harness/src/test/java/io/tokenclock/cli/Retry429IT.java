@@ -86,7 +86,8 @@ final class Retry429IT
         try (OutputStream o = x.getResponseBody())
         {
             o.write(("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"choices\":[{\"delta\":" +
-                "{\"content\":\"b\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8));
+                "{\"content\":\"b\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+                .getBytes(StandardCharsets.UTF_8));
         }
     }
 
