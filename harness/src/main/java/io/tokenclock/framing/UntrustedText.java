@@ -25,14 +25,20 @@ public final class UntrustedText
     /** @return {@code text} escaped and cut to {@link #MAX_CHARS}, ending in {@code ...} when cut; "" for null. */
     public static String oneLine(final String text)
     {
+        return escaped(text, MAX_CHARS);
+    }
+
+    /** @return {@code text} escaped and cut to {@code maxChars}, ending in {@code ...} when cut; "" for null. */
+    public static String escaped(final String text, final int maxChars)
+    {
         if (text == null)
         {
             return "";
         }
         final String s = text.strip();
-        final StringBuilder sb = new StringBuilder(Math.min(s.length(), MAX_CHARS) + 8);
+        final StringBuilder sb = new StringBuilder(Math.min(s.length(), maxChars) + 8);
         int i = 0;
-        for (; i < s.length() && sb.length() < MAX_CHARS; i++)
+        for (; i < s.length() && sb.length() < maxChars; i++)
         {
             final char c = s.charAt(i);
             switch (c)

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
 
+import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
@@ -26,7 +27,7 @@ public final class ConsoleSummary
         final var o = r.options();
         out.println();
         out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.runId(), r.endpoint().shownCompletionUrl(),
-            r.model());
+            UntrustedText.oneLine(r.model()));
         if (r.partial())
         {
             out.println("PARTIAL: " + r.partialReason());

@@ -8,6 +8,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.framing.UntrustedText;
+
 /**
  * Renders a {@code record.json} as the block a paper would print beside its figures: MODEL, RUNTIME, HARDWARE,
  * WORKLOAD, LOAD, MEASUREMENT, REPORT, then the grade and, for a local-debugging record, what is missing. Cold path.
@@ -157,8 +159,9 @@ public final class RecordBlock
 
     private static void line(final StringBuilder sb, final String key, final String value)
     {
-        sb.append("  ").append(String.format(Locale.ROOT, "%-21s", key)).append(value == null ? "-" : value)
-            .append('\n');
+        // Values may hold what a server sent (model ids, headers, error details): never raw on a terminal.
+        sb.append("  ").append(String.format(Locale.ROOT, "%-21s", key))
+            .append(value == null ? "-" : UntrustedText.escaped(value, Integer.MAX_VALUE)).append('\n');
     }
 
     private static String join(final String a, final String b)

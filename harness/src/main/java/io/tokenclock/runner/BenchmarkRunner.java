@@ -114,7 +114,7 @@ public final class BenchmarkRunner
         }
         final Endpoint endpoint = Endpoint.parse(options.url, options.api);
         final Map<String, String> headers = requestHeaders(options, endpoint);
-        final ServerProbe probe = new ServerProbe(endpoint, headers, options.timeoutS, options.tlsTrust());
+        final ServerProbe probe = new ServerProbe(endpoint, headers, options.limits(), options.tlsTrust());
         final long readyDeadlineNs = System.nanoTime() + (long)(options.waitReadyS * 1e9);
         ServerProbe.Info server = options.preflight ? probe.modelsWhenReady(readyDeadlineNs, err) :
             ServerProbe.Info.NONE;

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.framing.UntrustedText;
 
@@ -80,19 +81,22 @@ public final class ServerProbe
     private int probes;
 
     /**
-     * @param timeoutS the longest one probe may take, s: the run's per-request timeout ({@code --timeout}).
+     * @param limits the run's limits: one probe may take {@code --timeout} in all, {@code --connect-timeout} to
+     *               connect (5 s when that is 0, so that a probe of a dead address ends).
      */
-    public ServerProbe(final Endpoint endpoint, final Map<String, String> headers, final double timeoutS,
+    public ServerProbe(final Endpoint endpoint, final Map<String, String> headers, final RequestLimits limits,
         final TlsTrust trust)
     {
         this.endpoint = endpoint;
         this.headers = headers;
+        final double timeoutS = limits.totalNs() / 1e9;
         if (trust.insecure())
         {
             // The JDK client checks host names unless this is set before it is built; --insecure asked for none.
             System.setProperty("jdk.internal.httpclient.disableHostnameVerification", "true");
         }
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+        this.http = HttpClient.newBuilder()
+            .connectTimeout(limits.connectNs() > 0 ? Duration.ofNanos(limits.connectNs()) : Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1).sslContext(trust.jdkContext()).build();
         this.timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutS * 1e3)));
     }
