@@ -669,6 +669,53 @@ final class BenchmarkRunnerIT
     }
 
     @Test
+    void shouldClassAConnectionThatNeverOpensAsAConnectTimeout() throws Exception
+    {
+        // A listener that never accepts, its accept queue filled: the kernel drops further SYNs, so a connect hangs.
+        try (java.net.ServerSocket full = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
+        {
+            final List<java.net.Socket> fillers = new ArrayList<>();
+            try
+            {
+                for (int i = 0; i < 8; i++)
+                {
+                    final java.net.Socket s = new java.net.Socket();
+                    try
+                    {
+                        s.connect(new java.net.InetSocketAddress(full.getInetAddress(), full.getLocalPort()), 200);
+                        fillers.add(s);
+                    }
+                    catch (final java.io.IOException queueFull)
+                    {
+                        s.close();
+                        break;
+                    }
+                }
+                final RunOptions o = new RunOptions();
+                o.url = "http://127.0.0.1:" + full.getLocalPort() + "/v1";
+                o.model = "m";
+                o.preflight = false;
+                o.progress = false;
+                o.outputDir = dir;
+                o.force = true;
+                o.concurrency = 1;
+                o.requests = 1L;
+                o.connectTimeoutS = 0.5;
+                final RunResult r = run(o);
+                assertEquals(1L, r.errorsByClass().get("timeout_connect"), r.errorsByClass().toString());
+                assertTrue(requests().get(0).get("error_detail").asText().contains("--connect-timeout"));
+            }
+            finally
+            {
+                for (final java.net.Socket s : fillers)
+                {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldFailFastWithOneLineWhenTheServerIsUnreachable() throws Exception
     {
         final RunOptions o = new RunOptions();
