@@ -43,6 +43,10 @@ final class WaitReadyIT
     private HttpServer server;
     private volatile long readyAtNs;
     private volatile boolean modelsMissing;
+    /** The completion endpoint answers 200 with a whole JSON body, as a server that ignores stream: true. */
+    private volatile boolean jsonBody;
+    /** The completion endpoint reads the request and then says nothing for this long. */
+    private volatile long muteMs;
 
     @TempDir
     Path dir;
@@ -96,6 +100,23 @@ final class WaitReadyIT
         {
             reply(x, 503, LOADING);
             return;
+        }
+        if (jsonBody)
+        {
+            x.getResponseHeaders().add("content-type", "application/json");
+            reply(x, 200, "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"hi\"}}]}");
+            return;
+        }
+        if (muteMs > 0)
+        {
+            try
+            {
+                Thread.sleep(muteMs);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
         x.getResponseHeaders().add("content-type", "text/event-stream");
         x.sendResponseHeaders(200, 0);
@@ -173,6 +194,26 @@ final class WaitReadyIT
         assertEquals(Main.EXIT_UNREACHABLE, run("--wait-ready", "1.5"));
         assertTrue(System.nanoTime() - startNs >= 1_400_000_000L, "it waited");
         assertTrue(errText().contains("were not enough"), errText());
+    }
+
+    @Test
+    void shouldRefuseAServerThatIgnoresStreamingBeforeTheRun()
+    {
+        readyAtNs = 0;
+        jsonBody = true;
+        assertEquals(Main.EXIT_UNREACHABLE, run());
+        assertTrue(errText().contains("JSON body") && errText().contains("stream"), errText());
+    }
+
+    @Test
+    void shouldLetTheProbeRunForTimeoutAndSayWhichLimitRanOut()
+    {
+        readyAtNs = 0;
+        muteMs = 5_000;
+        final long startNs = System.nanoTime();
+        assertEquals(Main.EXIT_UNREACHABLE, run("--timeout", "1"));
+        assertTrue(System.nanoTime() - startNs < 4_000_000_000L, "the probe gave up at --timeout, not at 60 s");
+        assertTrue(errText().contains("--timeout"), errText());
     }
 
     @Test
