@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -23,10 +20,7 @@ import io.tokenclock.fixtures.sim.SimServer;
 @Timeout(60)
 final class CliIT
 {
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream savedErr;
-    private PrintStream savedOut;
+    private CapturedConsole console;
 
     @TempDir
     Path dir;
@@ -34,22 +28,18 @@ final class CliIT
     @BeforeEach
     void capture()
     {
-        savedErr = System.err;
-        savedOut = System.out;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        console = new CapturedConsole();
     }
 
     @AfterEach
     void restore()
     {
-        System.setErr(savedErr);
-        System.setOut(savedOut);
+        console.restore();
     }
 
     private String errText()
     {
-        return err.toString(StandardCharsets.UTF_8);
+        return console.err();
     }
 
     private void assertOneLineError()
@@ -89,7 +79,7 @@ final class CliIT
         for (final String[] flag : new String[][] {{"--temperature", "NaN"}, {"--rate", "Infinity"},
             {"--timeout", "-Infinity"}, {"--grace", "NaN"}})
         {
-            err.reset();
+            console.resetErr();
             final String[] args = flag[0].equals("--rate") ?
                 new String[] {"run", "--url", "http://127.0.0.1:9/v1", flag[0], flag[1]} :
                 new String[] {"run", "--url", "http://127.0.0.1:9/v1", "--concurrency", "1", flag[0], flag[1]};
@@ -137,7 +127,7 @@ final class CliIT
         }
         final String summary = Files.readString(dir.resolve("repetitions.json"));
         assertTrue(summary.contains("\"repetitions\" : 3") && summary.contains("ttft_p50_ms"), summary);
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("run-to-run over 3 repetitions"));
+        assertTrue(console.out().contains("run-to-run over 3 repetitions"));
     }
 
     @Test
@@ -172,7 +162,7 @@ final class CliIT
         assertFalse(record.contains("hunter2-secret") || requests.contains("hunter2-secret"));
         assertFalse(record.contains(secret), "the API key variable's value is never written");
         assertTrue(record.contains("X-Api-Key: <redacted>"), "the header is recorded by name only");
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("results: "));
+        assertTrue(console.out().contains("results: "));
     }
 
     @Test
@@ -197,11 +187,11 @@ final class CliIT
 
             assertEquals(Main.EXIT_USAGE, Main.execute("replay", recorded.toString()));
             assertTrue(errText().contains("--url"), errText());
-            err.reset();
+            console.resetErr();
             assertEquals(Main.EXIT_USAGE, Main.execute("replay", recorded.toString(), "--url", url));
             assertOneLineError();
             assertTrue(errText().contains("header X-Key") && errText().contains("-H"), errText());
-            err.reset();
+            console.resetErr();
 
             final Path again = dir.resolve("again");
             assertEquals(Main.EXIT_OK, Main.execute("replay", recorded.toString(), "--url", url, "-H",

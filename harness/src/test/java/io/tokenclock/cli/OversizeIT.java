@@ -3,10 +3,8 @@ package io.tokenclock.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,10 +33,7 @@ final class OversizeIT
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream savedErr;
-    private PrintStream savedOut;
+    private CapturedConsole console;
     private HttpServer server;
     private volatile boolean hugeEvent;
 
@@ -48,17 +43,13 @@ final class OversizeIT
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/chat/completions", this::stream);
         server.start();
-        savedErr = System.err;
-        savedOut = System.out;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        console = new CapturedConsole();
     }
 
     @AfterEach
     void stop()
     {
-        System.setErr(savedErr);
-        System.setOut(savedOut);
+        console.restore();
         server.stop(0);
     }
 
@@ -100,7 +91,7 @@ final class OversizeIT
         final String[] args = new String[base.length + extra.length];
         System.arraycopy(base, 0, args, 0, base.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
-        assertEquals(Main.EXIT_FAILED, Main.execute(args), err.toString(StandardCharsets.UTF_8));
+        assertEquals(Main.EXIT_FAILED, Main.execute(args), console.err());
         return JSON.readTree(dir.resolve(name).resolve("record.json").toFile());
     }
 

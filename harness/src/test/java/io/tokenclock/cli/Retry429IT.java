@@ -3,12 +3,8 @@ package io.tokenclock.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,10 +34,7 @@ final class Retry429IT
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream savedErr;
-    private PrintStream savedOut;
+    private CapturedConsole console;
     private HttpServer server;
     private final AtomicInteger posts = new AtomicInteger();
     private volatile int rejectFirst;
@@ -53,42 +46,26 @@ final class Retry429IT
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/chat/completions", this::answer);
         server.start();
-        savedErr = System.err;
-        savedOut = System.out;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        console = new CapturedConsole();
     }
 
     @AfterEach
     void stop()
     {
-        System.setErr(savedErr);
-        System.setOut(savedOut);
+        console.restore();
         server.stop(0);
     }
 
     private void answer(final HttpExchange x) throws IOException
     {
-        x.getRequestBody().readAllBytes();
         if (posts.incrementAndGet() <= rejectFirst)
         {
-            final byte[] body = "{\"error\":{\"message\":\"slow down\",\"code\":429}}".getBytes(StandardCharsets.UTF_8);
+            x.getRequestBody().readAllBytes();
             x.getResponseHeaders().add("retry-after", retryAfter);
-            x.sendResponseHeaders(429, body.length);
-            try (OutputStream o = x.getResponseBody())
-            {
-                o.write(body);
-            }
+            FakeHttp.reply(x, 429, "{\"error\":{\"message\":\"slow down\",\"code\":429}}");
             return;
         }
-        x.getResponseHeaders().add("content-type", "text/event-stream");
-        x.sendResponseHeaders(200, 0);
-        try (OutputStream o = x.getResponseBody())
-        {
-            o.write(("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"choices\":[{\"delta\":" +
-                "{\"content\":\"b\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
-                .getBytes(StandardCharsets.UTF_8));
-        }
+        FakeHttp.stream(x, FakeHttp.TWO_TOKENS);
     }
 
     private List<JsonNode> run(final String name, final int expectedExit, final String... extra) throws IOException
@@ -97,7 +74,7 @@ final class Retry429IT
             "http://127.0.0.1:" + server.getAddress().getPort() + "/v1", "--model", "m", "--no-preflight",
             "--concurrency", "1", "--no-progress", "--output-dir", dir.resolve(name).toString()));
         args.addAll(List.of(extra));
-        assertEquals(expectedExit, Main.execute(args.toArray(String[]::new)), err.toString(StandardCharsets.UTF_8));
+        assertEquals(expectedExit, Main.execute(args.toArray(String[]::new)), console.err());
         final List<JsonNode> rows = new java.util.ArrayList<>();
         for (final String line : Files.readAllLines(dir.resolve(name).resolve("requests.jsonl")))
         {

@@ -3,11 +3,7 @@ package io.tokenclock.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +17,6 @@ import javax.net.ssl.SSLContext;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 
@@ -46,10 +41,7 @@ final class TlsIT
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream savedErr;
-    private PrintStream savedOut;
+    private CapturedConsole console;
     private HttpsServer server;
     private Path pem;
 
@@ -74,20 +66,16 @@ final class TlsIT
         context.init(keys.getKeyManagers(), null, null);
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(context));
-        server.createContext("/v1/models", x -> reply(x, "{\"data\":[{\"id\":\"tls-model\"}]}"));
-        server.createContext("/v1/chat/completions", TlsIT::stream);
+        server.createContext("/v1/models", x -> FakeHttp.reply(x, 200, "{\"data\":[{\"id\":\"tls-model\"}]}"));
+        server.createContext("/v1/chat/completions", x -> FakeHttp.stream(x, FakeHttp.TWO_TOKENS));
         server.start();
-        savedErr = System.err;
-        savedOut = System.out;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        console = new CapturedConsole();
     }
 
     @AfterEach
     void stop()
     {
-        System.setErr(savedErr);
-        System.setOut(savedOut);
+        console.restore();
         server.stop(0);
     }
 
@@ -101,29 +89,6 @@ final class TlsIT
         assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "keytool: " + said);
     }
 
-    private static void reply(final HttpExchange x, final String text) throws IOException
-    {
-        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        x.sendResponseHeaders(200, bytes.length);
-        try (OutputStream body = x.getResponseBody())
-        {
-            body.write(bytes);
-        }
-    }
-
-    private static void stream(final HttpExchange x) throws IOException
-    {
-        x.getRequestBody().readAllBytes();
-        x.getResponseHeaders().add("content-type", "text/event-stream");
-        x.sendResponseHeaders(200, 0);
-        try (OutputStream body = x.getResponseBody())
-        {
-            body.write(("data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: {\"choices\":[{\"delta\":" +
-                "{\"content\":\"b\"},\"finish_reason\":\"length\"}]}\n\ndata: [DONE]\n\n")
-                .getBytes(StandardCharsets.UTF_8));
-        }
-    }
-
     private int run(final String name, final String... extra)
     {
         final List<String> args = new java.util.ArrayList<>(List.of("run", "--url",
@@ -135,7 +100,7 @@ final class TlsIT
 
     private String errText()
     {
-        return err.toString(StandardCharsets.UTF_8).strip();
+        return console.err().strip();
     }
 
     @Test
@@ -161,7 +126,7 @@ final class TlsIT
         assertEquals(Main.EXIT_OK, run("insecure", "--insecure"), errText());
         final JsonNode m = JSON.readTree(dir.resolve("insecure").resolve("record.json").toFile()).path("measurement");
         assertTrue(m.path("tls").asText().contains("NOT verified"), m.path("tls").toString());
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("NOT verified (--insecure)"));
+        assertTrue(console.out().contains("NOT verified (--insecure)"));
     }
 
     @Test

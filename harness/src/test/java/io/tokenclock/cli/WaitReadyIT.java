@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -36,10 +34,7 @@ final class WaitReadyIT
     private static final String LOADING = "{\"error\":{\"message\":\"Loading model\",\"type\":\"unavailable_error\"," +
         "\"code\":503}}\n\u001b]0;pwned\u0007";
 
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream savedErr;
-    private PrintStream savedOut;
+    private CapturedConsole console;
     private HttpServer server;
     private volatile long readyAtNs;
     private volatile boolean modelsMissing;
@@ -54,10 +49,7 @@ final class WaitReadyIT
     @BeforeEach
     void start() throws IOException
     {
-        savedErr = System.err;
-        savedOut = System.out;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        console = new CapturedConsole();
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/models", this::models);
         server.createContext("/v1/chat/completions", this::completions);
@@ -68,8 +60,7 @@ final class WaitReadyIT
     void stop()
     {
         server.stop(0);
-        System.setErr(savedErr);
-        System.setOut(savedOut);
+        console.restore();
     }
 
     private boolean ready()
@@ -81,15 +72,15 @@ final class WaitReadyIT
     {
         if (modelsMissing)
         {
-            reply(x, 404, "{\"detail\":\"Not Found\"}");
+            FakeHttp.reply(x, 404, "{\"detail\":\"Not Found\"}");
         }
         else if (!ready())
         {
-            reply(x, 503, LOADING);
+            FakeHttp.reply(x, 503, LOADING);
         }
         else
         {
-            reply(x, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"loaded-model\",\"object\":\"model\"}]}");
+            FakeHttp.reply(x, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"loaded-model\",\"object\":\"model\"}]}");
         }
     }
 
@@ -98,13 +89,13 @@ final class WaitReadyIT
         x.getRequestBody().readAllBytes();
         if (!ready())
         {
-            reply(x, 503, LOADING);
+            FakeHttp.reply(x, 503, LOADING);
             return;
         }
         if (jsonBody)
         {
             x.getResponseHeaders().add("content-type", "application/json");
-            reply(x, 200, "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"hi\"}}]}");
+            FakeHttp.reply(x, 200, "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"hi\"}}]}");
             return;
         }
         if (muteMs > 0)
@@ -134,16 +125,6 @@ final class WaitReadyIT
         }
     }
 
-    private static void reply(final HttpExchange x, final int status, final String text) throws IOException
-    {
-        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        x.sendResponseHeaders(status, bytes.length);
-        try (OutputStream body = x.getResponseBody())
-        {
-            body.write(bytes);
-        }
-    }
-
     private int run(final String... extra)
     {
         final String[] base = {"run", "--url", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1",
@@ -157,7 +138,7 @@ final class WaitReadyIT
 
     private String errText()
     {
-        return err.toString(StandardCharsets.UTF_8);
+        return console.err();
     }
 
     @Test
@@ -223,7 +204,7 @@ final class WaitReadyIT
         modelsMissing = true;
         assertEquals(Main.EXIT_UNREACHABLE, run());
         assertTrue(errText().contains("404") && errText().contains("--model"), errText());
-        err.reset();
+        console.resetErr();
         assertEquals(Main.EXIT_OK, run("--model", "loaded-model", "--force"), errText());
     }
 }

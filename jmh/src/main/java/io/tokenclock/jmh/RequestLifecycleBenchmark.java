@@ -75,7 +75,21 @@ public class RequestLifecycleBenchmark
     @Benchmark
     public long request() throws InterruptedException
     {
-        long t = now;
+        now = minimalRequest(pool, recorder, now);
+        collector.poll();
+        return collector.counters().get(Collector.MEASURED_OK);
+    }
+
+    /**
+     * The I/O side of one minimal request, stamps starting at {@code startNs}: slot acquire, begin, a role chunk, two
+     * one-token content chunks, usage and [DONE], finish. Shared with {@link RequestStageBenchmark}.
+     *
+     * @return the last stamp used.
+     */
+    static long minimalRequest(final SlotPool pool, final StreamRecorder recorder, final long startNs)
+        throws InterruptedException
+    {
+        long t = startNs;
         final RequestSlot slot = pool.acquire(1_000_000_000L);
         slot.phase = RequestSlot.PHASE_MEASURE;
         slot.scheduledNs = t;
@@ -86,8 +100,6 @@ public class RequestLifecycleBenchmark
         recorder.onBytes(CONTENT, 0, CONTENT.length, t += 8_000_000L);
         recorder.onBytes(USAGE_AND_DONE, 0, USAGE_AND_DONE.length, t += 8_000_000L);
         recorder.finish(t += 1_000L, ErrorClass.NONE, null);
-        collector.poll();
-        now = t;
-        return collector.counters().get(Collector.MEASURED_OK);
+        return t;
     }
 }

@@ -21,7 +21,6 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
-import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.RequestStage;
@@ -59,10 +58,6 @@ import io.tokenclock.report.RequestsJsonlWriter;
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
 public class RequestStageBenchmark
 {
-    private static final byte[] ROLE = Payloads.event(Payloads.VLLM_ROLE_JSON);
-    private static final byte[] CONTENT = Payloads.VLLM_CONTENT_EVENT;
-    private static final byte[] USAGE_AND_DONE = Payloads.concat(
-        Payloads.event(Payloads.VLLM_USAGE_JSON), Payloads.bytes("data: [DONE]\n\n"));
     private static final int LOGGED_CHUNKS = 200;
 
     private SlotPool pool;
@@ -102,20 +97,9 @@ public class RequestStageBenchmark
     @Benchmark
     public long requestThroughStage() throws InterruptedException
     {
-        long t = now;
-        final RequestSlot slot = pool.acquire(1_000_000_000L);
-        slot.phase = RequestSlot.PHASE_MEASURE;
-        slot.scheduledNs = t;
-        recorder.begin(slot);
-        slot.sentNs = t += 100_000L;
-        recorder.onBytes(ROLE, 0, ROLE.length, t += 30_000_000L);
-        recorder.onBytes(CONTENT, 0, CONTENT.length, t += 1_000L);
-        recorder.onBytes(CONTENT, 0, CONTENT.length, t += 8_000_000L);
-        recorder.onBytes(USAGE_AND_DONE, 0, USAGE_AND_DONE.length, t += 8_000_000L);
-        recorder.finish(t += 1_000L, ErrorClass.NONE, null);
+        now = RequestLifecycleBenchmark.minimalRequest(pool, recorder, now);
         collector.poll();
         stage.drain();
-        now = t;
         return collector.counters().get(Collector.MEASURED_OK);
     }
 
