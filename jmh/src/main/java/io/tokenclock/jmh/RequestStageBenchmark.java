@@ -38,12 +38,12 @@ import io.tokenclock.report.RequestsJsonlWriter;
  * so the score is work, not a cross-thread latency. Its difference from {@code RequestLifecycleBenchmark.request} is
  * the price of the hand-off (a queue offer and poll); it must be 0 B/op like the rest of the measurement core.
  * <p>
- * {@link #logLine} (0 B/op) writes one {@code requests.jsonl} line for a finished 200-chunk request (200 arrival stamps, a
- * response id, every metric), into a buffer that goes to {@code /dev/null} in 64 KiB writes, as a run writes it to
- * a file. {@link #logLineWithText} adds the answer's text ({@code --save-text}): 200 tokens with escaped newlines, so
- * the text is decoded and re-encoded. Why it matters: this is the largest per-request cost the harness has, and its
- * allocation becomes GC work that shares the machine with the stamping thread. It runs on the request stage's thread,
- * at idle priority, never on the I/O thread.
+ * {@link #logLine} (0 B/op) writes one {@code requests.jsonl} line for a finished 200-chunk request (200 arrival
+ * stamps, a response id, every metric), into a buffer that goes to {@code /dev/null} in 64 KiB writes, as a run writes
+ * it to a file. {@link #logLineWithText} adds the answer's text ({@code --save-text}): 200 tokens with escaped
+ * newlines, so the text is decoded and re-encoded. Why it matters: this is the largest per-request cost the harness
+ * has, and its allocation becomes GC work that shares the machine with the stamping thread. It runs on the request
+ * stage's thread, at idle priority, never on the I/O thread.
  * <p>
  * How to read the numbers: per request, so divide by the answer's chunks to compare with {@code PerChunkBenchmark}
  * (at 200 chunks, 2 µs per request is 10 ns per chunk). With {@code -prof gc}, {@code gc.alloc.rate.norm} is the
@@ -110,9 +110,9 @@ public class RequestStageBenchmark
     }
 
     @Benchmark
-    @AllocationBound(bytesPerOp = 4096, why = "text with escapes is decoded to a String and re-encoded so the line is " +
-        "valid whatever the server sent: for this 1.2 KB answer, the quoted copy, the parser and the String, 3,000 B/op " +
-        "measured (Temurin 25, jackson-core 2.x); logLine, without text, allocates nothing")
+    @AllocationBound(bytesPerOp = 4096, why = "text with escapes is decoded to a String and re-encoded so the line " +
+        "is valid whatever the server sent: for this 1.2 KB answer, the quoted copy, the parser and the String, " +
+        "3,000 B/op measured (Temurin 25, jackson-core 2.x); logLine, without text, allocates nothing")
     public void logLineWithText()
     {
         textWriter.onRequestComplete(logged, loggedMetrics);
