@@ -60,7 +60,7 @@ public final class RunOptions implements Cloneable
     public String runId;
     public double timeoutS = 600;
     /** Opening a connection, s (0: none). */
-    public double connectTimeoutS = 10;
+    public double connectTimeoutS = io.tokenclock.transport.RequestLimits.DEFAULT.connectNs() / 1e9;
     /** Send to the first byte of the response, s (0: none). */
     public double firstByteTimeoutS;
     /** The longest silence mid-response, s (0: none). */

@@ -65,7 +65,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private boolean notStreaming;
     private ScheduledFuture<?> timeoutFuture;
     /** The limits of the request in flight, its send stamp, and whether any byte of its response has come. */
-    private RequestLimits timeouts = RequestLimits.DEFAULT;
+    private RequestLimits limits = RequestLimits.DEFAULT;
     private long sentAtNs;
     private boolean responded;
     private Channel channel;
@@ -114,7 +114,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     long begin(final RequestSlot slot, final RequestLimits limits)
     {
         active = true;
-        timeouts = limits;
+        this.limits = limits;
         responded = false;
         keepAlive = true;
         status = 0;
@@ -152,7 +152,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             if (!responded)
             {
                 responded = true;
-                if (timeouts.idleNs() > 0)
+                if (limits.idleNs() > 0)
                 {
                     // Once per request: the idle deadline starts to count now, and may be the earliest.
                     rearmWatchdog();
@@ -245,7 +245,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         }
         client.release(this);
         final RequestSlot slot = recorder.slot();
-        if (status == 429 && slot.retries429 < timeouts.retries429())
+        if (status == 429 && slot.retries429 < limits.retries429())
         {
             retryLater(slot);
         }
@@ -337,7 +337,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
 
     private long nextDeadlineNs()
     {
-        final RequestLimits t = timeouts;
+        final RequestLimits t = limits;
         long next = t.totalNs() > 0 ? sentAtNs + t.totalNs() : Long.MAX_VALUE;
         if (!responded && t.firstByteNs() > 0)
         {
@@ -358,7 +358,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             return;
         }
         final long now = clock.nanoTime();
-        final RequestLimits t = timeouts;
+        final RequestLimits t = limits;
         if (t.totalNs() > 0 && now - sentAtNs >= t.totalNs())
         {
             abort(ErrorClass.TIMEOUT_TOTAL, "no complete response within --timeout " + t.totalNs() / 1e9 + " s");

@@ -76,18 +76,7 @@ public final class StreamingClient implements AutoCloseable
      * @param maxConnections cap on idle connections kept, normally the cap on requests in flight.
      * @param ioThreads      event loop threads; 0 for one per available processor.
      * @param headers        extra request headers (the Authorization header included, if any); never logged.
-     * @param timeoutNs      per-request timeout from send to end of response; 0 for none (other limits: defaults).
-     */
-    public StreamingClient(
-        final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
-        final int maxConnections, final int ioThreads, final long timeoutNs)
-    {
-        this(endpoint, clock, records, headers, maxConnections, ioThreads,
-            new RequestLimits(RequestLimits.DEFAULT.connectNs(), 0, 0, timeoutNs, RequestLimits.DEFAULT.maxEventBytes(),
-                RequestLimits.DEFAULT.maxOutputBytes(), 0), false, TlsTrust.DEFAULT);
-    }
-
-    /**
+     * @param limits         the per-request limits (connect, first byte, idle, total; event and output bytes).
      * @param busyPoll precision mode: each event loop polls epoll without sleeping (Netty's
      *                 {@code SelectStrategy.BUSY_WAIT}), so a chunk is read without the wake-up of a sleeping thread;
      *                 it costs one core per event loop. Epoll only; ignored with NIO.
@@ -95,14 +84,14 @@ public final class StreamingClient implements AutoCloseable
      */
     public StreamingClient(
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
-        final int maxConnections, final int ioThreads, final RequestLimits timeouts, final boolean busyPoll,
+        final int maxConnections, final int ioThreads, final RequestLimits limits, final boolean busyPoll,
         final TlsTrust trust)
     {
         this.endpoint = endpoint;
         this.clock = clock;
         this.records = records;
         this.headers = Map.copyOf(headers);
-        this.limits = timeouts;
+        this.limits = limits;
         this.idle = new ManyToManyConcurrentArrayQueue<>(Math.max(2, maxConnections));
         final int threads = ioThreads > 0 ? ioThreads : Runtime.getRuntime().availableProcessors();
         final boolean epoll = Epoll.isAvailable() && !Boolean.getBoolean("tokenclock.nio");
