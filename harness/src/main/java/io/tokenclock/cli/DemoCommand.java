@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.fixtures.sim.SimServer;
-import io.tokenclock.runner.RunOptions;
 
 /**
  * {@code tokenclock demo}: the main job end to end with nothing to install. Starts the simulated server in-process
@@ -57,6 +57,7 @@ public final class DemoCommand implements Callable<Integer>
             o.ignoreEos = true;
             o.inputTokens = 256;
             o.outputDir = outputDir;
+            o.progress = Terminal.stderrIsTerminal();
             o.profile = profile;
             o.runId = "demo-" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());

@@ -14,9 +14,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.load.LoadGenerator;
-import io.tokenclock.runner.BenchmarkRunner;
-import io.tokenclock.runner.RunOptions;
+import io.tokenclock.runner.RunShape;
 import io.tokenclock.runner.Workloads;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.Workload;
@@ -133,7 +133,7 @@ public final class ReplayCommand implements Callable<Integer>
             System.out.println("replay: schedule  closed loop (intended starts follow completions; no hash)");
             return true;
         }
-        final String regenerated = LoadGenerator.scheduleHash(BenchmarkRunner.plan(o, generator), requests);
+        final String regenerated = LoadGenerator.scheduleHash(RunShape.plan(o, generator), requests);
         return report("schedule", record.path("load").path("schedule_hash").asText(), regenerated, requests);
     }
 

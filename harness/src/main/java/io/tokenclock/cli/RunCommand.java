@@ -12,16 +12,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.Repetitions;
+import io.tokenclock.result.RunResult;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
-import io.tokenclock.runner.RunOptions;
-import io.tokenclock.runner.RunResult;
 import io.tokenclock.runner.ServerProbe;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
@@ -436,7 +436,7 @@ public final class RunCommand implements Callable<Integer>
         }
         o.runId = runId;
         o.preflight = !noPreflight;
-        o.progress = !noProgress;
+        o.progress = !noProgress && Terminal.stderrIsTerminal();
         o.profile = profile;
         o.profileOut = profileOut;
         return o.validate();
@@ -659,7 +659,7 @@ public final class RunCommand implements Callable<Integer>
             System.err.println("tokenclock: " + result.partialReason() + "; record.json is marked partial");
             return signals.exitStatus();
         }
-        if (result.measuredOk() == 0)
+        if (result.counts().ok() == 0)
         {
             System.err.println("tokenclock: no measured request succeeded (see errors above and requests.jsonl)");
             return Main.EXIT_FAILED;
@@ -700,7 +700,7 @@ public final class RunCommand implements Callable<Integer>
                 runs.size() + " of " + o.repetitions + "; its record.json is marked partial");
             return signals.exitStatus();
         }
-        return runs.stream().allMatch(r -> r.measuredOk() > 0) ? Main.EXIT_OK : Main.EXIT_FAILED;
+        return runs.stream().allMatch(r -> r.counts().ok() > 0) ? Main.EXIT_OK : Main.EXIT_FAILED;
     }
 
     static ArrivalProcess.Kind parseArrival(final String s)

@@ -7,9 +7,9 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
-import io.tokenclock.runner.RunOptions;
 import io.tokenclock.transport.Endpoint;
 
 /**

@@ -8,7 +8,7 @@ import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
-import io.tokenclock.runner.RunResult;
+import io.tokenclock.result.RunResult;
 
 /** The summary table printed at the end of a run. */
 public final class ConsoleSummary
@@ -26,13 +26,13 @@ public final class ConsoleSummary
     {
         final var o = r.options();
         out.println();
-        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.runId(), r.endpoint().shownCompletionUrl(),
-            UntrustedText.oneLine(r.model()));
+        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.target().runId(), r.target().endpoint().shownCompletionUrl(),
+            UntrustedText.oneLine(r.target().model()));
         if (r.partial())
         {
             out.println("PARTIAL: " + r.partialReason());
         }
-        if (r.endpoint().tls() && o.insecure)
+        if (r.target().endpoint().tls() && o.insecure)
         {
             out.println("warning: TLS certificates were NOT verified (--insecure)");
         }
@@ -40,14 +40,14 @@ public final class ConsoleSummary
             o.closedLoop() ? "closed loop, concurrency " + o.concurrency :
                 String.format(Locale.ROOT, "open loop, %s %.3g req/s%s", o.arrival.name().toLowerCase(Locale.ROOT),
                     o.rate, o.maxConcurrency != null ? ", max concurrency " + o.maxConcurrency : ""),
-            r.measuredTotal(), r.measuredOk(), r.measuredErrors(), r.measuredCancelled(), r.warmupRequests());
+            r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(), r.counts().warmupRequests());
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
-            r.windowSeconds(), rate(r.measuredOk(), r), rate(r.outputTokens(), r), rate(r.inputTokens(), r));
+            r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().outputTokens(), r), rate(r.counts().inputTokens(), r));
         if (o.slo != null)
         {
             out.printf(Locale.ROOT, "goodput %.2f req/s: %d of %d measured requests met %s (%.1f%%)%n",
-                rate(r.goodRequests(), r), r.goodRequests(), r.measuredTotal(), o.slo.describe(),
-                r.measuredTotal() > 0 ? 100.0 * r.goodRequests() / r.measuredTotal() : 0.0);
+                rate(r.counts().good(), r), r.counts().good(), r.counts().total(), o.slo.describe(),
+                r.counts().total() > 0 ? 100.0 * r.counts().good() / r.counts().total() : 0.0);
         }
         out.println();
         out.printf(Locale.ROOT, "%-22s %8s %9s %9s %9s %9s %9s %9s %9s %9s%n",
@@ -99,20 +99,20 @@ public final class ConsoleSummary
                 "ms  e2e %.3f ms%n", r.coldStart().status(), r.coldStart().ttftMs(), r.coldStart().tpotMs(),
                 r.coldStart().e2eMs());
         }
-        if (r.wastedOutputTokens() > 0)
+        if (r.counts().wastedOutputTokens() > 0)
         {
             out.printf(Locale.ROOT, "cancelled requests had received %d output tokens (wasted work)%n",
-                r.wastedOutputTokens());
+                r.counts().wastedOutputTokens());
         }
-        if (!r.errorsByClass().isEmpty())
+        if (!r.counts().errorsByClass().isEmpty())
         {
             out.print("errors:");
-            for (final Map.Entry<String, Long> e : r.errorsByClass().entrySet())
+            for (final Map.Entry<String, Long> e : r.counts().errorsByClass().entrySet())
             {
                 out.printf(Locale.ROOT, "  %s %d", e.getKey(), e.getValue());
             }
             out.println();
-            final long limited = r.errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
+            final long limited = r.counts().errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
             if (limited > 0 && o.retries429 == 0)
             {
                 out.printf(Locale.ROOT, "rate limited: %d responses 429, %.1f per second of window (Retry-After, " +
@@ -135,11 +135,11 @@ public final class ConsoleSummary
                     hiccups.p99(), 100.0 * hiccups.p99() / icl.p50(), icl.p50());
             }
         }
-        if (r.chunks() > 0)
+        if (r.counts().chunks() > 0)
         {
             out.printf(Locale.ROOT, "client cost: CPU user %.2f s + system %.2f s (%.1f + %.1f us per chunk), peak " +
                 "heap %d MiB%n", health.cpuUserNs() / 1e9, health.cpuSystemNs() / 1e9,
-                health.cpuUserNs() / 1e3 / r.chunks(), health.cpuSystemNs() / 1e3 / r.chunks(),
+                health.cpuUserNs() / 1e3 / r.counts().chunks(), health.cpuSystemNs() / 1e3 / r.counts().chunks(),
                 health.peakHeapBytes() >> 20);
         }
         final var ready = health.readiness();
@@ -168,25 +168,25 @@ public final class ConsoleSummary
         {
             out.println("profile (" + health.profileEvent() + "): " + String.join(", ", health.profileFiles()));
         }
-        if (r.retries429() > 0)
+        if (r.counts().retries429() > 0)
         {
             out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); " +
-                "TTFT counts from the last send, TTFT from schedule from the first intended start%n", r.retries429(),
+                "TTFT counts from the last send, TTFT from schedule from the first intended start%n", r.counts().retries429(),
                 o.retries429);
         }
-        if (r.truncatedRequests() > 0)
+        if (r.counts().truncated() > 0)
         {
             out.printf(Locale.ROOT, "note: %d measured streams ended with neither a finish_reason nor [DONE] " +
-                "(truncated; %s)%n", r.truncatedRequests(), o.acceptTruncated ? "taken as ok by --accept-truncated" :
+                "(truncated; %s)%n", r.counts().truncated(), o.acceptTruncated ? "taken as ok by --accept-truncated" :
                     "counted as errors; --accept-truncated takes them as ok");
         }
-        if (r.ringFullWaits() > 0)
+        if (r.counts().ringFullWaits() > 0)
         {
             out.printf(Locale.ROOT, "note: the collector fell behind %d times (records waited, none lost)%n",
-                r.ringFullWaits());
+                r.counts().ringFullWaits());
         }
         out.println();
-        out.println("results: " + r.outputDir().toAbsolutePath().normalize() + " (record.json, requests.jsonl)");
+        out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() + " (record.json, requests.jsonl)");
     }
 
     /** Warn when compilation during load exceeds this many inter-chunk latencies (p50) of CPU. */

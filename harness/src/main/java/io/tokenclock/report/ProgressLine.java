@@ -5,23 +5,22 @@ import java.util.Locale;
 
 import org.HdrHistogram.Histogram;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.SlotPool;
-import io.tokenclock.runner.RunOptions;
 
 /**
  * The live progress line on stderr: done/total, in flight, achieved rate, recent TTFT p50/p99 (from the last sampling
- * interval's histogram), errors. Rewritten in place with {@code \r}. Shown only when stderr is a terminal (the
- * launcher tells the JVM with {@code -Dtokenclock.tty=1}), so logs and CI output stay clean.
+ * interval's histogram), errors. Rewritten in place with {@code \r}. The command line decides whether to show it
+ * at all (only when stderr is a terminal, so that logs and CI output stay clean); this class only draws.
  */
 public final class ProgressLine
 {
     private final PrintStream err;
     private final RunOptions options;
-    private final boolean enabled = "1".equals(System.getProperty("tokenclock.tty"));
     private long startNs;
     private long lastNs;
     private long lastDone;
@@ -38,10 +37,6 @@ public final class ProgressLine
         final long nowNs, final LoadGenerator generator, final SlotPool pool, final Collector collector,
         final MetricRecorders recorders)
     {
-        if (!enabled)
-        {
-            return;
-        }
         if (startNs == 0)
         {
             startNs = nowNs;
@@ -71,7 +66,7 @@ public final class ProgressLine
     /** Ends the progress line so that the summary starts on a fresh line. */
     public void finish()
     {
-        if (enabled && lastWidth > 0)
+        if (lastWidth > 0)
         {
             err.print("\r" + " ".repeat(lastWidth) + "\r");
             err.flush();

@@ -16,11 +16,11 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.runner.RunOptions;
 import io.tokenclock.recording.RequestStage;
-import io.tokenclock.runner.RunResult;
+import io.tokenclock.result.RunResult;
 
 /**
  * Writes {@code record.json}: the benchmark record, one section per part of the contract (model, runtime, hardware,
@@ -67,19 +67,19 @@ public final class RecordWriter
             .put("record_format", RECORD_FORMAT)
             .put("formulas_version", FORMULAS_VERSION)
             .put("version", version());
-        root.put("run_id", r.runId());
+        root.put("run_id", r.target().runId());
         root.put("partial", r.partial());
         root.put("partial_reason", r.partialReason());
-        root.put("started_at", r.startedAt().toString());
+        root.put("started_at", r.target().startedAt().toString());
         final ArrayNode cmd = root.putArray("command");
         o.commandLine.forEach(cmd::add);
 
         final JsonNode contract = o.contract == null ? JSON.createObjectNode() : o.contract;
         final JsonNode declaredModel = contract.path("model");
         final ObjectNode model = root.putObject("model");
-        model.put("name", r.model());
+        model.put("name", r.target().model());
         final ArrayNode served = model.putArray("served_models");
-        r.server().modelIds().forEach(served::add);
+        r.target().server().modelIds().forEach(served::add);
         model.put("revision", text(declaredModel, "revision"));
         model.put("tokenizer", r.provenance().tokenizerId());
         model.put("tokenizer_sha256", r.provenance().tokenizerSha256());
@@ -101,11 +101,11 @@ public final class RecordWriter
         decoding.put("extra_body", o.extraBody);
 
         final ObjectNode runtime = root.putObject("runtime");
-        runtime.put("endpoint", r.endpoint().shownCompletionUrl());
-        runtime.put("api", r.endpoint().api().name().toLowerCase(Locale.ROOT));
+        runtime.put("endpoint", r.target().endpoint().shownCompletionUrl());
+        runtime.put("api", r.target().endpoint().api().name().toLowerCase(Locale.ROOT));
         final ObjectNode engineHeaders = runtime.putObject("server_headers");
-        r.server().engineHeaders().forEach(engineHeaders::put);
-        runtime.set("models_response", r.server().modelsResponse());
+        r.target().server().engineHeaders().forEach(engineHeaders::put);
+        runtime.set("models_response", r.target().server().modelsResponse());
         final JsonNode declaredRuntime = contract.path("runtime");
         runtime.set("declared", declaredRuntime.isMissingNode() ? null : declaredRuntime.deepCopy());
         require(gaps, declaredRuntime.has("engine") && declaredRuntime.has("version") &&
@@ -138,7 +138,7 @@ public final class RecordWriter
         root.set("measurement", measurement(r));
         root.set("report", report(r));
 
-        require(gaps, r.measuredOk() > 0, "report: no measured request succeeded");
+        require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
         final ObjectNode contractNode = root.putObject("contract");
         contractNode.put("file", o.contractPath == null ? null : o.contractPath.toString());
         contractNode.set("declared", o.contract == null ? null : o.contract.deepCopy());
@@ -163,7 +163,7 @@ public final class RecordWriter
         load.put("duration_s", o.durationS);
         load.put("warmup_requests", o.warmupRequests);
         load.put("warmup_duration_s", o.warmupDurationS);
-        final var schedule = io.tokenclock.runner.BenchmarkRunner.rateSchedule(o);
+        final var schedule = o.rateSchedule();
         load.put("rate_schedule", schedule == null ? null : schedule.describe());
         load.put("seed", o.seed);
         load.put("schedule_hash", r.provenance().scheduleHash());
@@ -188,8 +188,8 @@ public final class RecordWriter
         final ObjectNode m = JSON.createObjectNode();
         m.put("boundary", "client-side: from the client's write of the request to arrival of response bytes at the " +
             "client's socket; includes network, server queueing, prefill and decode");
-        m.put("network_path", r.endpoint().isLoopback() ? "loopback" : "remote");
-        m.put("tls", r.endpoint().tls() ? r.options().tlsTrust().describe() : null);
+        m.put("network_path", r.target().endpoint().isLoopback() ? "loopback" : "remote");
+        m.put("tls", r.target().endpoint().tls() ? r.options().tlsTrust().describe() : null);
         m.set("tcp_connect_rtt", JSON.valueToTree(r.provenance().connectRtt()));
         m.put("clock", "System.nanoTime (CLOCK_MONOTONIC on Linux), one clock for all stamps, ns");
         m.put("transport", "Netty HTTP/1.1, " + r.provenance().transport() + " event loops, keep-alive, TCP_NODELAY");
@@ -227,8 +227,8 @@ public final class RecordWriter
             "self-warm-up and pre-connection) to the end of the drain; includes an embedded simulator when there is " +
             "one");
         cost.put("cpu_user_s", h.cpuUserNs() / 1e9).put("cpu_system_s", h.cpuSystemNs() / 1e9);
-        cost.put("cpu_user_us_per_chunk", r.chunks() > 0 ? h.cpuUserNs() / 1e3 / r.chunks() : 0);
-        cost.put("cpu_system_us_per_chunk", r.chunks() > 0 ? h.cpuSystemNs() / 1e3 / r.chunks() : 0);
+        cost.put("cpu_user_us_per_chunk", r.counts().chunks() > 0 ? h.cpuUserNs() / 1e3 / r.counts().chunks() : 0);
+        cost.put("cpu_system_us_per_chunk", r.counts().chunks() > 0 ? h.cpuSystemNs() / 1e3 / r.counts().chunks() : 0);
         cost.put("peak_heap_bytes", h.peakHeapBytes());
         final ObjectNode ready = m.putObject("readiness");
         final var rd = h.readiness();
@@ -241,8 +241,8 @@ public final class RecordWriter
         ready.put("gc_before_t0_ms", rd.gcBeforeT0Ms());
         ready.put("compiler_threads_idle", rd.compilerThreadsIdle());
         ready.put("wait_ready_s", r.options().waitReadyS);
-        ready.put("server_probes", r.server().probes());
-        ready.put("server_ready_after_s", r.server().probes() == 0 ? null : r.server().readyAfterS());
+        ready.put("server_probes", r.target().server().probes());
+        ready.put("server_ready_after_s", r.target().server().probes() == 0 ? null : r.target().server().readyAfterS());
         m.putObject("client_jit").put("compilation_ms_during_load", h.jitMsDuringLoad())
             .put("method", "CompilationMXBean total compilation time (summed over compiler threads) from the start " +
                 "of load to the end of the drain");
@@ -277,35 +277,35 @@ public final class RecordWriter
     {
         final ObjectNode rep = JSON.createObjectNode();
         final ObjectNode window = rep.putObject("window");
-        window.put("start_ns", r.windowStartNs());
-        window.put("end_ns", r.windowEndNs());
+        window.put("start_ns", r.window().startNs());
+        window.put("end_ns", r.window().endNs());
         window.put("duration_s", r.windowSeconds());
-        window.put("wall_s", r.wallSeconds());
+        window.put("wall_s", r.window().wallSeconds());
         final ObjectNode counts = rep.putObject("counts");
-        counts.put("measured", r.measuredTotal());
-        counts.put("ok", r.measuredOk());
-        counts.put("error", r.measuredErrors());
-        counts.put("cancelled", r.measuredCancelled());
-        counts.put("warmup", r.warmupRequests());
-        counts.put("chunks_all_phases", r.chunks());
-        counts.put("output_tokens", r.outputTokens());
-        counts.put("input_tokens", r.inputTokens());
-        counts.put("cancelled_output_tokens", r.wastedOutputTokens());
-        counts.put("late_completions", r.lateCompletions());
-        counts.put("truncated", r.truncatedRequests());
-        counts.put("retries_429", r.retries429());
-        final long limited = r.errorsByClass().getOrDefault("http_429", 0L);
+        counts.put("measured", r.counts().total());
+        counts.put("ok", r.counts().ok());
+        counts.put("error", r.counts().errors());
+        counts.put("cancelled", r.counts().cancelled());
+        counts.put("warmup", r.counts().warmupRequests());
+        counts.put("chunks_all_phases", r.counts().chunks());
+        counts.put("output_tokens", r.counts().outputTokens());
+        counts.put("input_tokens", r.counts().inputTokens());
+        counts.put("cancelled_output_tokens", r.counts().wastedOutputTokens());
+        counts.put("late_completions", r.counts().lateCompletions());
+        counts.put("truncated", r.counts().truncated());
+        counts.put("retries_429", r.counts().retries429());
+        final long limited = r.counts().errorsByClass().getOrDefault("http_429", 0L);
         counts.put("http_429_per_s", r.windowSeconds() > 0 ? limited / r.windowSeconds() : 0.0);
         final ObjectNode errors = rep.putObject("errors_by_class");
-        for (final Map.Entry<String, Long> e : r.errorsByClass().entrySet())
+        for (final Map.Entry<String, Long> e : r.counts().errorsByClass().entrySet())
         {
             errors.put(e.getKey(), e.getValue());
         }
         final ObjectNode throughput = rep.putObject("throughput");
         final double w = r.windowSeconds();
-        throughput.put("requests_per_s", w > 0 ? r.measuredOk() / w : 0);
-        throughput.put("output_tokens_per_s", w > 0 ? r.outputTokens() / w : 0);
-        throughput.put("input_tokens_per_s", w > 0 ? r.inputTokens() / w : 0);
+        throughput.put("requests_per_s", w > 0 ? r.counts().ok() / w : 0);
+        throughput.put("output_tokens_per_s", w > 0 ? r.counts().outputTokens() / w : 0);
+        throughput.put("input_tokens_per_s", w > 0 ? r.counts().inputTokens() / w : 0);
         final ObjectNode dists = rep.putObject("distributions");
         for (final Map.Entry<Metric, Distribution> e : r.distributions().entrySet())
         {
@@ -362,17 +362,17 @@ public final class RecordWriter
             }
         }
         final ObjectNode harness = rep.putObject("harness");
-        harness.put("ring_full_waits", r.ringFullWaits());
-        harness.put("clamped_values", r.clampedValues());
+        harness.put("ring_full_waits", r.counts().ringFullWaits());
+        harness.put("clamped_values", r.counts().clampedValues());
         final var slo = r.options().slo;
         if (slo != null)
         {
             final ObjectNode goodput = rep.putObject("goodput");
             goodput.put("slo", slo.describe());
-            goodput.put("good", r.goodRequests());
-            goodput.put("measured", r.measuredTotal());
-            goodput.put("good_fraction", r.measuredTotal() > 0 ? (double)r.goodRequests() / r.measuredTotal() : 0);
-            goodput.put("goodput_per_s", w > 0 ? r.goodRequests() / w : 0);
+            goodput.put("good", r.counts().good());
+            goodput.put("measured", r.counts().total());
+            goodput.put("good_fraction", r.counts().total() > 0 ? (double)r.counts().good() / r.counts().total() : 0);
+            goodput.put("goodput_per_s", w > 0 ? r.counts().good() / w : 0);
         }
         else
         {

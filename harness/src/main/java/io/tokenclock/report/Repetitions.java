@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.runner.RunResult;
+import io.tokenclock.result.RunResult;
 
 /**
  * Run-to-run variance: one run describes one sample of a noisy system, so a contract can be repeated and the spread of
@@ -41,9 +41,9 @@ public final class Repetitions
         f.put("tpot_p50_ms", r -> r.distributions().get(Metric.TPOT).p50());
         f.put("tpot_p99_ms", r -> r.distributions().get(Metric.TPOT).p99());
         f.put("e2e_p50_ms", r -> r.distributions().get(Metric.E2E).p50());
-        f.put("requests_per_s", r -> r.windowSeconds() > 0 ? r.measuredOk() / r.windowSeconds() : 0);
-        f.put("output_tokens_per_s", r -> r.windowSeconds() > 0 ? r.outputTokens() / r.windowSeconds() : 0);
-        f.put("errors", r -> r.measuredErrors() + r.measuredCancelled());
+        f.put("requests_per_s", r -> r.windowSeconds() > 0 ? r.counts().ok() / r.windowSeconds() : 0);
+        f.put("output_tokens_per_s", r -> r.windowSeconds() > 0 ? r.counts().outputTokens() / r.windowSeconds() : 0);
+        f.put("errors", r -> r.counts().errors() + r.counts().cancelled());
         return f;
     }
 
@@ -53,7 +53,7 @@ public final class Repetitions
         final ObjectNode root = JSON.createObjectNode();
         root.put("repetitions", runs.size());
         final ArrayNode dirs = root.putArray("runs");
-        runs.forEach(r -> dirs.add(r.outputDir().toString()));
+        runs.forEach(r -> dirs.add(r.target().outputDir().toString()));
         final ObjectNode figures = root.putObject("figures");
         out.println();
         out.printf(Locale.ROOT, "run-to-run over %d repetitions%n", runs.size());

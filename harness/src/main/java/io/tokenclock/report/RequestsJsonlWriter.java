@@ -17,6 +17,7 @@ import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestListener;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.result.AnswerText;
 
 /**
  * Writes {@code requests.jsonl}: one JSON object per finished request, warmup included and flagged. Lines collect in
@@ -201,30 +202,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
             final byte b = raw[i];
             if (b < 0x20 || b > 0x7e || b == '"' || b == '\\')
             {
-                g.writeString(decodeRaw(raw, length));
+                g.writeString(AnswerText.decode(raw, length));
                 return;
             }
         }
         g.writeRawUTF8String(raw, 0, length);
-    }
-
-    /**
-     * Decodes raw, still-escaped JSON string bytes (as the chunk parser keeps them) into text.
-     */
-    public static String decodeRaw(final byte[] raw, final int length)
-    {
-        final byte[] quoted = new byte[length + 2];
-        quoted[0] = '"';
-        System.arraycopy(raw, 0, quoted, 1, length);
-        quoted[length + 1] = '"';
-        try
-        {
-            return JSON.readValue(quoted, String.class);
-        }
-        catch (final IOException ex)
-        {
-            return new String(raw, 0, length, StandardCharsets.UTF_8);
-        }
     }
 
     /**

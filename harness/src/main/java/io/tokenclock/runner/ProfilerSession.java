@@ -14,6 +14,8 @@ import jdk.jfr.Recording;
 
 import one.profiler.AsyncProfiler;
 
+import io.tokenclock.config.RunOptions;
+
 /**
  * Profiles the harness itself during a run ({@code --profile cpu|wall|alloc|lock}): async-profiler (from its Maven
  * artifact, which bundles the native library) writes an HTML flame graph, and a JDK Flight Recorder recording with
@@ -27,7 +29,7 @@ import one.profiler.AsyncProfiler;
 public final class ProfilerSession implements AutoCloseable
 {
     /** The modes accepted by {@code --profile}. */
-    public static final List<String> MODES = List.of("cpu", "wall", "alloc", "lock");
+    public static final List<String> MODES = RunOptions.PROFILE_MODES;
 
     private final AsyncProfiler profiler;
     private final Recording jfr;

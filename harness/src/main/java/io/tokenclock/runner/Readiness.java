@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.result.RunResult;
 
 /**
  * Gets the harness ready before the schedule's origin, so that the first measured request meets a client that can
@@ -49,23 +51,6 @@ public final class Readiness
     /** No pre-connection beyond this many: a run that needs more opens them as it goes, and the record says so. */
     static final int MAX_PRECONNECT = 1_024;
 
-    /**
-     * What was done before t0, for the record.
-     *
-     * @param warmupRequests requests of the self-warm-up (0 when off).
-     * @param warmupChunks   chunks the self-warm-up received.
-     * @param warmupS        seconds it took.
-     * @param jitMsInWarmup  JIT compilation time spent during it, ms (summed over compiler threads).
-     * @param preconnected   connections opened before t0.
-     * @param preconnectS    seconds that took.
-     * @param gcBeforeT0Ms   the full collection's duration, ms.
-     */
-    public record Report(long warmupRequests, long warmupChunks, double warmupS, double jitMsInWarmup,
-        int preconnected, double preconnectS, double gcBeforeT0Ms, int compilerThreadsIdle)
-    {
-        public static final Report NONE = new Report(0, 0, 0, 0, 0, 0, 0, 0);
-    }
-
     private Readiness()
     {
     }
@@ -98,8 +83,8 @@ public final class Readiness
                 {
                     final RunResult r = new BenchmarkRunner().run(warmupOptions(options, sim.baseUrl(), phase[0],
                         phase[1], dir.resolve("round-" + round + "-" + phase[1])), err);
-                    requests += r.measuredTotal();
-                    chunks += r.chunks();
+                    requests += r.counts().total();
+                    chunks += r.counts().chunks();
                 }
                 final double roundMs = (System.nanoTime() - roundStartNs) / 1e6;
                 if (round + 1 >= MIN_ROUNDS && compilationMs() - roundJitMs < QUIET_JIT_FRACTION * roundMs)

@@ -22,6 +22,7 @@ import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.result.ServerInfo;
 
 /**
  * Talks to the server before the run, on the cold path, with the JDK's HTTP client: lists {@code /models} (for the
@@ -60,19 +61,6 @@ public final class ServerProbe
         }
     }
 
-    /**
-     * What the probe saw: served model ids, the raw /models answer and its status (with the body as one escaped line
-     * when it was not 200), response headers that name the engine, the preflight's status and latency, and how long
-     * the server took to become ready and in how many probes ({@code --wait-ready}).
-     */
-    public record Info(List<String> modelIds, JsonNode modelsResponse, int modelsStatus, String modelsDetail,
-        Map<String, String> engineHeaders, Integer preflightStatus, double preflightMs, double readyAfterS,
-        int probes)
-    {
-        /** No probe was made ({@code --no-preflight}). */
-        public static final Info NONE = new Info(List.of(), null, 0, "", Map.of(), null, Double.NaN, 0, 0);
-    }
-
     private final Endpoint endpoint;
     private final Map<String, String> headers;
     private final Duration timeout;
@@ -107,14 +95,14 @@ public final class ServerProbe
      *
      * @param err where one line says that the probe is waiting, once.
      */
-    public Info modelsWhenReady(final long deadlineNs, final java.io.PrintStream err) throws UnreachableException
+    public ServerInfo modelsWhenReady(final long deadlineNs, final java.io.PrintStream err) throws UnreachableException
     {
         boolean told = false;
         while (true)
         {
             try
             {
-                final Info info = models();
+                final ServerInfo info = models();
                 if (!retryable(info.modelsStatus()) || System.nanoTime() >= deadlineNs)
                 {
                     return info;
@@ -135,7 +123,7 @@ public final class ServerProbe
     }
 
     /** The preflight ({@link #preflight}), retried like {@link #modelsWhenReady} while the server is not ready. */
-    public Info preflightWhenReady(final Info models, final byte[] body, final long deadlineNs,
+    public ServerInfo preflightWhenReady(final ServerInfo models, final byte[] body, final long deadlineNs,
         final java.io.PrintStream err) throws UnreachableException
     {
         boolean told = false;
@@ -187,7 +175,7 @@ public final class ServerProbe
     }
 
     /** GET /models. A refused connection throws; a server without /models yields an empty list. */
-    public Info models() throws UnreachableException
+    public ServerInfo models() throws UnreachableException
     {
         final HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(endpoint.modelsUrl())).GET());
         final List<String> ids = new ArrayList<>();
@@ -216,7 +204,7 @@ public final class ServerProbe
                 ": check the API key (read from the environment variable named by --api-key-env)");
         }
         final String detail = response.statusCode() == 200 ? "" : UntrustedText.oneLine(response.body());
-        return new Info(ids, body, response.statusCode(), detail, engineHeaders(response), null, Double.NaN,
+        return new ServerInfo(ids, body, response.statusCode(), detail, engineHeaders(response), null, Double.NaN,
             readyAfterS(), probes);
     }
 
@@ -226,7 +214,7 @@ public final class ServerProbe
     }
 
     /** Sends one streaming request with {@code body}; throws with a clear line unless the answer is 200. */
-    public Info preflight(final Info models, final byte[] body) throws UnreachableException
+    public ServerInfo preflight(final ServerInfo models, final byte[] body) throws UnreachableException
     {
         final long start = System.nanoTime();
         final HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(endpoint.completionUrl()))
@@ -248,7 +236,7 @@ public final class ServerProbe
         }
         final Map<String, String> engine = new LinkedHashMap<>(models.engineHeaders());
         engine.putAll(engineHeaders(response));
-        return new Info(models.modelIds(), models.modelsResponse(), models.modelsStatus(), models.modelsDetail(),
+        return new ServerInfo(models.modelIds(), models.modelsResponse(), models.modelsStatus(), models.modelsDetail(),
             engine, response.statusCode(), ms, readyAfterS(), probes);
     }
 

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.report.RequestsJsonlWriter;
+import io.tokenclock.result.AnswerText;
 
 /**
  * Turns a finished request into what a simulated user's next turn needs, on the request stage's thread (per request,
@@ -30,7 +31,7 @@ public final class TurnResults
     public static TurnResult of(final RequestSlot slot)
     {
         final boolean ok = slot.status == RequestSlot.STATUS_OK;
-        return new TurnResult(ok, RequestsJsonlWriter.decodeRaw(slot.text, slot.textLength), toolCalls(slot),
+        return new TurnResult(ok, AnswerText.decode(slot.text, slot.textLength), toolCalls(slot),
             RequestsJsonlWriter.finishReason(slot.finishReason), slot.endNs);
     }
 

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.LengthSpecs;
+import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
@@ -64,6 +66,21 @@ public final class Workloads
         return o.cancelRate > 0 ?
             generator.cancellation(new CancellationRule(o.cancelRate, o.cancelAfterMs, o.cancelAfterTokens, o.seed)) :
             generator;
+    }
+
+    /**
+     * Gives an agent workload whose contract names a {@code tool_command} the command and a way to report a finished
+     * turn to the load generator; nothing for any other workload.
+     */
+    static void connectTools(final RunOptions o, final Workload workload, final LoadGenerator generator)
+    {
+        if (workload instanceof AgentWorkload agents && o.agent != null && o.agent.has("tool_command"))
+        {
+            final List<String> command = new ArrayList<>();
+            o.agent.get("tool_command").forEach(part -> command.add(part.asText()));
+            agents.toolCommand(command, (long)(o.agent.path("tool_timeout_ms").asDouble(30_000) * 1e6),
+                generator::onUserTurnEnded);
+        }
     }
 
     /** The tool offered when an agent contract declares none: a search function taking one query string. */

@@ -18,11 +18,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.fixtures.truth.TruthScript;
 import io.tokenclock.fixtures.truth.TruthServer;
+import io.tokenclock.result.RunResult;
 import io.tokenclock.runner.BenchmarkRunner;
-import io.tokenclock.runner.RunOptions;
-import io.tokenclock.runner.RunResult;
 
 /**
  * The harness against the ground-truth server in CI size: 50 streams x 10 ms ITL x 20 tokens. Every scripted chunk
@@ -57,7 +57,7 @@ final class GroundTruthIT
             o.progress = false;
             result = new BenchmarkRunner().run(o.validate(), new PrintStream(new ByteArrayOutputStream()));
         }
-        assertEquals(50, result.measuredOk());
+        assertEquals(50, result.counts().ok());
 
         final Map<String, JsonNode> sends = new HashMap<>();
         for (final String line : Files.readAllLines(truth))

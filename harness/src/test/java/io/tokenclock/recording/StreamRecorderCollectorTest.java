@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.report.RequestsJsonlWriter;
+import io.tokenclock.result.AnswerText;
 
 /**
  * The measurement core alone, on hand-set stamps: bytes in, per-request metrics out, every number hand-computed.
@@ -46,7 +47,7 @@ final class StreamRecorderCollectorTest
         recorders = new MetricRecorders();
         collector = new Collector(records, pool, recorders, (s, m) -> seen.add(new Seen(s.requestId, s.status,
             s.errorClass, m.ttftNs, m.ttftFromScheduleNs, m.ttfotNs, m.ttstNs, m.tpotNs, m.e2eNs, m.sendLagNs,
-            m.outputTokens, m.tokenCountSource, s.chunkCount, RequestsJsonlWriter.decodeRaw(s.text, s.textLength),
+            m.outputTokens, m.tokenCountSource, s.chunkCount, AnswerText.decode(s.text, s.textLength),
             new String(s.responseId, 0, s.responseIdLength, StandardCharsets.UTF_8), s.phase)));
         recorder = new StreamRecorder(records);
     }
@@ -151,7 +152,7 @@ final class StreamRecorderCollectorTest
     @Test
     void shouldCountOutputWithTheHarnessTokenizerWhenTheServerGivesNoUsage() throws InterruptedException
     {
-        collector.tokenCounter(s -> RequestsJsonlWriter.decodeRaw(s.text, s.textLength).strip().split("\\s+").length);
+        collector.tokenCounter(s -> AnswerText.decode(s.text, s.textLength).strip().split("\\s+").length);
         start(20, RequestSlot.PHASE_MEASURE, 0, 1_000);
         feed(content("one two") + content(" three") + "data: [DONE]\n\n", 2_000);
         recorder.finish(3_000, ErrorClass.NONE, null);

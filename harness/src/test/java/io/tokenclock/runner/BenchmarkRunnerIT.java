@@ -19,11 +19,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
+import io.tokenclock.result.RunResult;
 
 /**
  * The runner end to end against the simulated server on loopback. Bounds are generous (they assert that the harness
@@ -82,8 +84,8 @@ final class BenchmarkRunnerIT
             o.warmupRequests = 2;
             final RunResult r = run(o);
 
-            assertEquals(8, r.measuredOk());
-            assertEquals(2, r.warmupRequests());
+            assertEquals(8, r.counts().ok());
+            assertEquals(2, r.counts().warmupRequests());
             final Distribution ttft = r.distributions().get(Metric.TTFT);
             assertEquals(8, ttft.count());
             assertTrue(ttft.min() >= 40.0, "TTFT can't beat the 40 ms prefill (the role chunk is no token): " + ttft);
@@ -93,7 +95,7 @@ final class BenchmarkRunnerIT
             assertTrue(icl.p50() >= 9.0 && icl.p50() < 12.0, "chunk gaps near the configured 10 ms: " + icl);
             final Distribution tpot = r.distributions().get(Metric.TPOT);
             assertTrue(tpot.mean() >= 9.5 && tpot.mean() < 12.0, "TPOT near 10 ms: " + tpot);
-            assertEquals(8 * 20, r.outputTokens());
+            assertEquals(8 * 20, r.counts().outputTokens());
 
             final List<JsonNode> lines = requests();
             assertEquals(10, lines.size(), "warmup included in requests.jsonl");
@@ -141,7 +143,7 @@ final class BenchmarkRunnerIT
             o.requests = 20L;
             o.maxTokens = 5;
             final RunResult r = run(o);
-            assertEquals(20, r.measuredOk());
+            assertEquals(20, r.counts().ok());
             final List<JsonNode> lines = requests();
             lines.sort(java.util.Comparator.comparingLong(l -> l.get("id").asLong()));
             long previous = 0;
@@ -172,7 +174,7 @@ final class BenchmarkRunnerIT
             o.requests = 10L;
             o.maxTokens = 5;
             final RunResult r = run(o);
-            assertEquals(10, r.measuredOk());
+            assertEquals(10, r.counts().ok());
             final Distribution lag = r.distributions().get(Metric.SEND_LAG);
             assertTrue(lag.max() > 100.0, "each ~100 ms request holds the next 20 ms arrival back: " + lag);
             assertTrue(r.distributions().get(Metric.TTFT_FROM_SCHEDULE).p50() >
@@ -200,8 +202,8 @@ final class BenchmarkRunnerIT
                 o.force = true; // one directory, replaced fault after fault
                 o.timeoutS = 20; // error_hang must end at its error event, not at this timeout
                 final RunResult r = run(o);
-                assertEquals(0, r.measuredOk(), fault[0]);
-                assertEquals(4L, r.errorsByClass().get(fault[1]), fault[0] + " -> " + r.errorsByClass());
+                assertEquals(0, r.counts().ok(), fault[0]);
+                assertEquals(4L, r.counts().errorsByClass().get(fault[1]), fault[0] + " -> " + r.counts().errorsByClass());
                 for (final JsonNode line : requests())
                 {
                     assertEquals("error", line.get("status").asText());
@@ -230,8 +232,8 @@ final class BenchmarkRunnerIT
             o.extraBody = "{\"sim_fault\":\"truncate\"}";
             o.acceptTruncated = true;
             final RunResult r = run(o);
-            assertEquals(4, r.measuredOk(), "accepted");
-            assertEquals(4, r.truncatedRequests(), "and still counted");
+            assertEquals(4, r.counts().ok(), "accepted");
+            assertEquals(4, r.counts().truncated(), "and still counted");
             assertEquals(4, JSON.readTree(dir.resolve("record.json").toFile()).path("report").path("counts")
                 .path("truncated").asLong());
             for (final JsonNode line : requests())
@@ -254,7 +256,7 @@ final class BenchmarkRunnerIT
             o.drainTimeoutS = 0.3;
             o.maxTokens = 200;
             final RunResult r = run(o);
-            assertTrue(r.measuredCancelled() >= 3, "10 s requests cut by a 0.3 s drain: " + r.measuredCancelled());
+            assertTrue(r.counts().cancelled() >= 3, "10 s requests cut by a 0.3 s drain: " + r.counts().cancelled());
             final JsonNode cancelled = requests().stream().filter(l -> l.get("status").asText().equals("cancelled"))
                 .findFirst().orElseThrow();
             assertTrue(cancelled.get("chunk_ns").size() > 0, "tokens received before the cancel are kept");
@@ -275,9 +277,9 @@ final class BenchmarkRunnerIT
             o.cancelRate = 0.5;
             o.cancelAfterTokens = 5;
             final RunResult r = run(o);
-            assertTrue(r.measuredCancelled() >= 10 && r.measuredCancelled() <= 30,
-                "about half of 40 cancelled: " + r.measuredCancelled());
-            assertEquals(40, r.measuredOk() + r.measuredCancelled(), "the rest completed");
+            assertTrue(r.counts().cancelled() >= 10 && r.counts().cancelled() <= 30,
+                "about half of 40 cancelled: " + r.counts().cancelled());
+            assertEquals(40, r.counts().ok() + r.counts().cancelled(), "the rest completed");
             long wasted = 0;
             for (final JsonNode line : requests())
             {
@@ -293,7 +295,7 @@ final class BenchmarkRunnerIT
                     assertEquals(40, line.get("chunk_ns").size());
                 }
             }
-            assertEquals(wasted, r.wastedOutputTokens());
+            assertEquals(wasted, r.counts().wastedOutputTokens());
         }
     }
 
@@ -309,7 +311,7 @@ final class BenchmarkRunnerIT
             o.cancelRate = 1.0;
             o.cancelAfterMs = 100;
             final RunResult r = run(o);
-            assertEquals(4, r.measuredCancelled());
+            assertEquals(4, r.counts().cancelled());
             for (final JsonNode line : requests())
             {
                 // The event loop's timer is armed just before the send stamp and is precise to about 0.1 ms.
@@ -330,14 +332,14 @@ final class BenchmarkRunnerIT
             o.drainTimeoutS = 5;
             o.maxTokens = 40;
             final RunResult r = run(o);
-            assertEquals(0, r.measuredCancelled(), "every request finished within the grace period");
-            assertTrue(r.lateCompletions() >= 2, "the last requests of each slot ended after the window");
+            assertEquals(0, r.counts().cancelled(), "every request finished within the grace period");
+            assertTrue(r.counts().lateCompletions() >= 2, "the last requests of each slot ended after the window");
             long late = 0;
             for (final JsonNode line : requests())
             {
                 late += line.get("late").asBoolean() ? 1 : 0;
             }
-            assertEquals(r.lateCompletions(), late);
+            assertEquals(r.counts().lateCompletions(), late);
         }
     }
 
@@ -361,7 +363,7 @@ final class BenchmarkRunnerIT
             assertEquals("stage 1: 40 req/s, 0.5 s", r.groups().get(0).name());
             assertEquals(20, r.groups().get(0).ok());
             assertEquals(40, r.groups().get(1).ok());
-            assertEquals(60, r.measuredOk(), "ramp requests are excluded from the measured counts");
+            assertEquals(60, r.counts().ok(), "ramp requests are excluded from the measured counts");
         }
     }
 
@@ -379,7 +381,7 @@ final class BenchmarkRunnerIT
             o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 50);
             o.sticky = true;
             final RunResult r = run(o);
-            assertEquals(18, r.measuredOk());
+            assertEquals(18, r.counts().ok());
             final java.util.Map<Integer, List<JsonNode>> byUser = new java.util.HashMap<>();
             for (final JsonNode line : requests())
             {
@@ -423,7 +425,7 @@ final class BenchmarkRunnerIT
             o.prefixes = new io.tokenclock.workload.SharedPrefixes(5, 2, 8, 0.5);
             o.cachePolicy = "preload";
             final RunResult r = run(o);
-            assertEquals(9, r.measuredOk(), "the cold request is not among the measured ones");
+            assertEquals(9, r.counts().ok(), "the cold request is not among the measured ones");
             assertNotNull(r.coldStart());
             assertTrue(r.coldStart().ttftMs() >= 30.0, "cold TTFT includes the 30 ms prefill: " + r.coldStart());
             final List<JsonNode> lines = requests();
@@ -453,7 +455,7 @@ final class BenchmarkRunnerIT
                 "\"value\": 20}, \"tool_result_tokens\": {\"dist\": \"fixed\", \"value\": 30}}");
             o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 10);
             final RunResult r = run(o);
-            assertEquals(12, r.measuredOk());
+            assertEquals(12, r.counts().ok());
             assertNotNull(r.tasks());
             assertTrue(r.tasks().tasks() >= 2, "tasks finished: " + r.tasks().tasks());
             assertEquals(r.tasks().tasks(), r.tasks().succeeded(), "each task: two tool calls, then an answer");
@@ -481,11 +483,11 @@ final class BenchmarkRunnerIT
             o.requests = 6L;
             o.maxTokens = 5;
             o.slo = io.tokenclock.recording.Slo.ofMillis(30.0, null, null);
-            assertEquals(0, run(o).goodRequests(), "a 40 ms prefill never meets TTFT <= 30 ms");
+            assertEquals(0, run(o).counts().good(), "a 40 ms prefill never meets TTFT <= 30 ms");
             o.slo = io.tokenclock.recording.Slo.ofMillis(500.0, 20.0, 2_000.0);
             o.force = true; // the second run replaces the first on purpose
             final RunResult r = run(o);
-            assertEquals(6, r.goodRequests());
+            assertEquals(6, r.counts().good());
             final JsonNode goodput = JSON.readTree(dir.resolve("record.json").toFile()).path("report").path("goodput");
             assertEquals(1.0, goodput.path("good_fraction").asDouble(), 1e-9);
             assertTrue(goodput.path("slo").asText().contains("TTFT <= 500.0 ms"));
@@ -528,7 +530,7 @@ final class BenchmarkRunnerIT
             final List<JsonNode> ramp = requests().stream().filter(l -> l.get("phase").asText().equals("ramp"))
                 .sorted(java.util.Comparator.comparingLong(l -> l.get("sent_ns").asLong())).toList();
             assertTrue(ramp.size() >= 3, "requests during the ramp are recorded as ramp: " + ramp.size());
-            assertTrue(r.measuredOk() > 0);
+            assertTrue(r.counts().ok() > 0);
             assertEquals(1, maxInFlight(ramp.subList(0, 3)), "the ramp starts at concurrency 1");
             assertEquals(3, maxInFlight(requests().stream().filter(l -> l.get("phase").asText().equals("measure"))
                 .toList()), "and reaches 3 in the measured window");
@@ -567,7 +569,7 @@ final class BenchmarkRunnerIT
                 "\"sleep 0.05; echo result of $TOOL_NAME for; cat\"]}");
             o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 5);
             final RunResult r = run(o);
-            assertEquals(12, r.measuredOk());
+            assertEquals(12, r.counts().ok());
             assertTrue(r.tasks().tasks() >= 2 && r.tasks().succeeded() == r.tasks().tasks(),
                 "the tool results reached the model, so it answered: " + r.tasks());
             assertEquals(3, r.tasks().steps().getMinValue());
@@ -592,12 +594,12 @@ final class BenchmarkRunnerIT
                 "{\"dist\": \"fixed\", \"value\": 5}}");
             o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 5);
             final RunResult r = run(o);
-            assertTrue(r.measuredErrors() > 0, "the simulator failed some requests: " + r.measuredErrors());
+            assertTrue(r.counts().errors() > 0, "the simulator failed some requests: " + r.counts().errors());
             // Every failed request is either retried or fails its task, except a user's last request of the run.
             final long accounted = r.tasks().retries() + r.tasks().failedRequests();
-            assertTrue(accounted <= r.measuredErrors() && r.measuredErrors() <= accounted + 2,
+            assertTrue(accounted <= r.counts().errors() && r.counts().errors() <= accounted + 2,
                 r.tasks().retries() + " retries + " + r.tasks().failedRequests() + " failed tasks vs " +
-                r.measuredErrors() + " errors");
+                r.counts().errors() + " errors");
             assertTrue(r.tasks().retries() > 0);
             assertTrue(r.tasks().succeeded() > 0);
             assertEquals(2, r.tasks().steps().getMinValue(), "retries are not steps: one tool call, then the answer");
@@ -615,7 +617,7 @@ final class BenchmarkRunnerIT
             o.timeoutS = 0.3;
             o.maxTokens = 50;
             final RunResult r = run(o);
-            assertEquals(2L, r.errorsByClass().get("timeout_total"));
+            assertEquals(2L, r.counts().errorsByClass().get("timeout_total"));
         }
     }
 
@@ -630,7 +632,7 @@ final class BenchmarkRunnerIT
             o.maxTokens = 5;
             o.idleTimeoutS = 0.2;
             final RunResult r = run(o.validate());
-            assertEquals(2L, r.errorsByClass().get("timeout_idle"), r.errorsByClass().toString());
+            assertEquals(2L, r.counts().errorsByClass().get("timeout_idle"), r.counts().errorsByClass().toString());
         }
         // A server that accepts and reads, and never answers a byte.
         try (java.net.ServerSocket mute = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress()))
@@ -663,7 +665,7 @@ final class BenchmarkRunnerIT
             o.requests = 2L;
             o.firstByteTimeoutS = 0.3;
             final RunResult r = run(o);
-            assertEquals(2L, r.errorsByClass().get("timeout_first_byte"), r.errorsByClass().toString());
+            assertEquals(2L, r.counts().errorsByClass().get("timeout_first_byte"), r.counts().errorsByClass().toString());
             assertTrue(requests().get(0).get("error_detail").asText().contains("--first-byte-timeout"));
         }
     }
@@ -702,7 +704,7 @@ final class BenchmarkRunnerIT
                 o.requests = 1L;
                 o.connectTimeoutS = 0.5;
                 final RunResult r = run(o);
-                assertEquals(1L, r.errorsByClass().get("timeout_connect"), r.errorsByClass().toString());
+                assertEquals(1L, r.counts().errorsByClass().get("timeout_connect"), r.counts().errorsByClass().toString());
                 assertTrue(requests().get(0).get("error_detail").asText().contains("--connect-timeout"));
             }
             finally

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
+import io.tokenclock.config.RunOptions;
+
 final class ReadinessTest
 {
     private static RunOptions open(final double rate, final Integer maxConcurrency)

@@ -1,4 +1,4 @@
-package io.tokenclock.runner;
+package io.tokenclock.config;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -87,7 +87,8 @@ public final class RunOptions implements Cloneable
     public int ioThreads;
     public boolean preflight = true;
     public boolean saveText;
-    public boolean progress = true;
+    /** Draw the live progress line on stderr (the command line sets it only when stderr is a terminal). */
+    public boolean progress;
     /** async-profiler mode (cpu, wall, alloc, lock), or null for none. */
     public String profile;
     /** Where profiles go; default: the run's output directory. */
@@ -136,14 +137,17 @@ public final class RunOptions implements Cloneable
     /** The command line that produced these options, for the record (never holds a credential). */
     public java.util.List<String> commandLine = java.util.List.of();
 
-    /** Run the harness's own request path against the embedded simulator before the run (see {@link Readiness}). */
+    /** Run the harness's own request path against the embedded simulator before the run (see the runner's {@code Readiness}). */
     public boolean selfWarmup = !"false".equals(System.getProperty("tokenclock.selfWarmup"));
     /** Set on the self-warm-up's own runs: they write no record and warm nothing themselves. */
     public boolean selfWarmupRun;
-    /** Connections to open before t0, or null for the expected concurrency ({@link Readiness}). */
+    /** Connections to open before t0, or null for the expected concurrency (the runner's {@code Readiness}). */
     public Integer preconnect;
     /** Precision mode: the event loops busy-poll epoll instead of sleeping in it. */
     public boolean busyPoll;
+
+    /** The async-profiler modes {@code --profile} accepts. */
+    public static final java.util.List<String> PROFILE_MODES = java.util.List.of("cpu", "wall", "alloc", "lock");
 
     /** Open-loop safety cap on requests in flight when --max-concurrency is not given. */
     public static final int DEFAULT_OPEN_LOOP_CAP = 10_000;
@@ -162,6 +166,21 @@ public final class RunOptions implements Cloneable
             peak = Math.max(peak, s.ratePerSecond());
         }
         return ramp != null ? Math.max(peak, Math.max(ramp.fromRate(), ramp.toRate())) : peak;
+    }
+
+    /**
+     * @return the open loop's rate over time (ramp, then stages, or one stage of the constant rate for the duration),
+     * or null when there is none: a closed loop, a fixed schedule, or a constant rate without ramp or stages.
+     */
+    public io.tokenclock.load.RateSchedule rateSchedule()
+    {
+        if (closedLoop() || fixedSchedule || (ramp == null && stages.isEmpty()))
+        {
+            return null;
+        }
+        final java.util.List<io.tokenclock.load.RateSchedule.Stage> measured = !stages.isEmpty() ? stages :
+            java.util.List.of(new io.tokenclock.load.RateSchedule.Stage(rate, durationS));
+        return new io.tokenclock.load.RateSchedule(ramp, measured);
     }
 
     /** @return the cap on requests in flight. */
@@ -379,9 +398,9 @@ public final class RunOptions implements Cloneable
         {
             throw new IllegalArgumentException("--timeout must be > 0 and --drain-timeout >= 0");
         }
-        if (profile != null && !ProfilerSession.MODES.contains(profile.toLowerCase(java.util.Locale.ROOT)))
+        if (profile != null && !PROFILE_MODES.contains(profile.toLowerCase(java.util.Locale.ROOT)))
         {
-            throw new IllegalArgumentException("--profile must be one of " + ProfilerSession.MODES + ": " + profile);
+            throw new IllegalArgumentException("--profile must be one of " + PROFILE_MODES + ": " + profile);
         }
         if (!(hiccupWarnFraction > 0))
         {

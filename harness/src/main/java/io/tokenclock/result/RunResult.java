@@ -1,0 +1,162 @@
+package io.tokenclock.result;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.ProcessUsage;
+import io.tokenclock.metrics.SafepointCounters;
+import io.tokenclock.recording.Slo;
+import io.tokenclock.transport.Endpoint;
+import io.tokenclock.workload.AgentWorkload;
+
+/**
+ * Everything a finished run measured, with the options that produced it: the input of record.json and the summary.
+ * Counts and distributions cover the measure phase only; warmup requests are in requests.jsonl. Built from named
+ * parts, each a record of its own.
+ *
+ * @param options       the validated options of the run.
+ * @param target        what was measured, and where the results went.
+ * @param counts        the measured requests, chunks, tokens and errors.
+ * @param window        the measurement window.
+ * @param distributions every metric over the measured requests.
+ * @param clientHealth  the client machine's own behaviour during the window.
+ * @param provenance    what identifies the requests and schedule.
+ * @param groups        per segment and stage.
+ * @param coldStart     the cold-start request, or null.
+ * @param tasks         agent task outcomes, or null.
+ * @param partialReason why the record is partial (interrupted, or written while the run was in progress), or null.
+ */
+public record RunResult(
+    RunOptions options,
+    Target target,
+    Counts counts,
+    Window window,
+    Map<Metric, Distribution> distributions,
+    ClientHealth clientHealth,
+    Provenance provenance,
+    List<GroupResult> groups,
+    ColdStart coldStart,
+    AgentWorkload.Report tasks,
+    String partialReason)
+{
+    /**
+     * What was measured and where the results went.
+     *
+     * @param endpoint  the API endpoint.
+     * @param model     the model asked for.
+     * @param server    what the probe saw of the server.
+     * @param runId     the run's id.
+     * @param outputDir the run directory.
+     * @param startedAt when the run started (wall clock, for the record only).
+     */
+    public record Target(Endpoint endpoint, String model, ServerInfo server, String runId, Path outputDir,
+        Instant startedAt)
+    {
+    }
+
+    /**
+     * The measured requests and what they carried.
+     *
+     * @param ok                 measured requests that ended well.
+     * @param errors             measured requests that failed.
+     * @param cancelled          measured requests cancelled by the run's cancellation rule or its end.
+     * @param warmupRequests     warm-up requests that finished.
+     * @param chunks             chunks stamped, all phases.
+     * @param outputTokens       output tokens of measured requests.
+     * @param inputTokens        input tokens of measured requests.
+     * @param wastedOutputTokens output tokens of measured requests that failed or were cancelled.
+     * @param lateCompletions    measured requests that ended after the window closed.
+     * @param good               measured requests that met the SLO.
+     * @param truncated          measured streams that ended with neither finish_reason nor [DONE], accepted or not.
+     * @param retries429         times measured requests were sent again after a 429 ({@code --retry-429}).
+     * @param errorsByClass      error class label to count, classes with none left out.
+     * @param ringFullWaits      times a producer waited for room in the chunk ring.
+     * @param clampedValues      values clamped to a histogram's range.
+     */
+    public record Counts(long ok, long errors, long cancelled, long warmupRequests, long chunks, long outputTokens,
+        long inputTokens, long wastedOutputTokens, long lateCompletions, long good, long truncated, long retries429,
+        Map<String, Long> errorsByClass, long ringFullWaits, long clampedValues)
+    {
+        /** @return every measured request: ok, failed or cancelled. */
+        public long total()
+        {
+            return ok + errors + cancelled;
+        }
+    }
+
+    /**
+     * The measurement window on the run's clock.
+     *
+     * @param startNs     earliest measured intended start.
+     * @param endNs       latest measured end.
+     * @param wallSeconds the whole run's duration, warm-up and drain included, s.
+     */
+    public record Window(long startNs, long endNs, double wallSeconds)
+    {
+        /** @return the window in seconds, 0 when empty. */
+        public double seconds()
+        {
+            return endNs > startNs ? (endNs - startNs) / 1e9 : 0.0;
+        }
+    }
+
+    /** The cold-start request, measured alone before the run (null when none was asked for). */
+    public record ColdStart(String status, String error, double ttftMs, double tpotMs, double e2eMs, long outputTokens)
+    {
+    }
+
+    /** One group's (segment's) measured requests: counts, its own window, and every distribution. */
+    public record GroupResult(String name, long ok, long errors, long cancelled, long outputTokens, long inputTokens,
+        double windowSeconds, Map<Metric, Distribution> distributions, Slo slo, long good)
+    {
+    }
+
+    /**
+     * What identifies and conditions the run beyond its options: a SHA-256 over every request body in request order
+     * and, in open loop, over the intended start offsets; the tokenizer and its file hash; how many prompts missed
+     * their exact token count; what the cache flush answered; TCP connect round trips to the server before the run.
+     */
+    public record Provenance(String hash, String scheduleHash, long requests, long residualRequests,
+        String tokenizerSha256, String tokenizerId, String cacheAction, Map<String, Object> connectRtt,
+        String transport)
+    {
+    }
+
+    /**
+     * The client machine's own behaviour during the run: scheduling hiccups (lateness of a 1 ms wake-up, ms), GC
+     * activity, and the profiles written, if any.
+     */
+    public record ClientHealth(Distribution hiccupsMs, long hiccupIntervalNs, long gcCount, long gcTotalMs,
+        long gcMaxMs, List<String> gcCollectors, String profileEvent, List<String> profileFiles,
+        ProcessUsage.CpuTimes cpu, long peakHeapBytes, ReadinessReport readiness,
+        long jitMsDuringLoad, SafepointCounters.Reading safepointsDuringLoad,
+        String stagePriority)
+    {
+        public long cpuUserNs()
+        {
+            return cpu.userNs();
+        }
+
+        public long cpuSystemNs()
+        {
+            return cpu.systemNs();
+        }
+    }
+
+    /** @return whether this record describes less than the whole run. */
+    public boolean partial()
+    {
+        return partialReason != null;
+    }
+
+    /** @return the measurement window in seconds: earliest measured intended start to latest measured end. */
+    public double windowSeconds()
+    {
+        return window.seconds();
+    }
+}

@@ -1,0 +1,290 @@
+package io.tokenclock.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import io.tokenclock.clock.NanoClock;
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.GcPauseMonitor;
+import io.tokenclock.metrics.HiccupMonitor;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.MetricRecorders;
+import io.tokenclock.metrics.ProcessUsage;
+import io.tokenclock.metrics.SafepointCounters;
+import io.tokenclock.recording.ChunkRecords;
+import io.tokenclock.recording.Collector;
+import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.recording.GroupStats;
+import io.tokenclock.recording.RequestListener;
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.RequestStage;
+import io.tokenclock.recording.SlotPool;
+import io.tokenclock.report.ProgressLine;
+import io.tokenclock.report.RecordWriter;
+import io.tokenclock.report.RequestsJsonlWriter;
+import io.tokenclock.result.AnswerText;
+import io.tokenclock.result.ReadinessReport;
+import io.tokenclock.result.RunResult;
+import io.tokenclock.transport.StreamingClient;
+import io.tokenclock.workload.AgentWorkload;
+
+/**
+ * The measured phase of one run: wires the core around the client (slot pool, collector, request stage, load
+ * generator, health monitors), opens the window, supervises it until every request has ended, and assembles the
+ * {@link RunResult}. One instance per run; {@link #close()} releases the client, the request log and the monitors.
+ * <p>
+ * Threads: the load generator, the client's event loops, the collector and the request stage each run on their own;
+ * the calling thread supervises (samples histograms, draws progress, applies the drain and grace deadlines).
+ */
+final class Measurement implements AutoCloseable, RequestListener
+{
+    private static final long PROGRESS_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(500);
+    /** How long requests may take to end after {@link StreamingClient#cancelAll()} before the run gives up on them. */
+    private static final long CANCEL_WAIT_NS = TimeUnit.SECONDS.toNanos(10);
+
+    private final RunOptions options;
+    private final NanoClock clock;
+    private final Preparation.Prepared prep;
+    private final RunResult.Target target;
+    private final StreamingClient client;
+    private final ReadinessReport ready;
+    private final Interruption interruption;
+    private final Monitors monitors;
+    private final SlotPool pool;
+    private final MetricRecorders recorders = new MetricRecorders();
+    private final GroupStats[] groups;
+    private final RequestsJsonlWriter jsonl;
+    private final LoadGenerator generator;
+    private final Collector collector;
+    private final RequestStage stage;
+    private final long wallStartNs;
+
+    private volatile RunResult.ColdStart coldStart;
+    private volatile Throwable generatorFailure;
+    private volatile String stagePriority = BackgroundPriority.NORMAL;
+
+    /** Wires the run around the client, which {@link #close()} closes. */
+    Measurement(
+        final RunOptions options, final NanoClock clock, final Preparation.Prepared prep,
+        final RunResult.Target target, final StreamingClient client, final ReadinessReport ready,
+        final Interruption interruption, final PrintStream err) throws IOException
+    {
+        this.options = options;
+        this.clock = clock;
+        this.prep = prep;
+        this.target = target;
+        this.client = client;
+        this.ready = ready;
+        this.interruption = interruption;
+        this.groups = RunShape.groupNames(options, prep.workload()).stream()
+            .map(name -> new GroupStats(name, RunShape.sloFor(options, name))).toArray(GroupStats[]::new);
+        this.pool = new SlotPool(options.maxInFlight());
+        this.wallStartNs = clock.nanoTime();
+        this.jsonl = new RequestsJsonlWriter(target.outputDir().resolve("requests.jsonl"), options.saveText);
+        if (options.sticky && options.users != null)
+        {
+            client.stickyUsers(options.users);
+        }
+        this.generator = new LoadGenerator(RunShape.plan(options, prep.workload()), clock, pool, prep.workload(),
+            client::submit);
+        generator.coldStart(options.coldStart);
+        Workloads.connectTools(options, prep.workload(), generator);
+        this.collector = new Collector(client.records(), pool, recorders, this, groups);
+        collector.windowClose(generator::windowCloseNs).slo(options.slo).acceptTruncated(options.acceptTruncated);
+        if (options.tokenizer != null)
+        {
+            collector.tokenCounter(slot -> prep.tokenizer().count(AnswerText.decode(slot.text, slot.textLength) +
+                AnswerText.decode(slot.reasoning, slot.reasoningLength)));
+        }
+        this.stage = collector.stageOnOwnThread();
+        this.monitors = Monitors.start(options, target.outputDir(), err);
+    }
+
+    /**
+     * Runs the window: starts the threads, writes the first record, lets the generator go, supervises until every
+     * request has ended (or the drain and grace deadlines passed), and stops the threads.
+     *
+     * @return the CPU, JIT and safepoint figures of the window.
+     */
+    Monitors.InLoad measure(final PrintStream err) throws IOException, InterruptedException
+    {
+        final Thread stageThread = startStage();
+        final Thread collectorThread = daemon(collector, "tokenclock-collector");
+        collectorThread.start();
+        final Thread generatorThread = daemon(generator, "tokenclock-load");
+        generatorThread.setUncaughtExceptionHandler((t, ex) -> generatorFailure = ex);
+        final Monitors.AtLoadStart start = monitors.atLoadStart();
+        if (!options.selfWarmupRun)
+        {
+            // A record exists from the window's first moment: what a kill -9 leaves beside requests.jsonl.
+            writeRecord(result(monitors.inLoadSince(start), 0, null, BenchmarkRunner.IN_PROGRESS));
+        }
+        if (interruption.requested())
+        {
+            generator.stop(); // stopped before the window opened: no request starts
+        }
+        generatorThread.start();
+        final ProgressLine progress = options.progress ? new ProgressLine(err, options) : null;
+        new Supervisor(options, clock, interruption, generator, pool, client, collector, recorders, groups, progress)
+            .untilDrained(PROGRESS_INTERVAL_NS, CANCEL_WAIT_NS);
+        generatorThread.join(TimeUnit.SECONDS.toMillis(5));
+        if (generatorFailure != null)
+        {
+            throw new IllegalStateException("the load generator failed: " + generatorFailure);
+        }
+        collector.close();
+        collectorThread.join(TimeUnit.SECONDS.toMillis(10));
+        stage.close();
+        stageThread.join(TimeUnit.SECONDS.toMillis(10));
+        final Monitors.InLoad inLoad = monitors.inLoadSince(start);
+        recorders.sample();
+        Supervisor.sampleGroups(groups);
+        if (progress != null)
+        {
+            progress.finish();
+        }
+        return inLoad;
+    }
+
+    /** @return the run's final result: what the window measured, and the client's health over it. */
+    RunResult result(final Monitors.InLoad inLoad, final double wallSeconds, final String partialReason)
+    {
+        return result(inLoad, wallSeconds, prep.workload() instanceof AgentWorkload agents ? agents.report() : null,
+            partialReason);
+    }
+
+    private RunResult result(
+        final Monitors.InLoad inLoad, final double wallSeconds, final AgentWorkload.Report tasks,
+        final String partialReason)
+    {
+        return new RunResult(options, target, counts(), new RunResult.Window(collector.windowStartNs(),
+            collector.windowEndNs(), wallSeconds), distributions(recorders), monitors.health(inLoad, ready,
+            stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason);
+    }
+
+    /** @return seconds since the wiring, the run's wall time so far. */
+    double wallSeconds()
+    {
+        return (clock.nanoTime() - wallStartNs) / 1e9;
+    }
+
+    void writeRecord(final RunResult result) throws IOException
+    {
+        RecordWriter.write(result, prep.workload().describe(), target.outputDir().resolve("record.json"));
+    }
+
+    @Override
+    public void onRequestComplete(final RequestSlot slot, final RequestMetrics m)
+    {
+        jsonl.onRequestComplete(slot, m);
+        if (slot.phase == RequestSlot.PHASE_COLD)
+        {
+            coldStart = new RunResult.ColdStart(slot.status == RequestSlot.STATUS_OK ? "ok" : "error",
+                slot.errorClass.label(), m.ttftNs / 1e6, m.tpotNs / 1e6, m.e2eNs / 1e6, m.outputTokens);
+        }
+        if (slot.user >= 0)
+        {
+            generator.onUserTurnEnded(slot.user, TurnResults.of(slot));
+        }
+    }
+
+    @Override
+    public void flush()
+    {
+        jsonl.flush();
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        try (client; jsonl)
+        {
+            monitors.close();
+        }
+    }
+
+    private RunResult.Counts counts()
+    {
+        final AtomicLongArray c = collector.counters();
+        final Map<String, Long> errors = new LinkedHashMap<>();
+        final AtomicLongArray byClass = collector.errorsByClass();
+        for (int i = 0; i < byClass.length(); i++)
+        {
+            if (byClass.get(i) > 0)
+            {
+                errors.put(ErrorClass.of(i).label(), byClass.get(i));
+            }
+        }
+        final ChunkRecords records = client.records();
+        return new RunResult.Counts(c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
+            c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
+            c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
+            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_GOOD),
+            c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429), errors, records.fullWaits(),
+            recorders.clampedCount());
+    }
+
+    private RunResult.Provenance provenance()
+    {
+        return new RunResult.Provenance(prep.workload().hash(), generator.scheduleHash(), prep.workload().requests(),
+            prep.workload().residualRequests(), prep.tokenizer().fileSha256(), prep.tokenizer().id(),
+            prep.cacheAction(), prep.networkRtt(), client.transport());
+    }
+
+    private List<RunResult.GroupResult> groupResults()
+    {
+        final List<RunResult.GroupResult> results = new ArrayList<>();
+        for (final GroupStats g : groups)
+        {
+            results.add(new RunResult.GroupResult(g.name(), g.ok(), g.errors(), g.cancelled(), g.outputTokens(),
+                g.inputTokens(), g.windowSeconds(), distributions(g.recorders()), g.slo(), g.good()));
+        }
+        return results;
+    }
+
+    private static Map<Metric, Distribution> distributions(final MetricRecorders recorders)
+    {
+        final Map<Metric, Distribution> d = new EnumMap<>(Metric.class);
+        for (final Metric m : Metric.values())
+        {
+            d.put(m, Distribution.of(recorders.total(m), m));
+        }
+        return d;
+    }
+
+    /**
+     * Starts the request stage on its own thread, lowered to the idle scheduling class ({@link BackgroundPriority})
+     * before it takes its first request; waits for that, so no process is spawned inside the measured window.
+     */
+    private Thread startStage() throws InterruptedException
+    {
+        final CountDownLatch lowered = new CountDownLatch(1);
+        final Thread thread = daemon(() ->
+        {
+            stagePriority = BackgroundPriority.lowerCurrentThread();
+            lowered.countDown();
+            stage.run();
+        }, "tokenclock-requests");
+        thread.start();
+        lowered.await(5, TimeUnit.SECONDS);
+        return thread;
+    }
+
+    private static Thread daemon(final Runnable body, final String name)
+    {
+        final Thread thread = new Thread(body, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+}

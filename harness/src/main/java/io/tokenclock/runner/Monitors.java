@@ -1,0 +1,87 @@
+package io.tokenclock.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.GcPauseMonitor;
+import io.tokenclock.metrics.HiccupMonitor;
+import io.tokenclock.metrics.ProcessUsage;
+import io.tokenclock.metrics.SafepointCounters;
+import io.tokenclock.result.ReadinessReport;
+import io.tokenclock.result.RunResult;
+
+/**
+ * The client's own health over a run: scheduling hiccups, GC pauses, heap, process CPU, JIT compilation, safepoints,
+ * and the profiler when one was asked for. Started before the window, read at its edges, closed after it.
+ */
+final class Monitors implements AutoCloseable
+{
+    /** The hiccup monitor asks to wake every millisecond, as jHiccup does. */
+    static final long HICCUP_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(
+        Long.getLong("tokenclock.hiccupIntervalUs", 1000));
+
+    /** Readings at the window's start, to subtract from those at its end. */
+    record AtLoadStart(ProcessUsage.CpuTimes cpu, long jitMs, SafepointCounters.Reading safepoints)
+    {
+    }
+
+    /** What the window cost the client: process CPU, JIT compilation (ms), safepoints (null when unreadable). */
+    record InLoad(ProcessUsage.CpuTimes cpu, long jitMs, SafepointCounters.Reading safepoints)
+    {
+    }
+
+    private final HiccupMonitor hiccups = new HiccupMonitor(HICCUP_INTERVAL_NS).start();
+    private final GcPauseMonitor gc = new GcPauseMonitor();
+    private final ProcessUsage usage = new ProcessUsage();
+    private final SafepointCounters safepoints = SafepointCounters.open();
+    private final ProfilerSession profiler;
+
+    private Monitors(final ProfilerSession profiler)
+    {
+        this.profiler = profiler;
+    }
+
+    static Monitors start(final RunOptions options, final Path outputDir, final PrintStream err)
+        throws IOException
+    {
+        return new Monitors(options.profile == null ? null : ProfilerSession.start(options.profile,
+            options.profileOut != null ? options.profileOut : outputDir, err));
+    }
+
+    AtLoadStart atLoadStart()
+    {
+        return new AtLoadStart(ProcessUsage.cpuNow(), Readiness.compilationMs(),
+            safepoints == null ? null : safepoints.now());
+    }
+
+    InLoad inLoadSince(final AtLoadStart start)
+    {
+        return new InLoad(ProcessUsage.cpuNow().since(start.cpu()), Readiness.compilationMs() - start.jitMs(),
+            safepoints == null ? null : safepoints.now().since(start.safepoints()));
+    }
+
+    /** @return the client's health for the record; complete once {@link #close()} has written the profiles. */
+    RunResult.ClientHealth health(final InLoad inLoad, final ReadinessReport ready, final String stagePriority)
+    {
+        return new RunResult.ClientHealth(Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(),
+            gc.count(), gc.totalMs(), gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
+            profiler == null ? List.of() : profiler.files(), inLoad.cpu(), usage.peakHeapBytes(), ready,
+            inLoad.jitMs(), inLoad.safepoints(), stagePriority);
+    }
+
+    @Override
+    public void close() throws IOException
+    {
+        if (profiler != null)
+        {
+            profiler.close();
+        }
+        hiccups.close();
+        gc.close();
+    }
+}

@@ -1,0 +1,156 @@
+package io.tokenclock.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.report.EnvironmentCapture;
+import io.tokenclock.result.ServerInfo;
+import io.tokenclock.transport.Endpoint;
+import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.Workload;
+import io.tokenclock.workload.WorkloadGenerator;
+import io.tokenclock.workload.tokenizer.Tokenizer;
+
+/**
+ * The first phase of a run, before the harness makes itself ready: resolve the endpoint and its headers, wait for the
+ * server and list its models, build the workload, send the preflight request, measure TCP round trips, and apply
+ * the cache policy. Nothing here is measured; everything it learns goes into the record.
+ */
+final class Preparation
+{
+    /**
+     * What the preparation found.
+     *
+     * @param endpoint    the API endpoint.
+     * @param headers     request headers, credentials included (never written out).
+     * @param probe       the probe, for the readiness phase.
+     * @param server      what the probe saw.
+     * @param model       the model to ask for: the option, else the first the server lists.
+     * @param tokenizer   the run's tokenizer.
+     * @param workload    the run's requests.
+     * @param networkRtt  TCP connect round trips to the server before the run.
+     * @param cacheAction what the cache policy did, or null.
+     */
+    record Prepared(Endpoint endpoint, Map<String, String> headers, ServerProbe probe, ServerInfo server, String model,
+        Tokenizer tokenizer, Workload workload, Map<String, Object> networkRtt, String cacheAction)
+    {
+    }
+
+    private Preparation()
+    {
+    }
+
+    static Prepared prepare(final RunOptions options, final PrintStream err)
+        throws ServerProbe.UnreachableException, IOException
+    {
+        final Endpoint endpoint = Endpoint.parse(options.url, options.api);
+        final Map<String, String> headers = requestHeaders(options, endpoint);
+        final ServerProbe probe = new ServerProbe(endpoint, headers, options.limits(), options.tlsTrust());
+        final long readyDeadlineNs = System.nanoTime() + (long)(options.waitReadyS * 1e9);
+        ServerInfo server = options.preflight ? probe.modelsWhenReady(readyDeadlineNs, err) : ServerInfo.NONE;
+        final String model = options.model != null ? options.model : servedModel(server, endpoint, options);
+        final Tokenizer tokenizer = Workloads.tokenizer(options);
+        final Workload workload = Workloads.generator(options, endpoint, model, tokenizer);
+        if (options.preflight)
+        {
+            final byte[] hello = bodies(options, endpoint, model, 4).body("Say hello.");
+            server = probe.preflightWhenReady(server, hello, readyDeadlineNs, err);
+        }
+        final Map<String, Object> networkRtt = EnvironmentCapture.connectRtt(endpoint.host(), endpoint.port(), 20);
+        final String cacheAction = applyCachePolicy(options, probe, server, endpoint, model, workload);
+        return new Prepared(endpoint, headers, probe, server, model, tokenizer, workload, networkRtt, cacheAction);
+    }
+
+    /** @return what the cache policy did: the flush's answer, the prefixes preloaded, or null for none. */
+    private static String applyCachePolicy(
+        final RunOptions options, final ServerProbe probe, final ServerInfo server, final Endpoint endpoint,
+        final String model, final Workload workload) throws ServerProbe.UnreachableException
+    {
+        if ("flush".equals(options.cachePolicy))
+        {
+            return probe.flush(options.flushUrl, options.flushMethod);
+        }
+        if (!"preload".equals(options.cachePolicy) || !(workload instanceof WorkloadGenerator synthetic))
+        {
+            return null;
+        }
+        final RequestBodyFactory one = bodies(options, endpoint, model, 1);
+        final long startNs = System.nanoTime();
+        final List<String> prompts = synthetic.preloadPrompts();
+        for (final String prompt : prompts)
+        {
+            probe.preflight(server, one.body(prompt));
+        }
+        return String.format(Locale.ROOT, "preloaded %d shared prefixes in %.2f s (one max_tokens=1 request each, " +
+            "before warmup, not measured)", prompts.size(), (System.nanoTime() - startNs) / 1e9);
+    }
+
+    private static RequestBodyFactory bodies(
+        final RunOptions options, final Endpoint endpoint, final String model, final int maxTokens)
+    {
+        return new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model, maxTokens, false,
+            options.temperature, RequestBodyFactory.parseExtraBody(options.extraBody));
+    }
+
+    /**
+     * @return the first model the server lists, when no {@code --model} was given; otherwise says why there is none:
+     * the real status and body of {@code /models} (exit 3), or an empty list (exit 2).
+     */
+    private static String servedModel(final ServerInfo server, final Endpoint endpoint, final RunOptions options)
+        throws ServerProbe.UnreachableException
+    {
+        if (!options.preflight)
+        {
+            throw new IllegalArgumentException("--model is required with --no-preflight (nothing asks the server " +
+                "which models it serves)");
+        }
+        final int status = server.modelsStatus();
+        if (status != 200)
+        {
+            final boolean loading = status == 502 || status == 503 || status == 504;
+            throw new ServerProbe.UnreachableException("GET " + endpoint.shownModelsUrl() + " answered " + status +
+                (server.modelsDetail().isEmpty() ? "" : ": " + server.modelsDetail()) + (loading ?
+                    " (the server is not ready: --wait-ready S waits for it" +
+                        (options.waitReadyS > 0 ? ", and " + options.waitReadyS + " s were not enough)" : ")") :
+                    status == 404 ? " (is --url the API base, ending in /v1? without /models, give --model)" :
+                        " (give --model to skip the listing)"));
+        }
+        if (server.modelIds().isEmpty())
+        {
+            throw new IllegalArgumentException("--model is required: " + endpoint.shownModelsUrl() + " lists no model");
+        }
+        return server.modelIds().get(0);
+    }
+
+    /**
+     * Extra headers plus one Authorization, if none was given: Basic from the URL's user information when it has
+     * some (the most explicit), else the bearer token from the API key's environment variable, if set. Credentials
+     * never leave this map.
+     */
+    static Map<String, String> requestHeaders(final RunOptions o, final Endpoint endpoint)
+    {
+        final Map<String, String> headers = new LinkedHashMap<>(o.headers);
+        if (headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase("authorization")))
+        {
+            return headers;
+        }
+        final String key = o.apiKeyEnv == null ? null : System.getenv(o.apiKeyEnv);
+        if (endpoint.userInfo() != null)
+        {
+            headers.put("authorization", "Basic " + Base64.getEncoder().encodeToString(
+                endpoint.decodedUserInfo().getBytes(StandardCharsets.UTF_8)));
+        }
+        else if (key != null && !key.isBlank())
+        {
+            headers.put("authorization", "Bearer " + key.strip());
+        }
+        return headers;
+    }
+}

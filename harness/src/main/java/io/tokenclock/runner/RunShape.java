@@ -1,0 +1,89 @@
+package io.tokenclock.runner;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.LoadPlan;
+import io.tokenclock.load.RateSchedule;
+import io.tokenclock.recording.Slo;
+import io.tokenclock.workload.Workload;
+
+/**
+ * The shape of a run's load, derived from its options and workload: the load plan the generator follows, the groups
+ * (stages x segments) the run reports on, and each group's SLO. Stateless; shared by the runner and the replay check,
+ * so that both derive the same schedule.
+ */
+public final class RunShape
+{
+    private RunShape()
+    {
+    }
+
+    /** @return the load plan of these options (public: a replay rebuilds exactly the same schedule). */
+    public static LoadPlan plan(final RunOptions o, final Workload workload)
+    {
+        final boolean closed = o.closedLoop();
+        final RateSchedule schedule = o.rateSchedule();
+        final ArrivalProcess arrivals = closed || o.fixedSchedule || o.users != null ? null :
+            ArrivalProcess.of(o.arrival, schedule != null ? 1.0 : o.rate, o.burstiness, o.seed);
+        return new LoadPlan(closed, closed ? o.concurrency : 0, arrivals, o.maxInFlight(),
+            o.requests == null ? 0 : o.requests,
+            schedule == null && o.durationS != null ? (long)(o.durationS * 1e9) : 0,
+            o.warmupRequests, (long)(o.warmupDurationS * 1e9), o.fixedSchedule ? workload.traceOffsetsNs() : null,
+            schedule, Math.max(1, workload.groupNames().size()), o.users == null ? 0 : o.users,
+            o.concurrencyStages);
+    }
+
+    /** @return the SLO of a group: its segment's own when declared, else the run's. */
+    public static Slo sloFor(final RunOptions o, final String groupName)
+    {
+        if (o.segments != null)
+        {
+            for (final JsonNode s : o.segments)
+            {
+                final String name = s.path("name").asText();
+                if ((groupName.equals(name) || groupName.endsWith(" / " + name)) && s.has("slo"))
+                {
+                    final JsonNode slo = s.get("slo");
+                    return Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"), number(slo, "e2e_ms"));
+                }
+            }
+        }
+        return o.slo;
+    }
+
+    private static Double number(final JsonNode node, final String field)
+    {
+        return node.hasNonNull(field) ? node.get(field).asDouble() : null;
+    }
+
+    /** @return the names of the run's groups: stages x segments, or whichever of the two there is. */
+    public static List<String> groupNames(final RunOptions o, final Workload workload)
+    {
+        final RateSchedule schedule = o.rateSchedule();
+        final List<String> segments = workload.groupNames();
+        final List<String> stageNames = o.concurrencyStages != null ? o.concurrencyStages.stageNames() :
+            schedule != null ? schedule.stageNames() : List.of();
+        if (stageNames.size() < 2)
+        {
+            return segments;
+        }
+        final List<String> names = new ArrayList<>();
+        for (final String stage : stageNames)
+        {
+            if (segments.isEmpty())
+            {
+                names.add(stage);
+            }
+            for (final String segment : segments)
+            {
+                names.add(stage + " / " + segment);
+            }
+        }
+        return names;
+    }
+}

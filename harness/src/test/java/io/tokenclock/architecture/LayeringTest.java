@@ -1,0 +1,135 @@
+package io.tokenclock.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package map of docs/ARCHITECTURE.md holds for every class of {@code harness/src/main}: each dependency, read
+ * from the bytecode by ArchUnit (so a fully qualified name in code counts as much as an import), goes to the JDK, to
+ * the class's own package, to a package its row allows, or to a library its row allows. The table itself must be
+ * acyclic: every allowed edge points to a lower layer.
+ */
+final class LayeringTest
+{
+    private static final Path TABLE = Path.of("..", "docs", "ARCHITECTURE.md");
+
+    private static PackageMap map;
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void load() throws IOException
+    {
+        map = PackageMap.read(TABLE);
+        // This module's main classes only, by location: fixtures classes may sit on the classpath as a directory.
+        classes = new ClassFileImporter().importPath(Path.of("target", "classes"));
+    }
+
+    @Test
+    void shouldReadTheTableFromArchitectureMd()
+    {
+        assertTrue(map.rows().size() >= 15, "rows read from " + TABLE.toAbsolutePath() + ": " + map.rows().keySet());
+        assertEquals(Set.of("clock", "framing", "metrics"), map.rows().get("recording").allowed());
+    }
+
+    @Test
+    void shouldPointEveryAllowedEdgeToALowerLayer()
+    {
+        assertEquals(List.of(), map.inconsistencies());
+    }
+
+    @Test
+    void shouldHaveARowForEveryPackageOfTheHarness()
+    {
+        final Set<String> missing = new TreeSet<>();
+        for (final JavaClass c : classes)
+        {
+            final String pkg = relative(c);
+            if (pkg != null && !map.rows().containsKey(pkg))
+            {
+                missing.add(pkg);
+            }
+        }
+        assertEquals(Set.of(), missing, "packages without a row in docs/ARCHITECTURE.md");
+    }
+
+    @Test
+    void shouldDependOnlyAlongTheTable()
+    {
+        assertTrue(classes.size() > 100, "classes imported: " + classes.size());
+        final Set<String> violations = new TreeSet<>();
+        for (final JavaClass c : classes)
+        {
+            final String pkg = relative(c);
+            if (pkg == null || !map.rows().containsKey(pkg))
+            {
+                continue;
+            }
+            for (final Dependency d : c.getDirectDependenciesFromSelf())
+            {
+                final JavaClass target = d.getTargetClass().getBaseComponentType();
+                if (target.isPrimitive())
+                {
+                    continue;
+                }
+                final String why = map.violation(pkg, target.getName());
+                if (why != null)
+                {
+                    violations.add(why + " (" + c.getSimpleName() + " -> " + target.getSimpleName() + ")");
+                }
+            }
+        }
+        assertEquals(Set.of(), violations);
+    }
+
+    @Test
+    void shouldRejectAnEdgeTheTableDoesNotAllow()
+    {
+        final PackageMap m = PackageMap.parse(List.of(
+            "| `clock` | 0 | | |",
+            "| `recording` | 2 | `clock` | Agrona |",
+            "| `report` | 7 | `recording` | Jackson |"));
+        assertNull(m.violation("recording", "io.tokenclock.clock.NanoClock"));
+        assertNull(m.violation("recording", "org.agrona.concurrent.UnsafeBuffer"));
+        assertNull(m.violation("recording", "java.util.List"));
+        assertNotNull(m.violation("recording", "io.tokenclock.report.RecordWriter"));
+        assertNotNull(m.violation("clock", "io.tokenclock.recording.SlotPool"));
+        assertNotNull(m.violation("recording", "com.fasterxml.jackson.databind.JsonNode"));
+        assertNotNull(m.violation("recording", "io.netty.buffer.ByteBuf"));
+        assertNotNull(m.violation("runner", "java.util.List"), "a package without a row");
+    }
+
+    @Test
+    void shouldRejectATableWithAnUpwardOrSidewaysEdge()
+    {
+        final PackageMap m = PackageMap.parse(List.of(
+            "| `a` | 1 | `b` | |",
+            "| `b` | 1 | `c` | |",
+            "| `c` | 2 | | Guava |"));
+        assertEquals(List.of(
+            "a (layer 1) -> b (layer 1): an allowed edge must point to a lower layer",
+            "b (layer 1) -> c (layer 2): an allowed edge must point to a lower layer",
+            "c: unknown library Guava (known: " + PackageMap.LIBRARIES.keySet() + ")"), m.inconsistencies());
+    }
+
+    /** @return the class's package relative to {@code io.tokenclock}, or null for the root package. */
+    private static String relative(final JavaClass c)
+    {
+        final String pkg = c.getPackageName();
+        return pkg.startsWith("io.tokenclock.") ? pkg.substring("io.tokenclock.".length()) : null;
+    }
+}
