@@ -9,6 +9,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimServer;
 
 /**
@@ -47,31 +48,31 @@ public final class DemoCommand implements Callable<Integer>
         {
             System.out.println("tokenclock demo: simulated server on " + server.baseUrl() + " (" + server.config() +
                 ")");
-            final RunOptions o = new RunOptions();
-            o.url = server.baseUrl();
-            o.rate = rate;
-            o.arrival = io.tokenclock.load.ArrivalProcess.Kind.POISSON;
-            o.durationS = duration;
-            o.warmupRequests = 10;
-            o.maxTokens = maxTokens;
-            o.ignoreEos = true;
-            o.inputTokens = 256;
-            o.outputDir = outputDir;
-            o.progress = Terminal.stderrIsTerminal();
-            o.profile = profile;
-            o.runId = "demo-" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
-            o.commandLine = profile == null ?
+            final RunOptionsBuilder o = RunOptions.builder();
+            o.url(server.baseUrl());
+            o.rate(rate);
+            o.arrival(io.tokenclock.load.ArrivalProcess.Kind.POISSON);
+            o.durationS(duration);
+            o.warmupRequests(10);
+            o.maxTokens(maxTokens);
+            o.ignoreEos(true);
+            o.inputTokens(256);
+            o.outputDir(outputDir);
+            o.progress(Terminal.stderrIsTerminal());
+            o.profile(profile);
+            o.runId("demo-" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()));
+            o.commandLine(profile == null ?
                 List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate", String.valueOf(rate),
                     "--max-tokens", String.valueOf(maxTokens)) :
                 List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate", String.valueOf(rate),
-                    "--max-tokens", String.valueOf(maxTokens), "--profile", profile);
-            o.validate();
+                    "--max-tokens", String.valueOf(maxTokens), "--profile", profile));
+            final RunOptions options = o.build();
             System.out.printf(java.util.Locale.ROOT,
                 "tokenclock demo: open loop, Poisson %.1f req/s for %.0f s after 10 warmup requests, %d output " +
                 "tokens " +
                 "each%n", rate, duration, maxTokens);
-            return RunCommand.execute(o);
+            return RunCommand.execute(options);
         }
     }
 }

@@ -73,13 +73,13 @@ public final class ReplayCommand implements Callable<Integer>
         }
         final List<String> args = recordedArgs(record);
         final RunOptions o = parse(urlForTheCheck(args));
-        final String model = o.model != null ? o.model : record.path("model").path("name").asText();
+        final String model = o.model().name() != null ? o.model().name() : record.path("model").path("name").asText();
         final long requests = record.path("workload").path("hash_requests").asLong();
         final boolean same;
         final Tokenizer tokenizer = Workloads.tokenizer(o);
         try
         {
-            final Workload generator = Workloads.generator(o, Endpoint.parse(o.url, o.api), model, tokenizer);
+            final Workload generator = Workloads.generator(o, Endpoint.parse(o.target().url(), o.target().api()), model, tokenizer);
             if (!generator.replayable())
             {
                 System.out.println("replay: workload  user sessions interleave by the server's timing: the hash " +

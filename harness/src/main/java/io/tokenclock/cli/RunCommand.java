@@ -12,7 +12,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.load.ArrivalProcess;
@@ -293,14 +296,19 @@ public final class RunCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        final RunOptions o = toOptions();
-        o.commandLine = RecordedCommand.of("run", spec.commandLine().getParseResult());
-        return execute(o);
+        return execute(toBuilder().commandLine(RecordedCommand.of("run", spec.commandLine().getParseResult()))
+            .build());
     }
 
+    /** @return the validated options: the contract's, if any, overridden by the flags given beside it. */
     RunOptions toOptions()
     {
-        final RunOptions o = new RunOptions();
+        return toBuilder().build();
+    }
+
+    private RunOptionsBuilder toBuilder()
+    {
+        final RunOptionsBuilder o = RunOptions.builder();
         if (config != null)
         {
             final ContractFile contract = ContractFile.load(config);
@@ -312,215 +320,216 @@ public final class RunCommand implements Callable<Integer>
             }
             ContractOptions.apply(contract, o);
         }
+        o.from(RunOptionsBuilder.Source.FLAG);
         final CommandLine.ParseResult given = spec.commandLine().getParseResult();
         final java.util.function.Predicate<String> set = name -> config == null || given.hasMatchedOption(name);
         if (set.test("--url"))
         {
-            o.url = url;
+            o.url(url);
         }
         if (set.test("--model"))
         {
-            o.model = model;
+            o.model(model);
         }
         if (set.test("--endpoint"))
         {
-            o.api = switch (endpoint.toLowerCase(Locale.ROOT))
+            o.api(switch (endpoint.toLowerCase(Locale.ROOT))
             {
                 case "chat" -> Endpoint.Api.CHAT;
                 case "completions" -> Endpoint.Api.COMPLETIONS;
                 default -> throw new IllegalArgumentException("--endpoint must be chat or completions: " + endpoint);
-            };
+            });
         }
         if (set.test("--max-tokens"))
         {
-            o.maxTokens = maxTokens;
+            o.maxTokens(maxTokens);
         }
         if (set.test("--ignore-eos"))
         {
-            o.ignoreEos = ignoreEos;
+            o.ignoreEos(ignoreEos);
         }
         if (set.test("--temperature"))
         {
-            o.temperature = temperature;
+            o.temperature(temperature);
         }
         if (set.test("--extra-body"))
         {
-            o.extraBody = extraBody;
+            o.extraBody(extraBody);
         }
         if (set.test("--header"))
         {
-            o.headers.putAll(parseHeaders(headers));
+            parseHeaders(headers).forEach(o::header);
         }
         if (set.test("--api-key-env"))
         {
-            o.apiKeyEnv = apiKeyEnv;
+            o.apiKeyEnv(apiKeyEnv);
         }
         applyLoadFlags(o, set);
         if (set.test("--seed"))
         {
-            o.seed = seed;
+            o.seed(seed);
         }
         if (set.test("--input-tokens"))
         {
-            o.inputTokens = inputTokens;
-            o.inputLengths = null;
+            o.inputTokens(inputTokens);
+            o.inputLengths(null);
         }
         if (set.test("--prompt"))
         {
-            o.prompt = prompt;
+            o.prompt(prompt);
         }
         if (set.test("--dataset"))
         {
-            o.dataset = dataset;
+            o.dataset(dataset);
         }
         if (set.test("--dataset-format"))
         {
-            o.datasetFormat = datasetFormat.toLowerCase(Locale.ROOT);
+            o.datasetFormat(datasetFormat.toLowerCase(Locale.ROOT));
         }
         if (set.test("--fixed-schedule"))
         {
-            o.fixedSchedule = fixedSchedule;
+            o.fixedSchedule(fixedSchedule);
         }
         if (set.test("--cancel-rate"))
         {
-            o.cancelRate = cancelRate;
+            o.cancelRate(cancelRate);
         }
         if (set.test("--cancel-after-ms"))
         {
-            o.cancelAfterMs = cancelAfterMs;
+            o.cancelAfterMs(cancelAfterMs);
         }
         if (set.test("--cancel-after-tokens"))
         {
-            o.cancelAfterTokens = cancelAfterTokens;
+            o.cancelAfterTokens(cancelAfterTokens);
         }
         if (set.test("--tokenizer"))
         {
-            o.tokenizer = tokenizer;
+            o.tokenizer(tokenizer);
         }
         if (set.test("--output-dir"))
         {
-            o.outputDir = outputDir;
+            o.outputDir(outputDir);
         }
         if (set.test("--io-threads"))
         {
-            o.ioThreads = ioThreads;
+            o.ioThreads(ioThreads);
         }
         if (set.test("--grace"))
         {
-            o.graceS = grace;
+            o.graceS(grace);
         }
         if (set.test("--ca-cert"))
         {
-            o.caCert = caCert;
+            o.caCert(caCert);
         }
         if (set.test("--insecure"))
         {
-            o.insecure = insecure;
+            o.insecure(insecure);
         }
         if (set.test("--accept-truncated"))
         {
-            o.acceptTruncated = acceptTruncated;
+            o.acceptTruncated(acceptTruncated);
         }
         if (set.test("--wait-ready"))
         {
-            o.waitReadyS = waitReady;
+            o.waitReadyS(waitReady);
         }
-        o.force = force;
+        o.force(force);
         if (set.test("--save-text"))
         {
-            o.saveText = saveText;
+            o.saveText(saveText);
         }
         if (set.test("--hiccup-warn-fraction"))
         {
-            o.hiccupWarnFraction = hiccupWarnFraction;
+            o.hiccupWarnFraction(hiccupWarnFraction);
         }
-        o.runId = runId;
-        o.preflight = !noPreflight;
-        o.progress = !noProgress && Terminal.stderrIsTerminal();
-        o.profile = profile;
-        o.profileOut = profileOut;
-        return o.validate();
+        o.runId(runId);
+        o.preflight(!noPreflight);
+        o.progress(!noProgress && Terminal.stderrIsTerminal());
+        o.profile(profile);
+        o.profileOut(profileOut);
+        return o;
     }
 
-    private void applyLoadFlags(final RunOptions o, final java.util.function.Predicate<String> set)
+    private void applyLoadFlags(final RunOptionsBuilder o, final java.util.function.Predicate<String> set)
     {
         if (set.test("--concurrency"))
         {
-            o.concurrency = concurrency;
+            o.concurrency(concurrency);
         }
         if (set.test("--rate"))
         {
-            o.rate = rate;
+            o.rate(rate);
         }
         if (config != null && given("--concurrency"))
         {
-            o.rate = null;
+            o.rate(null);
         }
         if (config != null && given("--rate"))
         {
-            o.concurrency = null;
+            o.concurrency(null);
         }
-        if (set.test("--arrival"))
+        if (given("--arrival"))
         {
-            o.arrival = parseArrival(arrival);
+            o.arrival(parseArrival(arrival));
         }
         if (set.test("--burstiness"))
         {
-            o.burstiness = burstiness;
+            o.burstiness(burstiness);
         }
         if (set.test("--sticky"))
         {
-            o.sticky = sticky;
+            o.sticky(sticky);
         }
         if (set.test("--agent-steps") && agentSteps != null)
         {
-            o.agent = JSON_FACTORY.objectNode().put("max_steps", agentSteps);
-            ((com.fasterxml.jackson.databind.node.ObjectNode)o.agent).putObject("tool_latency_ms")
-                .put("dist", "fixed").put("value", toolLatencyMs);
+            final ObjectNode agent = JSON_FACTORY.objectNode().put("max_steps", agentSteps);
+            agent.putObject("tool_latency_ms").put("dist", "fixed").put("value", toolLatencyMs);
+            o.agent(agent);
         }
         if (given("--slo-ttft-ms") || given("--slo-tpot-ms") || given("--slo-e2e-ms"))
         {
-            o.slo = io.tokenclock.recording.Slo.ofMillis(sloTtftMs, sloTpotMs, sloE2eMs);
+            o.slo(io.tokenclock.recording.Slo.ofMillis(sloTtftMs, sloTpotMs, sloE2eMs));
         }
         if (set.test("--no-self-warmup"))
         {
-            o.selfWarmup = !noSelfWarmup;
+            o.selfWarmup(!noSelfWarmup);
         }
         if (set.test("--preconnect"))
         {
-            o.preconnect = preconnect;
+            o.preconnect(preconnect);
         }
         if (set.test("--busy-poll"))
         {
-            o.busyPoll = busyPoll;
+            o.busyPoll(busyPoll);
         }
         if (set.test("--repetitions"))
         {
-            o.repetitions = repetitions;
+            o.repetitions(repetitions);
         }
         if (set.test("--cold-start"))
         {
-            o.coldStart = coldStart;
+            o.coldStart(coldStart);
         }
         if (set.test("--users"))
         {
-            o.users = users;
+            o.users(users);
         }
         if (set.test("--turns"))
         {
-            o.sessionTurns = JSON_FACTORY.objectNode().put("dist", "fixed").put("value", turns);
+            o.sessionTurns(JSON_FACTORY.objectNode().put("dist", "fixed").put("value", turns));
         }
         if (set.test("--think-ms"))
         {
-            o.thinkTimeMs = JSON_FACTORY.objectNode().put("dist", "fixed").put("value", thinkMs);
+            o.thinkTimeMs(JSON_FACTORY.objectNode().put("dist", "fixed").put("value", thinkMs));
         }
         if (set.test("--ramp") && ramp != null)
         {
-            o.ramp = parseRamp(ramp, "--ramp");
+            o.ramp(parseRamp(ramp, "--ramp"));
         }
         if (set.test("--stage"))
         {
-            o.stages = new ArrayList<>();
+            o.stages(new ArrayList<>());
             for (final String s : stage)
             {
                 final String[] parts = s.split(":");
@@ -528,12 +537,12 @@ public final class RunCommand implements Callable<Integer>
                 {
                     throw new IllegalArgumentException("--stage must be RATE:SECONDS, got: " + s);
                 }
-                o.stages.add(new RateSchedule.Stage(number(parts[0], "--stage"), number(parts[1], "--stage")));
+                o.stage(new RateSchedule.Stage(number(parts[0], "--stage"), number(parts[1], "--stage")));
             }
         }
         if (given("--concurrency-ramp"))
         {
-            o.concurrencyRamp = parseRamp(concurrencyRamp, "--concurrency-ramp");
+            o.concurrencyRamp(parseRamp(concurrencyRamp, "--concurrency-ramp"));
         }
         if (given("--concurrency-stage"))
         {
@@ -550,59 +559,59 @@ public final class RunCommand implements Callable<Integer>
                 c[j] = (int)number(parts[0], "--concurrency-stage");
                 d[j] = number(parts[1], "--concurrency-stage");
             }
-            o.concurrencyStages = new io.tokenclock.load.ConcurrencySchedule(c, d);
+            o.concurrencyStages(new io.tokenclock.load.ConcurrencySchedule(c, d));
         }
         if (set.test("--max-concurrency"))
         {
-            o.maxConcurrency = maxConcurrency;
+            o.maxConcurrency(maxConcurrency);
         }
         if (set.test("--requests"))
         {
-            o.requests = requests;
+            o.requests(requests);
         }
         if (set.test("--duration"))
         {
-            o.durationS = duration;
+            o.durationS(duration);
         }
         if (set.test("--warmup-requests"))
         {
-            o.warmupRequests = warmupRequests;
+            o.warmupRequests(warmupRequests);
         }
         if (set.test("--warmup-duration"))
         {
-            o.warmupDurationS = warmupDuration;
+            o.warmupDurationS(warmupDuration);
         }
         if (set.test("--timeout"))
         {
-            o.timeoutS = timeout;
+            o.timeoutS(timeout);
         }
         if (set.test("--drain-timeout"))
         {
-            o.drainTimeoutS = drainTimeout;
+            o.drainTimeoutS(drainTimeout);
         }
         if (set.test("--connect-timeout"))
         {
-            o.connectTimeoutS = connectTimeout;
+            o.connectTimeoutS(connectTimeout);
         }
         if (set.test("--first-byte-timeout"))
         {
-            o.firstByteTimeoutS = firstByteTimeout;
+            o.firstByteTimeoutS(firstByteTimeout);
         }
         if (set.test("--idle-timeout"))
         {
-            o.idleTimeoutS = idleTimeout;
+            o.idleTimeoutS(idleTimeout);
         }
         if (set.test("--retry-429"))
         {
-            o.retries429 = retry429;
+            o.retries429(retry429);
         }
         if (set.test("--max-event-bytes"))
         {
-            o.maxEventBytes = maxEventBytes;
+            o.maxEventBytes(maxEventBytes);
         }
         if (set.test("--max-output-bytes"))
         {
-            o.maxOutputBytes = maxOutputBytes;
+            o.maxOutputBytes(maxOutputBytes);
         }
     }
 
@@ -638,11 +647,11 @@ public final class RunCommand implements Callable<Integer>
     /** Runs validated options, prints the summary, and returns the exit code. Shared with the demo. */
     static int execute(final RunOptions o) throws Exception
     {
-        if (o.repetitions > 1)
+        if (o.state().repetitions() > 1)
         {
             return executeRepeated(o);
         }
-        final Interruption signals = Interruption.install(System.err, o.graceS);
+        final Interruption signals = Interruption.install(System.err, o.load().graceS());
         final RunResult result;
         try
         {
@@ -670,18 +679,16 @@ public final class RunCommand implements Callable<Integer>
     /** Runs the same options N times back to back, each in DIR/rep-K, then reports the spread. */
     private static int executeRepeated(final RunOptions o) throws Exception
     {
-        final String runId = o.runId != null ? o.runId : "run-" + java.time.format.DateTimeFormatter
+        final String runId = o.output().runId() != null ? o.output().runId() : "run-" + java.time.format.DateTimeFormatter
             .ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
-        final Path base = o.outputDir != null ? o.outputDir : Path.of("results", runId);
+        final Path base = o.output().outputDir() != null ? o.output().outputDir() : Path.of("results", runId);
         final List<RunResult> runs = new ArrayList<>();
-        final Interruption signals = Interruption.install(System.err, o.graceS);
-        for (int k = 1; k <= o.repetitions && !signals.requested(); k++)
+        final Interruption signals = Interruption.install(System.err, o.load().graceS());
+        for (int k = 1; k <= o.state().repetitions() && !signals.requested(); k++)
         {
-            final RunOptions one = o.copy();
-            one.repetitionIndex = k;
-            one.runId = runId + "-rep" + k;
-            one.outputDir = base.resolve("rep-" + k);
-            System.out.printf(Locale.ROOT, "%ntokenclock: repetition %d of %d%n", k, o.repetitions);
+            final RunOptions one = o.toBuilder().repetitionIndex(k).runId(runId + "-rep" + k)
+                .outputDir(base.resolve("rep-" + k)).build();
+            System.out.printf(Locale.ROOT, "%ntokenclock: repetition %d of %d%n", k, o.state().repetitions());
             try
             {
                 runs.add(new BenchmarkRunner().interruptedBy(signals).run(one, System.err));
@@ -697,7 +704,7 @@ public final class RunCommand implements Callable<Integer>
         if (signals.requested())
         {
             System.err.println("tokenclock: interrupted by " + signals.signalName() + " during repetition " +
-                runs.size() + " of " + o.repetitions + "; its record.json is marked partial");
+                runs.size() + " of " + o.state().repetitions() + "; its record.json is marked partial");
             return signals.exitStatus();
         }
         return runs.stream().allMatch(r -> r.counts().ok() > 0) ? Main.EXIT_OK : Main.EXIT_FAILED;

@@ -1,170 +1,308 @@
 package io.tokenclock.config;
 
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.ConcurrencySchedule;
+import io.tokenclock.load.RateSchedule;
+import io.tokenclock.recording.Slo;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.RequestLimits;
+import io.tokenclock.transport.TlsTrust;
+import io.tokenclock.workload.SharedPrefixes;
 
 /**
- * Every option of a run, with its default. Filled by the CLI (one field per flag, documented in docs/CLI.md) or by
- * code (the demo, tests). {@link #validate()} turns impossible combinations into one-line
- * {@link IllegalArgumentException}s that the CLI prints as usage errors.
+ * Every option of a run, validated, immutable, and grouped as the benchmarking protocol groups them: target (N),
+ * model (M), workload (W), load (A), state (S), measurement (E, H), quality (Q) and output. Built only by
+ * {@link RunOptionsBuilder#build()}, which both the contract file and the command-line flags feed and which holds every
+ * rule; the flags and contract keys of each option are documented in docs/CLI.md and docs/CONTRACT.md.
+ * <p>
+ * Thread-safe: nothing in it changes after it is built (collections are unmodifiable copies, JSON trees deep copies
+ * that no one else holds).
  */
-public final class RunOptions implements Cloneable
+public final class RunOptions
 {
-    public String url;
-    public String model;
-    public Endpoint.Api api = Endpoint.Api.CHAT;
-    public int maxTokens = 256;
-    public boolean ignoreEos;
-    public Double temperature;
-    public String extraBody;
-    public Map<String, String> headers = new LinkedHashMap<>();
-    public String apiKeyEnv = "OPENAI_API_KEY";
-
-    public Integer concurrency;
-    public Double rate;
-    public ArrivalProcess.Kind arrival = ArrivalProcess.Kind.POISSON;
-    public double burstiness = 1.0;
-    public Integer maxConcurrency;
-    /** User-centric load: simulated users running multi-turn sessions, or null. */
-    public Integer users;
-    /** Turns per session and think time in ms (contract distribution syntax), for user-centric load. */
-    public com.fasterxml.jackson.databind.JsonNode sessionTurns;
-    public com.fasterxml.jackson.databind.JsonNode thinkTimeMs;
-    /** Keep each simulated user on one connection. */
-    public boolean sticky;
-    /** Tool-using agents (with {@link #users}): tools, max_steps, tool_latency_ms, tool_result_tokens; or null. */
-    public com.fasterxml.jackson.databind.JsonNode agent;
-    /** Open loop: a ramp of the rate before the measured stages, or null. */
-    public io.tokenclock.load.RateSchedule.Ramp ramp;
-    /** Closed loop: a ramp of the concurrency before the measured window (rates read as concurrencies), or null. */
-    public io.tokenclock.load.RateSchedule.Ramp concurrencyRamp;
-    /** Closed loop: stages of concurrency, each reported on its own; null for one --concurrency. */
-    public io.tokenclock.load.ConcurrencySchedule concurrencyStages;
-    /** Open loop: stages of constant rate, each reported on its own; empty for one constant --rate. */
-    public java.util.List<io.tokenclock.load.RateSchedule.Stage> stages = new java.util.ArrayList<>();
-
-    public Long requests;
-    public Double durationS;
-    public long warmupRequests;
-    public double warmupDurationS;
-
-    public long seed = 42;
-    public int inputTokens = 128;
-    public String prompt;
-
-    public Path outputDir;
-    public String runId;
-    public double timeoutS = 600;
-    /** Opening a connection, s (0: none). */
-    public double connectTimeoutS = io.tokenclock.transport.RequestLimits.DEFAULT.connectNs() / 1e9;
-    /** Send to the first byte of the response, s (0: none). */
-    public double firstByteTimeoutS;
-    /** The longest silence mid-response, s (0: none). */
-    public double idleTimeoutS;
-    /** How many times a request answered 429 is sent again after its Retry-After (0: never; each 429 an error). */
-    public int retries429;
-    /** The longest SSE event kept, bytes; a longer one makes its request oversize. */
-    public int maxEventBytes = io.tokenclock.transport.RequestLimits.DEFAULT.maxEventBytes();
-    /** The most answer text kept per request, bytes; more makes it oversize. */
-    public int maxOutputBytes = io.tokenclock.transport.RequestLimits.DEFAULT.maxOutputBytes();
-    public double drainTimeoutS = 60;
-    /** A PEM file of CAs to trust for https instead of the JDK's default ones, or null. */
-    public Path caCert;
-    /** Accept any server certificate (recorded and shown). */
-    public boolean insecure;
-    /** Take streams that end with neither finish_reason nor [DONE] as ok (they are counted as truncated anyway). */
-    public boolean acceptTruncated;
-    /** How long to wait for a server that is starting or loading (502/503/504, refused connections), s. */
-    public double waitReadyS;
-    /** After Ctrl-C or SIGTERM, how long requests in flight may finish before they are cancelled, s. */
-    public double graceS = 5;
-    /** Replace a run directory that already holds a run, instead of refusing. */
-    public boolean force;
-    public int ioThreads;
-    public boolean preflight = true;
-    public boolean saveText;
-    /** Draw the live progress line on stderr (the command line sets it only when stderr is a terminal). */
-    public boolean progress;
-    /** async-profiler mode (cpu, wall, alloc, lock), or null for none. */
-    public String profile;
-    /** Where profiles go; default: the run's output directory. */
-    public Path profileOut;
-    /** Warn when the client's hiccup p99 reaches this fraction of the measured inter-chunk latency p50. */
-    public double hiccupWarnFraction = 0.1;
-
-    /** The contract file as written (YAML parsed to a tree), or null when the run came from flags alone. */
-    public com.fasterxml.jackson.databind.node.ObjectNode contract;
-    public Path contractPath;
-    /** Tokenizer spec ({@code cl100k_base}, {@code o200k_base}, {@code words}, or a tokenizer.json path), or null. */
-    public String tokenizer;
-    /** Input and output token-length distributions (contract syntax), or null for the flags' fixed lengths. */
-    public com.fasterxml.jackson.databind.JsonNode inputLengths;
-    public com.fasterxml.jackson.databind.JsonNode outputLengths;
-    /** Traffic segments (contract syntax: name, weight, input_tokens, output_tokens, correlation, extra_body). */
-    public com.fasterxml.jackson.databind.JsonNode segments;
-    /** Gaussian-copula correlation of input and output lengths, in [-1, 1]. */
-    public double lengthCorrelation;
-    /** A dataset or trace to replay instead of synthetic prompts, its format, and trace options. */
-    public Path dataset;
-    public String datasetFormat = "jsonl";
-    /** Replay a trace's own timestamps as the schedule (open loop). */
-    public boolean fixedSchedule;
-    /** Tokens per Mooncake {@code hash_ids} block. */
-    public int blockSize = 512;
-    /** Shared prompt prefixes (system block, prefix groups), or null. */
-    public io.tokenclock.workload.SharedPrefixes prefixes;
-    /** The run's service-level objective for goodput, or null. Segments may declare their own. */
-    public io.tokenclock.recording.Slo slo;
-    /** Cancellation rule: fraction of requests, and after how long or how many tokens (0: not that way). */
-    public double cancelRate;
-    public double cancelAfterMs;
-    public int cancelAfterTokens;
-    /** Send request 0 alone first and report it on its own as the cold start. */
-    public boolean coldStart;
-    /** Repeat the whole run this many times, each in its own directory, and report run-to-run variance. */
-    public int repetitions = 1;
-    /** Which repetition this run is (1-based), or 0 for a single run. */
-    public int repetitionIndex;
-    /** Cache state policy: preserve, flush or preload. */
-    public String cachePolicy = "preserve";
-    public String flushUrl;
-    public String flushMethod = "POST";
-
-    /** The command line that produced these options, for the record (never holds a credential). */
-    public java.util.List<String> commandLine = java.util.List.of();
-
-    /** Run the harness's own request path against the embedded simulator before the run (see the runner's {@code Readiness}). */
-    public boolean selfWarmup = !"false".equals(System.getProperty("tokenclock.selfWarmup"));
-    /** Set on the self-warm-up's own runs: they write no record and warm nothing themselves. */
-    public boolean selfWarmupRun;
-    /** Connections to open before t0, or null for the expected concurrency (the runner's {@code Readiness}). */
-    public Integer preconnect;
-    /** Precision mode: the event loops busy-poll epoll instead of sleeping in it. */
-    public boolean busyPoll;
-
-    /** The async-profiler modes {@code --profile} accepts. */
-    public static final java.util.List<String> PROFILE_MODES = java.util.List.of("cpu", "wall", "alloc", "lock");
-
     /** Open-loop safety cap on requests in flight when --max-concurrency is not given. */
     public static final int DEFAULT_OPEN_LOOP_CAP = 10_000;
+    /** The async-profiler modes {@code --profile} accepts. */
+    public static final List<String> PROFILE_MODES = List.of("cpu", "wall", "alloc", "lock");
 
+
+    /**
+     * Where requests go and how each is limited: the client/server boundary (N).
+     *
+     * @param url               The API base URL, e.g. {@code http://127.0.0.1:8000/v1}.
+     * @param api               Chat or text completions.
+     * @param headers           Extra request headers (credentials never written out).
+     * @param apiKeyEnv         The environment variable holding the API key.
+     * @param preflight         List the models and send one request before the run.
+     * @param waitReadyS        How long to wait for a server that is starting or loading, s.
+     * @param caCert            A PEM file of CAs to trust for https instead of the JDK's, or null.
+     * @param insecure          Accept any server certificate (recorded and shown).
+     * @param connectTimeoutS   Opening a connection, s (0: none).
+     * @param firstByteTimeoutS Send to the first byte of the response, s (0: none).
+     * @param idleTimeoutS      The longest silence mid-response, s (0: none).
+     * @param timeoutS          A whole request, s.
+     * @param retries429        How many times a request answered 429 is sent again after its Retry-After.
+     * @param maxEventBytes     The longest SSE event kept, bytes.
+     * @param maxOutputBytes    The most answer text kept per request, bytes.
+     */
+    public record Target(String url, Endpoint.Api api, Map<String, String> headers, String apiKeyEnv, boolean preflight,
+        double waitReadyS, Path caCert, boolean insecure, double connectTimeoutS, double firstByteTimeoutS,
+        double idleTimeoutS, double timeoutS, int retries429, int maxEventBytes, int maxOutputBytes)
+    {
+        public Target
+        {
+            headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        }
+    }
+
+    /**
+     * The model and how it decodes (M).
+     *
+     * @param name        The model to ask for, or null for the first the server lists.
+     * @param tokenizer   cl100k_base, o200k_base, words, or a tokenizer.json path; or null.
+     * @param maxTokens   max_tokens of every request (0 leaves it to the server).
+     * @param ignoreEos   Ask the server to ignore end-of-sequence.
+     * @param temperature Sampling temperature, or null for the server's.
+     * @param extraBody   JSON merged into every request body, or null.
+     */
+    public record Model(String name, String tokenizer, int maxTokens, boolean ignoreEos, Double temperature,
+        String extraBody)
+    {
+    }
+
+    /**
+     * What is sent: prompts, lengths, datasets, sessions, cancellation (W).
+     *
+     * @param seed              Seed of prompts, lengths and arrivals.
+     * @param inputTokens       Fixed prompt length, tokens.
+     * @param prompt            One fixed prompt, or null.
+     * @param inputLengths      Input length distribution (contract syntax), or null for the fixed length.
+     * @param outputLengths     Output length distribution (contract syntax), or null.
+     * @param lengthCorrelation Gaussian-copula correlation of input and output lengths, in [-1, 1].
+     * @param segments          Traffic segments (contract syntax), or null.
+     * @param dataset           A dataset or trace to replay instead of synthetic prompts, or null.
+     * @param datasetFormat     The dataset's format.
+     * @param blockSize         Tokens per Mooncake hash_ids block.
+     * @param prefixes          Shared prompt prefixes, or null.
+     * @param cancelRate        Fraction of requests the client cancels.
+     * @param cancelAfterMs     Cancel after this long, ms (0: not by time).
+     * @param cancelAfterTokens Cancel after this many tokens (0: not by tokens).
+     * @param sessionTurns      Turns per session (distribution), for user-centric load.
+     * @param thinkTimeMs       Think time between turns, ms (distribution).
+     * @param agent             Tool-using agents: tools, max_steps, tool_latency_ms, ...; or null.
+     */
+    public record Workload(long seed, int inputTokens, String prompt, JsonNode inputLengths, JsonNode outputLengths,
+        double lengthCorrelation, JsonNode segments, Path dataset, String datasetFormat, int blockSize,
+        SharedPrefixes prefixes, double cancelRate, double cancelAfterMs, int cancelAfterTokens, JsonNode sessionTurns,
+        JsonNode thinkTimeMs, JsonNode agent)
+    {
+        public Workload
+        {
+            inputLengths = inputLengths == null ? null : inputLengths.deepCopy();
+            outputLengths = outputLengths == null ? null : outputLengths.deepCopy();
+            segments = segments == null ? null : segments.deepCopy();
+            sessionTurns = sessionTurns == null ? null : sessionTurns.deepCopy();
+            thinkTimeMs = thinkTimeMs == null ? null : thinkTimeMs.deepCopy();
+            agent = agent == null ? null : agent.deepCopy();
+        }
+    }
+
+    /**
+     * When it is sent: the arrival process or concurrency, stages, and the run's length (A).
+     *
+     * @param concurrency       Closed loop: requests kept in flight, or null.
+     * @param rate              Open loop: arrivals per second, or null.
+     * @param arrival           The open loop's arrival process.
+     * @param burstiness        Gamma shape of the arrival gaps (1: Poisson).
+     * @param maxConcurrency    Open loop: cap on requests in flight, or null.
+     * @param users             User-centric load: simulated users running multi-turn sessions, or null.
+     * @param sticky            Keep each simulated user on one connection.
+     * @param ramp              Open loop: a ramp of the rate before the measured stages, or null.
+     * @param concurrencyStages Closed loop: stages of concurrency (a ramp included), or null.
+     * @param stages            Open loop: stages of constant rate; empty for one --rate.
+     * @param requests          Measured requests, or null when the duration ends the run.
+     * @param durationS         The measured window, s, or null.
+     * @param fixedSchedule     Replay a trace's own timestamps as the schedule.
+     * @param drainTimeoutS     How long requests in flight may finish after the window, s.
+     * @param graceS            After Ctrl-C or SIGTERM, how long requests in flight may finish, s.
+     */
+    public record Load(Integer concurrency, Double rate, ArrivalProcess.Kind arrival, double burstiness,
+        Integer maxConcurrency, Integer users, boolean sticky, RateSchedule.Ramp ramp,
+        ConcurrencySchedule concurrencyStages, List<RateSchedule.Stage> stages, Long requests, Double durationS,
+        boolean fixedSchedule, double drainTimeoutS, double graceS)
+    {
+        public Load
+        {
+            stages = List.copyOf(stages);
+        }
+    }
+
+    /**
+     * The state before the window: warm-up, cache, cold start, readiness, repetitions (S).
+     *
+     * @param warmupRequests  Warm-up requests before the window.
+     * @param warmupDurationS Warm-up time before the window, s.
+     * @param coldStart       Send request 0 alone first and report it as the cold start.
+     * @param cachePolicy     Cache state policy: preserve, flush or preload.
+     * @param flushUrl        Where the flush policy sends its request, or null.
+     * @param flushMethod     The flush request's method.
+     * @param repetitions     Repeat the whole run this many times.
+     * @param repetitionIndex Which repetition this run is (1-based), or 0 for a single run.
+     * @param selfWarmup      Warm the harness's own request path before the run.
+     * @param selfWarmupRun   Set on the self-warm-up's own runs: they write no record and warm nothing.
+     * @param preconnect      Connections to open before t0, or null for the expected concurrency.
+     */
+    public record State(long warmupRequests, double warmupDurationS, boolean coldStart, String cachePolicy,
+        String flushUrl, String flushMethod, int repetitions, int repetitionIndex, boolean selfWarmup,
+        boolean selfWarmupRun, Integer preconnect)
+    {
+    }
+
+    /**
+     * How the client measures itself: event loops, busy-polling, profiling, health warnings (E, H).
+     *
+     * @param ioThreads          Event loops (0: one per core).
+     * @param busyPoll           Precision mode: the event loops busy-poll epoll instead of sleeping in it.
+     * @param profile            async-profiler mode (cpu, wall, alloc, lock), or null.
+     * @param profileOut         Where profiles go, or null for the run directory.
+     * @param hiccupWarnFraction Warn when the hiccup p99 reaches this fraction of ITL p50.
+     */
+    public record Measurement(int ioThreads, boolean busyPoll, String profile, Path profileOut,
+        double hiccupWarnFraction)
+    {
+    }
+
+    /**
+     * What counts as a good request: the SLO and the acceptance of truncated streams (Q).
+     *
+     * @param slo             The run's service-level objective for goodput, or null.
+     * @param acceptTruncated Take streams that end with neither finish_reason nor [DONE] as ok.
+     */
+    public record Quality(Slo slo, boolean acceptTruncated)
+    {
+    }
+
+    /**
+     * Where the results go and what identifies them.
+     *
+     * @param outputDir    The run directory, or null for results/RUN_ID.
+     * @param runId        The run's id, or null for one from the start time.
+     * @param force        Replace a run directory that already holds a run.
+     * @param saveText     Keep every answer's text in requests.jsonl.
+     * @param progress     Draw the live progress line (only when stderr is a terminal).
+     * @param commandLine  The command line that produced these options (never holds a credential).
+     * @param contract     The contract file as written (redacted), or null.
+     * @param contractPath The contract file's path, or null.
+     */
+    public record Output(Path outputDir, String runId, boolean force, boolean saveText, boolean progress,
+        List<String> commandLine, ObjectNode contract, Path contractPath)
+    {
+        public Output
+        {
+            commandLine = List.copyOf(commandLine);
+            contract = contract == null ? null : contract.deepCopy();
+        }
+    }
+
+    private final Target target;
+    private final Model model;
+    private final Workload workload;
+    private final Load load;
+    private final State state;
+    private final Measurement measurement;
+    private final Quality quality;
+    private final Output output;
+
+    RunOptions(
+        final Target target, final Model model, final Workload workload, final Load load, final State state,
+        final Measurement measurement, final Quality quality, final Output output)
+    {
+        this.target = target;
+        this.model = model;
+        this.workload = workload;
+        this.load = load;
+        this.state = state;
+        this.measurement = measurement;
+        this.quality = quality;
+        this.output = output;
+    }
+
+    public Target target()
+    {
+        return target;
+    }
+
+    public Model model()
+    {
+        return model;
+    }
+
+    public Workload workload()
+    {
+        return workload;
+    }
+
+    public Load load()
+    {
+        return load;
+    }
+
+    public State state()
+    {
+        return state;
+    }
+
+    public Measurement measurement()
+    {
+        return measurement;
+    }
+
+    public Quality quality()
+    {
+        return quality;
+    }
+
+    public Output output()
+    {
+        return output;
+    }
+
+    /** @return a builder for new options, every field at its default. */
+    public static RunOptionsBuilder builder()
+    {
+        return new RunOptionsBuilder();
+    }
+
+    /** @return a builder holding these options, to derive others from them (a repetition, a warm-up run). */
+    public RunOptionsBuilder toBuilder()
+    {
+        return new RunOptionsBuilder(this);
+    }
+
+    /** @return whether the load is a closed loop: no rate, no trace schedule, no simulated users. */
     public boolean closedLoop()
     {
-        return rate == null && !fixedSchedule && users == null;
+        return load.rate() == null && !load.fixedSchedule() && load.users() == null;
     }
 
     /** @return the highest arrival rate an open loop reaches (its rate, stages and ramp), requests/s. */
     public double peakRate()
     {
-        double peak = rate != null ? rate : 0;
-        for (final io.tokenclock.load.RateSchedule.Stage s : stages)
+        double peak = load.rate() != null ? load.rate() : 0;
+        for (final RateSchedule.Stage s : load.stages())
         {
             peak = Math.max(peak, s.ratePerSecond());
         }
+        final RateSchedule.Ramp ramp = load.ramp();
         return ramp != null ? Math.max(peak, Math.max(ramp.fromRate(), ramp.toRate())) : peak;
     }
 
@@ -172,252 +310,41 @@ public final class RunOptions implements Cloneable
      * @return the open loop's rate over time (ramp, then stages, or one stage of the constant rate for the duration),
      * or null when there is none: a closed loop, a fixed schedule, or a constant rate without ramp or stages.
      */
-    public io.tokenclock.load.RateSchedule rateSchedule()
+    public RateSchedule rateSchedule()
     {
-        if (closedLoop() || fixedSchedule || (ramp == null && stages.isEmpty()))
+        if (closedLoop() || load.fixedSchedule() || (load.ramp() == null && load.stages().isEmpty()))
         {
             return null;
         }
-        final java.util.List<io.tokenclock.load.RateSchedule.Stage> measured = !stages.isEmpty() ? stages :
-            java.util.List.of(new io.tokenclock.load.RateSchedule.Stage(rate, durationS));
-        return new io.tokenclock.load.RateSchedule(ramp, measured);
+        final List<RateSchedule.Stage> measured = !load.stages().isEmpty() ? load.stages() :
+            List.of(new RateSchedule.Stage(load.rate(), load.durationS()));
+        return new RateSchedule(load.ramp(), measured);
     }
 
     /** @return the cap on requests in flight. */
     public int maxInFlight()
     {
-        if (users != null)
+        if (load.users() != null)
         {
-            return users;
+            return load.users();
         }
         if (closedLoop())
         {
-            return concurrency;
+            return load.concurrency();
         }
-        return maxConcurrency != null ? maxConcurrency : DEFAULT_OPEN_LOOP_CAP;
+        return load.maxConcurrency() != null ? load.maxConcurrency() : DEFAULT_OPEN_LOOP_CAP;
     }
 
-    /** @return a shallow copy, for one repetition of a run. */
-    public RunOptions copy()
-    {
-        try
-        {
-            return (RunOptions)clone();
-        }
-        catch (final CloneNotSupportedException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
-    }
-
-    /** Checks the options; fills defaults that depend on others. */
     /** @return the per-request limits of this run. */
-    public io.tokenclock.transport.RequestLimits limits()
+    public RequestLimits limits()
     {
-        return io.tokenclock.transport.RequestLimits.of(connectTimeoutS, firstByteTimeoutS, idleTimeoutS, timeoutS,
-            maxEventBytes, maxOutputBytes, retries429);
+        return RequestLimits.of(target.connectTimeoutS(), target.firstByteTimeoutS(), target.idleTimeoutS(),
+            target.timeoutS(), target.maxEventBytes(), target.maxOutputBytes(), target.retries429());
     }
 
     /** @return which server certificates this run trusts. */
-    public io.tokenclock.transport.TlsTrust tlsTrust()
+    public TlsTrust tlsTrust()
     {
-        return new io.tokenclock.transport.TlsTrust(caCert, insecure);
-    }
-
-    public RunOptions validate()
-    {
-        if (url == null || url.isBlank())
-        {
-            throw new IllegalArgumentException("--url is required (e.g. --url http://127.0.0.1:8000/v1)");
-        }
-        Endpoint.parse(url, api);
-        tlsTrust();
-        limits();
-        io.tokenclock.transport.HeaderRules.check(headers);
-        if (preconnect != null && preconnect < 0)
-        {
-            throw new IllegalArgumentException("--preconnect must be >= 0, got " + preconnect);
-        }
-        if (concurrencyRamp != null)
-        {
-            if (concurrencyStages == null && (concurrency == null || durationS == null))
-            {
-                throw new IllegalArgumentException("a concurrency ramp leads into a measured window: set " +
-                    "--concurrency and --duration (or --concurrency-stage)");
-            }
-            final io.tokenclock.load.ConcurrencySchedule measured = concurrencyStages != null ? concurrencyStages :
-                new io.tokenclock.load.ConcurrencySchedule(new int[] {concurrency}, new double[] {durationS});
-            concurrencyStages = io.tokenclock.load.ConcurrencySchedule.withRamp(
-                (int)Math.round(Math.max(1, concurrencyRamp.fromRate())), (int)Math.round(concurrencyRamp.toRate()),
-                concurrencyRamp.durationS(), concurrencyRamp.exponential(), measured);
-            concurrencyRamp = null;
-            concurrency = null;
-        }
-        if (concurrencyStages != null)
-        {
-            if (rate != null || !stages.isEmpty() || ramp != null || users != null || fixedSchedule)
-            {
-                throw new IllegalArgumentException("concurrency stages shape a closed loop: drop --rate, --stage, " +
-                    "--ramp, --users and --fixed-schedule");
-            }
-            concurrency = concurrencyStages.maxConcurrency();
-            durationS = concurrencyStages.totalS();
-        }
-        if (!stages.isEmpty() && rate == null)
-        {
-            rate = stages.get(0).ratePerSecond();
-        }
-        if ((ramp != null || !stages.isEmpty()) && concurrency != null)
-        {
-            throw new IllegalArgumentException("ramps and stages shape an open loop's rate; they do not apply to " +
-                "--concurrency");
-        }
-        if (ramp != null && stages.isEmpty() && durationS == null)
-        {
-            throw new IllegalArgumentException("a ramp leads into the measured window: set --duration (or stages)");
-        }
-        if (concurrency != null && rate != null)
-        {
-            throw new IllegalArgumentException(
-                "--concurrency (closed loop) and --rate (open loop) exclude each other; cap an open loop with " +
-                "--max-concurrency");
-        }
-        if (users != null)
-        {
-            if (users < 1)
-            {
-                throw new IllegalArgumentException("--users must be >= 1: " + users);
-            }
-            if (concurrency != null || rate != null || fixedSchedule || dataset != null || prompt != null ||
-                api != io.tokenclock.transport.Endpoint.Api.CHAT)
-            {
-                throw new IllegalArgumentException("--users runs multi-turn chat sessions: it excludes " +
-                    "--concurrency, " +
-                    "--rate, --fixed-schedule, --dataset, --prompt and --endpoint completions");
-            }
-        }
-        else if (fixedSchedule)
-        {
-            if (dataset == null || !"mooncake".equals(datasetFormat))
-            {
-                throw new IllegalArgumentException("--fixed-schedule replays a trace's timestamps: it needs " +
-                    "--dataset FILE --dataset-format mooncake");
-            }
-            if (concurrency != null || rate != null)
-            {
-                throw new IllegalArgumentException("--fixed-schedule takes its arrivals from the trace: drop " +
-                    "--concurrency and --rate (cap in-flight requests with --max-concurrency)");
-            }
-        }
-        else if (concurrency == null && rate == null)
-        {
-            throw new IllegalArgumentException("set --concurrency N (closed loop) or --rate R requests/s (open loop)");
-        }
-        positive(concurrency, "--concurrency");
-        positive(maxConcurrency, "--max-concurrency");
-        if (rate != null && (!(rate > 0) || rate.isInfinite()))
-        {
-            throw new IllegalArgumentException("--rate must be a positive number of requests/s: " + rate);
-        }
-        if (!(burstiness > 0) || Double.isInfinite(burstiness))
-        {
-            throw new IllegalArgumentException("--burstiness must be > 0: " + burstiness);
-        }
-        if (burstiness != 1.0 && arrival != ArrivalProcess.Kind.GAMMA)
-        {
-            if (arrival == ArrivalProcess.Kind.POISSON)
-            {
-                arrival = ArrivalProcess.Kind.GAMMA;
-            }
-            else
-            {
-                throw new IllegalArgumentException("--burstiness applies to --arrival gamma only");
-            }
-        }
-        if (requests != null && requests < 1)
-        {
-            throw new IllegalArgumentException("--requests must be >= 1: " + requests);
-        }
-        if (durationS != null && !(durationS > 0))
-        {
-            throw new IllegalArgumentException("--duration must be > 0 seconds: " + durationS);
-        }
-        if (requests == null && durationS == null && !fixedSchedule && stages.isEmpty())
-        {
-            requests = 100L;
-        }
-        if (dataset != null && !io.tokenclock.workload.dataset.Datasets.FORMATS.contains(datasetFormat))
-        {
-            throw new IllegalArgumentException("--dataset-format must be one of " +
-                io.tokenclock.workload.dataset.Datasets.FORMATS + ": " + datasetFormat);
-        }
-        if (dataset != null && (prompt != null || inputLengths != null))
-        {
-            throw new IllegalArgumentException("--dataset replaces --prompt and input length distributions");
-        }
-        new io.tokenclock.workload.CancellationRule(cancelRate, cancelAfterMs, cancelAfterTokens, seed);
-        if ("preload".equals(cachePolicy) && prefixes == null)
-        {
-            throw new IllegalArgumentException("cache preload replays the shared prefixes first: declare " +
-                "workload.prefix");
-        }
-        if (repetitions < 1 || repetitions > 1000)
-        {
-            throw new IllegalArgumentException("--repetitions must be in [1, 1000]: " + repetitions);
-        }
-        if (blockSize < 1)
-        {
-            throw new IllegalArgumentException("block size must be >= 1: " + blockSize);
-        }
-        if (warmupRequests < 0 || warmupDurationS < 0)
-        {
-            throw new IllegalArgumentException("--warmup-requests and --warmup-duration must not be negative");
-        }
-        if (maxTokens < 0)
-        {
-            throw new IllegalArgumentException("--max-tokens must be >= 0 (0 leaves it to the server): " + maxTokens);
-        }
-        if (inputTokens < 1)
-        {
-            throw new IllegalArgumentException("--input-tokens must be >= 1: " + inputTokens);
-        }
-        if (!(waitReadyS >= 0) || Double.isInfinite(waitReadyS))
-        {
-            throw new IllegalArgumentException("--wait-ready must be a finite number of seconds >= 0: " + waitReadyS);
-        }
-        if (!(graceS >= 0) || Double.isInfinite(graceS))
-        {
-            throw new IllegalArgumentException("--grace must be a finite number of seconds >= 0: " + graceS);
-        }
-        if (!(connectTimeoutS >= 0) || !(firstByteTimeoutS >= 0) || !(idleTimeoutS >= 0))
-        {
-            throw new IllegalArgumentException("--connect-timeout, --first-byte-timeout and --idle-timeout must be " +
-                ">= 0 (0: no limit)");
-        }
-        if (!(timeoutS > 0) || drainTimeoutS < 0)
-        {
-            throw new IllegalArgumentException("--timeout must be > 0 and --drain-timeout >= 0");
-        }
-        if (profile != null && !PROFILE_MODES.contains(profile.toLowerCase(java.util.Locale.ROOT)))
-        {
-            throw new IllegalArgumentException("--profile must be one of " + PROFILE_MODES + ": " + profile);
-        }
-        if (!(hiccupWarnFraction > 0))
-        {
-            throw new IllegalArgumentException("--hiccup-warn-fraction must be > 0: " + hiccupWarnFraction);
-        }
-        if (ioThreads < 0)
-        {
-            throw new IllegalArgumentException("--io-threads must be >= 0 (0: one per core)");
-        }
-        return this;
-    }
-
-    private static void positive(final Integer value, final String flag)
-    {
-        if (value != null && value < 1)
-        {
-            throw new IllegalArgumentException(flag + " must be >= 1: " + value);
-        }
+        return new TlsTrust(target.caCert(), target.insecure());
     }
 }

@@ -7,13 +7,16 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.recording.Slo;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.workload.SharedPrefixes;
 
 /**
- * Turns a valid contract into {@link RunOptions}. Command-line flags given beside {@code --config} override single
+ * Feeds a valid contract into a {@link RunOptionsBuilder}, each value named by its contract key. Command-line flags given beside {@code --config} override single
  * fields afterwards; the record keeps the contract as written and the exact command, so both are visible.
  */
 public final class ContractOptions
@@ -23,168 +26,217 @@ public final class ContractOptions
     }
 
     /** Fills {@code o} from the contract; {@code o} keeps its values wherever the contract is silent. */
-    public static RunOptions apply(final ContractFile contract, final RunOptions o)
+    public static RunOptionsBuilder apply(final ContractFile contract, final RunOptionsBuilder o)
     {
         if (!contract.isValid())
         {
             throw new IllegalArgumentException(contract.errors().get(0));
         }
+        o.from(RunOptionsBuilder.Source.CONTRACT);
         final ObjectNode root = contract.tree();
-        o.contract = contract.redactedTree();
-        o.contractPath = contract.path();
+        o.contract(contract.redactedTree());
+        o.contractPath(contract.path());
         if (root.has("seed"))
         {
-            o.seed = root.get("seed").asLong();
+            o.seed(root.get("seed").asLong());
         }
         final JsonNode target = root.path("target");
-        o.url = target.get("url").asText();
+        o.url(target.get("url").asText());
         if (target.has("endpoint"))
         {
-            o.api = target.get("endpoint").asText().equalsIgnoreCase("completions") ?
-                Endpoint.Api.COMPLETIONS : Endpoint.Api.CHAT;
+            o.api(target.get("endpoint").asText().equalsIgnoreCase("completions") ?
+                Endpoint.Api.COMPLETIONS : Endpoint.Api.CHAT);
         }
         for (final Map.Entry<String, JsonNode> h : iterable(target.path("headers")))
         {
-            o.headers.put(h.getKey(), h.getValue().asText());
+            o.header(h.getKey(), h.getValue().asText());
         }
         if (target.has("api_key_env"))
         {
-            o.apiKeyEnv = target.get("api_key_env").asText();
+            o.apiKeyEnv(target.get("api_key_env").asText());
         }
         if (target.has("wait_ready_s"))
         {
-            o.waitReadyS = target.get("wait_ready_s").asDouble();
+            o.waitReadyS(target.get("wait_ready_s").asDouble());
         }
 
         final JsonNode model = root.path("model");
         if (model.has("name"))
         {
-            o.model = model.get("name").asText();
+            o.model(model.get("name").asText());
         }
         if (model.has("tokenizer"))
         {
-            o.tokenizer = model.get("tokenizer").asText();
+            o.tokenizer(model.get("tokenizer").asText());
         }
         final JsonNode decoding = model.path("decoding");
         if (decoding.has("max_tokens"))
         {
-            o.maxTokens = decoding.get("max_tokens").asInt();
+            o.maxTokens(decoding.get("max_tokens").asInt());
         }
         if (decoding.has("temperature"))
         {
-            o.temperature = decoding.get("temperature").asDouble();
+            o.temperature(decoding.get("temperature").asDouble());
         }
         if (decoding.has("ignore_eos"))
         {
-            o.ignoreEos = decoding.get("ignore_eos").asBoolean();
+            o.ignoreEos(decoding.get("ignore_eos").asBoolean());
         }
         if (decoding.has("extra_body"))
         {
-            o.extraBody = decoding.get("extra_body").toString();
+            o.extraBody(decoding.get("extra_body").toString());
         }
 
         final JsonNode workload = root.path("workload");
         if (workload.has("prompt"))
         {
-            o.prompt = workload.get("prompt").asText();
+            o.prompt(workload.get("prompt").asText());
         }
-        o.inputLengths = workload.has("input_tokens") ? workload.get("input_tokens").deepCopy() : null;
-        o.outputLengths = workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null;
-        o.lengthCorrelation = workload.path("correlation").asDouble(0.0);
-        o.segments = workload.has("segments") ? workload.get("segments").deepCopy() : null;
-        o.agent = workload.has("agent") ? workload.get("agent").deepCopy() : null;
+        o.inputLengths(workload.has("input_tokens") ? workload.get("input_tokens").deepCopy() : null);
+        o.outputLengths(workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null);
+        o.lengthCorrelation(workload.path("correlation").asDouble(0.0));
+        o.segments(workload.has("segments") ? workload.get("segments").deepCopy() : null);
+        o.agent(workload.has("agent") ? workload.get("agent").deepCopy() : null);
         final JsonNode sessions = workload.path("sessions");
         if (sessions.isObject())
         {
-            o.sessionTurns = sessions.has("turns") ? sessions.get("turns").deepCopy() : null;
-            o.sticky = sessions.path("sticky").asBoolean(false);
-            o.thinkTimeMs = sessions.has("think_time_ms") ? sessions.get("think_time_ms").deepCopy() : null;
+            o.sessionTurns(sessions.has("turns") ? sessions.get("turns").deepCopy() : null);
+            o.sticky(sessions.path("sticky").asBoolean(false));
+            o.thinkTimeMs(sessions.has("think_time_ms") ? sessions.get("think_time_ms").deepCopy() : null);
         }
         final JsonNode prefix = workload.path("prefix");
         if (prefix.isObject())
         {
-            o.prefixes = new io.tokenclock.workload.SharedPrefixes(prefix.path("system_tokens").asInt(0),
+            o.prefixes(new SharedPrefixes(prefix.path("system_tokens").asInt(0),
                 prefix.path("groups").asInt(0), prefix.path("group_tokens").asInt(0),
-                prefix.path("sharing").asDouble(prefix.path("groups").asInt(0) > 0 ? 1.0 : 0.0));
+                prefix.path("sharing").asDouble(prefix.path("groups").asInt(0) > 0 ? 1.0 : 0.0)));
         }
         final JsonNode cancellation = workload.path("cancellation");
-        o.cancelRate = cancellation.path("rate").asDouble(o.cancelRate);
-        o.cancelAfterMs = cancellation.path("after_ms").asDouble(o.cancelAfterMs);
-        o.cancelAfterTokens = cancellation.path("after_tokens").asInt(o.cancelAfterTokens);
+        if (cancellation.has("rate"))
+        {
+            o.cancelRate(cancellation.get("rate").asDouble());
+        }
+        if (cancellation.has("after_ms"))
+        {
+            o.cancelAfterMs(cancellation.get("after_ms").asDouble());
+        }
+        if (cancellation.has("after_tokens"))
+        {
+            o.cancelAfterTokens(cancellation.get("after_tokens").asInt());
+        }
         final JsonNode dataset = workload.path("dataset");
         if (dataset.has("path"))
         {
-            o.dataset = Path.of(dataset.get("path").asText());
-            o.datasetFormat = dataset.path("format").asText("jsonl").toLowerCase(Locale.ROOT);
-            o.blockSize = dataset.path("block_size").asInt(o.blockSize);
+            o.dataset(Path.of(dataset.get("path").asText()));
+            o.datasetFormat(dataset.path("format").asText("jsonl").toLowerCase(Locale.ROOT));
+            if (dataset.has("block_size"))
+            {
+                o.blockSize(dataset.get("block_size").asInt());
+            }
         }
-        o.fixedSchedule = root.path("load").path("fixed_schedule").asBoolean(false);
+        o.fixedSchedule(root.path("load").path("fixed_schedule").asBoolean(false));
 
         applyLoad(root.path("load"), o);
         final JsonNode state = root.path("state");
-        o.warmupRequests = state.path("warmup").path("requests").asLong(o.warmupRequests);
-        o.warmupDurationS = state.path("warmup").path("duration_s").asDouble(o.warmupDurationS);
-        o.cachePolicy = state.path("cache").asText("preserve").toLowerCase(Locale.ROOT);
-        o.coldStart = state.path("cold_start").asBoolean(o.coldStart);
-        o.repetitions = state.path("repetitions").asInt(o.repetitions);
+        if (state.path("warmup").has("requests"))
+        {
+            o.warmupRequests(state.path("warmup").get("requests").asLong());
+        }
+        if (state.path("warmup").has("duration_s"))
+        {
+            o.warmupDurationS(state.path("warmup").get("duration_s").asDouble());
+        }
+        o.cachePolicy(state.path("cache").asText("preserve").toLowerCase(Locale.ROOT));
+        if (state.has("cold_start"))
+        {
+            o.coldStart(state.get("cold_start").asBoolean());
+        }
+        if (state.has("repetitions"))
+        {
+            o.repetitions(state.get("repetitions").asInt());
+        }
         if (state.has("flush"))
         {
-            o.flushUrl = state.path("flush").path("url").asText();
-            o.flushMethod = state.path("flush").path("method").asText("post").toUpperCase(Locale.ROOT);
+            o.flushUrl(state.path("flush").path("url").asText());
+            o.flushMethod(state.path("flush").path("method").asText("post").toUpperCase(Locale.ROOT));
         }
         final JsonNode measurement = root.path("measurement");
-        o.ioThreads = measurement.path("io_threads").asInt(o.ioThreads);
-        o.hiccupWarnFraction = measurement.path("hiccup_warn_fraction").asDouble(o.hiccupWarnFraction);
+        if (measurement.has("io_threads"))
+        {
+            o.ioThreads(measurement.get("io_threads").asInt());
+        }
+        if (measurement.has("hiccup_warn_fraction"))
+        {
+            o.hiccupWarnFraction(measurement.get("hiccup_warn_fraction").asDouble());
+        }
         final JsonNode slo = root.path("quality").path("slo");
         if (slo.isObject())
         {
-            o.slo = io.tokenclock.recording.Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"),
-                number(slo, "e2e_ms"));
+            o.slo(Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"),
+                number(slo, "e2e_ms")));
         }
         final JsonNode output = root.path("output");
         if (output.has("dir"))
         {
-            o.outputDir = Path.of(output.get("dir").asText());
+            o.outputDir(Path.of(output.get("dir").asText()));
         }
-        o.saveText = output.path("save_text").asBoolean(o.saveText);
+        if (output.has("save_text"))
+        {
+            o.saveText(output.get("save_text").asBoolean());
+        }
         return o;
     }
 
-    private static void applyLoad(final JsonNode load, final RunOptions o)
+    private static void applyLoad(final JsonNode load, final RunOptionsBuilder o)
     {
         if (load.has("concurrency"))
         {
-            o.concurrency = load.get("concurrency").asInt();
+            o.concurrency(load.get("concurrency").asInt());
         }
         if (load.has("users"))
         {
-            o.users = load.get("users").asInt();
+            o.users(load.get("users").asInt());
         }
         if (load.has("rate"))
         {
-            o.rate = load.get("rate").asDouble();
+            o.rate(load.get("rate").asDouble());
         }
         if (load.has("arrival"))
         {
-            o.arrival = ArrivalProcess.Kind.valueOf(load.get("arrival").asText().toUpperCase(Locale.ROOT));
+            o.arrival(ArrivalProcess.Kind.valueOf(load.get("arrival").asText().toUpperCase(Locale.ROOT)));
         }
-        o.burstiness = load.path("burstiness").asDouble(o.burstiness);
+        if (load.has("burstiness"))
+        {
+            o.burstiness(load.get("burstiness").asDouble());
+        }
         if (load.has("max_concurrency"))
         {
-            o.maxConcurrency = load.get("max_concurrency").asInt();
+            o.maxConcurrency(load.get("max_concurrency").asInt());
         }
         if (load.has("requests"))
         {
-            o.requests = load.get("requests").asLong();
+            o.requests(load.get("requests").asLong());
         }
         if (load.has("duration_s"))
         {
-            o.durationS = load.get("duration_s").asDouble();
+            o.durationS(load.get("duration_s").asDouble());
         }
-        o.timeoutS = load.path("request_timeout_s").asDouble(o.timeoutS);
-        o.connectTimeoutS = load.path("connect_timeout_s").asDouble(o.connectTimeoutS);
-        o.firstByteTimeoutS = load.path("first_byte_timeout_s").asDouble(o.firstByteTimeoutS);
-        o.idleTimeoutS = load.path("idle_timeout_s").asDouble(o.idleTimeoutS);
+        if (load.has("request_timeout_s"))
+        {
+            o.timeoutS(load.get("request_timeout_s").asDouble());
+        }
+        if (load.has("connect_timeout_s"))
+        {
+            o.connectTimeoutS(load.get("connect_timeout_s").asDouble());
+        }
+        if (load.has("first_byte_timeout_s"))
+        {
+            o.firstByteTimeoutS(load.get("first_byte_timeout_s").asDouble());
+        }
+        if (load.has("idle_timeout_s"))
+        {
+            o.idleTimeoutS(load.get("idle_timeout_s").asDouble());
+        }
         final JsonNode ramp = load.path("ramp");
         if (ramp.isObject())
         {
@@ -192,11 +244,11 @@ public final class ContractOptions
                 ramp.get("duration_s").asDouble(), ramp.path("shape").asText("linear").equals("exponential"));
             if (load.has("concurrency") || load.path("stages").path(0).has("concurrency"))
             {
-                o.concurrencyRamp = r;
+                o.concurrencyRamp(r);
             }
             else
             {
-                o.ramp = r;
+                o.ramp(r);
             }
         }
         final JsonNode stages = load.path("stages");
@@ -209,20 +261,23 @@ public final class ContractOptions
                 c[j] = stages.get(j).get("concurrency").asInt();
                 d[j] = stages.get(j).get("duration_s").asDouble();
             }
-            o.concurrencyStages = new io.tokenclock.load.ConcurrencySchedule(c, d);
+            o.concurrencyStages(new ConcurrencySchedule(c, d));
         }
         else
         {
             for (final JsonNode stage : stages)
             {
-                o.stages.add(new RateSchedule.Stage(stage.get("rate").asDouble(),
+                o.stage(new RateSchedule.Stage(stage.get("rate").asDouble(),
                     stage.get("duration_s").asDouble()));
             }
         }
-        o.drainTimeoutS = load.path("drain_timeout_s").asDouble(o.drainTimeoutS);
+        if (load.has("drain_timeout_s"))
+        {
+            o.drainTimeoutS(load.get("drain_timeout_s").asDouble());
+        }
         if (load.path("end_of_window").asText("grace").equals("cancel"))
         {
-            o.drainTimeoutS = 0;
+            o.drainTimeoutS(0);
         }
     }
 

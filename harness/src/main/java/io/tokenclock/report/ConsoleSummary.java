@@ -32,21 +32,21 @@ public final class ConsoleSummary
         {
             out.println("PARTIAL: " + r.partialReason());
         }
-        if (r.target().endpoint().tls() && o.insecure)
+        if (r.target().endpoint().tls() && o.target().insecure())
         {
             out.println("warning: TLS certificates were NOT verified (--insecure)");
         }
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
-            o.closedLoop() ? "closed loop, concurrency " + o.concurrency :
-                String.format(Locale.ROOT, "open loop, %s %.3g req/s%s", o.arrival.name().toLowerCase(Locale.ROOT),
-                    o.rate, o.maxConcurrency != null ? ", max concurrency " + o.maxConcurrency : ""),
+            o.closedLoop() ? "closed loop, concurrency " + o.load().concurrency() :
+                String.format(Locale.ROOT, "open loop, %s %.3g req/s%s", o.load().arrival().name().toLowerCase(Locale.ROOT),
+                    o.load().rate(), o.load().maxConcurrency() != null ? ", max concurrency " + o.load().maxConcurrency() : ""),
             r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(), r.counts().warmupRequests());
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
             r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().outputTokens(), r), rate(r.counts().inputTokens(), r));
-        if (o.slo != null)
+        if (o.quality().slo() != null)
         {
             out.printf(Locale.ROOT, "goodput %.2f req/s: %d of %d measured requests met %s (%.1f%%)%n",
-                rate(r.counts().good(), r), r.counts().good(), r.counts().total(), o.slo.describe(),
+                rate(r.counts().good(), r), r.counts().good(), r.counts().total(), o.quality().slo().describe(),
                 r.counts().total() > 0 ? 100.0 * r.counts().good() / r.counts().total() : 0.0);
         }
         out.println();
@@ -113,7 +113,7 @@ public final class ConsoleSummary
             }
             out.println();
             final long limited = r.counts().errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
-            if (limited > 0 && o.retries429 == 0)
+            if (limited > 0 && o.target().retries429() == 0)
             {
                 out.printf(Locale.ROOT, "rate limited: %d responses 429, %.1f per second of window (Retry-After, " +
                     "when given, is in requests.jsonl; tokenclock does not retry: each 429 is an error)%n", limited,
@@ -128,7 +128,7 @@ public final class ConsoleSummary
                 "%d ms total, %d ms max%n", hiccups.p50(), hiccups.p99(), hiccups.max(), health.gcCount(),
                 health.gcTotalMs(), health.gcMaxMs());
             final Distribution icl = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
-            if (icl.count() > 0 && hiccups.p99() >= o.hiccupWarnFraction * icl.p50())
+            if (icl.count() > 0 && hiccups.p99() >= o.measurement().hiccupWarnFraction() * icl.p50())
             {
                 out.printf(Locale.ROOT, "warning: the client's own hiccups (p99 %.3f ms) reach %.0f%% of the " +
                     "inter-chunk latency p50 (%.3f ms): the client machine may be shaping these figures%n",
@@ -172,12 +172,12 @@ public final class ConsoleSummary
         {
             out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); " +
                 "TTFT counts from the last send, TTFT from schedule from the first intended start%n", r.counts().retries429(),
-                o.retries429);
+                o.target().retries429());
         }
         if (r.counts().truncated() > 0)
         {
             out.printf(Locale.ROOT, "note: %d measured streams ended with neither a finish_reason nor [DONE] " +
-                "(truncated; %s)%n", r.counts().truncated(), o.acceptTruncated ? "taken as ok by --accept-truncated" :
+                "(truncated; %s)%n", r.counts().truncated(), o.quality().acceptTruncated() ? "taken as ok by --accept-truncated" :
                     "counted as errors; --accept-truncated takes them as ok");
         }
         if (r.counts().ringFullWaits() > 0)

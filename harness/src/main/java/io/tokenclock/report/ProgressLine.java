@@ -50,8 +50,8 @@ public final class ProgressLine
         final long errors = collector.counters().get(Collector.MEASURED_ERROR) +
             collector.counters().get(Collector.MEASURED_CANCELLED);
         final Histogram ttft = recorders.lastInterval(Metric.TTFT);
-        final String total = options.requests != null ?
-            String.valueOf(options.requests + options.warmupRequests) : "?";
+        final String total = options.load().requests() != null ?
+            String.valueOf(options.load().requests() + options.state().warmupRequests()) : "?";
         final String ttftText = ttft.getTotalCount() == 0 ? "-" : String.format(Locale.ROOT, "%.1f/%.1f ms",
             ttft.getValueAtPercentile(50) / 1e6, ttft.getValueAtPercentile(99) / 1e6);
         final String line = String.format(Locale.ROOT,

@@ -72,9 +72,9 @@ public final class RecordWriter
         root.put("partial_reason", r.partialReason());
         root.put("started_at", r.target().startedAt().toString());
         final ArrayNode cmd = root.putArray("command");
-        o.commandLine.forEach(cmd::add);
+        o.output().commandLine().forEach(cmd::add);
 
-        final JsonNode contract = o.contract == null ? JSON.createObjectNode() : o.contract;
+        final JsonNode contract = o.output().contract() == null ? JSON.createObjectNode() : o.output().contract();
         final JsonNode declaredModel = contract.path("model");
         final ObjectNode model = root.putObject("model");
         model.put("name", r.target().model());
@@ -92,13 +92,13 @@ public final class RecordWriter
             model.putNull("context_limit");
         }
         require(gaps, declaredModel.has("revision"), "model.revision (contract: model.revision)");
-        require(gaps, o.tokenizer != null, "model.tokenizer (contract: model.tokenizer, or --tokenizer)");
+        require(gaps, o.model().tokenizer() != null, "model.tokenizer (contract: model.tokenizer, or --tokenizer)");
         require(gaps, declaredModel.has("context_limit"), "model.context_limit (contract: model.context_limit)");
         final ObjectNode decoding = model.putObject("decoding");
-        decoding.put("max_tokens", o.outputLengths == null ? (Integer)o.maxTokens : null);
-        decoding.put("ignore_eos", o.ignoreEos);
-        decoding.put("temperature", o.temperature);
-        decoding.put("extra_body", o.extraBody);
+        decoding.put("max_tokens", o.workload().outputLengths() == null ? (Integer)o.model().maxTokens() : null);
+        decoding.put("ignore_eos", o.model().ignoreEos());
+        decoding.put("temperature", o.model().temperature());
+        decoding.put("extra_body", o.model().extraBody());
 
         final ObjectNode runtime = root.putObject("runtime");
         runtime.put("endpoint", r.target().endpoint().shownCompletionUrl());
@@ -121,17 +121,17 @@ public final class RecordWriter
 
         final ObjectNode workload = root.putObject("workload");
         workload.put("prompts", workloadDescription);
-        workload.set("input_tokens", o.inputLengths == null ? null : o.inputLengths.deepCopy());
-        workload.set("output_tokens", o.outputLengths == null ? null : o.outputLengths.deepCopy());
-        workload.put("correlation", o.lengthCorrelation);
-        workload.put("seed", o.seed);
+        workload.set("input_tokens", o.workload().inputLengths() == null ? null : o.workload().inputLengths().deepCopy());
+        workload.set("output_tokens", o.workload().outputLengths() == null ? null : o.workload().outputLengths().deepCopy());
+        workload.put("correlation", o.workload().lengthCorrelation());
+        workload.put("seed", o.workload().seed());
         workload.put("hash", r.provenance().hash());
         workload.put("hash_requests", r.provenance().requests());
         workload.put("prompt_token_residuals", r.provenance().residualRequests());
         final String success = contract.path("quality").path("success").asText(null);
         workload.put("success_criterion", success);
-        workload.put("cancellation", o.cancelRate > 0 ? new io.tokenclock.workload.CancellationRule(o.cancelRate,
-            o.cancelAfterMs, o.cancelAfterTokens, o.seed).describe() : null);
+        workload.put("cancellation", o.workload().cancelRate() > 0 ? new io.tokenclock.workload.CancellationRule(o.workload().cancelRate(),
+            o.workload().cancelAfterMs(), o.workload().cancelAfterTokens(), o.workload().seed()).describe() : null);
         require(gaps, success != null, "workload.success_criterion (contract: quality.success)");
 
         root.set("load", load(r));
@@ -140,8 +140,8 @@ public final class RecordWriter
 
         require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
         final ObjectNode contractNode = root.putObject("contract");
-        contractNode.put("file", o.contractPath == null ? null : o.contractPath.toString());
-        contractNode.set("declared", o.contract == null ? null : o.contract.deepCopy());
+        contractNode.put("file", o.output().contractPath() == null ? null : o.output().contractPath().toString());
+        contractNode.set("declared", o.output().contract() == null ? null : o.output().contract().deepCopy());
         final ObjectNode grade = root.putObject("grade");
         grade.put("grade", gaps.isEmpty() ? "comparison-grade" : "local-debugging");
         final ArrayNode missing = grade.putArray("missing");
@@ -154,27 +154,27 @@ public final class RecordWriter
         final RunOptions o = r.options();
         final ObjectNode load = JSON.createObjectNode();
         load.put("mode", o.closedLoop() ? "closed" : "open");
-        load.put("concurrency", o.concurrency);
-        load.put("rate_per_s", o.rate);
-        load.put("arrival", o.closedLoop() ? null : o.arrival.name().toLowerCase(Locale.ROOT));
-        load.put("burstiness", o.closedLoop() ? null : o.burstiness);
+        load.put("concurrency", o.load().concurrency());
+        load.put("rate_per_s", o.load().rate());
+        load.put("arrival", o.closedLoop() ? null : o.load().arrival().name().toLowerCase(Locale.ROOT));
+        load.put("burstiness", o.closedLoop() ? null : o.load().burstiness());
         load.put("max_in_flight", o.maxInFlight());
-        load.put("requests", o.requests);
-        load.put("duration_s", o.durationS);
-        load.put("warmup_requests", o.warmupRequests);
-        load.put("warmup_duration_s", o.warmupDurationS);
+        load.put("requests", o.load().requests());
+        load.put("duration_s", o.load().durationS());
+        load.put("warmup_requests", o.state().warmupRequests());
+        load.put("warmup_duration_s", o.state().warmupDurationS());
         final var schedule = o.rateSchedule();
         load.put("rate_schedule", schedule == null ? null : schedule.describe());
-        load.put("seed", o.seed);
+        load.put("seed", o.workload().seed());
         load.put("schedule_hash", r.provenance().scheduleHash());
-        load.put("cache_policy", o.cachePolicy);
+        load.put("cache_policy", o.state().cachePolicy());
         load.put("cache_action", r.provenance().cacheAction());
-        load.put("request_timeout_s", o.timeoutS);
-        load.put("connect_timeout_s", o.connectTimeoutS);
-        load.put("first_byte_timeout_s", o.firstByteTimeoutS);
-        load.put("idle_timeout_s", o.idleTimeoutS);
-        load.put("drain_timeout_s", o.drainTimeoutS);
-        load.put("end_of_window_rule", o.drainTimeoutS > 0 ?
+        load.put("request_timeout_s", o.target().timeoutS());
+        load.put("connect_timeout_s", o.target().connectTimeoutS());
+        load.put("first_byte_timeout_s", o.target().firstByteTimeoutS());
+        load.put("idle_timeout_s", o.target().idleTimeoutS());
+        load.put("drain_timeout_s", o.load().drainTimeoutS());
+        load.put("end_of_window_rule", o.load().drainTimeoutS() > 0 ?
             "grace: requests started in the window may run for up to drain_timeout_s after the last start; those " +
             "ending after the window closed are marked late (counted in report.counts.late_completions) and stay " +
             "in the metrics; any still running then are cancelled and counted as cancelled" :
@@ -240,7 +240,7 @@ public final class RecordWriter
         ready.put("preconnect_s", rd.preconnectS());
         ready.put("gc_before_t0_ms", rd.gcBeforeT0Ms());
         ready.put("compiler_threads_idle", rd.compilerThreadsIdle());
-        ready.put("wait_ready_s", r.options().waitReadyS);
+        ready.put("wait_ready_s", r.options().target().waitReadyS());
         ready.put("server_probes", r.target().server().probes());
         ready.put("server_ready_after_s", r.target().server().probes() == 0 ? null : r.target().server().readyAfterS());
         m.putObject("client_jit").put("compilation_ms_during_load", h.jitMsDuringLoad())
@@ -265,7 +265,7 @@ public final class RecordWriter
         if (h.profileEvent() != null)
         {
             final ObjectNode profile = m.putObject("profile");
-            profile.put("mode", r.options().profile);
+            profile.put("mode", r.options().measurement().profile());
             profile.put("event", h.profileEvent());
             final ArrayNode files = profile.putArray("files");
             h.profileFiles().forEach(files::add);
@@ -364,7 +364,7 @@ public final class RecordWriter
         final ObjectNode harness = rep.putObject("harness");
         harness.put("ring_full_waits", r.counts().ringFullWaits());
         harness.put("clamped_values", r.counts().clampedValues());
-        final var slo = r.options().slo;
+        final var slo = r.options().quality().slo();
         if (slo != null)
         {
             final ObjectNode goodput = rep.putObject("goodput");
@@ -378,9 +378,9 @@ public final class RecordWriter
         {
             rep.putNull("goodput");
         }
-        if (r.options().repetitions > 1)
+        if (r.options().state().repetitions() > 1)
         {
-            rep.putObject("repetitions").put("index", r.options().repetitionIndex).put("of", r.options().repetitions)
+            rep.putObject("repetitions").put("index", r.options().state().repetitionIndex()).put("of", r.options().state().repetitions())
                 .put("summary", "../repetitions.json");
         }
         else

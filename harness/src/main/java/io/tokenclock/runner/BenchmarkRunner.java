@@ -68,7 +68,7 @@ public final class BenchmarkRunner
     /**
      * Runs the benchmark described by {@code options} (already validated).
      *
-     * @param err where messages and the live progress line go (the line only when {@code options.progress}).
+     * @param err where messages and the live progress line go (the line only when {@code options.output().progress()}).
      * @throws ServerProbe.UnreachableException when the server cannot be used at all.
      */
     public RunResult run(final RunOptions options, final PrintStream err)
@@ -76,10 +76,10 @@ public final class BenchmarkRunner
     {
         checkBeforeStart(options);
         final Preparation.Prepared prep = Preparation.prepare(options, err);
-        final long[] warm = options.selfWarmup ? Readiness.warmHarness(options, err, interruption) : new long[4];
+        final long[] warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) : new long[4];
         final RunResult.Target target = target(options, prep);
         final StreamingClient client = new StreamingClient(prep.endpoint(), clock, new ChunkRecords(RING_BYTES),
-            prep.headers(), options.maxInFlight(), options.ioThreads, options.limits(), options.busyPoll,
+            prep.headers(), options.maxInFlight(), options.measurement().ioThreads(), options.limits(), options.measurement().busyPoll(),
             options.tlsTrust());
         final ReadinessReport ready = readyBeforeT0(options, client, prep.server().preflightMs(), warm);
         final Measurement measurement = wire(options, prep, target, client, ready, err);
@@ -91,7 +91,7 @@ public final class BenchmarkRunner
         Tokenizers.closeQuietly(prep.tokenizer());
         final RunResult result = measurement.result(inLoad, measurement.wallSeconds(),
             interruption.requested() ? interruptedReason(options) : null);
-        if (!options.selfWarmupRun)
+        if (!options.state().selfWarmupRun())
         {
             measurement.writeRecord(result);
         }
@@ -117,14 +117,14 @@ public final class BenchmarkRunner
     /** Refuses what would fail later: a run directory that holds a run, too few file descriptors. */
     private static void checkBeforeStart(final RunOptions options)
     {
-        if (options.outputDir != null)
+        if (options.output().outputDir() != null)
         {
-            refuseExistingRun(options.outputDir, options);
+            refuseExistingRun(options.output().outputDir(), options);
         }
-        if (!options.selfWarmupRun)
+        if (!options.state().selfWarmupRun())
         {
             // Open loop without --max-concurrency: the connections it expects (a latency of 1 s before the probe).
-            DescriptorLimit.check(options.closedLoop() || options.users != null || options.maxConcurrency != null ?
+            DescriptorLimit.check(options.closedLoop() || options.load().users() != null || options.load().maxConcurrency() != null ?
                 options.maxInFlight() : Readiness.expectedConcurrency(options, Double.NaN));
         }
     }
@@ -134,9 +134,9 @@ public final class BenchmarkRunner
         throws IOException
     {
         final Instant startedAt = Instant.now();
-        final String runId = options.runId != null ? options.runId : "run-" +
+        final String runId = options.output().runId() != null ? options.output().runId() : "run-" +
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
-        final Path outputDir = options.outputDir != null ? options.outputDir : Path.of("results", runId);
+        final Path outputDir = options.output().outputDir() != null ? options.output().outputDir() : Path.of("results", runId);
         refuseExistingRun(outputDir, options);
         Files.createDirectories(outputDir);
         return new RunResult.Target(prep.endpoint(), prep.model(), prep.server(), runId, outputDir, startedAt);
@@ -145,13 +145,13 @@ public final class BenchmarkRunner
     private String interruptedReason(final RunOptions options)
     {
         return String.format(Locale.ROOT, "interrupted by %s: no request was started after it; requests in flight " +
-            "had %.0f s (--grace) to finish, the rest were cancelled", interruption.signalName(), options.graceS);
+            "had %.0f s (--grace) to finish, the rest were cancelled", interruption.signalName(), options.load().graceS());
     }
 
     /** Refuses a directory that already holds a run's results, unless {@code --force}: no run is lost silently. */
     private static void refuseExistingRun(final Path dir, final RunOptions options)
     {
-        if (options.force || options.selfWarmupRun)
+        if (options.output().force() || options.state().selfWarmupRun())
         {
             return;
         }
@@ -177,14 +177,14 @@ public final class BenchmarkRunner
         try
         {
             final long startNs = System.nanoTime();
-            final int preconnected = options.selfWarmupRun ? 0 :
+            final int preconnected = options.state().selfWarmupRun() ? 0 :
                 client.preconnect(Readiness.expectedConcurrency(options, preflightMs), PRECONNECT_TIMEOUT_MS);
             final double preconnectS = (System.nanoTime() - startNs) / 1e9;
             // Only after a self-warm-up: without one, the JIT's work is still ahead, and starving it would leave the
             // stamping path interpreted for longer.
-            final int compilersIdle = options.selfWarmupRun || warm[0] == 0 ? 0 :
+            final int compilersIdle = options.state().selfWarmupRun() || warm[0] == 0 ? 0 :
                 BackgroundPriority.lowerCompilerThreads();
-            final double gcMs = options.selfWarmupRun ? 0 : Readiness.collectNow();
+            final double gcMs = options.state().selfWarmupRun() ? 0 : Readiness.collectNow();
             return new ReadinessReport(warm[0], warm[1], warm[2] / 1e9, warm[3], preconnected, preconnectS, gcMs,
                 compilersIdle);
         }

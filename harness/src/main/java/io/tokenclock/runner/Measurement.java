@@ -91,18 +91,18 @@ final class Measurement implements AutoCloseable, RequestListener
             .map(name -> new GroupStats(name, RunShape.sloFor(options, name))).toArray(GroupStats[]::new);
         this.pool = new SlotPool(options.maxInFlight());
         this.wallStartNs = clock.nanoTime();
-        this.jsonl = new RequestsJsonlWriter(target.outputDir().resolve("requests.jsonl"), options.saveText);
-        if (options.sticky && options.users != null)
+        this.jsonl = new RequestsJsonlWriter(target.outputDir().resolve("requests.jsonl"), options.output().saveText());
+        if (options.load().sticky() && options.load().users() != null)
         {
-            client.stickyUsers(options.users);
+            client.stickyUsers(options.load().users());
         }
         this.generator = new LoadGenerator(RunShape.plan(options, prep.workload()), clock, pool, prep.workload(),
             client::submit);
-        generator.coldStart(options.coldStart);
+        generator.coldStart(options.state().coldStart());
         Workloads.connectTools(options, prep.workload(), generator);
         this.collector = new Collector(client.records(), pool, recorders, this, groups);
-        collector.windowClose(generator::windowCloseNs).slo(options.slo).acceptTruncated(options.acceptTruncated);
-        if (options.tokenizer != null)
+        collector.windowClose(generator::windowCloseNs).slo(options.quality().slo()).acceptTruncated(options.quality().acceptTruncated());
+        if (options.model().tokenizer() != null)
         {
             collector.tokenCounter(slot -> prep.tokenizer().count(AnswerText.decode(slot.text, slot.textLength) +
                 AnswerText.decode(slot.reasoning, slot.reasoningLength)));
@@ -125,7 +125,7 @@ final class Measurement implements AutoCloseable, RequestListener
         final Thread generatorThread = daemon(generator, "tokenclock-load");
         generatorThread.setUncaughtExceptionHandler((t, ex) -> generatorFailure = ex);
         final Monitors.AtLoadStart start = monitors.atLoadStart();
-        if (!options.selfWarmupRun)
+        if (!options.state().selfWarmupRun())
         {
             // A record exists from the window's first moment: what a kill -9 leaves beside requests.jsonl.
             writeRecord(result(monitors.inLoadSince(start), 0, null, BenchmarkRunner.IN_PROGRESS));
@@ -135,7 +135,7 @@ final class Measurement implements AutoCloseable, RequestListener
             generator.stop(); // stopped before the window opened: no request starts
         }
         generatorThread.start();
-        final ProgressLine progress = options.progress ? new ProgressLine(err, options) : null;
+        final ProgressLine progress = options.output().progress() ? new ProgressLine(err, options) : null;
         new Supervisor(options, clock, interruption, generator, pool, client, collector, recorders, groups, progress)
             .untilDrained(PROGRESS_INTERVAL_NS, CANCEL_WAIT_NS);
         generatorThread.join(TimeUnit.SECONDS.toMillis(5));

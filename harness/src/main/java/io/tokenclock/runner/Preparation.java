@@ -50,15 +50,15 @@ final class Preparation
     static Prepared prepare(final RunOptions options, final PrintStream err)
         throws ServerProbe.UnreachableException, IOException
     {
-        final Endpoint endpoint = Endpoint.parse(options.url, options.api);
+        final Endpoint endpoint = Endpoint.parse(options.target().url(), options.target().api());
         final Map<String, String> headers = requestHeaders(options, endpoint);
         final ServerProbe probe = new ServerProbe(endpoint, headers, options.limits(), options.tlsTrust());
-        final long readyDeadlineNs = System.nanoTime() + (long)(options.waitReadyS * 1e9);
-        ServerInfo server = options.preflight ? probe.modelsWhenReady(readyDeadlineNs, err) : ServerInfo.NONE;
-        final String model = options.model != null ? options.model : servedModel(server, endpoint, options);
+        final long readyDeadlineNs = System.nanoTime() + (long)(options.target().waitReadyS() * 1e9);
+        ServerInfo server = options.target().preflight() ? probe.modelsWhenReady(readyDeadlineNs, err) : ServerInfo.NONE;
+        final String model = options.model().name() != null ? options.model().name() : servedModel(server, endpoint, options);
         final Tokenizer tokenizer = Workloads.tokenizer(options);
         final Workload workload = Workloads.generator(options, endpoint, model, tokenizer);
-        if (options.preflight)
+        if (options.target().preflight())
         {
             final byte[] hello = bodies(options, endpoint, model, 4).body("Say hello.");
             server = probe.preflightWhenReady(server, hello, readyDeadlineNs, err);
@@ -73,11 +73,11 @@ final class Preparation
         final RunOptions options, final ServerProbe probe, final ServerInfo server, final Endpoint endpoint,
         final String model, final Workload workload) throws ServerProbe.UnreachableException
     {
-        if ("flush".equals(options.cachePolicy))
+        if ("flush".equals(options.state().cachePolicy()))
         {
-            return probe.flush(options.flushUrl, options.flushMethod);
+            return probe.flush(options.state().flushUrl(), options.state().flushMethod());
         }
-        if (!"preload".equals(options.cachePolicy) || !(workload instanceof WorkloadGenerator synthetic))
+        if (!"preload".equals(options.state().cachePolicy()) || !(workload instanceof WorkloadGenerator synthetic))
         {
             return null;
         }
@@ -96,7 +96,7 @@ final class Preparation
         final RunOptions options, final Endpoint endpoint, final String model, final int maxTokens)
     {
         return new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model, maxTokens, false,
-            options.temperature, RequestBodyFactory.parseExtraBody(options.extraBody));
+            options.model().temperature(), RequestBodyFactory.parseExtraBody(options.model().extraBody()));
     }
 
     /**
@@ -106,7 +106,7 @@ final class Preparation
     private static String servedModel(final ServerInfo server, final Endpoint endpoint, final RunOptions options)
         throws ServerProbe.UnreachableException
     {
-        if (!options.preflight)
+        if (!options.target().preflight())
         {
             throw new IllegalArgumentException("--model is required with --no-preflight (nothing asks the server " +
                 "which models it serves)");
@@ -118,7 +118,7 @@ final class Preparation
             throw new ServerProbe.UnreachableException("GET " + endpoint.shownModelsUrl() + " answered " + status +
                 (server.modelsDetail().isEmpty() ? "" : ": " + server.modelsDetail()) + (loading ?
                     " (the server is not ready: --wait-ready S waits for it" +
-                        (options.waitReadyS > 0 ? ", and " + options.waitReadyS + " s were not enough)" : ")") :
+                        (options.target().waitReadyS() > 0 ? ", and " + options.target().waitReadyS() + " s were not enough)" : ")") :
                     status == 404 ? " (is --url the API base, ending in /v1? without /models, give --model)" :
                         " (give --model to skip the listing)"));
         }
@@ -136,12 +136,12 @@ final class Preparation
      */
     static Map<String, String> requestHeaders(final RunOptions o, final Endpoint endpoint)
     {
-        final Map<String, String> headers = new LinkedHashMap<>(o.headers);
+        final Map<String, String> headers = new LinkedHashMap<>(o.target().headers());
         if (headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase("authorization")))
         {
             return headers;
         }
-        final String key = o.apiKeyEnv == null ? null : System.getenv(o.apiKeyEnv);
+        final String key = o.target().apiKeyEnv() == null ? null : System.getenv(o.target().apiKeyEnv());
         if (endpoint.userInfo() != null)
         {
             headers.put("authorization", "Basic " + Base64.getEncoder().encodeToString(

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.result.RunResult;
@@ -112,26 +113,26 @@ public final class Readiness
     private static RunOptions warmupOptions(
         final RunOptions o, final String url, final long requests, final int tokens, final Path dir)
     {
-        final RunOptions w = new RunOptions();
-        w.url = url;
-        w.model = "tokenclock-sim";
-        w.concurrency = WARMUP_CONCURRENCY;
-        w.requests = requests;
-        w.maxTokens = tokens;
-        w.ignoreEos = true;
-        w.inputTokens = 16;
-        w.outputDir = dir;
-        w.runId = "self-warmup";
-        w.ioThreads = o.ioThreads;
-        w.busyPoll = false; // spinning event loops would starve the embedded simulator on a small machine
-        w.saveText = o.saveText;
-        w.progress = false;
-        w.preflight = false;
-        w.selfWarmup = false;
-        w.selfWarmupRun = true;
-        w.timeoutS = 30;
-        w.drainTimeoutS = 30;
-        return w.validate();
+        final RunOptionsBuilder w = RunOptions.builder();
+        w.url(url);
+        w.model("tokenclock-sim");
+        w.concurrency(WARMUP_CONCURRENCY);
+        w.requests(requests);
+        w.maxTokens(tokens);
+        w.ignoreEos(true);
+        w.inputTokens(16);
+        w.outputDir(dir);
+        w.runId("self-warmup");
+        w.ioThreads(o.measurement().ioThreads());
+        w.busyPoll(false); // spinning event loops would starve the embedded simulator on a small machine
+        w.saveText(o.output().saveText());
+        w.progress(false);
+        w.preflight(false);
+        w.selfWarmup(false);
+        w.selfWarmupRun(true);
+        w.timeoutS(30);
+        w.drainTimeoutS(30);
+        return w.build();
     }
 
     /**
@@ -140,18 +141,18 @@ public final class Readiness
      */
     static int expectedConcurrency(final RunOptions o, final double preflightMs)
     {
-        if (o.preconnect != null)
+        if (o.state().preconnect() != null)
         {
-            return Math.min(o.preconnect, o.maxInFlight());
+            return Math.min(o.state().preconnect(), o.maxInFlight());
         }
-        if (o.users != null)
+        if (o.load().users() != null)
         {
-            return Math.min(o.users, MAX_PRECONNECT);
+            return Math.min(o.load().users(), MAX_PRECONNECT);
         }
         if (o.closedLoop())
         {
-            final int concurrency = o.concurrencyStages != null ? o.concurrencyStages.maxConcurrency() :
-                o.concurrency;
+            final int concurrency = o.load().concurrencyStages() != null ? o.load().concurrencyStages().maxConcurrency() :
+                o.load().concurrency();
             return Math.min(concurrency, MAX_PRECONNECT);
         }
         // Little's law gives the mean in flight; Poisson arrivals put about mean + 3 sqrt(mean) in flight at the
@@ -160,7 +161,7 @@ public final class Readiness
         // a descriptor each.
         final double rate = o.peakRate();
         final double latencyS = Double.isNaN(preflightMs) ? 1.0 :
-            preflightMs / 1e3 * Math.max(1.0, o.maxTokens / 4.0);
+            preflightMs / 1e3 * Math.max(1.0, o.model().maxTokens() / 4.0);
         final double mean = rate * latencyS * 1.25;
         final int expected = (int)Math.ceil(mean + 4 * Math.sqrt(mean)) + 2;
         return Math.min(Math.min(expected, o.maxInFlight()), MAX_PRECONNECT);

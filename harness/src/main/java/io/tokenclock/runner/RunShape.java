@@ -28,22 +28,22 @@ public final class RunShape
     {
         final boolean closed = o.closedLoop();
         final RateSchedule schedule = o.rateSchedule();
-        final ArrivalProcess arrivals = closed || o.fixedSchedule || o.users != null ? null :
-            ArrivalProcess.of(o.arrival, schedule != null ? 1.0 : o.rate, o.burstiness, o.seed);
-        return new LoadPlan(closed, closed ? o.concurrency : 0, arrivals, o.maxInFlight(),
-            o.requests == null ? 0 : o.requests,
-            schedule == null && o.durationS != null ? (long)(o.durationS * 1e9) : 0,
-            o.warmupRequests, (long)(o.warmupDurationS * 1e9), o.fixedSchedule ? workload.traceOffsetsNs() : null,
-            schedule, Math.max(1, workload.groupNames().size()), o.users == null ? 0 : o.users,
-            o.concurrencyStages);
+        final ArrivalProcess arrivals = closed || o.load().fixedSchedule() || o.load().users() != null ? null :
+            ArrivalProcess.of(o.load().arrival(), schedule != null ? 1.0 : o.load().rate(), o.load().burstiness(), o.workload().seed());
+        return new LoadPlan(closed, closed ? o.load().concurrency() : 0, arrivals, o.maxInFlight(),
+            o.load().requests() == null ? 0 : o.load().requests(),
+            schedule == null && o.load().durationS() != null ? (long)(o.load().durationS() * 1e9) : 0,
+            o.state().warmupRequests(), (long)(o.state().warmupDurationS() * 1e9), o.load().fixedSchedule() ? workload.traceOffsetsNs() : null,
+            schedule, Math.max(1, workload.groupNames().size()), o.load().users() == null ? 0 : o.load().users(),
+            o.load().concurrencyStages());
     }
 
     /** @return the SLO of a group: its segment's own when declared, else the run's. */
     public static Slo sloFor(final RunOptions o, final String groupName)
     {
-        if (o.segments != null)
+        if (o.workload().segments() != null)
         {
-            for (final JsonNode s : o.segments)
+            for (final JsonNode s : o.workload().segments())
             {
                 final String name = s.path("name").asText();
                 if ((groupName.equals(name) || groupName.endsWith(" / " + name)) && s.has("slo"))
@@ -53,7 +53,7 @@ public final class RunShape
                 }
             }
         }
-        return o.slo;
+        return o.quality().slo();
     }
 
     private static Double number(final JsonNode node, final String field)
@@ -66,7 +66,7 @@ public final class RunShape
     {
         final RateSchedule schedule = o.rateSchedule();
         final List<String> segments = workload.groupNames();
-        final List<String> stageNames = o.concurrencyStages != null ? o.concurrencyStages.stageNames() :
+        final List<String> stageNames = o.load().concurrencyStages() != null ? o.load().concurrencyStages().stageNames() :
             schedule != null ? schedule.stageNames() : List.of();
         if (stageNames.size() < 2)
         {

@@ -72,7 +72,7 @@ final class Supervisor
             if (graceDeadlineNs == 0 && interruption.requested())
             {
                 generator.stop();
-                graceDeadlineNs = now + (long)(options.graceS * 1e9);
+                graceDeadlineNs = now + (long)(options.load().graceS() * 1e9);
             }
             if (generator.isFinished() && (pool.inUse() == 0 || drained(now, cancelWaitNs)))
             {
@@ -86,7 +86,7 @@ final class Supervisor
     {
         if (drainDeadlineNs == 0)
         {
-            drainDeadlineNs = now + (long)(options.drainTimeoutS * 1e9);
+            drainDeadlineNs = now + (long)(options.load().drainTimeoutS() * 1e9);
         }
         if (graceDeadlineNs != 0)
         {

@@ -40,31 +40,31 @@ public final class Workloads
     /** @return the configured tokenizer, or word counting. The caller closes it ({@link Tokenizers#closeQuietly}). */
     public static Tokenizer tokenizer(final RunOptions o)
     {
-        return o.tokenizer != null ? Tokenizers.of(o.tokenizer) : new WordTokenizer();
+        return o.model().tokenizer() != null ? Tokenizers.of(o.model().tokenizer()) : new WordTokenizer();
     }
 
     /** @return the generator of request bodies for these options, model and endpoint. */
     public static Workload generator(
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
-        if (o.users != null && o.agent != null)
+        if (o.load().users() != null && o.workload().agent() != null)
         {
             return agent(o, model, tokenizer);
         }
-        if (o.users != null)
+        if (o.load().users() != null)
         {
-            final Path baseDir = o.contractPath == null ? null : o.contractPath.toAbsolutePath().getParent();
-            final RequestBodyFactory bodies = new RequestBodyFactory(true, model, o.maxTokens, o.ignoreEos,
-                o.temperature, RequestBodyFactory.parseExtraBody(o.extraBody));
-            return new SessionWorkload(o.seed, bodies, tokenizer,
-                o.inputLengths != null ? LengthSpecs.parse(o.inputLengths, baseDir) : new Fixed(o.inputTokens),
-                o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) : null, o.maxTokens,
-                o.sessionTurns != null ? LengthSpecs.parse(o.sessionTurns, baseDir) : new Fixed(3),
-                o.thinkTimeMs != null ? LengthSpecs.parse(o.thinkTimeMs, baseDir) : new Fixed(1000), o.users);
+            final Path baseDir = o.output().contractPath() == null ? null : o.output().contractPath().toAbsolutePath().getParent();
+            final RequestBodyFactory bodies = new RequestBodyFactory(true, model, o.model().maxTokens(), o.model().ignoreEos(),
+                o.model().temperature(), RequestBodyFactory.parseExtraBody(o.model().extraBody()));
+            return new SessionWorkload(o.workload().seed(), bodies, tokenizer,
+                o.workload().inputLengths() != null ? LengthSpecs.parse(o.workload().inputLengths(), baseDir) : new Fixed(o.workload().inputTokens()),
+                o.workload().outputLengths() != null ? LengthSpecs.parse(o.workload().outputLengths(), baseDir) : null, o.model().maxTokens(),
+                o.workload().sessionTurns() != null ? LengthSpecs.parse(o.workload().sessionTurns(), baseDir) : new Fixed(3),
+                o.workload().thinkTimeMs() != null ? LengthSpecs.parse(o.workload().thinkTimeMs(), baseDir) : new Fixed(1000), o.load().users());
         }
-        final WorkloadGenerator generator = bodies(o, endpoint, model, tokenizer).prefixes(o.prefixes);
-        return o.cancelRate > 0 ?
-            generator.cancellation(new CancellationRule(o.cancelRate, o.cancelAfterMs, o.cancelAfterTokens, o.seed)) :
+        final WorkloadGenerator generator = bodies(o, endpoint, model, tokenizer).prefixes(o.workload().prefixes());
+        return o.workload().cancelRate() > 0 ?
+            generator.cancellation(new CancellationRule(o.workload().cancelRate(), o.workload().cancelAfterMs(), o.workload().cancelAfterTokens(), o.workload().seed())) :
             generator;
     }
 
@@ -74,11 +74,11 @@ public final class Workloads
      */
     static void connectTools(final RunOptions o, final Workload workload, final LoadGenerator generator)
     {
-        if (workload instanceof AgentWorkload agents && o.agent != null && o.agent.has("tool_command"))
+        if (workload instanceof AgentWorkload agents && o.workload().agent() != null && o.workload().agent().has("tool_command"))
         {
             final List<String> command = new ArrayList<>();
-            o.agent.get("tool_command").forEach(part -> command.add(part.asText()));
-            agents.toolCommand(command, (long)(o.agent.path("tool_timeout_ms").asDouble(30_000) * 1e6),
+            o.workload().agent().get("tool_command").forEach(part -> command.add(part.asText()));
+            agents.toolCommand(command, (long)(o.workload().agent().path("tool_timeout_ms").asDouble(30_000) * 1e6),
                 generator::onUserTurnEnded);
         }
     }
@@ -90,9 +90,9 @@ public final class Workloads
 
     private static AgentWorkload agent(final RunOptions o, final String model, final Tokenizer tokenizer)
     {
-        final Path baseDir = o.contractPath == null ? null : o.contractPath.toAbsolutePath().getParent();
-        final JsonNode a = o.agent;
-        final ObjectNode extra = RequestBodyFactory.parseExtraBody(o.extraBody);
+        final Path baseDir = o.output().contractPath() == null ? null : o.output().contractPath().toAbsolutePath().getParent();
+        final JsonNode a = o.workload().agent();
+        final ObjectNode extra = RequestBodyFactory.parseExtraBody(o.model().extraBody());
         final ObjectNode body = extra != null ? extra : JSON.createObjectNode();
         try
         {
@@ -102,15 +102,15 @@ public final class Workloads
         {
             throw new IllegalStateException(ex);
         }
-        final RequestBodyFactory bodies = new RequestBodyFactory(true, model, o.maxTokens, o.ignoreEos,
-            o.temperature, body);
-        return new AgentWorkload(o.seed, bodies, tokenizer,
-            o.inputLengths != null ? LengthSpecs.parse(o.inputLengths, baseDir) : new Fixed(o.inputTokens),
-            o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) : null, o.maxTokens,
+        final RequestBodyFactory bodies = new RequestBodyFactory(true, model, o.model().maxTokens(), o.model().ignoreEos(),
+            o.model().temperature(), body);
+        return new AgentWorkload(o.workload().seed(), bodies, tokenizer,
+            o.workload().inputLengths() != null ? LengthSpecs.parse(o.workload().inputLengths(), baseDir) : new Fixed(o.workload().inputTokens()),
+            o.workload().outputLengths() != null ? LengthSpecs.parse(o.workload().outputLengths(), baseDir) : null, o.model().maxTokens(),
             a.path("max_steps").asInt(8),
             a.has("tool_latency_ms") ? LengthSpecs.parse(a.get("tool_latency_ms"), baseDir) : new Fixed(200),
             a.has("tool_result_tokens") ? LengthSpecs.parse(a.get("tool_result_tokens"), baseDir) : new Fixed(100),
-            o.thinkTimeMs != null ? LengthSpecs.parse(o.thinkTimeMs, baseDir) : new Fixed(1000), o.users,
+            o.workload().thinkTimeMs() != null ? LengthSpecs.parse(o.workload().thinkTimeMs(), baseDir) : new Fixed(1000), o.load().users(),
             a.path("max_retries").asInt(2)).toolResultTexts(toolResults(a, baseDir));
     }
 
@@ -136,22 +136,22 @@ public final class Workloads
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
         final RequestBodyFactory bodies = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model,
-            o.maxTokens, o.ignoreEos, o.temperature, RequestBodyFactory.parseExtraBody(o.extraBody));
-        final Path baseDir = o.contractPath == null ? null : o.contractPath.toAbsolutePath().getParent();
-        if (o.dataset != null)
+            o.model().maxTokens(), o.model().ignoreEos(), o.model().temperature(), RequestBodyFactory.parseExtraBody(o.model().extraBody()));
+        final Path baseDir = o.output().contractPath() == null ? null : o.output().contractPath().toAbsolutePath().getParent();
+        if (o.workload().dataset() != null)
         {
-            final Path file = baseDir != null && !o.dataset.isAbsolute() ? baseDir.resolve(o.dataset) : o.dataset;
-            final LengthDistribution output = o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) :
+            final Path file = baseDir != null && !o.workload().dataset().isAbsolute() ? baseDir.resolve(o.workload().dataset()) : o.workload().dataset();
+            final LengthDistribution output = o.workload().outputLengths() != null ? LengthSpecs.parse(o.workload().outputLengths(), baseDir) :
                 null;
-            return new WorkloadGenerator(o.seed, bodies, tokenizer, Datasets.load(file, o.datasetFormat),
-                "sharegpt".equals(o.datasetFormat), o.blockSize, output, o.maxTokens);
+            return new WorkloadGenerator(o.workload().seed(), bodies, tokenizer, Datasets.load(file, o.workload().datasetFormat()),
+                "sharegpt".equals(o.workload().datasetFormat()), o.workload().blockSize(), output, o.model().maxTokens());
         }
-        if (o.segments != null)
+        if (o.workload().segments() != null)
         {
             final List<WorkloadGenerator.Segment> segments = new ArrayList<>();
-            for (final JsonNode s : o.segments)
+            for (final JsonNode s : o.workload().segments())
             {
-                final ObjectNode extra = RequestBodyFactory.parseExtraBody(o.extraBody);
+                final ObjectNode extra = RequestBodyFactory.parseExtraBody(o.model().extraBody());
                 final ObjectNode merged = extra != null ? extra : JSON.createObjectNode();
                 if (s.has("extra_body"))
                 {
@@ -161,15 +161,15 @@ public final class Workloads
                     LengthSpecs.parse(s.get("input_tokens"), baseDir),
                     s.has("output_tokens") ? LengthSpecs.parse(s.get("output_tokens"), baseDir) : null,
                     s.path("correlation").asDouble(0.0), new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT,
-                        model, o.maxTokens, o.ignoreEos, o.temperature, merged.isEmpty() ? null : merged)));
+                        model, o.model().maxTokens(), o.model().ignoreEos(), o.model().temperature(), merged.isEmpty() ? null : merged)));
             }
-            return new WorkloadGenerator(o.seed, tokenizer, o.prompt, segments, o.maxTokens);
+            return new WorkloadGenerator(o.workload().seed(), tokenizer, o.workload().prompt(), segments, o.model().maxTokens());
         }
-        final LengthDistribution input = o.inputLengths != null ? LengthSpecs.parse(o.inputLengths, baseDir) :
-            new Fixed(o.inputTokens);
-        final LengthDistribution output = o.outputLengths != null ? LengthSpecs.parse(o.outputLengths, baseDir) :
+        final LengthDistribution input = o.workload().inputLengths() != null ? LengthSpecs.parse(o.workload().inputLengths(), baseDir) :
+            new Fixed(o.workload().inputTokens());
+        final LengthDistribution output = o.workload().outputLengths() != null ? LengthSpecs.parse(o.workload().outputLengths(), baseDir) :
             null;
-        return new WorkloadGenerator(o.seed, bodies, tokenizer, o.prompt, input, output, o.lengthCorrelation,
-            o.maxTokens);
+        return new WorkloadGenerator(o.workload().seed(), bodies, tokenizer, o.workload().prompt(), input, output, o.workload().lengthCorrelation(),
+            o.model().maxTokens());
     }
 }

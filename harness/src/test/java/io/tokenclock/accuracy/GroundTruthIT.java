@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.truth.TruthScript;
 import io.tokenclock.fixtures.truth.TruthServer;
 import io.tokenclock.result.RunResult;
@@ -46,16 +47,16 @@ final class GroundTruthIT
         try (TruthServer server = TruthServer.start(TruthServer.Options.of(TruthScript.fixed(5, 10, 20))
             .withTruthLog(truth)))
         {
-            final RunOptions o = new RunOptions();
-            o.url = server.baseUrl();
-            o.model = "m";
-            o.concurrency = 50;
-            o.requests = 50L;
-            o.maxTokens = 20;
-            o.ignoreEos = true;
-            o.outputDir = dir.resolve("run");
-            o.progress = false;
-            result = new BenchmarkRunner().run(o.validate(), new PrintStream(new ByteArrayOutputStream()));
+            final RunOptionsBuilder o = RunOptions.builder();
+            o.url(server.baseUrl());
+            o.model("m");
+            o.concurrency(50);
+            o.requests(50L);
+            o.maxTokens(20);
+            o.ignoreEos(true);
+            o.outputDir(dir.resolve("run"));
+            o.progress(false);
+            result = new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
         }
         assertEquals(50, result.counts().ok());
 

@@ -24,12 +24,11 @@ final class MethodLengthTest
 
     /** {@code File.method}, for methods still longer than the limit; to be split, never added to. */
     private static final Set<String> KNOWN_LONGER = Set.of(
-        "RunOptions.validate",
         "ContractSchema.crossCheck",
         "ContractOptions.apply",
         "ContractOptions.applyLoad",
         "RunCommand.applyLoadFlags",
-        "RunCommand.toOptions",
+        "RunCommand.toBuilder",
         "ConsoleSummary.print",
         "RecordBlock.render",
         "RecordWriter.build",

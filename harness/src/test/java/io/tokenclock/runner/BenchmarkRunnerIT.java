@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.load.ArrivalProcess;
@@ -46,21 +47,21 @@ final class BenchmarkRunnerIT
             .jitter(0).roleChunk(true).tokensPerChunk(1);
     }
 
-    private RunOptions options(final SimServer server)
+    private RunOptionsBuilder options(final SimServer server)
     {
-        final RunOptions o = new RunOptions();
-        o.url = server.baseUrl();
-        o.outputDir = dir;
-        o.progress = false;
-        o.maxTokens = 20;
-        o.ignoreEos = true;
-        o.inputTokens = 16;
+        final RunOptionsBuilder o = RunOptions.builder();
+        o.url(server.baseUrl());
+        o.outputDir(dir);
+        o.progress(false);
+        o.maxTokens(20);
+        o.ignoreEos(true);
+        o.inputTokens(16);
         return o;
     }
 
-    private static RunResult run(final RunOptions o) throws Exception
+    private static RunResult run(final RunOptionsBuilder o) throws Exception
     {
-        return new BenchmarkRunner().run(o.validate(), new PrintStream(new ByteArrayOutputStream()));
+        return new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
     }
 
     private List<JsonNode> requests() throws Exception
@@ -78,10 +79,10 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays()))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 1;
-            o.requests = 8L;
-            o.warmupRequests = 2;
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(1);
+            o.requests(8L);
+            o.warmupRequests(2);
             final RunResult r = run(o);
 
             assertEquals(8, r.counts().ok());
@@ -137,11 +138,11 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(5).decodeBaseMs(2)))
         {
-            final RunOptions o = options(server);
-            o.rate = 40.0;
-            o.arrival = ArrivalProcess.Kind.CONSTANT;
-            o.requests = 20L;
-            o.maxTokens = 5;
+            final RunOptionsBuilder o = options(server);
+            o.rate(40.0);
+            o.arrival(ArrivalProcess.Kind.CONSTANT);
+            o.requests(20L);
+            o.maxTokens(5);
             final RunResult r = run(o);
             assertEquals(20, r.counts().ok());
             final List<JsonNode> lines = requests();
@@ -167,12 +168,12 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(20)))
         {
-            final RunOptions o = options(server);
-            o.rate = 50.0;
-            o.arrival = ArrivalProcess.Kind.CONSTANT;
-            o.maxConcurrency = 1;
-            o.requests = 10L;
-            o.maxTokens = 5;
+            final RunOptionsBuilder o = options(server);
+            o.rate(50.0);
+            o.arrival(ArrivalProcess.Kind.CONSTANT);
+            o.maxConcurrency(1);
+            o.requests(10L);
+            o.maxTokens(5);
             final RunResult r = run(o);
             assertEquals(10, r.counts().ok());
             final Distribution lag = r.distributions().get(Metric.SEND_LAG);
@@ -192,15 +193,15 @@ final class BenchmarkRunnerIT
                 {"not_streaming", "not_streaming"}, {"garbage", "protocol"}, {"error_hang", "error_event"}};
             for (final String[] fault : faults)
             {
-                final RunOptions o = options(server);
-                o.concurrency = 2;
-                o.requests = 4L;
-                o.maxTokens = 8;
-                o.preflight = false;
-                o.model = "m";
-                o.extraBody = "{\"sim_fault\":\"" + fault[0] + "\"}";
-                o.force = true; // one directory, replaced fault after fault
-                o.timeoutS = 20; // error_hang must end at its error event, not at this timeout
+                final RunOptionsBuilder o = options(server);
+                o.concurrency(2);
+                o.requests(4L);
+                o.maxTokens(8);
+                o.preflight(false);
+                o.model("m");
+                o.extraBody("{\"sim_fault\":\"" + fault[0] + "\"}");
+                o.force(true); // one directory, replaced fault after fault
+                o.timeoutS(20); // error_hang must end at its error event, not at this timeout
                 final RunResult r = run(o);
                 assertEquals(0, r.counts().ok(), fault[0]);
                 assertEquals(4L, r.counts().errorsByClass().get(fault[1]), fault[0] + " -> " + r.counts().errorsByClass());
@@ -223,14 +224,14 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(1)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 2;
-            o.requests = 4L;
-            o.maxTokens = 8;
-            o.preflight = false;
-            o.model = "m";
-            o.extraBody = "{\"sim_fault\":\"truncate\"}";
-            o.acceptTruncated = true;
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(2);
+            o.requests(4L);
+            o.maxTokens(8);
+            o.preflight(false);
+            o.model("m");
+            o.extraBody("{\"sim_fault\":\"truncate\"}");
+            o.acceptTruncated(true);
             final RunResult r = run(o);
             assertEquals(4, r.counts().ok(), "accepted");
             assertEquals(4, r.counts().truncated(), "and still counted");
@@ -250,11 +251,11 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(50)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 3;
-            o.durationS = 0.2;
-            o.drainTimeoutS = 0.3;
-            o.maxTokens = 200;
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(3);
+            o.durationS(0.2);
+            o.drainTimeoutS(0.3);
+            o.maxTokens(200);
             final RunResult r = run(o);
             assertTrue(r.counts().cancelled() >= 3, "10 s requests cut by a 0.3 s drain: " + r.counts().cancelled());
             final JsonNode cancelled = requests().stream().filter(l -> l.get("status").asText().equals("cancelled"))
@@ -270,12 +271,12 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(3)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 4;
-            o.requests = 40L;
-            o.maxTokens = 40;
-            o.cancelRate = 0.5;
-            o.cancelAfterTokens = 5;
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(4);
+            o.requests(40L);
+            o.maxTokens(40);
+            o.cancelRate(0.5);
+            o.cancelAfterTokens(5);
             final RunResult r = run(o);
             assertTrue(r.counts().cancelled() >= 10 && r.counts().cancelled() <= 30,
                 "about half of 40 cancelled: " + r.counts().cancelled());
@@ -304,12 +305,12 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(20)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 2;
-            o.requests = 4L;
-            o.maxTokens = 50;
-            o.cancelRate = 1.0;
-            o.cancelAfterMs = 100;
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(2);
+            o.requests(4L);
+            o.maxTokens(50);
+            o.cancelRate(1.0);
+            o.cancelAfterMs(100);
             final RunResult r = run(o);
             assertEquals(4, r.counts().cancelled());
             for (final JsonNode line : requests())
@@ -326,11 +327,11 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(10)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 2;
-            o.durationS = 0.3;
-            o.drainTimeoutS = 5;
-            o.maxTokens = 40;
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(2);
+            o.durationS(0.3);
+            o.drainTimeoutS(5);
+            o.maxTokens(40);
             final RunResult r = run(o);
             assertEquals(0, r.counts().cancelled(), "every request finished within the grace period");
             assertTrue(r.counts().lateCompletions() >= 2, "the last requests of each slot ended after the window");
@@ -348,12 +349,12 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(1)))
         {
-            final RunOptions o = options(server);
-            o.arrival = ArrivalProcess.Kind.CONSTANT;
-            o.maxTokens = 4;
-            o.ramp = new io.tokenclock.load.RateSchedule.Ramp(10, 40, 0.5, false);
-            o.stages = List.of(new io.tokenclock.load.RateSchedule.Stage(40, 0.5),
-                new io.tokenclock.load.RateSchedule.Stage(80, 0.5));
+            final RunOptionsBuilder o = options(server);
+            o.arrival(ArrivalProcess.Kind.CONSTANT);
+            o.maxTokens(4);
+            o.ramp(new io.tokenclock.load.RateSchedule.Ramp(10, 40, 0.5, false));
+            o.stages(List.of(new io.tokenclock.load.RateSchedule.Stage(40, 0.5),
+                new io.tokenclock.load.RateSchedule.Stage(80, 0.5)));
             final RunResult r = run(o);
             // Unit-rate constant arrivals time-changed: the ramp holds (10 + 40) / 2 * 0.5 = 12.5 expected arrivals
             // (requests 0..12), stage 1 holds 20 (13..32), stage 2 holds 40 (33..72).
@@ -372,14 +373,14 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(2)))
         {
-            final RunOptions o = options(server);
-            o.users = 3;
-            o.requests = 18L;
-            o.maxTokens = 6;
-            o.inputTokens = 10;
-            o.sessionTurns = JSON.createObjectNode().put("dist", "fixed").put("value", 3);
-            o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 50);
-            o.sticky = true;
+            final RunOptionsBuilder o = options(server);
+            o.users(3);
+            o.requests(18L);
+            o.maxTokens(6);
+            o.inputTokens(10);
+            o.sessionTurns(JSON.createObjectNode().put("dist", "fixed").put("value", 3));
+            o.thinkTimeMs(JSON.createObjectNode().put("dist", "fixed").put("value", 50));
+            o.sticky(true);
             final RunResult r = run(o);
             assertEquals(18, r.counts().ok());
             final java.util.Map<Integer, List<JsonNode>> byUser = new java.util.HashMap<>();
@@ -417,13 +418,13 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(30).decodeBaseMs(2)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 3;
-            o.requests = 9L;
-            o.maxTokens = 4;
-            o.coldStart = true;
-            o.prefixes = new io.tokenclock.workload.SharedPrefixes(5, 2, 8, 0.5);
-            o.cachePolicy = "preload";
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(3);
+            o.requests(9L);
+            o.maxTokens(4);
+            o.coldStart(true);
+            o.prefixes(new io.tokenclock.workload.SharedPrefixes(5, 2, 8, 0.5));
+            o.cachePolicy("preload");
             final RunResult r = run(o);
             assertEquals(9, r.counts().ok(), "the cold request is not among the measured ones");
             assertNotNull(r.coldStart());
@@ -447,13 +448,13 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(2)))
         {
-            final RunOptions o = options(server);
-            o.users = 2;
-            o.requests = 12L;
-            o.maxTokens = 8;
-            o.agent = JSON.readTree("{\"max_steps\": 5, \"tool_latency_ms\": {\"dist\": \"fixed\", " +
-                "\"value\": 20}, \"tool_result_tokens\": {\"dist\": \"fixed\", \"value\": 30}}");
-            o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 10);
+            final RunOptionsBuilder o = options(server);
+            o.users(2);
+            o.requests(12L);
+            o.maxTokens(8);
+            o.agent(JSON.readTree("{\"max_steps\": 5, \"tool_latency_ms\": {\"dist\": \"fixed\", " +
+                "\"value\": 20}, \"tool_result_tokens\": {\"dist\": \"fixed\", \"value\": 30}}"));
+            o.thinkTimeMs(JSON.createObjectNode().put("dist", "fixed").put("value", 10));
             final RunResult r = run(o);
             assertEquals(12, r.counts().ok());
             assertNotNull(r.tasks());
@@ -478,14 +479,14 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(40).decodeBaseMs(2)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 1;
-            o.requests = 6L;
-            o.maxTokens = 5;
-            o.slo = io.tokenclock.recording.Slo.ofMillis(30.0, null, null);
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(1);
+            o.requests(6L);
+            o.maxTokens(5);
+            o.slo(io.tokenclock.recording.Slo.ofMillis(30.0, null, null));
             assertEquals(0, run(o).counts().good(), "a 40 ms prefill never meets TTFT <= 30 ms");
-            o.slo = io.tokenclock.recording.Slo.ofMillis(500.0, 20.0, 2_000.0);
-            o.force = true; // the second run replaces the first on purpose
+            o.slo(io.tokenclock.recording.Slo.ofMillis(500.0, 20.0, 2_000.0));
+            o.force(true); // the second run replaces the first on purpose
             final RunResult r = run(o);
             assertEquals(6, r.counts().good());
             final JsonNode goodput = JSON.readTree(dir.resolve("record.json").toFile()).path("report").path("goodput");
@@ -499,10 +500,10 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(10)))
         {
-            final RunOptions o = options(server);
-            o.maxTokens = 5;
-            o.concurrencyStages = new io.tokenclock.load.ConcurrencySchedule(new int[] {1, 3},
-                new double[] {0.5, 0.5});
+            final RunOptionsBuilder o = options(server);
+            o.maxTokens(5);
+            o.concurrencyStages(new io.tokenclock.load.ConcurrencySchedule(new int[] {1, 3},
+                new double[] {0.5, 0.5}));
             final RunResult r = run(o);
             assertEquals(2, r.groups().size());
             final long first = r.groups().get(0).ok();
@@ -521,11 +522,11 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(10)))
         {
-            final RunOptions o = options(server);
-            o.maxTokens = 5;
-            o.concurrency = 3;
-            o.durationS = 0.5;
-            o.concurrencyRamp = new io.tokenclock.load.RateSchedule.Ramp(1, 3, 0.6, false);
+            final RunOptionsBuilder o = options(server);
+            o.maxTokens(5);
+            o.concurrency(3);
+            o.durationS(0.5);
+            o.concurrencyRamp(new io.tokenclock.load.RateSchedule.Ramp(1, 3, 0.6, false));
             final RunResult r = run(o);
             final List<JsonNode> ramp = requests().stream().filter(l -> l.get("phase").asText().equals("ramp"))
                 .sorted(java.util.Comparator.comparingLong(l -> l.get("sent_ns").asLong())).toList();
@@ -561,13 +562,13 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(2)))
         {
-            final RunOptions o = options(server);
-            o.users = 2;
-            o.requests = 12L;
-            o.maxTokens = 6;
-            o.agent = JSON.readTree("{\"max_steps\": 5, \"tool_command\": [\"sh\", \"-c\", " +
-                "\"sleep 0.05; echo result of $TOOL_NAME for; cat\"]}");
-            o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 5);
+            final RunOptionsBuilder o = options(server);
+            o.users(2);
+            o.requests(12L);
+            o.maxTokens(6);
+            o.agent(JSON.readTree("{\"max_steps\": 5, \"tool_command\": [\"sh\", \"-c\", " +
+                "\"sleep 0.05; echo result of $TOOL_NAME for; cat\"]}"));
+            o.thinkTimeMs(JSON.createObjectNode().put("dist", "fixed").put("value", 5));
             final RunResult r = run(o);
             assertEquals(12, r.counts().ok());
             assertTrue(r.tasks().tasks() >= 2 && r.tasks().succeeded() == r.tasks().tasks(),
@@ -584,15 +585,15 @@ final class BenchmarkRunnerIT
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(1)
             .faultRate(0.3).faultKinds(io.tokenclock.fixtures.sim.FaultKind.HTTP_500)))
         {
-            final RunOptions o = options(server);
-            o.users = 2;
-            o.requests = 30L;
-            o.maxTokens = 6;
-            o.preflight = false;
-            o.model = "m";
-            o.agent = JSON.readTree("{\"max_steps\": 4, \"max_retries\": 5, \"tool_latency_ms\": " +
-                "{\"dist\": \"fixed\", \"value\": 5}}");
-            o.thinkTimeMs = JSON.createObjectNode().put("dist", "fixed").put("value", 5);
+            final RunOptionsBuilder o = options(server);
+            o.users(2);
+            o.requests(30L);
+            o.maxTokens(6);
+            o.preflight(false);
+            o.model("m");
+            o.agent(JSON.readTree("{\"max_steps\": 4, \"max_retries\": 5, \"tool_latency_ms\": " +
+                "{\"dist\": \"fixed\", \"value\": 5}}"));
+            o.thinkTimeMs(JSON.createObjectNode().put("dist", "fixed").put("value", 5));
             final RunResult r = run(o);
             assertTrue(r.counts().errors() > 0, "the simulator failed some requests: " + r.counts().errors());
             // Every failed request is either retried or fails its task, except a user's last request of the run.
@@ -611,11 +612,11 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(100)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 1;
-            o.requests = 2L;
-            o.timeoutS = 0.3;
-            o.maxTokens = 50;
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(1);
+            o.requests(2L);
+            o.timeoutS(0.3);
+            o.maxTokens(50);
             final RunResult r = run(o);
             assertEquals(2L, r.counts().errorsByClass().get("timeout_total"));
         }
@@ -626,12 +627,12 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(600)))
         {
-            final RunOptions o = options(server);
-            o.concurrency = 1;
-            o.requests = 2L;
-            o.maxTokens = 5;
-            o.idleTimeoutS = 0.2;
-            final RunResult r = run(o.validate());
+            final RunOptionsBuilder o = options(server);
+            o.concurrency(1);
+            o.requests(2L);
+            o.maxTokens(5);
+            o.idleTimeoutS(0.2);
+            final RunResult r = run(o);
             assertEquals(2L, r.counts().errorsByClass().get("timeout_idle"), r.counts().errorsByClass().toString());
         }
         // A server that accepts and reads, and never answers a byte.
@@ -654,16 +655,16 @@ final class BenchmarkRunnerIT
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            final RunOptions o = new RunOptions();
-            o.url = "http://127.0.0.1:" + mute.getLocalPort() + "/v1";
-            o.model = "m";
-            o.preflight = false;
-            o.progress = false;
-            o.outputDir = dir;
-            o.force = true;
-            o.concurrency = 1;
-            o.requests = 2L;
-            o.firstByteTimeoutS = 0.3;
+            final RunOptionsBuilder o = RunOptions.builder();
+            o.url("http://127.0.0.1:" + mute.getLocalPort() + "/v1");
+            o.model("m");
+            o.preflight(false);
+            o.progress(false);
+            o.outputDir(dir);
+            o.force(true);
+            o.concurrency(1);
+            o.requests(2L);
+            o.firstByteTimeoutS(0.3);
             final RunResult r = run(o);
             assertEquals(2L, r.counts().errorsByClass().get("timeout_first_byte"), r.counts().errorsByClass().toString());
             assertTrue(requests().get(0).get("error_detail").asText().contains("--first-byte-timeout"));
@@ -693,16 +694,16 @@ final class BenchmarkRunnerIT
                         break;
                     }
                 }
-                final RunOptions o = new RunOptions();
-                o.url = "http://127.0.0.1:" + full.getLocalPort() + "/v1";
-                o.model = "m";
-                o.preflight = false;
-                o.progress = false;
-                o.outputDir = dir;
-                o.force = true;
-                o.concurrency = 1;
-                o.requests = 1L;
-                o.connectTimeoutS = 0.5;
+                final RunOptionsBuilder o = RunOptions.builder();
+                o.url("http://127.0.0.1:" + full.getLocalPort() + "/v1");
+                o.model("m");
+                o.preflight(false);
+                o.progress(false);
+                o.outputDir(dir);
+                o.force(true);
+                o.concurrency(1);
+                o.requests(1L);
+                o.connectTimeoutS(0.5);
                 final RunResult r = run(o);
                 assertEquals(1L, r.counts().errorsByClass().get("timeout_connect"), r.counts().errorsByClass().toString());
                 assertTrue(requests().get(0).get("error_detail").asText().contains("--connect-timeout"));
@@ -720,10 +721,10 @@ final class BenchmarkRunnerIT
     @Test
     void shouldFailFastWithOneLineWhenTheServerIsUnreachable() throws Exception
     {
-        final RunOptions o = new RunOptions();
-        o.url = "http://127.0.0.1:1/v1";
-        o.concurrency = 1;
-        o.outputDir = dir;
+        final RunOptionsBuilder o = RunOptions.builder();
+        o.url("http://127.0.0.1:1/v1");
+        o.concurrency(1);
+        o.outputDir(dir);
         final Exception ex = org.junit.jupiter.api.Assertions.assertThrows(ServerProbe.UnreachableException.class,
             () -> run(o));
         assertTrue(ex.getMessage().contains("cannot connect to http://127.0.0.1:1"), ex.getMessage());
@@ -735,10 +736,10 @@ final class BenchmarkRunnerIT
     {
         try (SimServer server = SimServer.start(fixedDelays()))
         {
-            final RunOptions o = options(server);
-            o.url = "http://127.0.0.1:" + server.port() + "/v2";
-            o.model = "m";
-            o.concurrency = 1;
+            final RunOptionsBuilder o = options(server);
+            o.url("http://127.0.0.1:" + server.port() + "/v2");
+            o.model("m");
+            o.concurrency(1);
             final Exception ex = org.junit.jupiter.api.Assertions.assertThrows(
                 ServerProbe.UnreachableException.class, () -> run(o));
             assertTrue(ex.getMessage().contains("404"), ex.getMessage());

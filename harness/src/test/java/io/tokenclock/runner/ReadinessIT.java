@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 
@@ -32,18 +33,18 @@ final class ReadinessIT
     @Test
     void shouldWarmItselfAndOpenEveryConnectionBeforeTheFirstRequest() throws Exception
     {
-        final RunOptions o = new RunOptions();
+        final RunOptionsBuilder o = RunOptions.builder();
         try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
         {
-            o.url = server.baseUrl();
-            o.outputDir = dir;
-            o.progress = false;
-            o.concurrency = 4;
-            o.requests = 12L;
-            o.maxTokens = 8;
-            o.selfWarmup = true;
-            o.busyPoll = true;
-            new BenchmarkRunner().run(o.validate(), new PrintStream(new ByteArrayOutputStream()));
+            o.url(server.baseUrl());
+            o.outputDir(dir);
+            o.progress(false);
+            o.concurrency(4);
+            o.requests(12L);
+            o.maxTokens(8);
+            o.selfWarmup(true);
+            o.busyPoll(true);
+            new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
         }
         final JsonNode m = JSON.readTree(dir.resolve("record.json").toFile()).path("measurement");
         final JsonNode ready = m.path("readiness");

@@ -1,0 +1,266 @@
+package io.tokenclock.config;
+
+import java.util.Locale;
+
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.ConcurrencySchedule;
+import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.HeaderRules;
+import io.tokenclock.transport.RequestLimits;
+import io.tokenclock.transport.TlsTrust;
+import io.tokenclock.workload.CancellationRule;
+import io.tokenclock.workload.dataset.Datasets;
+
+/**
+ * Every rule a run's options must satisfy, in one place, checked by {@link RunOptionsBuilder#build()} whether the
+ * options came from flags, a contract file or code. A broken rule is one {@link IllegalArgumentException} line that
+ * names the flag or contract key the user wrote ({@link RunOptionsBuilder#name}). The few defaults that depend on
+ * other options are filled here too, each said in its rule: a concurrency ramp becomes the first stages of the
+ * concurrency schedule, stages give the rate its first value, a run with no end gets 100 requests, and a burstiness
+ * other than 1 with no arrival process named means gamma (Poisson is gamma of shape 1). A contradiction is an error,
+ * never resolved silently.
+ */
+final class RunRules
+{
+    private RunRules()
+    {
+    }
+
+    static void check(final RunOptionsBuilder b)
+    {
+        target(b);
+        loadShape(b);
+        loadMode(b);
+        loadValues(b);
+        workload(b);
+        state(b);
+        measurement(b);
+    }
+
+    private static void target(final RunOptionsBuilder b)
+    {
+        if (b.url == null || b.url.isBlank())
+        {
+            throw fail(b.name("url") + " is required (e.g. --url http://127.0.0.1:8000/v1)");
+        }
+        Endpoint.parse(b.url, b.api);
+        HeaderRules.check(b.headers);
+        nonNegative(b, "waitReadyS", b.waitReadyS, "seconds");
+        if (!(b.connectTimeoutS >= 0) || !(b.firstByteTimeoutS >= 0) || !(b.idleTimeoutS >= 0))
+        {
+            throw fail(b.name("connectTimeoutS") + ", " + b.name("firstByteTimeoutS") + " and " +
+                b.name("idleTimeoutS") + " must be >= 0 (0: no limit)");
+        }
+        if (!(b.timeoutS > 0))
+        {
+            throw fail(b.name("timeoutS") + " must be > 0: " + b.timeoutS);
+        }
+        RequestLimits.of(b.connectTimeoutS, b.firstByteTimeoutS, b.idleTimeoutS, b.timeoutS,
+            b.maxEventBytes, b.maxOutputBytes, b.retries429);
+        new TlsTrust(b.caCert, b.insecure);
+    }
+
+    /** Ramps and stages: folds a concurrency ramp into the schedule, and checks they shape the right kind of loop. */
+    private static void loadShape(final RunOptionsBuilder b)
+    {
+        if (b.concurrencyRamp != null)
+        {
+            if (b.concurrencyStages == null && (b.concurrency == null || b.durationS == null))
+            {
+                throw fail("a concurrency ramp leads into a measured window: set " + b.name("concurrency") + " and " +
+                    b.name("durationS") + " (or " + b.name("concurrencyStages") + ")");
+            }
+            final ConcurrencySchedule measured = b.concurrencyStages != null ? b.concurrencyStages :
+                new ConcurrencySchedule(new int[] {b.concurrency}, new double[] {b.durationS});
+            b.concurrencyStages = ConcurrencySchedule.withRamp((int)Math.round(Math.max(1,
+                b.concurrencyRamp.fromRate())), (int)Math.round(b.concurrencyRamp.toRate()),
+                b.concurrencyRamp.durationS(), b.concurrencyRamp.exponential(), measured);
+            b.concurrencyRamp = null;
+            b.concurrency = null;
+        }
+        if (b.concurrencyStages != null)
+        {
+            if (b.rate != null || !b.stages.isEmpty() || b.ramp != null || b.users != null || b.fixedSchedule)
+            {
+                throw fail("concurrency stages shape a closed loop: drop " + b.name("rate") + ", " + b.name("stages") +
+                    ", " + b.name("ramp") + ", " + b.name("users") + " and " + b.name("fixedSchedule"));
+            }
+            b.concurrency = b.concurrencyStages.maxConcurrency();
+            b.durationS = b.concurrencyStages.totalS();
+        }
+        if (!b.stages.isEmpty() && b.rate == null)
+        {
+            b.rate = b.stages.get(0).ratePerSecond();
+        }
+        if ((b.ramp != null || !b.stages.isEmpty()) && b.concurrency != null)
+        {
+            throw fail("ramps and stages shape an open loop's rate; they do not apply to " + b.name("concurrency"));
+        }
+        if (b.ramp != null && b.stages.isEmpty() && b.durationS == null)
+        {
+            throw fail("a ramp leads into the measured window: set " + b.name("durationS") + " (or stages)");
+        }
+    }
+
+    /** Exactly one kind of load: closed loop, open loop, simulated users, or a trace's own schedule. */
+    private static void loadMode(final RunOptionsBuilder b)
+    {
+        if (b.concurrency != null && b.rate != null)
+        {
+            throw fail(b.name("concurrency") + " (closed loop) and " + b.name("rate") + " (open loop) exclude each " +
+                "other; cap an open loop with " + b.name("maxConcurrency"));
+        }
+        if (b.users != null)
+        {
+            if (b.users < 1)
+            {
+                throw fail(b.name("users") + " must be >= 1: " + b.users);
+            }
+            if (b.concurrency != null || b.rate != null || b.fixedSchedule || b.dataset != null || b.prompt != null ||
+                b.api != Endpoint.Api.CHAT)
+            {
+                throw fail(b.name("users") + " runs multi-turn chat sessions: it excludes " + b.name("concurrency") +
+                    ", " + b.name("rate") + ", " + b.name("fixedSchedule") + ", " + b.name("dataset") + ", " +
+                    b.name("prompt") + " and " + b.name("api") + " completions");
+            }
+        }
+        else if (b.fixedSchedule)
+        {
+            if (b.dataset == null || !"mooncake".equals(b.datasetFormat))
+            {
+                throw fail(b.name("fixedSchedule") + " replays a trace's timestamps: it needs " + b.name("dataset") +
+                    " FILE " + b.name("datasetFormat") + " mooncake");
+            }
+            if (b.concurrency != null || b.rate != null)
+            {
+                throw fail(b.name("fixedSchedule") + " takes its arrivals from the trace: drop " +
+                    b.name("concurrency") + " and " + b.name("rate") + " (cap in-flight requests with " +
+                    b.name("maxConcurrency") + ")");
+            }
+        }
+        else if (b.concurrency == null && b.rate == null)
+        {
+            throw fail("set " + b.name("concurrency") + " N (closed loop) or " + b.name("rate") +
+                " R requests/s (open loop)");
+        }
+    }
+
+    private static void loadValues(final RunOptionsBuilder b)
+    {
+        atLeastOne(b, "concurrency", b.concurrency);
+        atLeastOne(b, "maxConcurrency", b.maxConcurrency);
+        if (b.rate != null && (!(b.rate > 0) || b.rate.isInfinite()))
+        {
+            throw fail(b.name("rate") + " must be a positive number of requests/s: " + b.rate);
+        }
+        if (!(b.burstiness > 0) || Double.isInfinite(b.burstiness))
+        {
+            throw fail(b.name("burstiness") + " must be > 0: " + b.burstiness);
+        }
+        if (b.burstiness != 1.0 && b.arrival != ArrivalProcess.Kind.GAMMA)
+        {
+            if (b.isGiven("arrival"))
+            {
+                throw fail(b.name("burstiness") + " applies to " + b.name("arrival") + " gamma only");
+            }
+            b.arrival = ArrivalProcess.Kind.GAMMA;
+        }
+        if (b.requests != null && b.requests < 1)
+        {
+            throw fail(b.name("requests") + " must be >= 1: " + b.requests);
+        }
+        if (b.durationS != null && !(b.durationS > 0))
+        {
+            throw fail(b.name("durationS") + " must be > 0 seconds: " + b.durationS);
+        }
+        if (b.requests == null && b.durationS == null && !b.fixedSchedule && b.stages.isEmpty())
+        {
+            b.requests = 100L;
+        }
+        nonNegative(b, "drainTimeoutS", b.drainTimeoutS, "seconds");
+        nonNegative(b, "graceS", b.graceS, "seconds");
+        if (b.preconnect != null && b.preconnect < 0)
+        {
+            throw fail(b.name("preconnect") + " must be >= 0, got " + b.preconnect);
+        }
+    }
+
+    private static void workload(final RunOptionsBuilder b)
+    {
+        if (b.dataset != null && !Datasets.FORMATS.contains(b.datasetFormat))
+        {
+            throw fail(b.name("datasetFormat") + " must be one of " + Datasets.FORMATS + ": " + b.datasetFormat);
+        }
+        if (b.dataset != null && (b.prompt != null || b.inputLengths != null))
+        {
+            throw fail(b.name("dataset") + " replaces " + b.name("prompt") + " and input length distributions");
+        }
+        new CancellationRule(b.cancelRate, b.cancelAfterMs, b.cancelAfterTokens, b.seed);
+        if (b.blockSize < 1)
+        {
+            throw fail(b.name("blockSize") + " must be >= 1: " + b.blockSize);
+        }
+        if (b.maxTokens < 0)
+        {
+            throw fail(b.name("maxTokens") + " must be >= 0 (0 leaves it to the server): " + b.maxTokens);
+        }
+        if (b.inputTokens < 1)
+        {
+            throw fail(b.name("inputTokens") + " must be >= 1: " + b.inputTokens);
+        }
+    }
+
+    private static void state(final RunOptionsBuilder b)
+    {
+        if ("preload".equals(b.cachePolicy) && b.prefixes == null)
+        {
+            throw fail("cache preload replays the shared prefixes first: declare workload.prefix");
+        }
+        if (b.repetitions < 1 || b.repetitions > 1000)
+        {
+            throw fail(b.name("repetitions") + " must be in [1, 1000]: " + b.repetitions);
+        }
+        if (b.warmupRequests < 0 || b.warmupDurationS < 0)
+        {
+            throw fail(b.name("warmupRequests") + " and " + b.name("warmupDurationS") + " must not be negative");
+        }
+    }
+
+    private static void measurement(final RunOptionsBuilder b)
+    {
+        if (b.profile != null && !RunOptions.PROFILE_MODES.contains(b.profile.toLowerCase(Locale.ROOT)))
+        {
+            throw fail(b.name("profile") + " must be one of " + RunOptions.PROFILE_MODES + ": " + b.profile);
+        }
+        if (!(b.hiccupWarnFraction > 0))
+        {
+            throw fail(b.name("hiccupWarnFraction") + " must be > 0: " + b.hiccupWarnFraction);
+        }
+        if (b.ioThreads < 0)
+        {
+            throw fail(b.name("ioThreads") + " must be >= 0 (0: one per core)");
+        }
+    }
+
+    private static void atLeastOne(final RunOptionsBuilder b, final String field, final Integer value)
+    {
+        if (value != null && value < 1)
+        {
+            throw fail(b.name(field) + " must be >= 1: " + value);
+        }
+    }
+
+    private static void nonNegative(final RunOptionsBuilder b, final String field, final double value,
+        final String unit)
+    {
+        if (!(value >= 0) || Double.isInfinite(value))
+        {
+            throw fail(b.name(field) + " must be a finite number of " + unit + " >= 0: " + value);
+        }
+    }
+
+    private static IllegalArgumentException fail(final String message)
+    {
+        return new IllegalArgumentException(message);
+    }
+}
