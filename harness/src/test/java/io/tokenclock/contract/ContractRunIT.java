@@ -181,7 +181,7 @@ final class ContractRunIT
     {
         final Path out = dir.resolve("segments");
         assertEquals(Main.EXIT_OK, run(out, "--config", "../examples/mixed-segments.yaml", "--requests", "40",
-            "--rate", "80", "--arrival", "poisson"));
+            "--rate", "80", "--arrival", "poisson", "--burstiness", "1"));
         final JsonNode segments = record(out).path("report").path("segments");
         final long chat = segments.path("chat").path("ok").asLong() + segments.path("chat").path("cancelled").asLong();
         final long extract = segments.path("extract").path("ok").asLong() +
