@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.transport.Endpoint;
 
@@ -101,7 +102,7 @@ public record RunResult(
     /** @return the measurement window in seconds: earliest measured intended start to latest measured end. */
     public double windowSeconds()
     {
-        return windowEndNs > windowStartNs ? (windowEndNs - windowStartNs) / 1e9 : 0.0;
+        return Formulas.windowSeconds(windowStartNs, windowEndNs);
     }
 
     public long measuredTotal()
