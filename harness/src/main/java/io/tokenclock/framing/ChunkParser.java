@@ -119,22 +119,10 @@ public final class ChunkParser
         return done;
     }
 
-    /** @return true if the payload was not valid JSON of the expected shape. */
-    public boolean isMalformed()
-    {
-        return malformed;
-    }
-
     /** @return true if the chunk carried a top-level {@code error} member. */
     public boolean isError()
     {
         return error;
-    }
-
-    /** @return true if {@code delta.tool_calls} was present and not null/empty. */
-    public boolean hasToolCall()
-    {
-        return toolCall;
     }
 
     /** @return one of the {@code FINISH_*} constants. */

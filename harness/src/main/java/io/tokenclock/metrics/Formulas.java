@@ -65,9 +65,35 @@ public final class Formulas
         return chunkTokens > 0 ? (double)(chunkNs - previousNs) / chunkTokens : -1;
     }
 
-    /** Aggregate rate = count / window, per second; 0 for an empty window. */
-    public static double perSecond(final double count, final long windowNs)
+    /**
+     * Token ITL of chunk i as the histograms store it: {@link #tokenItlNs} truncated to whole nanoseconds. For any
+     * gap under 2^53 ns (104 days) this equals the integer quotient (t_i - t_{i-1}) / tokens_i exactly: the double
+     * quotient's rounding error is below 1 / tokens_i, the least distance from a non-integer quotient to an integer.
+     */
+    public static long tokenItlWholeNs(final long previousNs, final long chunkNs, final int chunkTokens)
     {
-        return windowNs > 0 ? count * 1e9 / windowNs : 0.0;
+        return (long)tokenItlNs(previousNs, chunkNs, chunkTokens);
+    }
+
+    /**
+     * A window's length in seconds = (t_end - t_start) / 1e9; 0 for an empty or inverted window. Every rate in the
+     * record divides by this same value, so that a count divided by the reported {@code duration_s} or
+     * {@code window_s} gives the reported rate exactly.
+     */
+    public static double windowSeconds(final long startNs, final long endNs)
+    {
+        return endNs > startNs ? (endNs - startNs) / 1e9 : 0.0;
+    }
+
+    /**
+     * Aggregate rate (throughput) = count / window, per second, e.g. requests/s, output tokens/s, goodput;
+     * 0 for an empty window.
+     *
+     * @param count   what happened in the window: requests, tokens, errors.
+     * @param windowS the window in seconds, from {@link #windowSeconds}.
+     */
+    public static double rate(final double count, final double windowS)
+    {
+        return windowS > 0 ? count / windowS : 0.0;
     }
 }

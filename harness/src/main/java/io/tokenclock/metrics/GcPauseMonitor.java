@@ -29,9 +29,16 @@ public final class GcPauseMonitor implements NotificationListener, AutoCloseable
     private long totalMs;
     private long maxMs;
 
+    /** Listens to every collector of this JVM from now until {@link #close()}. */
     public GcPauseMonitor()
     {
-        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+        this(ManagementFactory.getGarbageCollectorMXBeans());
+    }
+
+    /** Listens to {@code beans} only; with none, a test feeds {@link #onCollection} durations of its choosing. */
+    GcPauseMonitor(final List<GarbageCollectorMXBean> beans)
+    {
+        for (final GarbageCollectorMXBean gc : beans)
         {
             collectors.add(gc.getName());
             if (gc instanceof NotificationEmitter emitter)
@@ -51,13 +58,15 @@ public final class GcPauseMonitor implements NotificationListener, AutoCloseable
         }
         final GarbageCollectionNotificationInfo info =
             GarbageCollectionNotificationInfo.from((CompositeData)notification.getUserData());
-        final long ms = info.getGcInfo().getDuration();
-        synchronized (this)
-        {
-            count++;
-            totalMs += ms;
-            maxMs = Math.max(maxMs, ms);
-        }
+        onCollection(info.getGcInfo().getDuration());
+    }
+
+    /** Counts one collection that lasted {@code ms} milliseconds. */
+    synchronized void onCollection(final long ms)
+    {
+        count++;
+        totalMs += ms;
+        maxMs = Math.max(maxMs, ms);
     }
 
     /** @return collections seen so far. */

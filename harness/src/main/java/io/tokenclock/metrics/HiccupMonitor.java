@@ -51,19 +51,25 @@ public final class HiccupMonitor implements AutoCloseable
         while (running)
         {
             LockSupport.parkNanos(next - System.nanoTime());
-            final long now = System.nanoTime();
-            if (now < next)
-            {
-                continue;
-            }
-            recorder.recordValue(Math.min(now - next, MetricRecorders.HIGHEST_TRACKABLE));
-            next += intervalNs;
-            if (now - next > intervalNs)
-            {
-                // Skip the grid points the stall swallowed: the stall was recorded once, at its full length.
-                next = now + intervalNs;
-            }
+            next = onWake(System.nanoTime(), next);
         }
+    }
+
+    /**
+     * One wake-up at {@code nowNs}, due at the grid point {@code nextNs}: records the lateness when the point has
+     * come (a park may return early), and returns the grid point to wake at next. Writer (monitor) thread only; a
+     * test that never starts the monitor may drive it with chosen times instead.
+     */
+    long onWake(final long nowNs, final long nextNs)
+    {
+        if (nowNs < nextNs)
+        {
+            return nextNs;
+        }
+        recorder.recordValue(Math.min(nowNs - nextNs, MetricRecorders.HIGHEST_TRACKABLE));
+        final long following = nextNs + intervalNs;
+        // Skip the grid points the stall swallowed: the stall was recorded once, at its full length.
+        return nowNs - following > intervalNs ? nowNs + intervalNs : following;
     }
 
     /** Folds what was recorded since the last call into the total, and returns the total. Reader thread only. */

@@ -51,10 +51,11 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     private final RequestStage stage;
     /**
      * Spin briefly, then park up to 10 ms: chunk records can wait that long (their stamps are already taken, and a
-     * 4 MiB ring holds 131,072 records, 130 ms at a million chunks a second), and end records wake the collector at
-     * once ({@link ChunkRecords#publishEnd}), so a closed loop's refill is not delayed. Why not 1 ms: a scheduler
-     * trace of a one-stream run ({@code perf sched timehist}, docs/ACCURACY.md) showed the collector waking 2,000
-     * times a second on the stamping thread's core, and occupying it at some of the stamping thread's late wake-ups.
+     * 4 MiB ring holds 131,072 records of {@link ChunkRecords#FRAMED_LENGTH} bytes, 131 ms at a million chunks a
+     * second), and end records wake the collector at once ({@link ChunkRecords#publishEnd}), so a closed loop's
+     * refill is not delayed. Why not 1 ms: a scheduler trace of a one-stream run ({@code perf sched timehist},
+     * docs/ACCURACY.md) showed the collector waking 2,000 times a second on the stamping thread's core, and
+     * occupying it at some of the stamping thread's late wake-ups.
      */
     private final IdleStrategy idle = new BackoffIdleStrategy(64, 16, 1_000, 10_000_000);
     private final ChunkRecords records;

@@ -1,13 +1,14 @@
 package io.tokenclock.recording;
 
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.MetricRecorders;
 
 /**
  * The measured requests of one named group (a traffic segment, a load stage, or both): their distributions and
  * counts, so that every metric is reported per group as well as overall.
  * <p>
- * Written by the request stage's thread; the recorders are sampled by the run's reader thread like the overall ones; the
- * plain counters are read after the collector stopped.
+ * Written by the request stage's thread; the recorders are sampled by the run's reader thread like the overall ones;
+ * the plain counters are read after the collector stopped.
  */
 public final class GroupStats
 {
@@ -85,7 +86,7 @@ public final class GroupStats
     /** @return the group's own window: its earliest intended start to its latest end, in seconds. */
     public double windowSeconds()
     {
-        return windowEndNs > windowStartNs ? (windowEndNs - windowStartNs) / 1e9 : 0.0;
+        return Formulas.windowSeconds(windowStartNs, windowEndNs);
     }
 
     void onMeasured(final RequestSlot slot, final RequestMetrics m)

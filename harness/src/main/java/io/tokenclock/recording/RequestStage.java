@@ -8,6 +8,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 
@@ -303,7 +304,7 @@ public final class RequestStage implements Runnable
                 r.record(Metric.INTER_CHUNK_LATENCY, ns[i] - ns[i - 1]);
                 if (tokens[i] > 0)
                 {
-                    r.record(Metric.TOKEN_ITL, (ns[i] - ns[i - 1]) / tokens[i], tokens[i]);
+                    r.record(Metric.TOKEN_ITL, Formulas.tokenItlWholeNs(ns[i - 1], ns[i], tokens[i]), tokens[i]);
                 }
             }
         }

@@ -26,7 +26,7 @@ public final class StreamRecorder implements SseEventHandler
     private final ChunkParser parser = new ChunkParser();
 
     private RequestSlot slot;
-    private int chunkIndex;
+    private int contentChunks;
     private long lastCompletionTokens;
     private boolean cancelDue;
     private final int maxEventBytes;
@@ -60,7 +60,7 @@ public final class StreamRecorder implements SseEventHandler
     public void begin(final RequestSlot slot)
     {
         this.slot = slot;
-        this.chunkIndex = 0;
+        this.contentChunks = 0;
         this.lastCompletionTokens = 0;
         this.cancelDue = false;
         slot.outputCapBytes = maxOutputBytes;
@@ -145,7 +145,7 @@ public final class StreamRecorder implements SseEventHandler
             {
                 error = ErrorClass.MALFORMED_EVENT;
             }
-            else if (chunkIndex == 0)
+            else if (contentChunks == 0)
             {
                 error = ErrorClass.NO_CONTENT;
             }
@@ -164,7 +164,7 @@ public final class StreamRecorder implements SseEventHandler
             s.errorDetail = why;
         }
         slot = null;
-        records.publishEnd(s.index(), chunkIndex, endNs);
+        records.publishEnd(s.index(), endNs);
     }
 
     /**
@@ -179,7 +179,7 @@ public final class StreamRecorder implements SseEventHandler
         slot.errorClass = error;
         slot.status = statusOf(error);
         slot.errorDetail = detail;
-        records.publishEnd(slot.index(), 0, nowNs);
+        records.publishEnd(slot.index(), nowNs);
     }
 
     private static int statusOf(final ErrorClass error)
@@ -260,8 +260,9 @@ public final class StreamRecorder implements SseEventHandler
                 }
                 flags |= RequestSlot.CHUNK_OUTPUT;
             }
-            records.publishChunk(s.index(), chunkIndex++, ns, length, tokens, flags);
-            if (s.cancelAfterChunks > 0 && chunkIndex >= s.cancelAfterChunks)
+            records.publishChunk(s.index(), ns, tokens, flags);
+            contentChunks++;
+            if (s.cancelAfterChunks > 0 && contentChunks >= s.cancelAfterChunks)
             {
                 cancelDue = true;
             }

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.result.RunResult;
@@ -73,7 +74,7 @@ public final class ConsoleSummary
                 out.printf(Locale.ROOT, "%-16s %6d %6d %9.3f %9.3f %9.3f %9.3f %9.1f%n", abbreviate(g.name(), 16),
                     g.ok(), g.errors() + g.cancelled(), ttft.p50(), ttft.p99(),
                     g.distributions().get(Metric.TPOT).p50(), g.distributions().get(Metric.E2E).p50(),
-                    g.windowSeconds() > 0 ? g.outputTokens() / g.windowSeconds() : 0.0);
+                    Formulas.rate(g.outputTokens(), g.windowSeconds()));
             }
             out.println();
         }
@@ -199,7 +200,6 @@ public final class ConsoleSummary
 
     private static double rate(final double count, final RunResult r)
     {
-        final double w = r.windowSeconds();
-        return w > 0 ? count / w : 0.0;
+        return Formulas.rate(count, r.windowSeconds());
     }
 }

@@ -4,19 +4,22 @@ import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.tokenclock.secrets.Redaction;
 
 /**
  * Captures the client host: CPU model, logical CPUs, memory, OS and kernel, JVM and GC, container limits. Each value
  * is read, never assumed; what cannot be read is recorded as null. Linux sources: /proc/cpuinfo, /proc/meminfo,
- * /etc/os-release, cgroup v2 (cpu.max, memory.max) or v1.
+ * /etc/os-release, and the cgroup v2 files cpu.max and memory.max, recorded as written. cgroup v1 keeps its limits
+ * in other files (cpu.cfs_quota_us, memory.limit_in_bytes) that are not read: on a v1 host both limits are null.
  */
 public final class EnvironmentCapture
 {
@@ -55,37 +58,75 @@ public final class EnvironmentCapture
     /** The fields {@link #gpus()} asks nvidia-smi for, in order. */
     static final String GPU_QUERY = "index,name,uuid,memory.total,driver_version,power.limit,clocks.max.sm," +
         "clocks.max.mem,mig.mode.current,pstate";
+    /** How long {@link #gpus()} waits for nvidia-smi, in ms, before it kills it and records no GPUs. */
+    static final long GPU_QUERY_TIMEOUT_MS = 10_000;
 
     /**
      * The local GPU inventory from {@code nvidia-smi --query-gpu}, one map per GPU, or an empty list when there is no
      * nvidia-smi (the usual case on a client machine; a server's GPUs are declared in the contract when the server
-     * runs elsewhere). Bounded to 10 s.
+     * runs elsewhere), when it fails, or when it has not answered within {@link #GPU_QUERY_TIMEOUT_MS} (a hung
+     * driver). Thread-safe: each call runs its own process.
      */
     public static List<Map<String, String>> gpus()
     {
-        final List<Map<String, String>> out = new ArrayList<>();
-        final String[] keys = GPU_QUERY.split(",");
+        final String text = boundedOutput(
+            List.of("nvidia-smi", "--query-gpu=" + GPU_QUERY, "--format=csv,noheader,nounits"), GPU_QUERY_TIMEOUT_MS);
+        return text != null ? parseGpuCsv(text, GPU_QUERY.split(",")) : new ArrayList<>();
+    }
+
+    /**
+     * Runs {@code command} and returns its output, stdout and stderr together, or null when it cannot start, exits
+     * non-zero, or is still running after {@code timeoutMs}, in which case it is killed. The output goes to a
+     * temporary file, not a pipe: reading a pipe to its end blocks for as long as the command keeps it open, which
+     * is what would defeat the bound, and a command that fills a pipe nobody reads would block until the timeout.
+     */
+    static String boundedOutput(final List<String> command, final long timeoutMs)
+    {
+        Path file = null;
+        Process process = null;
         try
         {
-            final Process p = new ProcessBuilder("nvidia-smi", "--query-gpu=" + GPU_QUERY,
-                "--format=csv,noheader,nounits").redirectErrorStream(true).start();
-            final String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0)
+            file = Files.createTempFile("tokenclock-command-", ".out");
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(file.toFile()).start();
+            if (!process.waitFor(timeoutMs, TimeUnit.MILLISECONDS) || process.exitValue() != 0)
             {
-                p.destroyForcibly();
-                return out;
+                return null;
             }
-            out.addAll(parseGpuCsv(text, keys));
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
         }
         catch (final IOException ex)
         {
-            return out;
+            return null;
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
+            return null;
         }
-        return out;
+        finally
+        {
+            if (process != null && process.isAlive())
+            {
+                process.destroyForcibly();
+            }
+            deleteQuietly(file);
+        }
+    }
+
+    private static void deleteQuietly(final Path file)
+    {
+        if (file == null)
+        {
+            return;
+        }
+        try
+        {
+            Files.deleteIfExists(file);
+        }
+        catch (final IOException ex)
+        {
+            // a leftover file in the temporary directory is harmless
+        }
     }
 
     static List<Map<String, String>> parseGpuCsv(final String text, final String[] keys)

@@ -7,6 +7,7 @@ import org.HdrHistogram.Histogram;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.Collector;
@@ -43,8 +44,7 @@ public final class ProgressLine
             lastNs = nowNs;
         }
         final long done = collector.counters().get(Collector.COMPLETED);
-        final double dt = (nowNs - lastNs) / 1e9;
-        final double rate = dt > 0 ? (done - lastDone) / dt : 0;
+        final double rate = Formulas.rate(done - lastDone, Formulas.windowSeconds(lastNs, nowNs));
         lastNs = nowNs;
         lastDone = done;
         final long errors = collector.counters().get(Collector.MEASURED_ERROR) +

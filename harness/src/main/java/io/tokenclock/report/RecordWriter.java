@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.RequestStage;
 import io.tokenclock.result.RunResult;
@@ -295,7 +296,7 @@ public final class RecordWriter
         counts.put("truncated", r.counts().truncated());
         counts.put("retries_429", r.counts().retries429());
         final long limited = r.counts().errorsByClass().getOrDefault("http_429", 0L);
-        counts.put("http_429_per_s", r.windowSeconds() > 0 ? limited / r.windowSeconds() : 0.0);
+        counts.put("http_429_per_s", Formulas.rate(limited, r.windowSeconds()));
         final ObjectNode errors = rep.putObject("errors_by_class");
         for (final Map.Entry<String, Long> e : r.counts().errorsByClass().entrySet())
         {
@@ -303,9 +304,9 @@ public final class RecordWriter
         }
         final ObjectNode throughput = rep.putObject("throughput");
         final double w = r.windowSeconds();
-        throughput.put("requests_per_s", w > 0 ? r.counts().ok() / w : 0);
-        throughput.put("output_tokens_per_s", w > 0 ? r.counts().outputTokens() / w : 0);
-        throughput.put("input_tokens_per_s", w > 0 ? r.counts().inputTokens() / w : 0);
+        throughput.put("requests_per_s", Formulas.rate(r.counts().ok(), w));
+        throughput.put("output_tokens_per_s", Formulas.rate(r.counts().outputTokens(), w));
+        throughput.put("input_tokens_per_s", Formulas.rate(r.counts().inputTokens(), w));
         final ObjectNode dists = rep.putObject("distributions");
         for (final Map.Entry<Metric, Distribution> e : r.distributions().entrySet())
         {
@@ -329,7 +330,7 @@ public final class RecordWriter
             t.put("tasks", tasks.tasks()).put("succeeded", tasks.succeeded())
                 .put("failed_requests", tasks.failedRequests()).put("step_limited", tasks.stepLimited());
             t.put("success_rate", tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0);
-            t.put("tasks_per_s", r.windowSeconds() > 0 ? tasks.tasks() / r.windowSeconds() : 0);
+            t.put("tasks_per_s", Formulas.rate(tasks.tasks(), r.windowSeconds()));
             distribution(t.putObject("task_latency"), Distribution.of(tasks.latencyMs(), "ms", 1));
             distribution(t.putObject("steps"), Distribution.of(tasks.steps(), "steps", 1));
             t.put("model_time_s", tasks.modelSeconds()).put("tool_time_s", tasks.toolSeconds());
@@ -346,14 +347,14 @@ public final class RecordWriter
             n.put("ok", g.ok()).put("error", g.errors()).put("cancelled", g.cancelled());
             n.put("output_tokens", g.outputTokens()).put("input_tokens", g.inputTokens());
             n.put("window_s", g.windowSeconds());
-            n.put("requests_per_s", g.windowSeconds() > 0 ? g.ok() / g.windowSeconds() : 0);
-            n.put("output_tokens_per_s", g.windowSeconds() > 0 ? g.outputTokens() / g.windowSeconds() : 0);
+            n.put("requests_per_s", Formulas.rate(g.ok(), g.windowSeconds()));
+            n.put("output_tokens_per_s", Formulas.rate(g.outputTokens(), g.windowSeconds()));
             if (g.slo() != null)
             {
                 final long measured = g.ok() + g.errors() + g.cancelled();
                 n.put("slo", g.slo().describe()).put("good", g.good());
                 n.put("good_fraction", measured > 0 ? (double)g.good() / measured : 0);
-                n.put("goodput_per_s", g.windowSeconds() > 0 ? g.good() / g.windowSeconds() : 0);
+                n.put("goodput_per_s", Formulas.rate(g.good(), g.windowSeconds()));
             }
             final ObjectNode d = n.putObject("distributions");
             for (final Map.Entry<Metric, Distribution> e : g.distributions().entrySet())

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
 
@@ -41,8 +42,8 @@ public final class Repetitions
         f.put("tpot_p50_ms", r -> r.distributions().get(Metric.TPOT).p50());
         f.put("tpot_p99_ms", r -> r.distributions().get(Metric.TPOT).p99());
         f.put("e2e_p50_ms", r -> r.distributions().get(Metric.E2E).p50());
-        f.put("requests_per_s", r -> r.windowSeconds() > 0 ? r.counts().ok() / r.windowSeconds() : 0);
-        f.put("output_tokens_per_s", r -> r.windowSeconds() > 0 ? r.counts().outputTokens() / r.windowSeconds() : 0);
+        f.put("requests_per_s", r -> Formulas.rate(r.counts().ok(), r.windowSeconds()));
+        f.put("output_tokens_per_s", r -> Formulas.rate(r.counts().outputTokens(), r.windowSeconds()));
         f.put("errors", r -> r.counts().errors() + r.counts().cancelled());
         return f;
     }

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.metrics.SafepointCounters;
@@ -101,7 +102,7 @@ public record RunResult(
         /** @return the window in seconds, 0 when empty. */
         public double seconds()
         {
-            return endNs > startNs ? (endNs - startNs) / 1e9 : 0.0;
+            return Formulas.windowSeconds(startNs, endNs);
         }
     }
 

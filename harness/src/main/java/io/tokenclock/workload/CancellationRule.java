@@ -50,7 +50,7 @@ public final class CancellationRule
     /** Marks request {@code i}'s slot for cancellation if the rule picks it. */
     public void apply(final RequestSlot slot, final long i)
     {
-        if (rate > 0 && new SplittableRandom((seed ^ SALT) * 0x9E3779B97F4A7C15L + i).nextDouble() < rate)
+        if (rate > 0 && new SplittableRandom(Seeds.mix(seed ^ SALT, i)).nextDouble() < rate)
         {
             slot.cancelAfterNs = afterNs;
             slot.cancelAfterChunks = afterTokens;

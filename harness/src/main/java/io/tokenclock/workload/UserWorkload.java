@@ -3,10 +3,10 @@ package io.tokenclock.workload;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.SplittableRandom;
 
 import io.tokenclock.load.SessionFiller;
+import io.tokenclock.util.Sha256;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 
 /**
@@ -32,14 +32,7 @@ public abstract class UserWorkload implements Workload, SessionFiller
     {
         this.seed = seed;
         this.tokenizer = tokenizer;
-        try
-        {
-            this.digest = MessageDigest.getInstance("SHA-256");
-        }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new IllegalStateException("SHA-256 is required of every JDK", ex);
-        }
+        this.digest = Sha256.newDigest();
     }
 
     /** @return a generator that depends only on the seed and these coordinates (user, unit, step, purpose). */

@@ -1,10 +1,8 @@
 package io.tokenclock.workload;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +10,7 @@ import java.util.SplittableRandom;
 
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.util.Sha256;
 import io.tokenclock.workload.dataset.DatasetEntry;
 import io.tokenclock.workload.dist.CorrelatedLengths;
 import io.tokenclock.workload.dist.LengthDistribution;
@@ -55,7 +54,7 @@ public final class WorkloadGenerator implements Workload
     private final double[] cumulativeWeights;
     private final int fixedOutput;
     private final RequestBodyFactory bodies;
-    private final MessageDigest digest = sha256();
+    private final MessageDigest digest = Sha256.newDigest();
     private final PromptSynthesizer synthesizer = new PromptSynthesizer();
     private final List<DatasetEntry> dataset;
     private final boolean outputFromReference;
@@ -167,18 +166,6 @@ public final class WorkloadGenerator implements Workload
         }
     }
 
-    private static MessageDigest sha256()
-    {
-        try
-        {
-            return MessageDigest.getInstance("SHA-256");
-        }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new IllegalStateException("SHA-256 is required of every JDK", ex);
-        }
-    }
-
     /** @return the names of the groups requests are reported in (segments), or an empty list for none. */
     @Override
     public List<String> groupNames()
@@ -255,7 +242,7 @@ public final class WorkloadGenerator implements Workload
                 prefix.append(' ');
             }
             prefix.append(blocks.computeIfAbsent(id, k -> synthesizer.synthesize(tokenizer, blockSize,
-                new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ k), "").text()));
+                new SplittableRandom(Seeds.mixXor(seed, k)), "").text()));
         }
         final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, e.inputLength(), random,
             prefix.toString());
@@ -270,7 +257,7 @@ public final class WorkloadGenerator implements Workload
     @Override
     public byte[] body(final long i)
     {
-        final SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + i);
+        final SplittableRandom random = new SplittableRandom(Seeds.mix(seed, i));
         final byte[] body = dataset != null ? datasetBody(i, random) : syntheticBody(i, random);
         digest.update(body);
         requests++;
@@ -355,7 +342,7 @@ public final class WorkloadGenerator implements Workload
     private String block(final long block)
     {
         return prefixBlocks.computeIfAbsent(block, b -> synthesizer.synthesize(tokenizer, prefixes.tokensOf(b),
-            new SplittableRandom(seed * 0x9E3779B97F4A7C15L ^ (b * 31 + 7)), "").text());
+            new SplittableRandom(Seeds.mixXor(seed, b * 31 + 7)), "").text());
     }
 
     private String sharedPrefix(final SplittableRandom random)
@@ -399,7 +386,7 @@ public final class WorkloadGenerator implements Workload
     @Override
     public String hash()
     {
-        return HexFormat.of().formatHex(digest.digest());
+        return Sha256.hex(digest);
     }
 
     @Override

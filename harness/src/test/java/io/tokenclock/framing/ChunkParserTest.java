@@ -38,9 +38,8 @@ class ChunkParserTest
         assertTrue(parser.isContentBearing());
         assertTrue(parser.isOutputBearing());
         assertFalse(parser.isDone());
-        assertFalse(parser.isMalformed());
         assertFalse(parser.isError());
-        assertFalse(parser.hasToolCall());
+        assertEquals(-1, parser.toolCallsOffset());
         assertEquals(-1, parser.reasoningOffset());
         assertEquals(ChunkParser.FINISH_NONE, parser.finishReason());
     }
@@ -162,7 +161,7 @@ class ChunkParserTest
             "\"type\":\"function\",\"function\":{\"name\":\"get_weather\"," +
             "\"arguments\":\"{\\\"city\\\": \\\"Paris\\\"}\"}}]},\"finish_reason\":null}]}"));
 
-        assertTrue(parser.hasToolCall());
+        assertTrue(parser.toolCallsLength() > 0);
         assertTrue(parser.isContentBearing());
         assertTrue(parser.isOutputBearing());
         assertEquals(-1, parser.contentOffset());
@@ -175,7 +174,7 @@ class ChunkParserTest
     {
         assertTrue(parse(chat("{\"content\":\"\",\"tool_calls\":" + toolCalls + "}", "null")));
 
-        assertFalse(parser.hasToolCall());
+        assertEquals(-1, parser.toolCallsOffset());
         assertFalse(parser.isContentBearing());
         assertFalse(parser.isOutputBearing());
     }
@@ -248,7 +247,6 @@ class ChunkParserTest
         assertTrue(parse(payload));
 
         assertTrue(parser.isDone());
-        assertFalse(parser.isMalformed());
         assertFalse(parser.isContentBearing());
         assertFalse(parser.isError());
     }
@@ -260,7 +258,6 @@ class ChunkParserTest
         assertFalse(parse(payload));
 
         assertFalse(parser.isDone());
-        assertTrue(parser.isMalformed());
     }
 
     @Test
@@ -270,7 +267,6 @@ class ChunkParserTest
             "\"type\": \"InternalServerError\", \"param\": null, \"code\": 500}}"));
 
         assertTrue(parser.isError());
-        assertFalse(parser.isMalformed());
         assertFalse(parser.isContentBearing());
     }
 
@@ -337,8 +333,6 @@ class ChunkParserTest
     void shouldRejectMalformedInput(final String payload)
     {
         assertFalse(parse(payload), payload);
-
-        assertTrue(parser.isMalformed());
         assertFalse(parser.isDone());
     }
 
@@ -437,7 +431,7 @@ class ChunkParserTest
             "{\"index\":1,\"delta\":{\"content\":\"second\",\"tool_calls\":[{}]},\"finish_reason\":\"length\"}]}"));
 
         assertEquals("first", content());
-        assertFalse(parser.hasToolCall());
+        assertEquals(-1, parser.toolCallsOffset());
         assertEquals(ChunkParser.FINISH_NONE, parser.finishReason());
     }
 
@@ -458,17 +452,15 @@ class ChunkParserTest
             "\"reasoning_content\":\"r\",\"tool_calls\":[{}]},\"finish_reason\":\"stop\"}]," +
             "\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}"));
         assertTrue(parser.isError());
-        assertTrue(parser.hasToolCall());
+        assertTrue(parser.toolCallsLength() > 0);
 
         assertTrue(parse("{\"choices\":[]}"));
         assertAllCleared();
 
         assertFalse(parse("{\"id\":\"a\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}"));
-        assertTrue(parser.isMalformed());
 
         assertTrue(parse("[DONE]"));
         assertTrue(parser.isDone());
-        assertFalse(parser.isMalformed());
 
         assertTrue(parse("{}"));
         assertAllCleared();
@@ -579,9 +571,8 @@ class ChunkParserTest
     private void assertAllCleared()
     {
         assertFalse(parser.isDone());
-        assertFalse(parser.isMalformed());
         assertFalse(parser.isError());
-        assertFalse(parser.hasToolCall());
+        assertEquals(-1, parser.toolCallsOffset());
         assertFalse(parser.isContentBearing());
         assertEquals(ChunkParser.FINISH_NONE, parser.finishReason());
         assertEquals(-1, parser.idOffset());

@@ -51,7 +51,7 @@ class ArrivalProcessTest
 
         assertWithin(NS_PER_S / rate, stats.mean, 0.02, "mean gap");
         assertWithin(1.0, stats.cv(), 0.02, "CV");
-        assertTrue(stats.min >= 0, "gaps are never negative");
+        assertWithin(2.0, stats.skewness, 0.05, "skewness, an exponential's 2 whatever the rate");
     }
 
     @Test
@@ -91,7 +91,7 @@ class ArrivalProcessTest
         assertEquals(ArrivalProcess.Kind.GAMMA, process.kind());
         assertWithin(NS_PER_S / rate, stats.mean, 0.03, "mean gap");
         assertWithin(1 / Math.sqrt(k), stats.cv(), 0.04, "CV");
-        assertTrue(stats.min >= 0, "gaps are never negative");
+        assertWithin(2 / Math.sqrt(k), stats.skewness, 0.1, "skewness, a gamma's 2 / sqrt(shape)");
     }
 
     @Test
@@ -228,25 +228,26 @@ class ArrivalProcessTest
         assertTrue(same < a.length / 100, "sequences share " + same + " of " + a.length + " gaps");
     }
 
-    /** Mean, sample variance and minimum of a sample. */
-    private record Stats(double mean, double variance, double min)
+    /** Mean, sample variance and skewness (third standardised moment) of a sample. */
+    private record Stats(double mean, double variance, double skewness)
     {
         static Stats of(final double[] values)
         {
             double sum = 0;
-            double min = Double.POSITIVE_INFINITY;
             for (final double v : values)
             {
                 sum += v;
-                min = Math.min(min, v);
             }
             final double mean = sum / values.length;
             double squares = 0;
+            double cubes = 0;
             for (final double v : values)
             {
                 squares += (v - mean) * (v - mean);
+                cubes += (v - mean) * (v - mean) * (v - mean);
             }
-            return new Stats(mean, squares / (values.length - 1), min);
+            final double n = values.length;
+            return new Stats(mean, squares / (n - 1), cubes / n / Math.pow(squares / n, 1.5));
         }
 
         double cv()

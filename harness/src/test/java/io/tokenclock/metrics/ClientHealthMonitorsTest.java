@@ -1,6 +1,10 @@
 package io.tokenclock.metrics;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
 
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -10,18 +14,44 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 final class ClientHealthMonitorsTest
 {
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void shouldRecordEachWakeUpsLatenessAgainstItsGridPoint()
+    {
+        try (HiccupMonitor monitor = new HiccupMonitor(MS))
+        {
+            long next = 10 * MS;
+            next = monitor.onWake(10 * MS, next);
+            assertEquals(11 * MS, next, "on time: the next grid point");
+            next = monitor.onWake(11 * MS + 300_000, next);
+            assertEquals(12 * MS, next, "a little late: still the next grid point");
+            next = monitor.onWake(12 * MS - 100_000, next);
+            assertEquals(12 * MS, next, "woke early: nothing due yet, nothing recorded");
+            next = monitor.onWake(19 * MS + 500_000, next);
+            assertEquals(20 * MS + 500_000, next, "the grid points a stall swallowed are skipped, not replayed");
+
+            final Histogram h = monitor.snapshot();
+            assertEquals(3, h.getTotalCount());
+            assertEquals(1, h.getCountAtValue(0));
+            assertEquals(1, h.getCountAtValue(300_000));
+            assertTrue(h.valuesAreEquivalent(7 * MS + 500_000, h.getMaxValue()), "the stall, once, at full length");
+        }
+    }
+
     @Test
     void shouldSampleWakeUpLatenessOnItsGrid() throws InterruptedException
     {
+        final long startNs = System.nanoTime();
         final Histogram h;
-        try (HiccupMonitor monitor = new HiccupMonitor(1_000_000).start())
+        try (HiccupMonitor monitor = new HiccupMonitor(MS).start())
         {
             Thread.sleep(200);
             h = monitor.snapshot();
         }
+        final long elapsedNs = System.nanoTime() - startNs;
         assertTrue(h.getTotalCount() >= 20, "a 1 ms grid over 200 ms gives many samples: " + h.getTotalCount());
-        assertTrue(h.getTotalCount() <= 210, "never more samples than grid points: " + h.getTotalCount());
-        assertTrue(h.getMinValue() >= 0);
+        assertTrue(h.getTotalCount() <= elapsedNs / MS, "never more samples than grid points: " + h.getTotalCount());
     }
 
     @Test
@@ -29,12 +59,27 @@ final class ClientHealthMonitorsTest
     {
         final long startNs = System.nanoTime();
         final Histogram h;
-        try (HiccupMonitor monitor = new HiccupMonitor(5_000_000).start())
+        try (HiccupMonitor monitor = new HiccupMonitor(5 * MS).start())
         {
             Thread.sleep(100);
             h = monitor.snapshot();
         }
         assertTrue(h.getMaxValue() <= System.nanoTime() - startNs, "lateness cannot exceed the elapsed time");
+    }
+
+    @Test
+    void shouldCountSumAndTakeTheLongestOfTheCollectionsItIsTold()
+    {
+        try (GcPauseMonitor gc = new GcPauseMonitor(List.of()))
+        {
+            gc.onCollection(3);
+            gc.onCollection(7);
+            gc.onCollection(2);
+
+            assertEquals(3, gc.count());
+            assertEquals(12, gc.totalMs());
+            assertEquals(7, gc.maxMs());
+        }
     }
 
     @Test
@@ -49,8 +94,8 @@ final class ClientHealthMonitorsTest
                 Thread.sleep(10);
             }
             assertTrue(gc.count() >= 1, "System.gc() is notified");
-            assertTrue(gc.maxMs() >= 0 && gc.totalMs() >= gc.maxMs());
-            assertTrue(!gc.collectors().isEmpty());
+            assertTrue(gc.totalMs() >= gc.maxMs());
+            assertFalse(gc.collectors().isEmpty());
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.tokenclock.metrics;
 
+import java.util.SplittableRandom;
+
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -137,12 +139,48 @@ class FormulasTest
     }
 
     @Test
+    void shouldTruncateTokenItlToTheIntegerQuotientOfTheGap()
+    {
+        assertEquals(20 * MS, Formulas.tokenItlWholeNs(100 * MS, 160 * MS, 3));
+        assertEquals(2, Formulas.tokenItlWholeNs(10, 15, 2));
+        assertEquals(0, Formulas.tokenItlWholeNs(10, 15, 7));
+        assertEquals(-1, Formulas.tokenItlWholeNs(10, 15, 0));
+        final SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < 100_000; i++)
+        {
+            // gaps up to about an hour, the histograms' highest trackable value, split over up to 100,000 tokens
+            final long gapNs = random.nextLong(3_600_000_000_000L);
+            final int tokens = 1 + random.nextInt(i % 2 == 0 ? 8 : 100_000);
+            assertEquals(gapNs / tokens, Formulas.tokenItlWholeNs(1_000, 1_000 + gapNs, tokens), gapNs + "/" + tokens);
+        }
+    }
+
+    @Test
+    void shouldMeasureAWindowInSeconds()
+    {
+        assertEquals(2.5, Formulas.windowSeconds(1_000 * MS, 3_500 * MS), 0.0);
+        assertEquals(1e-9, Formulas.windowSeconds(7, 8), 0.0);
+        assertEquals(0.0, Formulas.windowSeconds(3_500 * MS, 3_500 * MS), 0.0);
+        assertEquals(0.0, Formulas.windowSeconds(3_500 * MS, 1_000 * MS), 0.0);
+    }
+
+    @Test
     void shouldComputeAggregateRatePerSecond()
     {
-        assertEquals(25.0, Formulas.perSecond(50, 2_000 * MS), 1e-12);
-        assertEquals(1_500.0, Formulas.perSecond(1.5, MS), 1e-9);
-        assertEquals(0.0, Formulas.perSecond(50, 0), 0.0);
-        assertEquals(0.0, Formulas.perSecond(50, -1), 0.0);
+        assertEquals(25.0, Formulas.rate(50, 2.0), 0.0);
+        assertEquals(1_500.0, Formulas.rate(1.5, 0.001), 1e-9);
+        assertEquals(0.0, Formulas.rate(50, 0), 0.0);
+        assertEquals(0.0, Formulas.rate(50, -1), 0.0);
+        assertEquals(0.0, Formulas.rate(0, 2.0), 0.0);
+    }
+
+    @Test
+    void shouldGiveTheRateThatTheReportedWindowReproduces()
+    {
+        final double windowS = Formulas.windowSeconds(1_250_000_000L, 9_892_000_000L);
+        assertEquals(8_642_000_000L / 1e9, windowS, 0.0);
+        assertEquals(4_321 / windowS, Formulas.rate(4_321, windowS), 0.0);
+        assertEquals(500.0, Formulas.rate(4_321, windowS), 0.001);
     }
 
     @Test

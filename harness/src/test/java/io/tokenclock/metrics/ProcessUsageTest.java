@@ -1,5 +1,7 @@
 package io.tokenclock.metrics;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
@@ -35,6 +37,18 @@ final class ProcessUsageTest
         // a sum over the threads alive at the end would miss the ended thread altogether; 20 ms is two ticks
         assertTrue(spent.totalNs() >= burnedNs.get() - 20_000_000L,
             "process CPU " + spent.totalNs() / 1e6 + " ms, ended thread alone " + burnedNs.get() / 1e6 + " ms");
-        assertTrue(spent.userNs() > 0 && spent.systemNs() >= 0);
+        assertTrue(spent.userNs() > 0, "the burner ran in user mode: " + spent);
+    }
+
+    @Test
+    void shouldSubtractAnEarlierReadingFieldByField()
+    {
+        final ProcessUsage.CpuTimes spent =
+            new ProcessUsage.CpuTimes(900, 350, true).since(new ProcessUsage.CpuTimes(200, 100, true));
+
+        assertEquals(new ProcessUsage.CpuTimes(700, 250, true), spent);
+        assertEquals(950, spent.totalNs());
+        assertFalse(new ProcessUsage.CpuTimes(9, 3, true).since(new ProcessUsage.CpuTimes(1, 1, false)).split(),
+            "split only when both readings were");
     }
 }

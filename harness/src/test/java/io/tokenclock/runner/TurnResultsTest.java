@@ -31,7 +31,7 @@ final class TurnResultsTest
         {
             final byte[] bytes = chunk.getBytes(StandardCharsets.UTF_8);
             assertTrue(parser.parse(bytes, 0, bytes.length));
-            assertTrue(parser.hasToolCall() && parser.isOutputBearing());
+            assertTrue(parser.toolCallsLength() > 0 && parser.isOutputBearing());
             slot.appendToolCalls(bytes, parser.toolCallsOffset(), parser.toolCallsLength());
         }
         final List<TurnResult.ToolCall> calls = TurnResults.toolCalls(slot);

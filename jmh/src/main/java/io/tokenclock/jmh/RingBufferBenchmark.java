@@ -27,8 +27,9 @@ import io.tokenclock.recording.SlotPool;
 /**
  * Stage 3 of the per-chunk path: handing one chunk's record from the I/O thread to the collector.
  * <p>
- * Each content-bearing chunk becomes a 32-byte record written in place into a many-to-one Agrona ring buffer
- * ({@link ChunkRecords#publishChunk}: claim, six puts, commit), and the collector thread drains the ring in batches.
+ * Each content-bearing chunk becomes a 24-byte record (32 with Agrona's header) written in place into a many-to-one
+ * Agrona ring buffer ({@link ChunkRecords#publishChunk}: claim, four puts, commit), and the collector thread drains
+ * the ring in batches.
  * The benchmarks separate the hand-over itself from what the collector does with it:
  * <ul>
  * <li>{@link #publishAndDrainOne}: publish one record, drain it at once with a handler that only reads it: the ring's
@@ -61,8 +62,6 @@ public class RingBufferBenchmark implements MessageHandler
 {
     private static final int BATCH = 64;
     private static final int CHUNKS_PER_REQUEST = 256;
-    /** Offset of the arrival stamp in a chunk record (see {@link ChunkRecords}'s layout). */
-    private static final int NS_OFFSET = 8;
 
     private ChunkRecords records;
     private RingBuffer ring;
@@ -87,13 +86,13 @@ public class RingBufferBenchmark implements MessageHandler
     @Override
     public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index, final int length)
     {
-        sink += buffer.getLong(index + NS_OFFSET);
+        sink += buffer.getLong(index + ChunkRecords.NS_OFFSET);
     }
 
     @Benchmark
     public long publishAndDrainOne()
     {
-        records.publishChunk(0, chunk++, ++now, 217, RequestSlot.TOKENS_UNKNOWN, RequestSlot.CHUNK_OUTPUT);
+        records.publishChunk(0, ++now, RequestSlot.TOKENS_UNKNOWN, RequestSlot.CHUNK_OUTPUT);
         ring.read(this);
         return sink;
     }
@@ -105,7 +104,7 @@ public class RingBufferBenchmark implements MessageHandler
         final ChunkRecords r = records;
         for (int i = 0; i < BATCH; i++)
         {
-            r.publishChunk(0, chunk++, ++now, 217, RequestSlot.TOKENS_UNKNOWN, RequestSlot.CHUNK_OUTPUT);
+            r.publishChunk(0, ++now, RequestSlot.TOKENS_UNKNOWN, RequestSlot.CHUNK_OUTPUT);
         }
         ring.read(this);
         return sink;
@@ -115,9 +114,8 @@ public class RingBufferBenchmark implements MessageHandler
     public long publishAndCollect() throws InterruptedException
     {
         now += 5_000_000L;
-        final int c = chunk;
-        records.publishChunk(slot.index(), c, now, 217, RequestSlot.TOKENS_UNKNOWN, RequestSlot.CHUNK_OUTPUT);
-        chunk = c + 1;
+        records.publishChunk(slot.index(), now, RequestSlot.TOKENS_UNKNOWN, RequestSlot.CHUNK_OUTPUT);
+        chunk++;
         if ((chunk & (BATCH - 1)) == 0)
         {
             collector.poll();
@@ -125,7 +123,7 @@ public class RingBufferBenchmark implements MessageHandler
         if (chunk == CHUNKS_PER_REQUEST)
         {
             slot.endNs = now;
-            records.publishEnd(slot.index(), chunk, now);
+            records.publishEnd(slot.index(), now);
             collector.poll();
             beginRequest();
         }

@@ -6,11 +6,10 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+import io.tokenclock.util.Sha256;
 
 /**
  * A Hugging Face {@code tokenizer.json} (the file every model repository ships: Llama, Qwen, Mistral, ...), run by the
@@ -80,7 +79,7 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable
             throw new IllegalArgumentException("tokenizer file not found (expected a tokenizer.json): " + absolute);
         }
         final byte[] bytes = Files.readAllBytes(absolute);
-        final String sha256 = sha256Hex(bytes);
+        final String sha256 = Sha256.hex(bytes);
         ensureOffline();
         final ai.djl.huggingface.tokenizers.HuggingFaceTokenizer tokenizer;
         try
@@ -110,19 +109,6 @@ public final class HuggingFaceTokenizer implements Tokenizer, AutoCloseable
         if (System.getenv("DJL_OFFLINE") == null && System.getProperty(DJL_OFFLINE_PROPERTY) == null)
         {
             System.setProperty(DJL_OFFLINE_PROPERTY, "true");
-        }
-    }
-
-    /** @return the SHA-256 of {@code bytes} as 64 lower-case hex digits. */
-    static String sha256Hex(final byte[] bytes)
-    {
-        try
-        {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        }
-        catch (final NoSuchAlgorithmException ex)
-        {
-            throw new IllegalStateException("every JDK provides SHA-256", ex);
         }
     }
 
