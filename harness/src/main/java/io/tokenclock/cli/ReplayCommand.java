@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.load.OpenLoopSchedule;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.RunOptions;
 import io.tokenclock.runner.Workloads;
@@ -133,7 +133,7 @@ public final class ReplayCommand implements Callable<Integer>
             System.out.println("replay: schedule  closed loop (intended starts follow completions; no hash)");
             return true;
         }
-        final String regenerated = LoadGenerator.scheduleHash(BenchmarkRunner.plan(o, generator), requests);
+        final String regenerated = OpenLoopSchedule.hash(BenchmarkRunner.plan(o, generator), requests);
         return report("schedule", record.path("load").path("schedule_hash").asText(), regenerated, requests);
     }
 

@@ -189,7 +189,7 @@ public final class BenchmarkRunner
             {
                 client.stickyUsers(options.users);
             }
-            generator = new LoadGenerator(plan(options, workload), clock, pool, workload, client::submit);
+            generator = LoadGenerator.of(plan(options, workload), clock, pool, workload, client::submit);
             generator.coldStart(options.coldStart);
             if (workload instanceof io.tokenclock.workload.AgentWorkload agents && options.agent != null &&
                 options.agent.has("tool_command"))
