@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import io.tokenclock.config.RunOptions;
-import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.load.OpenLoopSchedule;
 import io.tokenclock.runner.RunShape;
 import io.tokenclock.runner.Workloads;
 import io.tokenclock.transport.Endpoint;
@@ -133,7 +133,7 @@ public final class ReplayCommand implements Callable<Integer>
             System.out.println("replay: schedule  closed loop (intended starts follow completions; no hash)");
             return true;
         }
-        final String regenerated = LoadGenerator.scheduleHash(RunShape.plan(o, generator), requests);
+        final String regenerated = OpenLoopSchedule.hash(RunShape.plan(o, generator), requests);
         return report("schedule", record.path("load").path("schedule_hash").asText(), regenerated, requests);
     }
 

@@ -149,12 +149,6 @@ public final class SlotPool
         return slots.length;
     }
 
-    /** @return the cap on requests in flight. */
-    public int capacity()
-    {
-        return capacity;
-    }
-
     /** @return permits currently taken: requests in flight, or finished and not yet processed by the collector. */
     public int inUse()
     {

@@ -96,7 +96,7 @@ final class Measurement implements AutoCloseable, RequestListener
         {
             client.stickyUsers(options.load().users());
         }
-        this.generator = new LoadGenerator(RunShape.plan(options, prep.workload()), clock, pool, prep.workload(),
+        this.generator = LoadGenerator.of(RunShape.plan(options, prep.workload()), clock, pool, prep.workload(),
             client::submit);
         generator.coldStart(options.state().coldStart());
         Workloads.connectTools(options, prep.workload(), generator);
