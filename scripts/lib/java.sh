@@ -15,7 +15,8 @@ tokenclock_min_java=21
 # java_major JAVA: prints the feature release of the java binary given, or nothing if it does not run.
 java_major() {
   local v
-  v=$("$1" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version =/ {print $2; exit}') || true
+  v=$("$1" -XshowSettings:properties -version 2>&1 |
+    awk -F'= ' '/java.specification.version =/ {print $2; exit}') || true
   [[ "$v" =~ ^1\.([0-9]+)$ ]] && v="${BASH_REMATCH[1]}"
   [[ "$v" =~ ^[0-9]+$ ]] && echo "$v"
 }
