@@ -35,8 +35,6 @@ final class MethodLengthTest
         "RecordWriter.measurement",
         "RecordWriter.report",
         "RequestsJsonlWriter.write",
-        "LoadGenerator.generate",
-        "LoadGenerator.generateUsers",
         "StreamRecorder.onEvent",
         "ReplayCommand.call");
 
