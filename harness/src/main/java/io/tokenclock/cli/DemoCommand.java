@@ -1,7 +1,11 @@
 package io.tokenclock.cli;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -11,6 +15,7 @@ import picocli.CommandLine.Option;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.load.ArrivalProcess;
 
 /**
  * {@code tokenclock demo}: the main job end to end with nothing to install. Starts the simulated server in-process
@@ -51,7 +56,7 @@ public final class DemoCommand implements Callable<Integer>
             final RunOptionsBuilder o = RunOptions.builder();
             o.url(server.baseUrl());
             o.rate(rate);
-            o.arrival(io.tokenclock.load.ArrivalProcess.Kind.POISSON);
+            o.arrival(ArrivalProcess.Kind.POISSON);
             o.durationS(duration);
             o.warmupRequests(10);
             o.maxTokens(maxTokens);
@@ -60,15 +65,15 @@ public final class DemoCommand implements Callable<Integer>
             o.outputDir(outputDir);
             o.progress(Terminal.stderrIsTerminal());
             o.profile(profile);
-            o.runId("demo-" + java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now()));
+            o.runId("demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                .withZone(ZoneOffset.UTC).format(Instant.now()));
             o.commandLine(profile == null ?
                 List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate", String.valueOf(rate),
                     "--max-tokens", String.valueOf(maxTokens)) :
                 List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate", String.valueOf(rate),
                     "--max-tokens", String.valueOf(maxTokens), "--profile", profile));
             final RunOptions options = o.build();
-            System.out.printf(java.util.Locale.ROOT,
+            System.out.printf(Locale.ROOT,
                 "tokenclock demo: open loop, Poisson %.1f req/s for %.0f s after 10 warmup requests, %d output " +
                 "tokens " +
                 "each%n", rate, duration, maxTokens);

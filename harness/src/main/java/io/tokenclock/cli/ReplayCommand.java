@@ -1,23 +1,28 @@
 package io.tokenclock.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.contract.ContractFile;
 import io.tokenclock.load.OpenLoopSchedule;
 import io.tokenclock.runner.RunShape;
 import io.tokenclock.runner.Workloads;
+import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -48,8 +53,8 @@ public final class ReplayCommand implements Callable<Integer>
     @Option(names = "--url", description = "Re-run against this URL instead of the recorded one.")
     String url;
 
-    @Option(names = {"-H", "--header"}, description = "Header NAME:VALUE for the re-run (repeatable): gives again "
-        + "the value of a header the record names but, being a possible credential, never stored.")
+    @Option(names = {"-H", "--header"}, description = "Header NAME:VALUE for the re-run (repeatable): gives again " +
+        "the value of a header the record names but, being a possible credential, never stored.")
     List<String> headers = new ArrayList<>();
 
     @Override
@@ -79,7 +84,8 @@ public final class ReplayCommand implements Callable<Integer>
         final Tokenizer tokenizer = Workloads.tokenizer(o);
         try
         {
-            final Workload generator = Workloads.generator(o, Endpoint.parse(o.target().url(), o.target().api()), model, tokenizer);
+            final Workload generator = Workloads.generator(o, Endpoint.parse(o.target().url(), o.target().api()), model,
+                tokenizer);
             if (!generator.replayable())
             {
                 System.out.println("replay: workload  user sessions interleave by the server's timing: the hash " +
@@ -145,7 +151,7 @@ public final class ReplayCommand implements Callable<Integer>
         return same;
     }
 
-    private List<String> recordedArgs(final JsonNode record) throws java.io.IOException
+    private List<String> recordedArgs(final JsonNode record) throws IOException
     {
         final List<String> args = new ArrayList<>();
         final JsonNode command = record.path("command");
@@ -158,8 +164,8 @@ public final class ReplayCommand implements Callable<Integer>
         {
             final Path original = Path.of(args.get(config + 1));
             final JsonNode declared = record.path("contract").path("declared");
-            final io.tokenclock.contract.ContractFile current = Files.isReadable(original) ?
-                io.tokenclock.contract.ContractFile.load(original) : null;
+            final ContractFile current = Files.isReadable(original) ?
+                ContractFile.load(original) : null;
             // the record holds the redacted copy: the file is unchanged when its redacted copy is the same
             if (current == null || current.tree() == null || !current.redactedTree().equals(declared))
             {
@@ -180,9 +186,9 @@ public final class ReplayCommand implements Callable<Integer>
      */
     private List<String> withSecretsGivenAgain(final List<String> args, final JsonNode record)
     {
-        final java.util.Map<String, String> given = new java.util.LinkedHashMap<>();
+        final Map<String, String> given = new LinkedHashMap<>();
         RunCommand.parseHeaders(headers).forEach((name, value) ->
-            given.put(name.toLowerCase(java.util.Locale.ROOT), name + ": " + value));
+            given.put(name.toLowerCase(Locale.ROOT), name + ": " + value));
         final List<String> out = new ArrayList<>();
         final List<String> missing = new ArrayList<>();
         for (int i = 0; i < args.size(); i++)
@@ -225,7 +231,7 @@ public final class ReplayCommand implements Callable<Integer>
         return out;
     }
 
-    private static final String REDACTED = io.tokenclock.secrets.Redaction.REDACTED;
+    private static final String REDACTED = Redaction.REDACTED;
 
     /**
      * The arguments to regenerate the workload offline with: this command's {@code --url} if given, else the
@@ -249,9 +255,9 @@ public final class ReplayCommand implements Callable<Integer>
     }
 
     private static String headerGivenAgain(
-        final String name, final java.util.Map<String, String> given, final List<String> missing)
+        final String name, final Map<String, String> given, final List<String> missing)
     {
-        final String again = given.get(name.toLowerCase(java.util.Locale.ROOT));
+        final String again = given.get(name.toLowerCase(Locale.ROOT));
         if (again == null)
         {
             missing.add(name);

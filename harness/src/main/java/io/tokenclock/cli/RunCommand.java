@@ -1,25 +1,31 @@
 package io.tokenclock.cli;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 
-import picocli.CommandLine;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.recording.Slo;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.Repetitions;
 import io.tokenclock.result.RunResult;
@@ -34,8 +40,8 @@ import io.tokenclock.transport.Endpoint;
     description = "Benchmark an OpenAI-compatible streaming endpoint.")
 public final class RunCommand implements Callable<Integer>
 {
-    private static final com.fasterxml.jackson.databind.node.JsonNodeFactory JSON_FACTORY =
-        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+    private static final JsonNodeFactory JSON_FACTORY =
+        JsonNodeFactory.instance;
 
     @Option(names = "--config", description = "Contract file (YAML) declaring the whole benchmark; flags override it.")
     Path config;
@@ -109,8 +115,8 @@ public final class RunCommand implements Callable<Integer>
     Double sloE2eMs;
 
     @Option(names = "--repetitions", defaultValue = "1",
-        description = "Repeat the run N times (DIR/rep-K each) and report run-to-run variance "
-            + "(default: ${DEFAULT-VALUE}).")
+        description = "Repeat the run N times (DIR/rep-K each) and report run-to-run variance " +
+            "(default: ${DEFAULT-VALUE}).")
     int repetitions;
 
     @Option(names = "--cold-start",
@@ -128,8 +134,8 @@ public final class RunCommand implements Callable<Integer>
         description = "Simulated tool latency for --agent-steps, ms (default: ${DEFAULT-VALUE}).")
     int toolLatencyMs;
 
-    @Option(names = "--ramp", description = "Open loop: ramp the rate FROM:TO:SECONDS[:exponential] before the "
-        + "measured window (ramp requests are recorded and excluded from metrics).")
+    @Option(names = "--ramp", description = "Open loop: ramp the rate FROM:TO:SECONDS[:exponential] before the " +
+        "measured window (ramp requests are recorded and excluded from metrics).")
     String ramp;
 
     @Option(names = "--stage",
@@ -189,8 +195,8 @@ public final class RunCommand implements Callable<Integer>
         description = "Cancel picked requests once this many tokens (content chunks) arrived.")
     int cancelAfterTokens;
 
-    @Option(names = "--tokenizer", description = "cl100k_base, o200k_base, words, or a tokenizer.json path: prompts "
-        + "are synthesized to exact token counts under it.")
+    @Option(names = "--tokenizer", description = "cl100k_base, o200k_base, words, or a tokenizer.json path: prompts " +
+        "are synthesized to exact token counts under it.")
     String tokenizer;
 
     @Option(names = "--output-dir", description = "Where to write results (default: results/<run-id>).")
@@ -202,73 +208,73 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--timeout", defaultValue = "600", description = "Per-request timeout, seconds.")
     double timeout;
 
-    @Option(names = "--connect-timeout", defaultValue = "10", description = "Seconds to open a connection "
-        + "(0: no limit); requests that run out are timeout_connect.")
+    @Option(names = "--connect-timeout", defaultValue = "10", description = "Seconds to open a connection " +
+        "(0: no limit); requests that run out are timeout_connect.")
     double connectTimeout;
 
-    @Option(names = "--first-byte-timeout", defaultValue = "0", description = "Seconds from send to the first byte "
-        + "of the response (0: no limit); requests that run out are timeout_first_byte.")
+    @Option(names = "--first-byte-timeout", defaultValue = "0", description = "Seconds from send to the first byte " +
+        "of the response (0: no limit); requests that run out are timeout_first_byte.")
     double firstByteTimeout;
 
-    @Option(names = "--idle-timeout", defaultValue = "0", description = "Seconds of silence allowed mid-response "
-        + "(0: no limit); requests that run out are timeout_idle.")
+    @Option(names = "--idle-timeout", defaultValue = "0", description = "Seconds of silence allowed mid-response " +
+        "(0: no limit); requests that run out are timeout_idle.")
     double idleTimeout;
 
-    @Option(names = "--retry-429", defaultValue = "0", paramLabel = "N", description = "Send a request answered 429 "
-        + "again after its Retry-After (1 s without one, at most 60 s), up to N times; retries are counted apart "
-        + "(default 0: each 429 is an error).")
+    @Option(names = "--retry-429", defaultValue = "0", paramLabel = "N", description = "Send a request answered 429 " +
+        "again after its Retry-After (1 s without one, at most 60 s), up to N times; retries are counted apart " +
+        "(default 0: each 429 is an error).")
     int retry429;
 
-    @Option(names = "--max-event-bytes", defaultValue = "1048576", description = "The longest SSE event (or line) "
-        + "kept; a longer one ends its request as oversize.")
+    @Option(names = "--max-event-bytes", defaultValue = "1048576", description = "The longest SSE event (or line) " +
+        "kept; a longer one ends its request as oversize.")
     int maxEventBytes;
 
-    @Option(names = "--max-output-bytes", defaultValue = "16777216", description = "The most answer text kept per "
-        + "request (content, reasoning and tool calls, each); more ends the request as oversize.")
+    @Option(names = "--max-output-bytes", defaultValue = "16777216", description = "The most answer text kept per " +
+        "request (content, reasoning and tool calls, each); more ends the request as oversize.")
     int maxOutputBytes;
 
     @Option(names = "--drain-timeout", defaultValue = "60",
         description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
     double drainTimeout;
 
-    @Option(names = "--ca-cert", paramLabel = "FILE", description = "Trust the CA certificates in this PEM file "
-        + "for https (instead of the JDK's default CAs).")
+    @Option(names = "--ca-cert", paramLabel = "FILE", description = "Trust the CA certificates in this PEM file " +
+        "for https (instead of the JDK's default CAs).")
     Path caCert;
 
-    @Option(names = "--insecure", description = "Accept any server certificate for https (no verification; "
-        + "recorded in record.json and shown in the summary).")
+    @Option(names = "--insecure", description = "Accept any server certificate for https (no verification; " +
+        "recorded in record.json and shown in the summary).")
     boolean insecure;
 
-    @Option(names = "--accept-truncated", description = "Count streams that end cleanly with neither a "
-        + "finish_reason nor [DONE] as ok, their tokens in the metrics (they are counted as truncated either way).")
+    @Option(names = "--accept-truncated", description = "Count streams that end cleanly with neither a " +
+        "finish_reason nor [DONE] as ok, their tokens in the metrics (they are counted as truncated either way).")
     boolean acceptTruncated;
 
-    @Option(names = "--wait-ready", defaultValue = "0", description = "Seconds to wait for a server that is "
-        + "starting or loading its model (503, 502, 504, refused connections): /models, then one probe request, "
-        + "polled once a second.")
+    @Option(names = "--wait-ready", defaultValue = "0", description = "Seconds to wait for a server that is " +
+        "starting or loading its model (503, 502, 504, refused connections): /models, then one probe request, " +
+        "polled once a second.")
     double waitReady;
 
-    @Option(names = "--grace", defaultValue = "5", description = "After Ctrl-C or SIGTERM: seconds the requests in "
-        + "flight may finish before they are cancelled and a partial record is written (a second signal: at once).")
+    @Option(names = "--grace", defaultValue = "5", description = "After Ctrl-C or SIGTERM: seconds the requests in " +
+        "flight may finish before they are cancelled and a partial record is written (a second signal: at once).")
     double grace;
 
-    @Option(names = "--force", description = "Replace the results of a run already in the output directory "
-        + "(without it, such a directory is refused).")
+    @Option(names = "--force", description = "Replace the results of a run already in the output directory " +
+        "(without it, such a directory is refused).")
     boolean force;
 
     @Option(names = "--io-threads", defaultValue = "0", description = "Event loop threads (0: one per core).")
     int ioThreads;
 
-    @Option(names = "--no-self-warmup", negatable = false, description = "Skip the harness's own warm-up against "
-        + "the embedded simulator before the run (its JIT then compiles inside the measured window).")
+    @Option(names = "--no-self-warmup", negatable = false, description = "Skip the harness's own warm-up against " +
+        "the embedded simulator before the run (its JIT then compiles inside the measured window).")
     boolean noSelfWarmup;
 
-    @Option(names = "--preconnect", description = "Connections to open before the schedule starts (default: the "
-        + "concurrency, or in an open loop the rate x the preflight's latency scaled to --max-tokens).")
+    @Option(names = "--preconnect", description = "Connections to open before the schedule starts (default: the " +
+        "concurrency, or in an open loop the rate x the preflight's latency scaled to --max-tokens).")
     Integer preconnect;
 
-    @Option(names = "--busy-poll", description = "Precision mode: event loops busy-poll epoll instead of sleeping "
-        + "(no wake-up latency; costs a core per --io-threads).")
+    @Option(names = "--busy-poll", description = "Precision mode: event loops busy-poll epoll instead of sleeping " +
+        "(no wake-up latency; costs a core per --io-threads).")
     boolean busyPoll;
 
     @Option(names = "--no-preflight", negatable = false, description = "Skip the /models probe and the test request.")
@@ -322,7 +328,7 @@ public final class RunCommand implements Callable<Integer>
         }
         o.from(RunOptionsBuilder.Source.FLAG);
         final CommandLine.ParseResult given = spec.commandLine().getParseResult();
-        final java.util.function.Predicate<String> set = name -> config == null || given.hasMatchedOption(name);
+        final Predicate<String> set = name -> config == null || given.hasMatchedOption(name);
         if (set.test("--url"))
         {
             o.url(url);
@@ -451,7 +457,7 @@ public final class RunCommand implements Callable<Integer>
         return o;
     }
 
-    private void applyLoadFlags(final RunOptionsBuilder o, final java.util.function.Predicate<String> set)
+    private void applyLoadFlags(final RunOptionsBuilder o, final Predicate<String> set)
     {
         if (set.test("--concurrency"))
         {
@@ -489,7 +495,7 @@ public final class RunCommand implements Callable<Integer>
         }
         if (given("--slo-ttft-ms") || given("--slo-tpot-ms") || given("--slo-e2e-ms"))
         {
-            o.slo(io.tokenclock.recording.Slo.ofMillis(sloTtftMs, sloTpotMs, sloE2eMs));
+            o.slo(Slo.ofMillis(sloTtftMs, sloTpotMs, sloE2eMs));
         }
         if (set.test("--no-self-warmup"))
         {
@@ -559,7 +565,7 @@ public final class RunCommand implements Callable<Integer>
                 c[j] = (int)number(parts[0], "--concurrency-stage");
                 d[j] = number(parts[1], "--concurrency-stage");
             }
-            o.concurrencyStages(new io.tokenclock.load.ConcurrencySchedule(c, d));
+            o.concurrencyStages(new ConcurrencySchedule(c, d));
         }
         if (set.test("--max-concurrency"))
         {
@@ -679,8 +685,8 @@ public final class RunCommand implements Callable<Integer>
     /** Runs the same options N times back to back, each in DIR/rep-K, then reports the spread. */
     private static int executeRepeated(final RunOptions o) throws Exception
     {
-        final String runId = o.output().runId() != null ? o.output().runId() : "run-" + java.time.format.DateTimeFormatter
-            .ofPattern("yyyyMMdd-HHmmss").withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.now());
+        final String runId = o.output().runId() != null ? o.output().runId() : "run-" + DateTimeFormatter
+            .ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
         final Path base = o.output().outputDir() != null ? o.output().outputDir() : Path.of("results", runId);
         final List<RunResult> runs = new ArrayList<>();
         final Interruption signals = Interruption.install(System.err, o.load().graceS());

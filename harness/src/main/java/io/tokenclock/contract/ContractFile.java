@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,7 +41,7 @@ public final class ContractFile
 {
     /** Duplicate keys are an error: with "the last one wins", a contract could silently declare two experiments. */
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-        .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final Path path;
     private final ObjectNode tree;

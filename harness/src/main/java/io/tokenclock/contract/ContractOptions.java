@@ -16,7 +16,8 @@ import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.SharedPrefixes;
 
 /**
- * Feeds a valid contract into a {@link RunOptionsBuilder}, each value named by its contract key. Command-line flags given beside {@code --config} override single
+ * Feeds a valid contract into a {@link RunOptionsBuilder}, each value named by its contract key. Command-line flags
+ * given beside {@code --config} override single
  * fields afterwards; the record keeps the contract as written and the exact command, so both are visible.
  */
 public final class ContractOptions

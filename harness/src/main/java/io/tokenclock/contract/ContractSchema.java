@@ -13,7 +13,9 @@ import static io.tokenclock.contract.Schema.stringMap;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -171,7 +173,7 @@ public final class ContractSchema
             }
         }
         double sum = 0;
-        final java.util.Set<String> names = new java.util.HashSet<>();
+        final Set<String> names = new HashSet<>();
         final JsonNode segments = workload.get("segments");
         for (int k = 0; k < segments.size(); k++)
         {

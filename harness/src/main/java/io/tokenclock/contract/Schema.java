@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -166,9 +167,9 @@ public abstract class Schema
     private static final class Leaf extends Schema
     {
         private final String expected;
-        private final java.util.function.Predicate<JsonNode> accepts;
+        private final Predicate<JsonNode> accepts;
 
-        Leaf(final String expected, final java.util.function.Predicate<JsonNode> accepts)
+        Leaf(final String expected, final Predicate<JsonNode> accepts)
         {
             this.expected = expected;
             this.accepts = accepts;

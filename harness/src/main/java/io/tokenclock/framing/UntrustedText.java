@@ -1,5 +1,7 @@
 package io.tokenclock.framing;
 
+import java.util.Locale;
+
 /**
  * Text a server sent, made safe to print on one line of a terminal or a log.
  * <p>
@@ -50,7 +52,7 @@ public final class UntrustedText
                 {
                     if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029')
                     {
-                        sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int)c));
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int)c));
                     }
                     else
                     {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.OperatingSystemMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +76,7 @@ public final class ProcessUsage
         }
         catch (final IOException | RuntimeException ex)
         {
-            final java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            final OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
             final long total = os instanceof com.sun.management.OperatingSystemMXBean hotspot ?
                 hotspot.getProcessCpuTime() : -1;
             return new CpuTimes(Math.max(0, total), 0, false);

@@ -2,6 +2,7 @@ package io.tokenclock.recording;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.BitUtil;
 import org.agrona.concurrent.AtomicBuffer;
@@ -95,7 +96,7 @@ public final class ChunkRecords
         final Thread c = consumer;
         if (c != null)
         {
-            java.util.concurrent.locks.LockSupport.unpark(c);
+            LockSupport.unpark(c);
         }
     }
 

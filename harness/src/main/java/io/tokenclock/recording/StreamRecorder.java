@@ -1,5 +1,7 @@
 package io.tokenclock.recording;
 
+import java.nio.charset.StandardCharsets;
+
 import io.tokenclock.framing.ChunkParser;
 import io.tokenclock.framing.SseEventHandler;
 import io.tokenclock.framing.SseFramer;
@@ -272,6 +274,6 @@ public final class StreamRecorder implements SseEventHandler
     private static String abbreviate(final byte[] data, final int offset, final int length)
     {
         return UntrustedText.oneLine(new String(data, offset, Math.min(length, UntrustedText.MAX_CHARS),
-            java.nio.charset.StandardCharsets.UTF_8));
+            StandardCharsets.UTF_8));
     }
 }

@@ -2,7 +2,8 @@ package io.tokenclock.recording;
 
 /**
  * Counts a finished request's output tokens with the harness's own tokenizer, on the request stage's thread (per
- * request, never per chunk). Supplied by the runner when a tokenizer is configured, so that the core knows no tokenizer.
+ * request, never per chunk). Supplied by the runner when a tokenizer is configured, so that the core knows no
+ * tokenizer.
  */
 @FunctionalInterface
 public interface TokenCounter

@@ -27,7 +27,8 @@ public final class ConsoleSummary
     {
         final var o = r.options();
         out.println();
-        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.target().runId(), r.target().endpoint().shownCompletionUrl(),
+        out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.target().runId(),
+            r.target().endpoint().shownCompletionUrl(),
             UntrustedText.oneLine(r.target().model()));
         if (r.partial())
         {
@@ -39,11 +40,15 @@ public final class ConsoleSummary
         }
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
             o.closedLoop() ? "closed loop, concurrency " + o.load().concurrency() :
-                String.format(Locale.ROOT, "open loop, %s %.3g req/s%s", o.load().arrival().name().toLowerCase(Locale.ROOT),
-                    o.load().rate(), o.load().maxConcurrency() != null ? ", max concurrency " + o.load().maxConcurrency() : ""),
-            r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(), r.counts().warmupRequests());
+                String.format(Locale.ROOT, "open loop, %s %.3g req/s%s",
+                    o.load().arrival().name().toLowerCase(Locale.ROOT),
+                    o.load().rate(), o.load().maxConcurrency() != null ? ", max concurrency " +
+                        o.load().maxConcurrency() : ""),
+            r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
+                r.counts().warmupRequests());
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
-            r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().outputTokens(), r), rate(r.counts().inputTokens(), r));
+            r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().outputTokens(), r),
+                rate(r.counts().inputTokens(), r));
         if (o.quality().slo() != null)
         {
             out.printf(Locale.ROOT, "goodput %.2f req/s: %d of %d measured requests met %s (%.1f%%)%n",
@@ -172,13 +177,15 @@ public final class ConsoleSummary
         if (r.counts().retries429() > 0)
         {
             out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); " +
-                "TTFT counts from the last send, TTFT from schedule from the first intended start%n", r.counts().retries429(),
+                "TTFT counts from the last send, TTFT from schedule from the first intended start%n",
+                    r.counts().retries429(),
                 o.target().retries429());
         }
         if (r.counts().truncated() > 0)
         {
             out.printf(Locale.ROOT, "note: %d measured streams ended with neither a finish_reason nor [DONE] " +
-                "(truncated; %s)%n", r.counts().truncated(), o.quality().acceptTruncated() ? "taken as ok by --accept-truncated" :
+                "(truncated; %s)%n", r.counts().truncated(), o.quality().acceptTruncated() ?
+                    "taken as ok by --accept-truncated" :
                     "counted as errors; --accept-truncated takes them as ok");
         }
         if (r.counts().ringFullWaits() > 0)
@@ -187,7 +194,8 @@ public final class ConsoleSummary
                 r.counts().ringFullWaits());
         }
         out.println();
-        out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() + " (record.json, requests.jsonl)");
+        out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() +
+            " (record.json, requests.jsonl)");
     }
 
     /** Warn when compilation during load exceeds this many inter-chunk latencies (p50) of CPU. */

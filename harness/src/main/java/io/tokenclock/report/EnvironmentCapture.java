@@ -4,13 +4,18 @@ import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import io.tokenclock.secrets.Redaction;
@@ -163,10 +168,10 @@ public final class EnvironmentCapture
         int n = 0;
         for (int i = 0; i < probes; i++)
         {
-            try (java.net.Socket socket = new java.net.Socket())
+            try (Socket socket = new Socket())
             {
                 final long start = System.nanoTime();
-                socket.connect(new java.net.InetSocketAddress(host, port), 2_000);
+                socket.connect(new InetSocketAddress(host, port), 2_000);
                 ns[n++] = System.nanoTime() - start;
             }
             catch (final IOException ex)
@@ -175,7 +180,7 @@ public final class EnvironmentCapture
                 break;
             }
         }
-        java.util.Arrays.sort(ns, 0, n);
+        Arrays.sort(ns, 0, n);
         m.put("probes", n);
         if (n > 0)
         {
@@ -272,7 +277,7 @@ public final class EnvironmentCapture
     {
         try
         {
-            final java.util.Set<String> seen = new java.util.HashSet<>();
+            final Set<String> seen = new HashSet<>();
             for (final String line : Files.readAllLines(file))
             {
                 final int colon = line.indexOf(':');

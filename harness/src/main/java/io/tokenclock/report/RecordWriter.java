@@ -22,6 +22,7 @@ import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.RequestStage;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.workload.CancellationRule;
 
 /**
  * Writes {@code record.json}: the benchmark record, one section per part of the contract (model, runtime, hardware,
@@ -122,8 +123,10 @@ public final class RecordWriter
 
         final ObjectNode workload = root.putObject("workload");
         workload.put("prompts", workloadDescription);
-        workload.set("input_tokens", o.workload().inputLengths() == null ? null : o.workload().inputLengths().deepCopy());
-        workload.set("output_tokens", o.workload().outputLengths() == null ? null : o.workload().outputLengths().deepCopy());
+        workload.set("input_tokens", o.workload().inputLengths() == null ? null :
+            o.workload().inputLengths().deepCopy());
+        workload.set("output_tokens", o.workload().outputLengths() == null ? null :
+            o.workload().outputLengths().deepCopy());
         workload.put("correlation", o.workload().lengthCorrelation());
         workload.put("seed", o.workload().seed());
         workload.put("hash", r.provenance().hash());
@@ -131,7 +134,7 @@ public final class RecordWriter
         workload.put("prompt_token_residuals", r.provenance().residualRequests());
         final String success = contract.path("quality").path("success").asText(null);
         workload.put("success_criterion", success);
-        workload.put("cancellation", o.workload().cancelRate() > 0 ? new io.tokenclock.workload.CancellationRule(o.workload().cancelRate(),
+        workload.put("cancellation", o.workload().cancelRate() > 0 ? new CancellationRule(o.workload().cancelRate(),
             o.workload().cancelAfterMs(), o.workload().cancelAfterTokens(), o.workload().seed()).describe() : null);
         require(gaps, success != null, "workload.success_criterion (contract: quality.success)");
 
@@ -381,7 +384,8 @@ public final class RecordWriter
         }
         if (r.options().state().repetitions() > 1)
         {
-            rep.putObject("repetitions").put("index", r.options().state().repetitionIndex()).put("of", r.options().state().repetitions())
+            rep.putObject("repetitions").put("index", r.options().state().repetitionIndex()).put("of",
+                r.options().state().repetitions())
                 .put("summary", "../repetitions.json");
         }
         else

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -62,15 +63,15 @@ public final class Repetitions
         for (final Map.Entry<String, ToDoubleFunction<RunResult>> e : figures().entrySet())
         {
             final double[] v = runs.stream().mapToDouble(e.getValue()).toArray();
-            final double mean = java.util.Arrays.stream(v).average().orElse(Double.NaN);
+            final double mean = Arrays.stream(v).average().orElse(Double.NaN);
             double ss = 0;
             for (final double x : v)
             {
                 ss += (x - mean) * (x - mean);
             }
             final double stdev = v.length > 1 ? Math.sqrt(ss / (v.length - 1)) : 0;
-            final double min = java.util.Arrays.stream(v).min().orElse(Double.NaN);
-            final double max = java.util.Arrays.stream(v).max().orElse(Double.NaN);
+            final double min = Arrays.stream(v).min().orElse(Double.NaN);
+            final double max = Arrays.stream(v).max().orElse(Double.NaN);
             final ObjectNode n = figures.putObject(e.getKey());
             final ArrayNode values = n.putArray("values");
             for (final double x : v)

@@ -76,10 +76,12 @@ public final class BenchmarkRunner
     {
         checkBeforeStart(options);
         final Preparation.Prepared prep = Preparation.prepare(options, err);
-        final long[] warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) : new long[4];
+        final long[] warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) :
+            new long[4];
         final RunResult.Target target = target(options, prep);
         final StreamingClient client = new StreamingClient(prep.endpoint(), clock, new ChunkRecords(RING_BYTES),
-            prep.headers(), options.maxInFlight(), options.measurement().ioThreads(), options.limits(), options.measurement().busyPoll(),
+            prep.headers(), options.maxInFlight(), options.measurement().ioThreads(), options.limits(),
+                options.measurement().busyPoll(),
             options.tlsTrust());
         final ReadinessReport ready = readyBeforeT0(options, client, prep.server().preflightMs(), warm);
         final Measurement measurement = wire(options, prep, target, client, ready, err);
@@ -124,7 +126,8 @@ public final class BenchmarkRunner
         if (!options.state().selfWarmupRun())
         {
             // Open loop without --max-concurrency: the connections it expects (a latency of 1 s before the probe).
-            DescriptorLimit.check(options.closedLoop() || options.load().users() != null || options.load().maxConcurrency() != null ?
+            DescriptorLimit.check(options.closedLoop() || options.load().users() != null ||
+                options.load().maxConcurrency() != null ?
                 options.maxInFlight() : Readiness.expectedConcurrency(options, Double.NaN));
         }
     }
@@ -136,7 +139,8 @@ public final class BenchmarkRunner
         final Instant startedAt = Instant.now();
         final String runId = options.output().runId() != null ? options.output().runId() : "run-" +
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
-        final Path outputDir = options.output().outputDir() != null ? options.output().outputDir() : Path.of("results", runId);
+        final Path outputDir = options.output().outputDir() != null ? options.output().outputDir() : Path.of("results",
+            runId);
         refuseExistingRun(outputDir, options);
         Files.createDirectories(outputDir);
         return new RunResult.Target(prep.endpoint(), prep.model(), prep.server(), runId, outputDir, startedAt);
@@ -145,7 +149,8 @@ public final class BenchmarkRunner
     private String interruptedReason(final RunOptions options)
     {
         return String.format(Locale.ROOT, "interrupted by %s: no request was started after it; requests in flight " +
-            "had %.0f s (--grace) to finish, the rest were cancelled", interruption.signalName(), options.load().graceS());
+            "had %.0f s (--grace) to finish, the rest were cancelled", interruption.signalName(),
+                options.load().graceS());
     }
 
     /** Refuses a directory that already holds a run's results, unless {@code --force}: no run is lost silently. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -48,7 +49,7 @@ final class DescriptorLimit
                 return;
             }
         }
-        throw new IllegalArgumentException(String.format(java.util.Locale.ROOT, "this run may hold %d connections, " +
+        throw new IllegalArgumentException(String.format(Locale.ROOT, "this run may hold %d connections, " +
             "but the open-files limit is %d (ulimit -n; hard limit %d): raise it to at least %d, or lower " +
             "--concurrency / --max-concurrency", connections, limits == null ? -1 : limits[0],
             limits == null ? -1 : limits[1], needed));

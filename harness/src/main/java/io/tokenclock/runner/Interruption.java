@@ -1,6 +1,7 @@
 package io.tokenclock.runner;
 
 import java.io.PrintStream;
+import java.util.Locale;
 
 /**
  * Ctrl-C and {@code SIGTERM} as a request to stop, not a crash: the first signal asks the run to stop scheduling,
@@ -70,7 +71,7 @@ public final class Interruption
         signal = name;
         if (err != null)
         {
-            err.printf(java.util.Locale.ROOT, "%ntokenclock: %s: no new requests; those in flight have %.0f s to " +
+            err.printf(Locale.ROOT, "%ntokenclock: %s: no new requests; those in flight have %.0f s to " +
                 "finish, then are cancelled; the record will be marked partial (%s again to stop at once)%n", name,
                 graceS, name);
             err.flush();

@@ -101,7 +101,8 @@ final class Measurement implements AutoCloseable, RequestListener
         generator.coldStart(options.state().coldStart());
         Workloads.connectTools(options, prep.workload(), generator);
         this.collector = new Collector(client.records(), pool, recorders, this, groups);
-        collector.windowClose(generator::windowCloseNs).slo(options.quality().slo()).acceptTruncated(options.quality().acceptTruncated());
+        collector.windowClose(generator::windowCloseNs).slo(options.quality().slo()).acceptTruncated(
+            options.quality().acceptTruncated());
         if (options.model().tokenizer() != null)
         {
             collector.tokenCounter(slot -> prep.tokenizer().count(AnswerText.decode(slot.text, slot.textLength) +

@@ -49,7 +49,8 @@ final class Monitors implements AutoCloseable
     static Monitors start(final RunOptions options, final Path outputDir, final PrintStream err)
         throws IOException
     {
-        return new Monitors(options.measurement().profile() == null ? null : ProfilerSession.start(options.measurement().profile(),
+        return new Monitors(options.measurement().profile() == null ? null :
+            ProfilerSession.start(options.measurement().profile(),
             options.measurement().profileOut() != null ? options.measurement().profileOut() : outputDir, err));
     }
 

@@ -54,8 +54,10 @@ final class Preparation
         final Map<String, String> headers = requestHeaders(options, endpoint);
         final ServerProbe probe = new ServerProbe(endpoint, headers, options.limits(), options.tlsTrust());
         final long readyDeadlineNs = System.nanoTime() + (long)(options.target().waitReadyS() * 1e9);
-        ServerInfo server = options.target().preflight() ? probe.modelsWhenReady(readyDeadlineNs, err) : ServerInfo.NONE;
-        final String model = options.model().name() != null ? options.model().name() : servedModel(server, endpoint, options);
+        ServerInfo server = options.target().preflight() ? probe.modelsWhenReady(readyDeadlineNs, err) :
+            ServerInfo.NONE;
+        final String model = options.model().name() != null ? options.model().name() : servedModel(server, endpoint,
+            options);
         final Tokenizer tokenizer = Workloads.tokenizer(options);
         final Workload workload = Workloads.generator(options, endpoint, model, tokenizer);
         if (options.target().preflight())
@@ -118,7 +120,8 @@ final class Preparation
             throw new ServerProbe.UnreachableException("GET " + endpoint.shownModelsUrl() + " answered " + status +
                 (server.modelsDetail().isEmpty() ? "" : ": " + server.modelsDetail()) + (loading ?
                     " (the server is not ready: --wait-ready S waits for it" +
-                        (options.target().waitReadyS() > 0 ? ", and " + options.target().waitReadyS() + " s were not enough)" : ")") :
+                        (options.target().waitReadyS() > 0 ? ", and " + options.target().waitReadyS() +
+                            " s were not enough)" : ")") :
                     status == 404 ? " (is --url the API base, ending in /v1? without /models, give --model)" :
                         " (give --model to skip the listing)"));
         }

@@ -27,7 +27,8 @@ import io.tokenclock.result.RunResult;
  *   <li><b>Pre-connection.</b> Connections up to the expected concurrency are opened before t0: a connection opened
  *       inside the window delays its request by a TCP (and TLS) handshake, which in an open loop showed as send lag
  *       of up to a second at start. Closed loop: the concurrency. Open loop: the rate times the preflight's latency
- *       scaled to {@code max_tokens}, plus a quarter, capped by {@code --max-concurrency}; or {@code --preconnect}.</li>
+ *       scaled to {@code max_tokens}, plus a quarter, capped by {@code --max-concurrency}; or {@code
+ * --preconnect}.</li>
  *   <li><b>A full collection</b> last, so that neither the warm-up's garbage nor a metaspace threshold (a 46-132 ms
  *       {@code Pause Full (Metadata GC Threshold)} was seen inside every window of a pinned run) lands in the
  *       window.</li>
@@ -151,7 +152,8 @@ public final class Readiness
         }
         if (o.closedLoop())
         {
-            final int concurrency = o.load().concurrencyStages() != null ? o.load().concurrencyStages().maxConcurrency() :
+            final int concurrency = o.load().concurrencyStages() != null ?
+                o.load().concurrencyStages().maxConcurrency() :
                 o.load().concurrency();
             return Math.min(concurrency, MAX_PRECONNECT);
         }

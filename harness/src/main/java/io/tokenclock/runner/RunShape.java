@@ -29,11 +29,13 @@ public final class RunShape
         final boolean closed = o.closedLoop();
         final RateSchedule schedule = o.rateSchedule();
         final ArrivalProcess arrivals = closed || o.load().fixedSchedule() || o.load().users() != null ? null :
-            ArrivalProcess.of(o.load().arrival(), schedule != null ? 1.0 : o.load().rate(), o.load().burstiness(), o.workload().seed());
+            ArrivalProcess.of(o.load().arrival(), schedule != null ? 1.0 : o.load().rate(), o.load().burstiness(),
+                o.workload().seed());
         return new LoadPlan(closed, closed ? o.load().concurrency() : 0, arrivals, o.maxInFlight(),
             o.load().requests() == null ? 0 : o.load().requests(),
             schedule == null && o.load().durationS() != null ? (long)(o.load().durationS() * 1e9) : 0,
-            o.state().warmupRequests(), (long)(o.state().warmupDurationS() * 1e9), o.load().fixedSchedule() ? workload.traceOffsetsNs() : null,
+            o.state().warmupRequests(), (long)(o.state().warmupDurationS() * 1e9), o.load().fixedSchedule() ?
+                workload.traceOffsetsNs() : null,
             schedule, Math.max(1, workload.groupNames().size()), o.load().users() == null ? 0 : o.load().users(),
             o.load().concurrencyStages());
     }
@@ -66,7 +68,8 @@ public final class RunShape
     {
         final RateSchedule schedule = o.rateSchedule();
         final List<String> segments = workload.groupNames();
-        final List<String> stageNames = o.load().concurrencyStages() != null ? o.load().concurrencyStages().stageNames() :
+        final List<String> stageNames = o.load().concurrencyStages() != null ?
+            o.load().concurrencyStages().stageNames() :
             schedule != null ? schedule.stageNames() : List.of();
         if (stageNames.size() < 2)
         {

@@ -1,6 +1,7 @@
 package io.tokenclock.runner;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,17 +13,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.result.ServerInfo;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
-import io.tokenclock.framing.UntrustedText;
-import io.tokenclock.result.ServerInfo;
 
 /**
  * Talks to the server before the run, on the cold path, with the JDK's HTTP client: lists {@code /models} (for the
@@ -95,7 +97,7 @@ public final class ServerProbe
      *
      * @param err where one line says that the probe is waiting, once.
      */
-    public ServerInfo modelsWhenReady(final long deadlineNs, final java.io.PrintStream err) throws UnreachableException
+    public ServerInfo modelsWhenReady(final long deadlineNs, final PrintStream err) throws UnreachableException
     {
         boolean told = false;
         while (true)
@@ -124,7 +126,7 @@ public final class ServerProbe
 
     /** The preflight ({@link #preflight}), retried like {@link #modelsWhenReady} while the server is not ready. */
     public ServerInfo preflightWhenReady(final ServerInfo models, final byte[] body, final long deadlineNs,
-        final java.io.PrintStream err) throws UnreachableException
+        final PrintStream err) throws UnreachableException
     {
         boolean told = false;
         while (true)
@@ -150,12 +152,12 @@ public final class ServerProbe
         return status == 502 || status == 503 || status == 504;
     }
 
-    private static boolean tellWaiting(final boolean told, final java.io.PrintStream err, final String why,
+    private static boolean tellWaiting(final boolean told, final PrintStream err, final String why,
         final long deadlineNs)
     {
         if (!told && err != null)
         {
-            err.printf(java.util.Locale.ROOT, "tokenclock: the server is not ready (%s); waiting up to %.0f s " +
+            err.printf(Locale.ROOT, "tokenclock: the server is not ready (%s); waiting up to %.0f s " +
                 "more (--wait-ready)%n", why, Math.max(0, deadlineNs - System.nanoTime()) / 1e9);
         }
         return true;
@@ -228,7 +230,7 @@ public final class ServerProbe
                 retryable(response.statusCode()));
         }
         final String type = response.headers().firstValue("content-type").orElse("");
-        if (type.toLowerCase(java.util.Locale.ROOT).contains("json"))
+        if (type.toLowerCase(Locale.ROOT).contains("json"))
         {
             throw new UnreachableException(endpoint.shownCompletionUrl() + " answered 200 with a JSON body, not an " +
                 "event stream: the server ignored stream: true, so there is nothing to time per token (" +
@@ -320,7 +322,7 @@ public final class ServerProbe
         final Map<String, String> m = new LinkedHashMap<>();
         response.headers().map().forEach((name, values) ->
         {
-            final String n = name.toLowerCase(java.util.Locale.ROOT);
+            final String n = name.toLowerCase(Locale.ROOT);
             if (n.equals("server") || n.startsWith("x-") && (n.contains("engine") || n.contains("version") ||
                 n.contains("model") || n.contains("backend")) || n.equals("openai-version"))
             {

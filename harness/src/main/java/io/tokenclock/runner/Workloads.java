@@ -1,9 +1,12 @@
 package io.tokenclock.runner;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -47,25 +50,49 @@ public final class Workloads
     public static Workload generator(
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
-        if (o.load().users() != null && o.workload().agent() != null)
+        final RunOptions.Workload w = o.workload();
+        if (o.load().users() != null && w.agent() != null)
         {
             return agent(o, model, tokenizer);
         }
         if (o.load().users() != null)
         {
-            final Path baseDir = o.output().contractPath() == null ? null : o.output().contractPath().toAbsolutePath().getParent();
-            final RequestBodyFactory bodies = new RequestBodyFactory(true, model, o.model().maxTokens(), o.model().ignoreEos(),
-                o.model().temperature(), RequestBodyFactory.parseExtraBody(o.model().extraBody()));
-            return new SessionWorkload(o.workload().seed(), bodies, tokenizer,
-                o.workload().inputLengths() != null ? LengthSpecs.parse(o.workload().inputLengths(), baseDir) : new Fixed(o.workload().inputTokens()),
-                o.workload().outputLengths() != null ? LengthSpecs.parse(o.workload().outputLengths(), baseDir) : null, o.model().maxTokens(),
-                o.workload().sessionTurns() != null ? LengthSpecs.parse(o.workload().sessionTurns(), baseDir) : new Fixed(3),
-                o.workload().thinkTimeMs() != null ? LengthSpecs.parse(o.workload().thinkTimeMs(), baseDir) : new Fixed(1000), o.load().users());
+            final Path baseDir = baseDir(o);
+            return new SessionWorkload(w.seed(), bodies(o, true, model, parsedExtraBody(o)), tokenizer,
+                lengths(w.inputLengths(), baseDir, new Fixed(w.inputTokens())),
+                lengths(w.outputLengths(), baseDir, null), o.model().maxTokens(),
+                lengths(w.sessionTurns(), baseDir, new Fixed(3)),
+                lengths(w.thinkTimeMs(), baseDir, new Fixed(1000)), o.load().users());
         }
-        final WorkloadGenerator generator = bodies(o, endpoint, model, tokenizer).prefixes(o.workload().prefixes());
-        return o.workload().cancelRate() > 0 ?
-            generator.cancellation(new CancellationRule(o.workload().cancelRate(), o.workload().cancelAfterMs(), o.workload().cancelAfterTokens(), o.workload().seed())) :
-            generator;
+        final WorkloadGenerator generator = generatorOf(o, endpoint, model, tokenizer).prefixes(w.prefixes());
+        return w.cancelRate() > 0 ? generator.cancellation(new CancellationRule(w.cancelRate(), w.cancelAfterMs(),
+            w.cancelAfterTokens(), w.seed())) : generator;
+    }
+
+    /** @return the directory a contract's relative paths start from, or null when the run has no contract file. */
+    private static Path baseDir(final RunOptions o)
+    {
+        final Path contract = o.output().contractPath();
+        return contract == null ? null : contract.toAbsolutePath().getParent();
+    }
+
+    /** @return the length distribution a contract spec declares, or {@code fallback} when there is none. */
+    private static LengthDistribution lengths(
+        final JsonNode spec, final Path baseDir, final LengthDistribution fallback)
+    {
+        return spec != null ? LengthSpecs.parse(spec, baseDir) : fallback;
+    }
+
+    private static ObjectNode parsedExtraBody(final RunOptions o)
+    {
+        return RequestBodyFactory.parseExtraBody(o.model().extraBody());
+    }
+
+    private static RequestBodyFactory bodies(
+        final RunOptions o, final boolean chat, final String model, final ObjectNode extraBody)
+    {
+        final RunOptions.Model m = o.model();
+        return new RequestBodyFactory(chat, model, m.maxTokens(), m.ignoreEos(), m.temperature(), extraBody);
     }
 
     /**
@@ -74,7 +101,8 @@ public final class Workloads
      */
     static void connectTools(final RunOptions o, final Workload workload, final LoadGenerator generator)
     {
-        if (workload instanceof AgentWorkload agents && o.workload().agent() != null && o.workload().agent().has("tool_command"))
+        if (workload instanceof AgentWorkload agents && o.workload().agent() != null &&
+            o.workload().agent().has("tool_command"))
         {
             final List<String> command = new ArrayList<>();
             o.workload().agent().get("tool_command").forEach(part -> command.add(part.asText()));
@@ -90,27 +118,26 @@ public final class Workloads
 
     private static AgentWorkload agent(final RunOptions o, final String model, final Tokenizer tokenizer)
     {
-        final Path baseDir = o.output().contractPath() == null ? null : o.output().contractPath().toAbsolutePath().getParent();
-        final JsonNode a = o.workload().agent();
-        final ObjectNode extra = RequestBodyFactory.parseExtraBody(o.model().extraBody());
+        final Path baseDir = baseDir(o);
+        final RunOptions.Workload w = o.workload();
+        final JsonNode a = w.agent();
+        final ObjectNode extra = parsedExtraBody(o);
         final ObjectNode body = extra != null ? extra : JSON.createObjectNode();
         try
         {
             body.set("tools", a.has("tools") ? a.get("tools") : JSON.readTree(DEFAULT_TOOLS));
         }
-        catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
+        catch (final JsonProcessingException ex)
         {
             throw new IllegalStateException(ex);
         }
-        final RequestBodyFactory bodies = new RequestBodyFactory(true, model, o.model().maxTokens(), o.model().ignoreEos(),
-            o.model().temperature(), body);
-        return new AgentWorkload(o.workload().seed(), bodies, tokenizer,
-            o.workload().inputLengths() != null ? LengthSpecs.parse(o.workload().inputLengths(), baseDir) : new Fixed(o.workload().inputTokens()),
-            o.workload().outputLengths() != null ? LengthSpecs.parse(o.workload().outputLengths(), baseDir) : null, o.model().maxTokens(),
+        return new AgentWorkload(w.seed(), bodies(o, true, model, body), tokenizer,
+            lengths(w.inputLengths(), baseDir, new Fixed(w.inputTokens())),
+            lengths(w.outputLengths(), baseDir, null), o.model().maxTokens(),
             a.path("max_steps").asInt(8),
-            a.has("tool_latency_ms") ? LengthSpecs.parse(a.get("tool_latency_ms"), baseDir) : new Fixed(200),
-            a.has("tool_result_tokens") ? LengthSpecs.parse(a.get("tool_result_tokens"), baseDir) : new Fixed(100),
-            o.workload().thinkTimeMs() != null ? LengthSpecs.parse(o.workload().thinkTimeMs(), baseDir) : new Fixed(1000), o.load().users(),
+            lengths(a.get("tool_latency_ms"), baseDir, new Fixed(200)),
+            lengths(a.get("tool_result_tokens"), baseDir, new Fixed(100)),
+            lengths(w.thinkTimeMs(), baseDir, new Fixed(1000)), o.load().users(),
             a.path("max_retries").asInt(2)).toolResultTexts(toolResults(a, baseDir));
     }
 
@@ -124,52 +151,48 @@ public final class Workloads
             Path.of(agent.get("tool_results_file").asText());
         try
         {
-            return java.nio.file.Files.readAllLines(file).stream().filter(l -> !l.isBlank()).toList();
+            return Files.readAllLines(file).stream().filter(l -> !l.isBlank()).toList();
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
             throw new IllegalArgumentException("workload.agent.tool_results_file: cannot read " + file);
         }
     }
 
-    private static WorkloadGenerator bodies(
+    private static WorkloadGenerator generatorOf(
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
-        final RequestBodyFactory bodies = new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model,
-            o.model().maxTokens(), o.model().ignoreEos(), o.model().temperature(), RequestBodyFactory.parseExtraBody(o.model().extraBody()));
-        final Path baseDir = o.output().contractPath() == null ? null : o.output().contractPath().toAbsolutePath().getParent();
-        if (o.workload().dataset() != null)
+        final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
+        final RunOptions.Workload w = o.workload();
+        final Path baseDir = baseDir(o);
+        final int maxTokens = o.model().maxTokens();
+        if (w.dataset() != null)
         {
-            final Path file = baseDir != null && !o.workload().dataset().isAbsolute() ? baseDir.resolve(o.workload().dataset()) : o.workload().dataset();
-            final LengthDistribution output = o.workload().outputLengths() != null ? LengthSpecs.parse(o.workload().outputLengths(), baseDir) :
-                null;
-            return new WorkloadGenerator(o.workload().seed(), bodies, tokenizer, Datasets.load(file, o.workload().datasetFormat()),
-                "sharegpt".equals(o.workload().datasetFormat()), o.workload().blockSize(), output, o.model().maxTokens());
+            final Path file = baseDir != null && !w.dataset().isAbsolute() ? baseDir.resolve(w.dataset()) :
+                w.dataset();
+            return new WorkloadGenerator(w.seed(), bodies(o, chat, model, parsedExtraBody(o)), tokenizer,
+                Datasets.load(file, w.datasetFormat()), "sharegpt".equals(w.datasetFormat()), w.blockSize(),
+                lengths(w.outputLengths(), baseDir, null), maxTokens);
         }
-        if (o.workload().segments() != null)
+        if (w.segments() != null)
         {
             final List<WorkloadGenerator.Segment> segments = new ArrayList<>();
-            for (final JsonNode s : o.workload().segments())
+            for (final JsonNode s : w.segments())
             {
-                final ObjectNode extra = RequestBodyFactory.parseExtraBody(o.model().extraBody());
+                final ObjectNode extra = parsedExtraBody(o);
                 final ObjectNode merged = extra != null ? extra : JSON.createObjectNode();
                 if (s.has("extra_body"))
                 {
                     merged.setAll((ObjectNode)s.get("extra_body"));
                 }
                 segments.add(new WorkloadGenerator.Segment(s.get("name").asText(), s.get("weight").asDouble(),
-                    LengthSpecs.parse(s.get("input_tokens"), baseDir),
-                    s.has("output_tokens") ? LengthSpecs.parse(s.get("output_tokens"), baseDir) : null,
-                    s.path("correlation").asDouble(0.0), new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT,
-                        model, o.model().maxTokens(), o.model().ignoreEos(), o.model().temperature(), merged.isEmpty() ? null : merged)));
+                    LengthSpecs.parse(s.get("input_tokens"), baseDir), lengths(s.get("output_tokens"), baseDir, null),
+                    s.path("correlation").asDouble(0.0), bodies(o, chat, model, merged.isEmpty() ? null : merged)));
             }
-            return new WorkloadGenerator(o.workload().seed(), tokenizer, o.workload().prompt(), segments, o.model().maxTokens());
+            return new WorkloadGenerator(w.seed(), tokenizer, w.prompt(), segments, maxTokens);
         }
-        final LengthDistribution input = o.workload().inputLengths() != null ? LengthSpecs.parse(o.workload().inputLengths(), baseDir) :
-            new Fixed(o.workload().inputTokens());
-        final LengthDistribution output = o.workload().outputLengths() != null ? LengthSpecs.parse(o.workload().outputLengths(), baseDir) :
-            null;
-        return new WorkloadGenerator(o.workload().seed(), bodies, tokenizer, o.workload().prompt(), input, output, o.workload().lengthCorrelation(),
-            o.model().maxTokens());
+        return new WorkloadGenerator(w.seed(), bodies(o, chat, model, parsedExtraBody(o)), tokenizer, w.prompt(),
+            lengths(w.inputLengths(), baseDir, new Fixed(w.inputTokens())), lengths(w.outputLengths(), baseDir, null),
+            w.lengthCorrelation(), maxTokens);
     }
 }

@@ -2,6 +2,9 @@ package io.tokenclock.transport;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 import io.tokenclock.secrets.Redaction;
 
@@ -53,7 +56,7 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
         {
             throw new IllegalArgumentException("--url is not a URL: " + Redaction.url(url));
         }
-        final String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        final String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https"))
         {
             throw new IllegalArgumentException("--url must start with http:// or https://: " + Redaction.url(url));
@@ -120,8 +123,8 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
     /** @return the decoded {@code user:password} of the URL, for a Basic Authorization header, or null. */
     public String decodedUserInfo()
     {
-        return userInfo == null ? null : java.net.URLDecoder.decode(userInfo.replace("+", "%2B"),
-            java.nio.charset.StandardCharsets.UTF_8);
+        return userInfo == null ? null : URLDecoder.decode(userInfo.replace("+", "%2B"),
+            StandardCharsets.UTF_8);
     }
 
     /** @return {@link #shownCompletionUrl()}: the record's generated string would print the query and user info. */

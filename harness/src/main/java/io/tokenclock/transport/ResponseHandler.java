@@ -1,6 +1,12 @@
 package io.tokenclock.transport;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
@@ -172,7 +178,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
                 recorder.slot().httpStatus = status;
                 final String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
                 notStreaming = status == 200 && type != null &&
-                    type.toLowerCase(java.util.Locale.ROOT).contains("json");
+                    type.toLowerCase(Locale.ROOT).contains("json");
                 if (status != 200 || notStreaming)
                 {
                     errorBody = new StringBuilder();
@@ -284,11 +290,11 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         {
             try
             {
-                final java.time.ZonedDateTime at = java.time.ZonedDateTime.parse(v,
-                    java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME);
-                return Math.max(0, java.time.Duration.between(java.time.Instant.now(), at.toInstant()).toMillis());
+                final ZonedDateTime at = ZonedDateTime.parse(v,
+                    DateTimeFormatter.RFC_1123_DATE_TIME);
+                return Math.max(0, Duration.between(Instant.now(), at.toInstant()).toMillis());
             }
-            catch (final java.time.format.DateTimeParseException notDate)
+            catch (final DateTimeParseException notDate)
             {
                 return -1;
             }

@@ -1,17 +1,26 @@
 package io.tokenclock.transport;
 
 import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
+import java.nio.channels.UnresolvedAddressException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SelectStrategy;
@@ -19,8 +28,6 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -68,9 +75,9 @@ public final class StreamingClient implements AutoCloseable
     private final Set<ResponseHandler> inFlight = ConcurrentHashMap.newKeySet();
     /** Requests waiting to be sent again after a 429 ({@code --retry-429}). */
     private final Set<RequestSlot> waitingToRetry = ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.atomic.AtomicInteger connections =
-        new java.util.concurrent.atomic.AtomicInteger();
-    private java.util.concurrent.atomic.AtomicReferenceArray<ResponseHandler> sticky;
+    private final AtomicInteger connections =
+        new AtomicInteger();
+    private AtomicReferenceArray<ResponseHandler> sticky;
 
     /**
      * @param maxConnections cap on idle connections kept, normally the cap on requests in flight.
@@ -134,7 +141,7 @@ public final class StreamingClient implements AutoCloseable
      */
     public StreamingClient stickyUsers(final int users)
     {
-        this.sticky = new java.util.concurrent.atomic.AtomicReferenceArray<>(users);
+        this.sticky = new AtomicReferenceArray<>(users);
         return this;
     }
 
@@ -146,7 +153,7 @@ public final class StreamingClient implements AutoCloseable
      */
     public int preconnect(final int count, final long timeoutMs) throws InterruptedException
     {
-        final java.util.List<ChannelFuture> opening = new java.util.ArrayList<>(count);
+        final List<ChannelFuture> opening = new ArrayList<>(count);
         for (int i = 0; i < count; i++)
         {
             opening.add(bootstrap.connect());
@@ -343,7 +350,7 @@ public final class StreamingClient implements AutoCloseable
     {
         for (Throwable t = cause; t != null; t = t.getCause())
         {
-            if (t instanceof io.netty.channel.ConnectTimeoutException)
+            if (t instanceof ConnectTimeoutException)
             {
                 return true;
             }
@@ -356,9 +363,9 @@ public final class StreamingClient implements AutoCloseable
         Throwable t = cause;
         while (t != null)
         {
-            if (t instanceof ConnectException || t instanceof java.nio.channels.UnresolvedAddressException ||
-                t instanceof java.net.UnknownHostException || t instanceof java.net.NoRouteToHostException ||
-                t instanceof io.netty.channel.ConnectTimeoutException)
+            if (t instanceof ConnectException || t instanceof UnresolvedAddressException ||
+                t instanceof UnknownHostException || t instanceof NoRouteToHostException ||
+                t instanceof ConnectTimeoutException)
             {
                 return true;
             }

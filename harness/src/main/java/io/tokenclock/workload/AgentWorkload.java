@@ -1,12 +1,17 @@
 package io.tokenclock.workload;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
-
-import org.HdrHistogram.Histogram;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.HdrHistogram.Histogram;
 
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
@@ -51,10 +56,10 @@ public final class AgentWorkload extends UserWorkload
     private long stepLimited;
     private long retries;
     private final int maxRetries;
-    private java.util.List<String> toolCommand;
+    private List<String> toolCommand;
     private long toolTimeoutNs = 30_000_000_000L;
-    private java.util.List<String> toolResultTexts;
-    private java.util.function.BiConsumer<Integer, TurnResult> toolsDone;
+    private List<String> toolResultTexts;
+    private BiConsumer<Integer, TurnResult> toolsDone;
     private long modelNs;
     private long toolNs;
 
@@ -68,7 +73,7 @@ public final class AgentWorkload extends UserWorkload
         int retries;
         ArrayNode messages;
         /** Outputs of a declared tool command, handed over from the tool thread; null while none is ready. */
-        volatile java.util.List<String> commandOutputs;
+        volatile List<String> commandOutputs;
         boolean commandRunning;
     }
 
@@ -251,29 +256,29 @@ public final class AgentWorkload extends UserWorkload
      * on their own thread; when they are done, {@code done} is told, so that the load generator schedules the user's
      * next step at once. Tool time is then the commands' real wall time.
      */
-    public AgentWorkload toolCommand(final java.util.List<String> command, final long timeoutNs,
-        final java.util.function.BiConsumer<Integer, TurnResult> done)
+    public AgentWorkload toolCommand(final List<String> command, final long timeoutNs,
+        final BiConsumer<Integer, TurnResult> done)
     {
-        this.toolCommand = java.util.List.copyOf(command);
+        this.toolCommand = List.copyOf(command);
         this.toolTimeoutNs = timeoutNs;
         this.toolsDone = done;
         return this;
     }
 
     /** Simulated tools answer with a line drawn from these texts (a dataset) instead of synthetic text. */
-    public AgentWorkload toolResultTexts(final java.util.List<String> texts)
+    public AgentWorkload toolResultTexts(final List<String> texts)
     {
-        this.toolResultTexts = texts.isEmpty() ? null : java.util.List.copyOf(texts);
+        this.toolResultTexts = texts.isEmpty() ? null : List.copyOf(texts);
         return this;
     }
 
     private void runCommands(final int user, final Agent a, final TurnResult previous)
     {
-        final java.util.List<TurnResult.ToolCall> calls = previous.toolCalls();
+        final List<TurnResult.ToolCall> calls = previous.toolCalls();
         Thread.ofVirtual().name("tokenclock-tool-" + user).start(() ->
         {
             final long start = System.nanoTime();
-            final java.util.List<String> outputs = new java.util.ArrayList<>();
+            final List<String> outputs = new ArrayList<>();
             for (final TurnResult.ToolCall call : calls)
             {
                 outputs.add(runCommand(call));
@@ -294,18 +299,18 @@ public final class AgentWorkload extends UserWorkload
             final Process process = pb.start();
             try (var stdin = process.getOutputStream())
             {
-                stdin.write(call.arguments().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                stdin.write(call.arguments().getBytes(StandardCharsets.UTF_8));
             }
             final byte[] out = process.getInputStream().readNBytes(64 * 1024);
-            if (!process.waitFor(toolTimeoutNs, java.util.concurrent.TimeUnit.NANOSECONDS))
+            if (!process.waitFor(toolTimeoutNs, TimeUnit.NANOSECONDS))
             {
                 process.destroyForcibly();
                 return "error: the tool command timed out";
             }
-            final String text = new String(out, java.nio.charset.StandardCharsets.UTF_8).strip();
+            final String text = new String(out, StandardCharsets.UTF_8).strip();
             return process.exitValue() == 0 ? text : "error: exit " + process.exitValue() + ": " + text;
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
             return "error: " + ex.getMessage();
         }

@@ -1,5 +1,6 @@
 package io.tokenclock.workload;
 
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 import io.tokenclock.recording.RequestSlot;
@@ -60,7 +61,7 @@ public final class CancellationRule
     /** @return a one-line description for the record. */
     public String describe()
     {
-        return String.format(java.util.Locale.ROOT, "cancel %.1f%% of requests%s%s", rate * 100,
+        return String.format(Locale.ROOT, "cancel %.1f%% of requests%s%s", rate * 100,
             afterNs > 0 ? " after " + afterNs / 1e6 + " ms" : "", afterTokens > 0 ? " after " + afterTokens +
             " tokens" : "");
     }

@@ -3,6 +3,8 @@ package io.tokenclock.workload;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -69,7 +71,7 @@ public final class RequestBodyFactory
      * @return the UTF-8 JSON body for a whole chat {@code messages} array (datasets); on {@code /completions} the
      * messages' contents are joined into one prompt.
      */
-    public byte[] body(final com.fasterxml.jackson.databind.JsonNode messages, final int requestMaxTokens)
+    public byte[] body(final JsonNode messages, final int requestMaxTokens)
     {
         final ObjectNode root = JSON.createObjectNode();
         root.put("model", model);
@@ -80,7 +82,7 @@ public final class RequestBodyFactory
         else
         {
             final StringBuilder sb = new StringBuilder();
-            for (final com.fasterxml.jackson.databind.JsonNode m : messages)
+            for (final JsonNode m : messages)
             {
                 if (sb.length() > 0)
                 {
@@ -139,7 +141,7 @@ public final class RequestBodyFactory
             }
             return object;
         }
-        catch (final com.fasterxml.jackson.core.JsonProcessingException ex)
+        catch (final JsonProcessingException ex)
         {
             throw new IllegalArgumentException("--extra-body is not valid JSON: " + ex.getOriginalMessage());
         }

@@ -1,5 +1,6 @@
 package io.tokenclock.workload;
 
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -60,7 +61,7 @@ public record SharedPrefixes(int systemTokens, int groups, int groupTokens, doub
     /** @return a one-line description for the record. */
     public String describe()
     {
-        return String.format(java.util.Locale.ROOT, "shared prefixes: system %d tokens; %d groups of %d tokens on " +
+        return String.format(Locale.ROOT, "shared prefixes: system %d tokens; %d groups of %d tokens on " +
             "%.0f%% of prompts", systemTokens, groups, groupTokens, sharing * 100);
     }
 }

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.report.RecordBlock;
 
 /**
  * A run stopped from outside, as a user stops it: {@code tokenclock run} in its own JVM against a simulator whose
@@ -113,7 +113,7 @@ final class InterruptIT
         final JsonNode record = record(run);
         assertTrue(record.path("partial").asBoolean());
         assertTrue(record.path("partial_reason").asText().contains("in progress"), record.toString());
-        assertTrue(io.tokenclock.report.RecordBlock.render(record).startsWith("PARTIAL RECORD: "),
+        assertTrue(RecordBlock.render(record).startsWith("PARTIAL RECORD: "),
             "tokenclock record says so first");
         assertTrue(requests(run).size() >= before, "no finished request lost");
         assertFalse(Files.exists(run.resolve("record.json.tmp")), "no half-written record left behind");

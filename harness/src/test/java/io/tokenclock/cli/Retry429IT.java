@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -14,7 +15,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,12 +70,12 @@ final class Retry429IT
 
     private List<JsonNode> run(final String name, final int expectedExit, final String... extra) throws IOException
     {
-        final List<String> args = new java.util.ArrayList<>(List.of("run", "--url",
+        final List<String> args = new ArrayList<>(List.of("run", "--url",
             "http://127.0.0.1:" + server.getAddress().getPort() + "/v1", "--model", "m", "--no-preflight",
             "--concurrency", "1", "--no-progress", "--output-dir", dir.resolve(name).toString()));
         args.addAll(List.of(extra));
         assertEquals(expectedExit, Main.execute(args.toArray(String[]::new)), console.err());
-        final List<JsonNode> rows = new java.util.ArrayList<>();
+        final List<JsonNode> rows = new ArrayList<>();
         for (final String line : Files.readAllLines(dir.resolve(name).resolve("requests.jsonl")))
         {
             rows.add(JSON.readTree(line));

@@ -9,9 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
@@ -19,7 +19,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,7 +80,7 @@ final class TlsIT
 
     private static void keytool(final String... args) throws Exception
     {
-        final List<String> command = new java.util.ArrayList<>();
+        final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         command.addAll(List.of(args));
         final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -91,7 +90,7 @@ final class TlsIT
 
     private int run(final String name, final String... extra)
     {
-        final List<String> args = new java.util.ArrayList<>(List.of("run", "--url",
+        final List<String> args = new ArrayList<>(List.of("run", "--url",
             "https://127.0.0.1:" + server.getAddress().getPort() + "/v1", "--concurrency", "1", "--requests", "2",
             "--max-tokens", "2", "--no-progress", "--output-dir", dir.resolve(name).toString()));
         args.addAll(List.of(extra));

@@ -12,12 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -164,7 +164,7 @@ final class ContractRunIT
         {
             lines.add(JSON.readTree(line));
         }
-        lines.sort(java.util.Comparator.comparingLong(l -> l.get("id").asLong()));
+        lines.sort(Comparator.comparingLong(l -> l.get("id").asLong()));
         assertEquals(8, lines.size());
         final long s0 = lines.get(0).get("scheduled_ns").asLong();
         for (int i = 0; i < lines.size(); i++)

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -49,7 +50,7 @@ final class UntrustedBytesProperties
                 }
                 return b;
             })).flatMap(b -> Arbitraries.integers().between(0, b.length).map(cut ->
-                java.util.Arrays.copyOf(b, cut)));
+                Arrays.copyOf(b, cut)));
     }
 
     @Property(tries = 3000)

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,8 +25,8 @@ final class PerChunkAllocationTest
         "data: {\"id\":\"chatcmpl-42\",\"object\":\"chat.completion.chunk\",\"created\":1764400000,\"model\":\"m\"," +
         "\"choices\":[{\"index\":0,\"delta\":{\"content\":\" token\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n")
         .getBytes(StandardCharsets.UTF_8);
-    private static final byte[] SPLIT_FIRST = java.util.Arrays.copyOfRange(READ, 0, 100);
-    private static final byte[] SPLIT_SECOND = java.util.Arrays.copyOfRange(READ, 100, READ.length);
+    private static final byte[] SPLIT_FIRST = Arrays.copyOfRange(READ, 0, 100);
+    private static final byte[] SPLIT_SECOND = Arrays.copyOfRange(READ, 100, READ.length);
     private static final byte[] END = ("data: {\"id\":\"chatcmpl-42\",\"choices\":[],\"usage\":{\"prompt_tokens\":7," +
         "\"completion_tokens\":200}}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
     private static final int CHUNKS_PER_REQUEST = 200;

@@ -94,7 +94,8 @@ final class RequestsJsonlWriterTest
     {
         final Path file = dir.resolve("requests.jsonl");
         // Raw bytes as the chunk parser keeps them: still escaped. A bad escape must not make the line invalid.
-        final String[] raw = {"plain ascii", "quote \\\"q\\\" and \\\\ back", "caf\u00e9 \\u00e9", "bad \\q escape", ""};
+        final String[] raw = {"plain ascii", "quote \\\"q\\\" and \\\\ back", "caf\u00e9 \\u00e9", "bad \\q escape",
+            ""};
         try (RequestsJsonlWriter writer = new RequestsJsonlWriter(file, true))
         {
             final RequestMetrics m = new RequestMetrics();

@@ -6,27 +6,39 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.fixtures.sim.FaultKind;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.ConcurrencySchedule;
+import io.tokenclock.load.RateSchedule;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
+import io.tokenclock.recording.Slo;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.workload.SharedPrefixes;
 
 /**
  * The runner end to end against the simulated server on loopback. Bounds are generous (they assert that the harness
@@ -146,7 +158,7 @@ final class BenchmarkRunnerIT
             final RunResult r = run(o);
             assertEquals(20, r.counts().ok());
             final List<JsonNode> lines = requests();
-            lines.sort(java.util.Comparator.comparingLong(l -> l.get("id").asLong()));
+            lines.sort(Comparator.comparingLong(l -> l.get("id").asLong()));
             long previous = 0;
             for (final JsonNode line : lines)
             {
@@ -204,7 +216,8 @@ final class BenchmarkRunnerIT
                 o.timeoutS(20); // error_hang must end at its error event, not at this timeout
                 final RunResult r = run(o);
                 assertEquals(0, r.counts().ok(), fault[0]);
-                assertEquals(4L, r.counts().errorsByClass().get(fault[1]), fault[0] + " -> " + r.counts().errorsByClass());
+                assertEquals(4L, r.counts().errorsByClass().get(fault[1]), fault[0] + " -> " +
+                    r.counts().errorsByClass());
                 for (final JsonNode line : requests())
                 {
                     assertEquals("error", line.get("status").asText());
@@ -352,9 +365,9 @@ final class BenchmarkRunnerIT
             final RunOptionsBuilder o = options(server);
             o.arrival(ArrivalProcess.Kind.CONSTANT);
             o.maxTokens(4);
-            o.ramp(new io.tokenclock.load.RateSchedule.Ramp(10, 40, 0.5, false));
-            o.stages(List.of(new io.tokenclock.load.RateSchedule.Stage(40, 0.5),
-                new io.tokenclock.load.RateSchedule.Stage(80, 0.5)));
+            o.ramp(new RateSchedule.Ramp(10, 40, 0.5, false));
+            o.stages(List.of(new RateSchedule.Stage(40, 0.5),
+                new RateSchedule.Stage(80, 0.5)));
             final RunResult r = run(o);
             // Unit-rate constant arrivals time-changed: the ramp holds (10 + 40) / 2 * 0.5 = 12.5 expected arrivals
             // (requests 0..12), stage 1 holds 20 (13..32), stage 2 holds 40 (33..72).
@@ -383,7 +396,7 @@ final class BenchmarkRunnerIT
             o.sticky(true);
             final RunResult r = run(o);
             assertEquals(18, r.counts().ok());
-            final java.util.Map<Integer, List<JsonNode>> byUser = new java.util.HashMap<>();
+            final Map<Integer, List<JsonNode>> byUser = new HashMap<>();
             for (final JsonNode line : requests())
             {
                 byUser.computeIfAbsent(line.get("user").asInt(), u -> new ArrayList<>()).add(line);
@@ -393,7 +406,7 @@ final class BenchmarkRunnerIT
             {
                 assertEquals(1, turns.stream().map(l -> l.get("connection").asInt()).distinct().count(),
                     "sticky: every turn of a user on one connection");
-                turns.sort(java.util.Comparator.comparingLong(l -> l.get("scheduled_ns").asLong()));
+                turns.sort(Comparator.comparingLong(l -> l.get("scheduled_ns").asLong()));
                 for (int k = 1; k < turns.size(); k++)
                 {
                     assertEquals(50_000_000L, turns.get(k).get("scheduled_ns").asLong() -
@@ -423,7 +436,7 @@ final class BenchmarkRunnerIT
             o.requests(9L);
             o.maxTokens(4);
             o.coldStart(true);
-            o.prefixes(new io.tokenclock.workload.SharedPrefixes(5, 2, 8, 0.5));
+            o.prefixes(new SharedPrefixes(5, 2, 8, 0.5));
             o.cachePolicy("preload");
             final RunResult r = run(o);
             assertEquals(9, r.counts().ok(), "the cold request is not among the measured ones");
@@ -483,9 +496,9 @@ final class BenchmarkRunnerIT
             o.concurrency(1);
             o.requests(6L);
             o.maxTokens(5);
-            o.slo(io.tokenclock.recording.Slo.ofMillis(30.0, null, null));
+            o.slo(Slo.ofMillis(30.0, null, null));
             assertEquals(0, run(o).counts().good(), "a 40 ms prefill never meets TTFT <= 30 ms");
-            o.slo(io.tokenclock.recording.Slo.ofMillis(500.0, 20.0, 2_000.0));
+            o.slo(Slo.ofMillis(500.0, 20.0, 2_000.0));
             o.force(true); // the second run replaces the first on purpose
             final RunResult r = run(o);
             assertEquals(6, r.counts().good());
@@ -502,7 +515,7 @@ final class BenchmarkRunnerIT
         {
             final RunOptionsBuilder o = options(server);
             o.maxTokens(5);
-            o.concurrencyStages(new io.tokenclock.load.ConcurrencySchedule(new int[] {1, 3},
+            o.concurrencyStages(new ConcurrencySchedule(new int[] {1, 3},
                 new double[] {0.5, 0.5}));
             final RunResult r = run(o);
             assertEquals(2, r.groups().size());
@@ -511,7 +524,7 @@ final class BenchmarkRunnerIT
             assertTrue(first >= 3 && second > first, "concurrency 1 then 3: " + first + " then " + second);
             final List<JsonNode> measured = requests().stream()
                 .filter(l -> l.get("phase").asText().equals("measure"))
-                .sorted(java.util.Comparator.comparingLong(l -> l.get("sent_ns").asLong())).toList();
+                .sorted(Comparator.comparingLong(l -> l.get("sent_ns").asLong())).toList();
             assertEquals(1, maxInFlight(measured.subList(0, (int)first)), "stage 1 runs one request at a time");
             assertEquals(3, maxInFlight(measured.subList((int)first, measured.size())), "stage 2 runs three");
         }
@@ -526,10 +539,10 @@ final class BenchmarkRunnerIT
             o.maxTokens(5);
             o.concurrency(3);
             o.durationS(0.5);
-            o.concurrencyRamp(new io.tokenclock.load.RateSchedule.Ramp(1, 3, 0.6, false));
+            o.concurrencyRamp(new RateSchedule.Ramp(1, 3, 0.6, false));
             final RunResult r = run(o);
             final List<JsonNode> ramp = requests().stream().filter(l -> l.get("phase").asText().equals("ramp"))
-                .sorted(java.util.Comparator.comparingLong(l -> l.get("sent_ns").asLong())).toList();
+                .sorted(Comparator.comparingLong(l -> l.get("sent_ns").asLong())).toList();
             assertTrue(ramp.size() >= 3, "requests during the ramp are recorded as ramp: " + ramp.size());
             assertTrue(r.counts().ok() > 0);
             assertEquals(1, maxInFlight(ramp.subList(0, 3)), "the ramp starts at concurrency 1");
@@ -583,7 +596,7 @@ final class BenchmarkRunnerIT
     void shouldRetryFailedAgentStepsBeforeGivingTheTaskUp() throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(1)
-            .faultRate(0.3).faultKinds(io.tokenclock.fixtures.sim.FaultKind.HTTP_500)))
+            .faultRate(0.3).faultKinds(FaultKind.HTTP_500)))
         {
             final RunOptionsBuilder o = options(server);
             o.users(2);
@@ -636,11 +649,11 @@ final class BenchmarkRunnerIT
             assertEquals(2L, r.counts().errorsByClass().get("timeout_idle"), r.counts().errorsByClass().toString());
         }
         // A server that accepts and reads, and never answers a byte.
-        try (java.net.ServerSocket mute = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress()))
+        try (ServerSocket mute = new ServerSocket(0, 50, InetAddress.getLoopbackAddress()))
         {
             final Thread acceptor = new Thread(() ->
             {
-                final List<java.net.Socket> held = new ArrayList<>();
+                final List<Socket> held = new ArrayList<>();
                 try
                 {
                     while (!mute.isClosed())
@@ -648,9 +661,9 @@ final class BenchmarkRunnerIT
                         held.add(mute.accept());
                     }
                 }
-                catch (final java.io.IOException closed)
+                catch (final IOException closed)
                 {
-                    held.forEach(s -> { try { s.close(); } catch (final java.io.IOException ignored) { } });
+                    held.forEach(s -> { try { s.close(); } catch (final IOException ignored) { } });
                 }
             });
             acceptor.setDaemon(true);
@@ -666,7 +679,8 @@ final class BenchmarkRunnerIT
             o.requests(2L);
             o.firstByteTimeoutS(0.3);
             final RunResult r = run(o);
-            assertEquals(2L, r.counts().errorsByClass().get("timeout_first_byte"), r.counts().errorsByClass().toString());
+            assertEquals(2L, r.counts().errorsByClass().get("timeout_first_byte"),
+                r.counts().errorsByClass().toString());
             assertTrue(requests().get(0).get("error_detail").asText().contains("--first-byte-timeout"));
         }
     }
@@ -675,20 +689,20 @@ final class BenchmarkRunnerIT
     void shouldClassAConnectionThatNeverOpensAsAConnectTimeout() throws Exception
     {
         // A listener that never accepts, its accept queue filled: the kernel drops further SYNs, so a connect hangs.
-        try (java.net.ServerSocket full = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress()))
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()))
         {
-            final List<java.net.Socket> fillers = new ArrayList<>();
+            final List<Socket> fillers = new ArrayList<>();
             try
             {
                 for (int i = 0; i < 8; i++)
                 {
-                    final java.net.Socket s = new java.net.Socket();
+                    final Socket s = new Socket();
                     try
                     {
-                        s.connect(new java.net.InetSocketAddress(full.getInetAddress(), full.getLocalPort()), 200);
+                        s.connect(new InetSocketAddress(full.getInetAddress(), full.getLocalPort()), 200);
                         fillers.add(s);
                     }
-                    catch (final java.io.IOException queueFull)
+                    catch (final IOException queueFull)
                     {
                         s.close();
                         break;
@@ -705,12 +719,13 @@ final class BenchmarkRunnerIT
                 o.requests(1L);
                 o.connectTimeoutS(0.5);
                 final RunResult r = run(o);
-                assertEquals(1L, r.counts().errorsByClass().get("timeout_connect"), r.counts().errorsByClass().toString());
+                assertEquals(1L, r.counts().errorsByClass().get("timeout_connect"),
+                    r.counts().errorsByClass().toString());
                 assertTrue(requests().get(0).get("error_detail").asText().contains("--connect-timeout"));
             }
             finally
             {
-                for (final java.net.Socket s : fillers)
+                for (final Socket s : fillers)
                 {
                     s.close();
                 }

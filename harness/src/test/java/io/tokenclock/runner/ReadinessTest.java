@@ -35,7 +35,8 @@ final class ReadinessTest
         assertEquals(47, Readiness.expectedConcurrency(open(10, null).build(), 40.0));
         assertEquals(16, Readiness.expectedConcurrency(open(10, 16).build(), 40.0), "capped by --max-concurrency");
         assertEquals(1_024, Readiness.expectedConcurrency(open(1_000, null).build(), 40.0), "capped");
-        assertEquals(29, Readiness.expectedConcurrency(open(10, null).build(), Double.NaN), "1 s without a preflight: " +
+        assertEquals(29, Readiness.expectedConcurrency(open(10, null).build(), Double.NaN),
+            "1 s without a preflight: " +
             "12.5 + 4 x 3.54 + 2, rounded up");
     }
 

@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.junit.jupiter.api.Test;
 
 import io.tokenclock.recording.RequestSlot;
@@ -85,7 +86,7 @@ final class WorkloadGeneratorTest
         final WordTokenizer words = new WordTokenizer();
         final WorkloadGenerator g = new WorkloadGenerator(2, new RequestBodyFactory(false, "m", 0, false, null, null),
             words, null, new Fixed(200), null, 0, 8).prefixes(new SharedPrefixes(10, 3, 50, 0.6));
-        final java.util.Map<String, Integer> groupStarts = new java.util.HashMap<>();
+        final Map<String, Integer> groupStarts = new HashMap<>();
         String system = null;
         int grouped = 0;
         final int n = 3_000;

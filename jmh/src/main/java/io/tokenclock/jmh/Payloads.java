@@ -19,7 +19,8 @@ public final class Payloads
         "\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" token\"}," +
         "\"logprobs\":null,\"finish_reason\":null}]}";
 
-    /** OpenAI chat, one token (274 bytes), with {@code system_fingerprint} and {@code "usage":null} as OpenAI sends them. */
+    /** OpenAI chat, one token (274 bytes), with {@code system_fingerprint} and {@code "usage":null} as OpenAI sends
+     * them. */
     public static final String OPENAI_CONTENT_JSON =
         "{\"id\":\"chatcmpl-9xTkC1oQv4hZpR2mB7eLdW3sAaYnF\",\"object\":\"chat.completion.chunk\"," +
         "\"created\":1718000000,\"model\":\"gpt-4o-mini-2024-07-18\",\"system_fingerprint\":\"fp_0ba0d124f1\"," +
@@ -44,7 +45,8 @@ public final class Payloads
         "\"created\":1718000300,\"model\":\"deepseek-ai/DeepSeek-R1-Distill-Qwen-7B\",\"choices\":[{\"index\":0," +
         "\"delta\":{\"reasoning_content\":\", so 2+2\"},\"logprobs\":null,\"finish_reason\":null}]}";
 
-    /** SGLang {@code /v1/completions} (254 bytes), a multi-token {@code text} (speculative decoding or a batched flush). */
+    /** SGLang {@code /v1/completions} (254 bytes), a multi-token {@code text} (speculative decoding or a batched
+     * flush). */
     public static final String SGLANG_COMPLETIONS_JSON =
         "{\"id\":\"b6c1d2e3f4a5469788990a1b2c3d4e5f\",\"object\":\"text_completion\",\"created\":1718000200," +
         "\"model\":\"Qwen/Qwen2.5-7B-Instruct\",\"choices\":[{\"index\":0,\"text\":\" the quick brown fox jumps\"," +

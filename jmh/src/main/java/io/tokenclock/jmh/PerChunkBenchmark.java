@@ -52,7 +52,8 @@ import io.tokenclock.recording.StreamRecorder;
  * client spends 0.005% of each gap on measurement; the binding constraint is rather the client's CPU at many
  * concurrent streams (1,000 streams at 1 ms ITL is a million chunks a second). Run with {@code -prof gc}:
  * {@code gc.alloc.rate.norm} should be about 0 B/op (JMH's own bookkeeping shows as a few thousandths of a byte).
- * The deterministic version of that allocation check runs in {@code ./tokenclock test} ({@code PerChunkAllocationTest}).
+ * The deterministic version of that allocation check runs in {@code ./tokenclock test} ({@code
+ * PerChunkAllocationTest}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -2,6 +2,7 @@ package io.tokenclock.workload.dataset;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -65,7 +66,7 @@ public final class Datasets
         {
             throw new IllegalArgumentException(file + ": no such file");
         }
-        catch (final java.nio.charset.CharacterCodingException ex)
+        catch (final CharacterCodingException ex)
         {
             throw new IllegalArgumentException(file + ": not UTF-8 text (dataset files are UTF-8)");
         }

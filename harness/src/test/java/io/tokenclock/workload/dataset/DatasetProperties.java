@@ -1,6 +1,7 @@
 package io.tokenclock.workload.dataset;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -63,7 +64,7 @@ final class DatasetProperties
             default -> "{\"prompt\":\"hi there\",\"output_tokens\":5}";
         };
         final int at = Math.floorMod(where, valid.length() + 1);
-        load((valid.substring(0, at) + insert + valid.substring(at)).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        load((valid.substring(0, at) + insert + valid.substring(at)).getBytes(StandardCharsets.UTF_8),
             format);
     }
 

@@ -1,20 +1,21 @@
 package io.tokenclock.workload.dist;
 
-import org.junit.jupiter.api.Named;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.List;
-import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.stream.Stream;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What every length distribution promises, checked on each: samples within bounds, a sample mean that agrees with
@@ -152,7 +153,7 @@ class LengthDistributionContractTest
         assertArrayEquals(Samples.of(d, SEED).values, Samples.of(d, SEED).values);
         if (min != max)
         {
-            assertFalse(java.util.Arrays.equals(Samples.of(d, SEED).values, Samples.of(d, SEED + 1).values));
+            assertFalse(Arrays.equals(Samples.of(d, SEED).values, Samples.of(d, SEED + 1).values));
         }
     }
 

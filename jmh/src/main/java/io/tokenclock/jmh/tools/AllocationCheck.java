@@ -3,6 +3,7 @@ package io.tokenclock.jmh.tools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.annotation.Annotation;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -154,7 +155,7 @@ public final class AllocationCheck
     }
 
     private static void invokeHelpers(
-        final Class<?> type, final Object instance, final Class<? extends java.lang.annotation.Annotation> kind)
+        final Class<?> type, final Object instance, final Class<? extends Annotation> kind)
         throws ReflectiveOperationException
     {
         for (final Method m : type.getMethods())

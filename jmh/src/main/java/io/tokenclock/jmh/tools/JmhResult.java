@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -180,7 +181,7 @@ public record JmhResult(
     {
         if (!Double.isNaN(allocNorm))
         {
-            return String.format(java.util.Locale.ROOT, "%.3f", allocNorm) + (allocIsBookkeeping() ? "~" : "");
+            return String.format(Locale.ROOT, "%.3f", allocNorm) + (allocIsBookkeeping() ? "~" : "");
         }
         return gcProfiled ? "0*" : "-";
     }
@@ -203,7 +204,8 @@ public record JmhResult(
     public boolean allocIsBookkeeping()
     {
         final double ns = nsPerOp();
-        if (Double.isNaN(allocNorm) || allocNorm <= ZERO_ALLOC_BYTES || allocNorm >= 16 || Double.isNaN(ns) || ns <= 0 ||
+        if (Double.isNaN(allocNorm) || allocNorm <= ZERO_ALLOC_BYTES || allocNorm >= 16 || Double.isNaN(ns) ||
+            ns <= 0 ||
             Double.isNaN(iterationNs))
         {
             return false;

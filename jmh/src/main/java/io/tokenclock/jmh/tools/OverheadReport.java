@@ -199,7 +199,8 @@ public final class OverheadReport
         final boolean allocMet = !Double.isNaN(alloc) && !pc.allocates(ZERO_ALLOC_BYTES);
         out.printf(Locale.ROOT, "Targets: per-chunk path < 1,000 ns: %s (%s ns; aim 200 ns: %s); 0 B/op: %s%n",
             timeMet ? "MET" : "NOT MET", fmt(ns), ns <= AIM_NS ? "met" : "not met",
-            Double.isNaN(alloc) ? "UNKNOWN (run with -prof gc)" : allocMet ? "MET" : "NOT MET (" + pc.allocCell() + ")");
+            Double.isNaN(alloc) ? "UNKNOWN (run with -prof gc)" : allocMet ? "MET" : "NOT MET (" + pc.allocCell() +
+                ")");
     }
 
     private static JmhResult find(final List<JmhResult> results, final String benchmark)

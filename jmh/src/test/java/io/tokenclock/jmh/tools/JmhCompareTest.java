@@ -83,7 +83,8 @@ class JmhCompareTest
     void shouldReadJmhJsonIncludingNanErrorAndOmittedAllocKey() throws IOException
     {
         final Path f = dir.resolve("nan.json");
-        Files.writeString(f, "[{\"benchmark\":\"io.tokenclock.jmh.A.b\",\"mode\":\"avgt\",\"measurementTime\":\"1 s\"," +
+        Files.writeString(f,
+            "[{\"benchmark\":\"io.tokenclock.jmh.A.b\",\"mode\":\"avgt\",\"measurementTime\":\"1 s\"," +
             "\"params\":{\"n\":\"4\"},\"primaryMetric\":{\"score\":12.5,\"scoreError\":\"NaN\",\"scoreUnit\":\"ns/op\"}," +
             "\"secondaryMetrics\":{\"gc.count\":{\"score\":0.0,\"scoreError\":\"NaN\",\"scoreUnit\":\"counts\"}}}]");
 

@@ -23,7 +23,8 @@ class PerRequestAllocationGateTest
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int status = AllocationCheck.run(new String[] {"Request(Lifecycle|Stage)Benchmark", "--warmup-ms", "1500"},
+        final int status = AllocationCheck.run(new String[] {"Request(Lifecycle|Stage)Benchmark", "--warmup-ms",
+            "1500"},
             new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         final String report = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         System.out.print(report);
