@@ -912,12 +912,15 @@ public final class RunOptionsBuilder
         return this;
     }
 
-    /** @return how the user named {@code field}: its flag, or its contract key when the contract gave it. */
+    /**
+     * @return how the user named {@code field}: its contract key when the contract gave it, its flag when a flag did;
+     * a field no one gave is named the way the last source speaks (a contract checked alone names its keys).
+     */
     String name(final String field)
     {
         final String[] names = Names.of(field);
-        return given.get(field) == Source.CONTRACT && names[1] != null ? names[1] :
-            names[0] != null ? names[0] : names[1];
+        final Source from = given.getOrDefault(field, source);
+        return from == Source.CONTRACT && names[1] != null ? names[1] : names[0] != null ? names[0] : names[1];
     }
 
     /** @return whether {@code field} was set, by any source. */

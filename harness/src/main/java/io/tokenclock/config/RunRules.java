@@ -128,8 +128,8 @@ final class RunRules
         {
             if (b.dataset == null || !"mooncake".equals(b.datasetFormat))
             {
-                throw fail(b.name("fixedSchedule") + " replays a trace's timestamps: it needs " + b.name("dataset") +
-                    " FILE " + b.name("datasetFormat") + " mooncake");
+                throw fail(b.name("fixedSchedule") + " replays a trace's timestamps: it needs a Mooncake trace (" +
+                    b.name("dataset") + " with " + b.name("datasetFormat") + " mooncake)");
             }
             if (b.concurrency != null || b.rate != null)
             {
@@ -161,7 +161,8 @@ final class RunRules
         {
             if (b.isGiven("arrival"))
             {
-                throw fail(b.name("burstiness") + " applies to " + b.name("arrival") + " gamma only");
+                throw fail(b.name("burstiness") + " applies to gamma arrivals only (" + b.name("arrival") +
+                    " is " + b.arrival.name().toLowerCase(Locale.ROOT) + ")");
             }
             b.arrival = ArrivalProcess.Kind.GAMMA;
         }
@@ -193,7 +194,8 @@ final class RunRules
         }
         if (b.dataset != null && (b.prompt != null || b.inputLengths != null))
         {
-            throw fail(b.name("dataset") + " replaces " + b.name("prompt") + " and input length distributions");
+            throw fail(b.name("dataset") + " replaces " + b.name("prompt") + " and " + b.name("inputLengths") +
+                "; give only one");
         }
         new CancellationRule(b.cancelRate, b.cancelAfterMs, b.cancelAfterTokens, b.seed);
         if (b.blockSize < 1)
@@ -214,7 +216,8 @@ final class RunRules
     {
         if ("preload".equals(b.cachePolicy) && b.prefixes == null)
         {
-            throw fail("cache preload replays the shared prefixes first: declare workload.prefix");
+            throw fail(b.name("cachePolicy") + " preload replays the shared prefixes first: declare " +
+                b.name("prefixes"));
         }
         if (b.repetitions < 1 || b.repetitions > 1000)
         {

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.secrets.Redaction;
 
 /**
@@ -87,7 +88,33 @@ public final class ContractFile
         {
             ContractSchema.crossCheck(object, path.toAbsolutePath().getParent(), errors);
         }
+        if (errors.isEmpty())
+        {
+            final String broken = brokenRule(new ContractFile(path, object, errors));
+            if (broken != null)
+            {
+                errors.add(broken);
+            }
+        }
         return new ContractFile(path, object, errors);
+    }
+
+    /**
+     * @return the first run rule ({@code config.RunRules}) the contract breaks on its own, named by its keys; null
+     * when none. The schema checks the document's shape; the rules that also bind command-line flags live in one place
+     * and are checked through the same builder a run uses.
+     */
+    private static String brokenRule(final ContractFile wellFormed)
+    {
+        try
+        {
+            ContractOptions.apply(wellFormed, RunOptions.builder()).build();
+            return null;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return ex.getMessage();
+        }
     }
 
     public Path path()

@@ -231,15 +231,9 @@ public final class ContractSchema
         final JsonNode dataset = root.path("workload").path("dataset");
         if (fixed && !mode.equals("users"))
         {
-            if (!dataset.path("format").asText("jsonl").equals("mooncake"))
+            if (mode.equals("closed"))
             {
-                errors.add("load.fixed_schedule: replays a trace's timestamps; needs workload.dataset.format: " +
-                    "mooncake");
-            }
-            if (hasRate || hasConcurrency || mode.equals("closed"))
-            {
-                errors.add("load.fixed_schedule: arrivals come from the trace; drop rate, concurrency and " +
-                    "mode closed");
+                errors.add("load.fixed_schedule: arrivals come from the trace; drop mode closed");
             }
         }
         else if (mode.equals("open") && !hasRate && !load.has("stages"))
@@ -283,10 +277,6 @@ public final class ContractSchema
         {
             errors.add("load.rate: the stages set the rate; drop load.rate");
         }
-        if (load.has("ramp") && !load.has("stages") && !load.has("duration_s") && !mode.equals("closed"))
-        {
-            errors.add("load.ramp: leads into the measured window; set load.duration_s or load.stages");
-        }
         if (load.path("ramp").path("shape").asText("linear").equals("exponential") &&
             !(load.path("ramp").path("from").asDouble(0) > 0))
         {
@@ -302,15 +292,7 @@ public final class ContractSchema
         {
             errors.add("load.drain_timeout_s: end_of_window cancel cancels in-flight requests at once; drop it");
         }
-        if (load.has("burstiness") && !load.path("arrival").asText("gamma").equals("gamma"))
-        {
-            errors.add("load.burstiness: applies to arrival gamma only");
-        }
         final JsonNode workload = root.path("workload");
-        if (workload.has("dataset") && (workload.has("prompt") || workload.has("input_tokens")))
-        {
-            errors.add("workload.dataset: replaces prompt and input_tokens; give only one");
-        }
         if (dataset.path("path").isTextual() && baseDir != null &&
             !Files.isReadable(baseDir.resolve(dataset.get("path").asText())))
         {
@@ -351,10 +333,6 @@ public final class ContractSchema
                 errors.add("workload.input_tokens: longest input " + in + " + longest output " + out +
                     " exceeds model.context_limit " + limit);
             }
-        }
-        if (root.path("state").path("cache").asText("preserve").equals("preload") && !workload.has("prefix"))
-        {
-            errors.add("state.cache: preload replays the shared prefixes first; declare workload.prefix");
         }
         if (root.path("state").path("cache").asText("preserve").equals("flush") && !root.path("state").has("flush"))
         {
