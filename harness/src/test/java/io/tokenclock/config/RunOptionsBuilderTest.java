@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ final class RunOptionsBuilderTest
             .concurrencyRamp(new RateSchedule.Ramp(1, 8, 4, false)).build();
         assertEquals(8, o.load().concurrency());
         assertEquals(10.0, o.load().durationS(), 1e-9, "the measured window; the ramp comes before it");
-        assertEquals(true, o.load().concurrencyStages().rampStages() > 0, "the ramp is stages of the schedule");
+        assertTrue(o.load().concurrencyStages().rampStages() > 0, "the ramp is stages of the schedule");
         assertEquals(8, o.maxInFlight());
     }
 
