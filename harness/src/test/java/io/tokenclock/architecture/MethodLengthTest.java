@@ -27,8 +27,6 @@ final class MethodLengthTest
         "ContractSchema.crossCheck",
         "ContractOptions.apply",
         "ContractOptions.applyLoad",
-        "RunCommand.applyLoadFlags",
-        "RunCommand.toBuilder",
         "ConsoleSummary.print",
         "RecordBlock.render",
         "RecordWriter.build",

@@ -1,0 +1,183 @@
+package io.tokenclock.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import picocli.CommandLine.Option;
+
+import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.load.ConcurrencySchedule;
+import io.tokenclock.load.RateSchedule;
+
+/**
+ * {@code run}'s flags for when it is sent: closed or open loop, stages and ramps, the run's length (A). Each one is
+ * documented in docs/CLI.md; {@link Given} says which apply.
+ */
+final class LoadFlags
+{
+    @Option(names = "--concurrency", description = "Closed loop: requests kept in flight.")
+    Integer concurrency;
+
+    @Option(names = "--rate", description = "Open loop: mean arrival rate, requests/s.")
+    Double rate;
+
+    @Option(names = "--arrival", defaultValue = "poisson",
+        description = "constant, poisson or gamma (default: ${DEFAULT-VALUE}).")
+    String arrival;
+
+    @Option(names = "--burstiness", defaultValue = "1.0",
+        description = "Gamma shape k; CV of gaps = 1/sqrt(k); 1 = Poisson.")
+    double burstiness;
+
+    @Option(names = "--max-concurrency", description = "Open loop: cap on requests in flight.")
+    Integer maxConcurrency;
+
+    @Option(names = "--users", description = "User-centric load: N simulated users running multi-turn chat sessions.")
+    Integer users;
+
+    @Option(names = "--sticky", description = "With --users: keep each user on one connection (session affinity).")
+    boolean sticky;
+
+    @Option(names = "--ramp", description = "Open loop: ramp the rate FROM:TO:SECONDS[:exponential] before the " +
+        "measured window (ramp requests are recorded and excluded from metrics).")
+    String ramp;
+
+    @Option(names = "--stage",
+        description = "Open loop: a stage RATE:SECONDS (repeatable); each is reported on its own.")
+    List<String> stage = new ArrayList<>();
+
+    @Option(names = "--concurrency-ramp",
+        description = "Closed loop: ramp the concurrency FROM:TO:SECONDS[:exponential] before the measured window.")
+    String concurrencyRamp;
+
+    @Option(names = "--concurrency-stage",
+        description = "Closed loop: a stage CONCURRENCY:SECONDS (repeatable); each is reported on its own.")
+    List<String> concurrencyStage = new ArrayList<>();
+
+    @Option(names = "--requests", description = "Measured requests to start (default 100 unless --duration).")
+    Long requests;
+
+    @Option(names = "--duration", description = "Seconds during which measured requests start.")
+    Double duration;
+
+    @Option(names = "--fixed-schedule", description = "Replay a mooncake trace on its own timestamps (open loop).")
+    boolean fixedSchedule;
+
+    @Option(names = "--drain-timeout", defaultValue = "60",
+        description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
+    double drainTimeout;
+
+    @Option(names = "--grace", defaultValue = "5", description = "After Ctrl-C or SIGTERM: seconds the requests in " +
+        "flight may finish before they are cancelled and a partial record is written (a second signal: at once).")
+    double grace;
+
+    /** Sets the builder from the flags that {@code given} says apply. */
+    void applyTo(final RunOptionsBuilder o, final Given given)
+    {
+        applyLoopKind(o, given);
+        applyStagesAndLength(o, given);
+    }
+
+    private void applyLoopKind(final RunOptionsBuilder o, final Given given)
+    {
+        if (given.set("--fixed-schedule"))
+        {
+            o.fixedSchedule(fixedSchedule);
+        }
+        if (given.set("--grace"))
+        {
+            o.graceS(grace);
+        }
+        if (given.set("--concurrency"))
+        {
+            o.concurrency(concurrency);
+        }
+        if (given.set("--rate"))
+        {
+            o.rate(rate);
+        }
+        if (given.overContract() && given.typed("--concurrency"))
+        {
+            o.rate(null);
+        }
+        if (given.overContract() && given.typed("--rate"))
+        {
+            o.concurrency(null);
+        }
+        if (given.typed("--arrival"))
+        {
+            o.arrival(RunCommand.parseArrival(arrival));
+        }
+        if (given.set("--burstiness"))
+        {
+            o.burstiness(burstiness);
+        }
+        if (given.set("--sticky"))
+        {
+            o.sticky(sticky);
+        }
+        if (given.set("--users"))
+        {
+            o.users(users);
+        }
+        if (given.set("--ramp") && ramp != null)
+        {
+            o.ramp(RunCommand.parseRamp(ramp, "--ramp"));
+        }
+    }
+
+    private void applyStagesAndLength(final RunOptionsBuilder o, final Given given)
+    {
+        if (given.set("--stage"))
+        {
+            o.stages(new ArrayList<>());
+            for (final String s : stage)
+            {
+                final String[] parts = s.split(":");
+                if (parts.length != 2)
+                {
+                    throw new IllegalArgumentException("--stage must be RATE:SECONDS, got: " + s);
+                }
+                o.stage(new RateSchedule.Stage(RunCommand.number(parts[0], "--stage"), RunCommand.number(parts[1],
+                    "--stage")));
+            }
+        }
+        if (given.typed("--concurrency-ramp"))
+        {
+            o.concurrencyRamp(RunCommand.parseRamp(concurrencyRamp, "--concurrency-ramp"));
+        }
+        if (given.typed("--concurrency-stage"))
+        {
+            final int[] c = new int[concurrencyStage.size()];
+            final double[] d = new double[concurrencyStage.size()];
+            for (int j = 0; j < c.length; j++)
+            {
+                final String[] parts = concurrencyStage.get(j).split(":");
+                if (parts.length != 2)
+                {
+                    throw new IllegalArgumentException("--concurrency-stage must be N:SECONDS, got: " +
+                        concurrencyStage.get(j));
+                }
+                c[j] = (int)RunCommand.number(parts[0], "--concurrency-stage");
+                d[j] = RunCommand.number(parts[1], "--concurrency-stage");
+            }
+            o.concurrencyStages(new ConcurrencySchedule(c, d));
+        }
+        if (given.set("--max-concurrency"))
+        {
+            o.maxConcurrency(maxConcurrency);
+        }
+        if (given.set("--requests"))
+        {
+            o.requests(requests);
+        }
+        if (given.set("--duration"))
+        {
+            o.durationS(duration);
+        }
+        if (given.set("--drain-timeout"))
+        {
+            o.drainTimeoutS(drainTimeout);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.tokenclock.cli;
+
+import java.nio.file.Path;
+
+import picocli.CommandLine.Option;
+
+import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.recording.Slo;
+
+/** {@code run}'s flags for how the client measures itself and judges requests: event loops, profiling, SLO (E, Q);
+ * documented in docs/CLI.md. */
+final class MeasurementFlags
+{
+    @Option(names = "--slo-ttft-ms", description = "Goodput SLO: TTFT bound, ms.")
+    Double sloTtftMs;
+
+    @Option(names = "--slo-tpot-ms", description = "Goodput SLO: TPOT bound, ms.")
+    Double sloTpotMs;
+
+    @Option(names = "--slo-e2e-ms", description = "Goodput SLO: end-to-end latency bound, ms.")
+    Double sloE2eMs;
+
+    @Option(names = "--accept-truncated", description = "Count streams that end cleanly with neither a " +
+        "finish_reason nor [DONE] as ok, their tokens in the metrics (they are counted as truncated either way).")
+    boolean acceptTruncated;
+
+    @Option(names = "--io-threads", defaultValue = "0", description = "Event loop threads (0: one per core).")
+    int ioThreads;
+
+    @Option(names = "--busy-poll", description = "Precision mode: event loops busy-poll epoll instead of sleeping " +
+        "(no wake-up latency; costs a core per --io-threads).")
+    boolean busyPoll;
+
+    @Option(names = "--profile", description = "Profile the harness with async-profiler: cpu, wall, alloc or lock.")
+    String profile;
+
+    @Option(names = "--profile-out", description = "Where flame graph and JFR go (default: the output directory).")
+    Path profileOut;
+
+    @Option(names = "--hiccup-warn-fraction", defaultValue = "0.1",
+        description = "Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.")
+    double hiccupWarnFraction;
+
+    /** Sets the builder from the flags that {@code given} says apply. */
+    void applyTo(final RunOptionsBuilder o, final Given given)
+    {
+        if (given.set("--io-threads"))
+        {
+            o.ioThreads(ioThreads);
+        }
+        if (given.set("--accept-truncated"))
+        {
+            o.acceptTruncated(acceptTruncated);
+        }
+        if (given.set("--hiccup-warn-fraction"))
+        {
+            o.hiccupWarnFraction(hiccupWarnFraction);
+        }
+        o.profile(profile);
+        o.profileOut(profileOut);
+        if (given.typed("--slo-ttft-ms") || given.typed("--slo-tpot-ms") || given.typed("--slo-e2e-ms"))
+        {
+            o.slo(Slo.ofMillis(sloTtftMs, sloTpotMs, sloE2eMs));
+        }
+        if (given.set("--busy-poll"))
+        {
+            o.busyPoll(busyPoll);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.tokenclock.cli;
+
+import java.nio.file.Path;
+
+import picocli.CommandLine.Option;
+
+import io.tokenclock.config.RunOptionsBuilder;
+
+/**
+ * {@code run}'s flags for where the results go. Each one is documented in docs/CLI.md; {@link Given} says which apply.
+ */
+final class OutputFlags
+{
+    @Option(names = "--output-dir", description = "Where to write results (default: results/<run-id>).")
+    Path outputDir;
+
+    @Option(names = "--run-id", description = "Name of the run (default: run-<UTC time>).")
+    String runId;
+
+    @Option(names = "--force", description = "Replace the results of a run already in the output directory " +
+        "(without it, such a directory is refused).")
+    boolean force;
+
+    @Option(names = "--save-text", description = "Write each request's output text to requests.jsonl.")
+    boolean saveText;
+
+    @Option(names = "--no-progress", negatable = false, description = "No live progress line.")
+    boolean noProgress;
+
+    /** Sets the builder from the flags that {@code given} says apply. */
+    void applyTo(final RunOptionsBuilder o, final Given given)
+    {
+        if (given.set("--output-dir"))
+        {
+            o.outputDir(outputDir);
+        }
+        o.force(force);
+        if (given.set("--save-text"))
+        {
+            o.saveText(saveText);
+        }
+        o.runId(runId);
+        o.progress(!noProgress && Terminal.stderrIsTerminal());
+    }
+}

@@ -1,0 +1,114 @@
+package io.tokenclock.cli;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+import picocli.CommandLine.Option;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.config.RunOptionsBuilder;
+
+/**
+ * {@code run}'s flags for what is sent: prompts, datasets, sessions, cancellation (W). Each one is documented in
+ * docs/CLI.md; {@link Given} says which apply.
+ */
+final class WorkloadFlags
+{
+    @Option(names = "--turns", defaultValue = "3",
+        description = "Turns per session with --users (default: ${DEFAULT-VALUE}).")
+    int turns;
+
+    @Option(names = "--think-ms", defaultValue = "1000",
+        description = "Think time between an answer and the user's next turn, ms (default: ${DEFAULT-VALUE}).")
+    int thinkMs;
+
+    @Option(names = "--agent-steps",
+        description = "With --users: tool-using agents offered a search tool, at most N model steps per task.")
+    Integer agentSteps;
+
+    @Option(names = "--tool-latency-ms", defaultValue = "200",
+        description = "Simulated tool latency for --agent-steps, ms (default: ${DEFAULT-VALUE}).")
+    int toolLatencyMs;
+
+    @Option(names = "--seed", defaultValue = "42",
+        description = "Seed of the schedule and prompts (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--input-tokens", defaultValue = "128", description = "Synthetic prompt length in words (~tokens).")
+    int inputTokens;
+
+    @Option(names = "--prompt", description = "Use this prompt for every request instead of synthetic ones.")
+    String prompt;
+
+    @Option(names = "--dataset", description = "Replay prompts from a dataset or trace file instead of synthesizing.")
+    Path dataset;
+
+    @Option(names = "--dataset-format", defaultValue = "jsonl",
+        description = "jsonl (prompt or messages per line), sharegpt, or mooncake (trace) (default: ${DEFAULT-VALUE}).")
+    String datasetFormat;
+
+    @Option(names = "--cancel-rate", defaultValue = "0",
+        description = "Fraction of requests cancelled on purpose by the client (with --cancel-after-*).")
+    double cancelRate;
+
+    @Option(names = "--cancel-after-ms", defaultValue = "0",
+        description = "Cancel picked requests this long after send.")
+    double cancelAfterMs;
+
+    @Option(names = "--cancel-after-tokens", defaultValue = "0",
+        description = "Cancel picked requests once this many tokens (content chunks) arrived.")
+    int cancelAfterTokens;
+
+    /** Sets the builder from the flags that {@code given} says apply. */
+    void applyTo(final RunOptionsBuilder o, final Given given)
+    {
+        if (given.set("--seed"))
+        {
+            o.seed(seed);
+        }
+        if (given.set("--input-tokens"))
+        {
+            o.inputTokens(inputTokens);
+            o.inputLengths(null);
+        }
+        if (given.set("--prompt"))
+        {
+            o.prompt(prompt);
+        }
+        if (given.set("--dataset"))
+        {
+            o.dataset(dataset);
+        }
+        if (given.set("--dataset-format"))
+        {
+            o.datasetFormat(datasetFormat.toLowerCase(Locale.ROOT));
+        }
+        if (given.set("--cancel-rate"))
+        {
+            o.cancelRate(cancelRate);
+        }
+        if (given.set("--cancel-after-ms"))
+        {
+            o.cancelAfterMs(cancelAfterMs);
+        }
+        if (given.set("--cancel-after-tokens"))
+        {
+            o.cancelAfterTokens(cancelAfterTokens);
+        }
+        if (given.set("--agent-steps") && agentSteps != null)
+        {
+            final ObjectNode agent = JsonNodeFactory.instance.objectNode().put("max_steps", agentSteps);
+            agent.putObject("tool_latency_ms").put("dist", "fixed").put("value", toolLatencyMs);
+            o.agent(agent);
+        }
+        if (given.set("--turns"))
+        {
+            o.sessionTurns(JsonNodeFactory.instance.objectNode().put("dist", "fixed").put("value", turns));
+        }
+        if (given.set("--think-ms"))
+        {
+            o.thinkTimeMs(JsonNodeFactory.instance.objectNode().put("dist", "fixed").put("value", thinkMs));
+        }
+    }
+}
