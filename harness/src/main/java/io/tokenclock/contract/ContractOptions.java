@@ -41,7 +41,18 @@ public final class ContractOptions
         {
             o.seed(root.get("seed").asLong());
         }
-        final JsonNode target = root.path("target");
+        applyTarget(root.path("target"), o);
+        applyModel(root.path("model"), o);
+        applyWorkload(root.path("workload"), o);
+        applyLoad(root.path("load"), o);
+        applyState(root.path("state"), o);
+        applyRest(root, o);
+        return o;
+    }
+
+    /** {@code target}: the URL, endpoint, headers and readiness wait. */
+    private static void applyTarget(final JsonNode target, final RunOptionsBuilder o)
+    {
         o.url(target.get("url").asText());
         if (target.has("endpoint"))
         {
@@ -61,7 +72,11 @@ public final class ContractOptions
             o.waitReadyS(target.get("wait_ready_s").asDouble());
         }
 
-        final JsonNode model = root.path("model");
+    }
+
+    /** {@code model}: the name, tokenizer and decoding. */
+    private static void applyModel(final JsonNode model, final RunOptionsBuilder o)
+    {
         if (model.has("name"))
         {
             o.model(model.get("name").asText());
@@ -88,7 +103,11 @@ public final class ContractOptions
             o.extraBody(decoding.get("extra_body").toString());
         }
 
-        final JsonNode workload = root.path("workload");
+    }
+
+    /** {@code workload}: prompts, lengths, segments, sessions, agents, prefixes, cancellation, dataset. */
+    private static void applyWorkload(final JsonNode workload, final RunOptionsBuilder o)
+    {
         if (workload.has("prompt"))
         {
             o.prompt(workload.get("prompt").asText());
@@ -135,10 +154,12 @@ public final class ContractOptions
                 o.blockSize(dataset.get("block_size").asInt());
             }
         }
-        o.fixedSchedule(root.path("load").path("fixed_schedule").asBoolean(false));
 
-        applyLoad(root.path("load"), o);
-        final JsonNode state = root.path("state");
+    }
+
+    /** {@code state}: warm-up, cache, cold start, repetitions. */
+    private static void applyState(final JsonNode state, final RunOptionsBuilder o)
+    {
         if (state.path("warmup").has("requests"))
         {
             o.warmupRequests(state.path("warmup").get("requests").asLong());
@@ -161,6 +182,11 @@ public final class ContractOptions
             o.flushUrl(state.path("flush").path("url").asText());
             o.flushMethod(state.path("flush").path("method").asText("post").toUpperCase(Locale.ROOT));
         }
+    }
+
+    /** {@code measurement}, {@code quality} and {@code output}. */
+    private static void applyRest(final JsonNode root, final RunOptionsBuilder o)
+    {
         final JsonNode measurement = root.path("measurement");
         if (measurement.has("io_threads"))
         {
@@ -185,11 +211,14 @@ public final class ContractOptions
         {
             o.saveText(output.get("save_text").asBoolean());
         }
-        return o;
     }
 
     private static void applyLoad(final JsonNode load, final RunOptionsBuilder o)
     {
+        if (load.has("fixed_schedule"))
+        {
+            o.fixedSchedule(load.get("fixed_schedule").asBoolean());
+        }
         if (load.has("concurrency"))
         {
             o.concurrency(load.get("concurrency").asInt());
