@@ -60,22 +60,7 @@ public final class ReplayCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        final Path recordFile = dir.resolve("record.json");
-        if (!Files.isReadable(recordFile))
-        {
-            throw new IllegalArgumentException("no record.json in " + dir);
-        }
-        final JsonNode record = JSON.readTree(recordFile.toFile());
-        if (!"run".equals(record.path("command").path(1).asText()))
-        {
-            throw new IllegalArgumentException("replay takes runs made with 'tokenclock run'; this record's command " +
-                "is: " + record.path("command"));
-        }
-        if (record.path("partial").asBoolean(false))
-        {
-            System.err.println("tokenclock: replaying a partial run (" + record.path("partial_reason").asText() +
-                "): the replay runs the whole recorded schedule");
-        }
+        final JsonNode record = readRecord();
         final List<String> args = recordedArgs(record);
         final RunOptions o = parse(urlForTheCheck(args));
         final String model = o.model().name() != null ? o.model().name() : record.path("model").path("name").asText();
@@ -102,6 +87,34 @@ public final class ReplayCommand implements Callable<Integer>
         {
             return same ? Main.EXIT_OK : Main.EXIT_FAILED;
         }
+        return rerun(record, args, model);
+    }
+
+    /** @return the run's record, refused unless a {@code tokenclock run} wrote it; says when it is partial. */
+    private JsonNode readRecord() throws IOException
+    {
+        final Path recordFile = dir.resolve("record.json");
+        if (!Files.isReadable(recordFile))
+        {
+            throw new IllegalArgumentException("no record.json in " + dir);
+        }
+        final JsonNode record = JSON.readTree(recordFile.toFile());
+        if (!"run".equals(record.path("command").path(1).asText()))
+        {
+            throw new IllegalArgumentException("replay takes runs made with 'tokenclock run'; this record's command " +
+                "is: " + record.path("command"));
+        }
+        if (record.path("partial").asBoolean(false))
+        {
+            System.err.println("tokenclock: replaying a partial run (" + record.path("partial_reason").asText() +
+                "): the replay runs the whole recorded schedule");
+        }
+        return record;
+    }
+
+    /** Runs the recorded command again, secrets given again, into the replay directory. */
+    private int rerun(final JsonNode record, final List<String> args, final String model) throws Exception
+    {
         final List<String> rerun = new ArrayList<>(List.of("run"));
         List<String> kept = withoutOption(withoutOption(withoutOption(args, "--output-dir"), "--run-id"), "--model");
         if (url != null)

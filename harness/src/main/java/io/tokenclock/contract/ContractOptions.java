@@ -251,6 +251,21 @@ public final class ContractOptions
         {
             o.durationS(load.get("duration_s").asDouble());
         }
+        applyTimeouts(load, o);
+        applyShape(load, o);
+        if (load.has("drain_timeout_s"))
+        {
+            o.drainTimeoutS(load.get("drain_timeout_s").asDouble());
+        }
+        if (load.path("end_of_window").asText("grace").equals("cancel"))
+        {
+            o.drainTimeoutS(0);
+        }
+    }
+
+    /** The per-request limits the contract keeps under {@code load}. */
+    private static void applyTimeouts(final JsonNode load, final RunOptionsBuilder o)
+    {
         if (load.has("request_timeout_s"))
         {
             o.timeoutS(load.get("request_timeout_s").asDouble());
@@ -267,6 +282,11 @@ public final class ContractOptions
         {
             o.idleTimeoutS(load.get("idle_timeout_s").asDouble());
         }
+    }
+
+    /** The ramp (of the rate, or of the concurrency in a closed loop) and the stages. */
+    private static void applyShape(final JsonNode load, final RunOptionsBuilder o)
+    {
         final JsonNode ramp = load.path("ramp");
         if (ramp.isObject())
         {
@@ -300,14 +320,6 @@ public final class ContractOptions
                 o.stage(new RateSchedule.Stage(stage.get("rate").asDouble(),
                     stage.get("duration_s").asDouble()));
             }
-        }
-        if (load.has("drain_timeout_s"))
-        {
-            o.drainTimeoutS(load.get("drain_timeout_s").asDouble());
-        }
-        if (load.path("end_of_window").asText("grace").equals("cancel"))
-        {
-            o.drainTimeoutS(0);
         }
     }
 

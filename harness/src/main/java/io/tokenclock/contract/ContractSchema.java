@@ -206,11 +206,22 @@ public final class ContractSchema
     static void crossCheck(final JsonNode root, final Path baseDir, final List<String> errors)
     {
         final JsonNode load = root.path("load");
+        final String mode = load.path("mode").asText(load.has("rate") || load.path("fixed_schedule").asBoolean(false) ||
+            load.path("stages").path(0).has("rate") ? "open" : load.has("users") ? "users" : "closed");
+        checkUsers(root, load, mode, errors);
+        checkLoopKind(load, mode, errors);
+        checkStagesAndRamps(load, mode, errors);
+        checkWorkload(root, baseDir, errors);
+        checkModelAndState(root, baseDir, errors);
+    }
+
+    /** User-centric load: mode, users and sessions or agents come together, and nothing else sets the rate. */
+    private static void checkUsers(
+        final JsonNode root, final JsonNode load, final String mode, final List<String> errors)
+    {
         final boolean hasRate = load.has("rate");
         final boolean hasConcurrency = load.has("concurrency");
         final boolean fixed = load.path("fixed_schedule").asBoolean(false);
-        final String mode = load.path("mode").asText(hasRate || fixed || load.path("stages").path(0).has("rate") ?
-            "open" : load.has("users") ? "users" : "closed");
         final JsonNode w = root.path("workload");
         if (mode.equals("users") || load.has("users") || w.has("sessions") || w.has("agent"))
         {
@@ -228,7 +239,14 @@ public final class ContractSchema
                 errors.add("load.users: the rate emerges from the users; drop rate, concurrency, stages and ramps");
             }
         }
-        final JsonNode dataset = root.path("workload").path("dataset");
+    }
+
+    /** What the loop's mode needs and excludes: a rate for open, a concurrency for closed, a trace for fixed. */
+    private static void checkLoopKind(final JsonNode load, final String mode, final List<String> errors)
+    {
+        final boolean hasRate = load.has("rate");
+        final boolean hasConcurrency = load.has("concurrency");
+        final boolean fixed = load.path("fixed_schedule").asBoolean(false);
         if (fixed && !mode.equals("users"))
         {
             if (mode.equals("closed"))
@@ -248,6 +266,14 @@ public final class ContractSchema
         {
             errors.add("load.concurrency: required for a closed loop (or set load.rate for an open loop)");
         }
+    }
+
+    /** Stages and ramps belong to the loop they shape, and the open-loop keys to an open loop. */
+    private static void checkStagesAndRamps(final JsonNode load, final String mode, final List<String> errors)
+    {
+        final boolean hasRate = load.has("rate");
+        final boolean hasConcurrency = load.has("concurrency");
+        final boolean fixed = load.path("fixed_schedule").asBoolean(false);
         for (final JsonNode stage : load.path("stages"))
         {
             if (stage.has("rate") == stage.has("concurrency"))
@@ -292,6 +318,12 @@ public final class ContractSchema
         {
             errors.add("load.drain_timeout_s: end_of_window cancel cancels in-flight requests at once; drop it");
         }
+    }
+
+    /** Datasets, segments, prefixes, cancellation and prompts. */
+    private static void checkWorkload(final JsonNode root, final Path baseDir, final List<String> errors)
+    {
+        final JsonNode dataset = root.path("workload").path("dataset");
         final JsonNode workload = root.path("workload");
         if (dataset.path("path").isTextual() && baseDir != null &&
             !Files.isReadable(baseDir.resolve(dataset.get("path").asText())))
@@ -319,6 +351,12 @@ public final class ContractSchema
         {
             errors.add("workload: give either prompt or input_tokens, not both");
         }
+    }
+
+    /** The context limit, cache policy, length files and max_tokens against the workload. */
+    private static void checkModelAndState(final JsonNode root, final Path baseDir, final List<String> errors)
+    {
+        final JsonNode workload = root.path("workload");
         final JsonNode model = root.path("model");
         if (model.has("context_limit"))
         {
