@@ -4,7 +4,9 @@ import java.util.Arrays;
 
 /**
  * Everything recorded about one request in flight, pre-allocated and reused so that the per-chunk path allocates
- * nothing once buffers have grown to the workload's size.
+ * nothing once buffers have grown to the workload's size. A flyweight of the measurement core: its fields are public
+ * and mutable on purpose (no accessor call, no copy on the per-chunk path), one of the two such classes with
+ * {@link RequestMetrics}; outside the core, configuration and results are immutable.
  * <p>
  * Ownership moves with the request, and each hand-over is a release/acquire through a queue or the ring buffer, so
  * plain fields are safe:
