@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
-    subcommands = {RunCommand.class, DemoCommand.class, ServeSimCommand.class, ValidateCommand.class,
+    subcommands = {RunCommand.class, AbCommand.class, DemoCommand.class, ServeSimCommand.class, ValidateCommand.class,
         RecordCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable
 {

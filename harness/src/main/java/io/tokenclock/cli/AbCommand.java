@@ -1,0 +1,99 @@
+package io.tokenclock.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.contract.ContractFile;
+import io.tokenclock.contract.ContractOptions;
+import io.tokenclock.report.AbReport;
+import io.tokenclock.report.ConsoleSummary;
+import io.tokenclock.result.RunResult;
+import io.tokenclock.runner.BenchmarkRunner;
+import io.tokenclock.runner.Interruption;
+import io.tokenclock.runner.ServerProbe;
+
+/**
+ * {@code tokenclock ab A.yaml B.yaml}: compares two contracts on the same system, interleaved so that drift (thermal,
+ * caches, a neighbour's load) falls on both alike: A B, then B A, then A B ... Each run keeps its own directory
+ * ({@code DIR/A/rep-K}, {@code DIR/B/rep-K}); {@code DIR/ab.json} gives each figure's difference B - A with a seeded
+ * 95% bootstrap interval and whether it exceeds the noise (the interval excludes 0). Flags: docs/CLI.md.
+ */
+@Command(name = "ab", mixinStandardHelpOptions = true,
+    description = "Compare two contracts, interleaved (A B B A ...), with intervals on every difference.")
+public final class AbCommand implements Callable<Integer>
+{
+    @Parameters(index = "0", description = "Contract A (YAML).")
+    Path contractA;
+
+    @Parameters(index = "1", description = "Contract B (YAML).")
+    Path contractB;
+
+    @Option(names = "--repetitions", defaultValue = "3",
+        description = "Runs of each variant, interleaved (default: ${DEFAULT-VALUE}).")
+    int repetitions;
+
+    @Option(names = "--output-dir", description = "Where the runs and ab.json go (default: results/ab-TIME).")
+    Path outputDir;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        if (repetitions < 2 || repetitions > 100)
+        {
+            throw new IllegalArgumentException("--repetitions must be in [2, 100] for an interval: " + repetitions);
+        }
+        final RunOptions a = load(contractA);
+        final RunOptions b = load(contractB);
+        final Path base = outputDir != null ? outputDir : Path.of("results", "ab-" + System.currentTimeMillis());
+        final List<RunResult> runsA = new ArrayList<>();
+        final List<RunResult> runsB = new ArrayList<>();
+        final List<String> order = new ArrayList<>();
+        final Interruption signals = Interruption.install(System.err, a.load().graceS());
+        for (int k = 1; k <= repetitions && !signals.requested(); k++)
+        {
+            final boolean aFirst = k % 2 == 1;
+            for (final boolean isA : aFirst ? new boolean[] {true, false} : new boolean[] {false, true})
+            {
+                final String name = isA ? "A" : "B";
+                order.add(name);
+                System.out.printf(Locale.ROOT, "%ntokenclock ab: %s, repetition %d of %d%n", name, k, repetitions);
+                final RunOptions one = (isA ? a : b).toBuilder().repetitionIndex(k).runId("ab-" + name + "-rep" + k)
+                    .outputDir(base.resolve(name).resolve("rep-" + k)).build();
+                final RunResult result;
+                try
+                {
+                    result = new BenchmarkRunner().interruptedBy(signals).run(one, System.err);
+                }
+                catch (final ServerProbe.UnreachableException ex)
+                {
+                    System.err.println("tokenclock: " + ex.getMessage());
+                    return Main.EXIT_UNREACHABLE;
+                }
+                ConsoleSummary.print(result, System.out);
+                (isA ? runsA : runsB).add(result);
+            }
+        }
+        AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
+        return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
+    }
+
+    /** @return the contract's options; a contract that breaks a rule is a usage error naming its file. */
+    private static RunOptions load(final Path contract)
+    {
+        final ContractFile file = ContractFile.load(contract);
+        if (!file.isValid())
+        {
+            throw new IllegalArgumentException(contract + ": " + file.errors().get(0));
+        }
+        return ContractOptions.apply(file, RunOptions.builder()).commandLine(List.of("tokenclock", "ab",
+            contract.toString())).build();
+    }
+}

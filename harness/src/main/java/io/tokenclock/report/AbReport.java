@@ -1,0 +1,106 @@
+package io.tokenclock.report;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.result.RunResult;
+import io.tokenclock.stats.Bootstrap;
+
+/**
+ * The A/B comparison of {@code tokenclock ab}: for each figure of {@link Repetitions#figures()}, both variants'
+ * values, the difference of the means (B - A, and relative to A) with a 95% percentile bootstrap interval that
+ * resamples each variant on its own, and whether the difference exceeds the noise: the interval excludes 0. Written
+ * to {@code ab.json} and printed; the format is documented in docs/RESULTS.md.
+ */
+public final class AbReport
+{
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private AbReport()
+    {
+    }
+
+    /** One figure compared: the means, the difference B - A with its interval, and the verdict. */
+    public record Comparison(double meanA, double meanB, Bootstrap.Interval difference)
+    {
+        /** @return whether the interval of the difference excludes 0. */
+        public boolean exceedsNoise()
+        {
+            return !difference.contains(0) && !Double.isNaN(difference.low());
+        }
+    }
+
+    /** @return the comparison of two sets of values, resampled with {@code seed}. */
+    public static Comparison compare(final double[] a, final double[] b, final long seed)
+    {
+        return new Comparison(Bootstrap.mean(a), Bootstrap.mean(b),
+            Bootstrap.difference(a, b, Bootstrap::mean, 0.95, seed));
+    }
+
+    /** Writes {@code ab.json} and prints one line per figure. */
+    public static void write(
+        final Path contractA, final Path contractB, final List<String> order, final List<RunResult> runsA,
+        final List<RunResult> runsB, final Path file, final PrintStream out) throws IOException
+    {
+        final long seed = runsA.isEmpty() ? 0 : runsA.get(0).options().workload().seed();
+        final ObjectNode root = JSON.createObjectNode();
+        root.putObject("variants").put("A", contractA.toString()).put("B", contractB.toString());
+        final ArrayNode sequence = root.putArray("order");
+        order.forEach(sequence::add);
+        root.put("ci", "95% percentile bootstrap of mean(B) - mean(A), each variant resampled on its own, " +
+            Bootstrap.RESAMPLES + " resamples, seed " + seed);
+        final ObjectNode figures = root.putObject("figures");
+        out.printf(Locale.ROOT, "%nA/B over %d + %d runs, interleaved %s (B - A, 95%% bootstrap interval)%n",
+            runsA.size(), runsB.size(), String.join(" ", order));
+        out.printf(Locale.ROOT, "%-22s %12s %12s %12s %9s %25s %s%n", "figure", "mean A", "mean B", "B - A", "rel",
+            "ci95", "verdict");
+        for (final Map.Entry<String, ToDoubleFunction<RunResult>> e : Repetitions.figures().entrySet())
+        {
+            final double[] a = runsA.stream().mapToDouble(e.getValue()).toArray();
+            final double[] b = runsB.stream().mapToDouble(e.getValue()).toArray();
+            if (a.length == 0 || b.length == 0 || Double.isNaN(Bootstrap.mean(a)) || Double.isNaN(Bootstrap.mean(b)))
+            {
+                continue;
+            }
+            figure(figures.putObject(e.getKey()), e.getKey(), a, b, compare(a, b, seed), out);
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.write(file, JSON.writeValueAsBytes(root));
+        out.println("ab: " + file.toAbsolutePath().normalize());
+    }
+
+    private static void figure(
+        final ObjectNode n, final String name, final double[] a, final double[] b, final Comparison c,
+        final PrintStream out)
+    {
+        final ArrayNode va = n.putArray("a");
+        for (final double x : a)
+        {
+            va.add(x);
+        }
+        final ArrayNode vb = n.putArray("b");
+        for (final double x : b)
+        {
+            vb.add(x);
+        }
+        final double diff = c.meanB() - c.meanA();
+        final double relative = c.meanA() != 0 ? diff / c.meanA() : Double.NaN;
+        n.put("mean_a", c.meanA()).put("mean_b", c.meanB()).put("difference", diff).put("relative", relative);
+        n.putArray("ci95").add(c.difference().low()).add(c.difference().high());
+        n.put("exceeds_noise", c.exceedsNoise());
+        out.printf(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %8.1f%% %25s %s%n", name, c.meanA(), c.meanB(), diff,
+            100 * relative, String.format(Locale.ROOT, "[%.3f, %.3f]", c.difference().low(), c.difference().high()),
+            c.exceedsNoise() ? "differs" : "within noise");
+    }
+}

@@ -1,0 +1,93 @@
+package io.tokenclock.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.fixtures.sim.SimConfig;
+import io.tokenclock.fixtures.sim.SimServer;
+
+/** {@code tokenclock ab} against the simulator: interleaved order, one directory per run, and a verdict per figure. */
+@Timeout(120)
+final class AbIT
+{
+    private CapturedConsole console;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void capture()
+    {
+        console = new CapturedConsole();
+    }
+
+    @AfterEach
+    void restore()
+    {
+        console.restore();
+    }
+
+    private Path contract(final String name, final String url, final int maxTokens) throws Exception
+    {
+        final Path file = dir.resolve(name + ".yaml");
+        Files.writeString(file, """
+            target: {url: %s}
+            model: {name: m, decoding: {max_tokens: %d, ignore_eos: true}}
+            workload: {input_tokens: {dist: fixed, value: 16}}
+            load: {mode: closed, concurrency: 2, requests: 12}
+            state: {warmup: {requests: 2}}
+            """.formatted(url, maxTokens));
+        return file;
+    }
+
+    @Test
+    void shouldInterleaveTheVariantsAndFindADifferenceTheSimulatorMakes() throws Exception
+    {
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(2).jitter(0)))
+        {
+            final Path a = contract("a", server.baseUrl(), 4);
+            final Path b = contract("b", server.baseUrl(), 24);
+            final Path out = dir.resolve("out");
+            assertEquals(Main.EXIT_OK, Main.execute("ab", a.toString(), b.toString(), "--repetitions", "2",
+                "--output-dir", out.toString()), console.err());
+            final JsonNode ab = new ObjectMapper().readTree(out.resolve("ab.json").toFile());
+            final List<String> order = new ArrayList<>();
+            ab.path("order").forEach(n -> order.add(n.asText()));
+            assertEquals(List.of("A", "B", "B", "A"), order);
+            for (final String run : List.of("A/rep-1", "A/rep-2", "B/rep-1", "B/rep-2"))
+            {
+                assertTrue(Files.exists(out.resolve(run).resolve("record.json")), run);
+            }
+            final JsonNode e2e = ab.path("figures").path("e2e_p50_ms");
+            assertEquals(2, e2e.path("a").size());
+            assertTrue(e2e.path("difference").asDouble() > 20, "20 more tokens at 2 ms each: " + e2e);
+            assertTrue(e2e.path("ci95").get(0).asDouble() > 0, e2e.toString());
+            assertTrue(e2e.path("exceeds_noise").asBoolean(), e2e.toString());
+            assertTrue(console.out().contains("differs"), console.out());
+        }
+    }
+
+    @Test
+    void shouldRefuseFewerThanTwoRepetitionsWithOneLine() throws Exception
+    {
+        final Path a = contract("a", "http://127.0.0.1:9/v1", 4);
+        assertEquals(Main.EXIT_USAGE, Main.execute("ab", a.toString(), a.toString(), "--repetitions", "1"));
+        final String err = console.err().strip();
+        assertTrue(err.startsWith("tokenclock: --repetitions must be in [2, 100]"), err);
+        assertFalse(err.contains("\n"), err);
+    }
+}
