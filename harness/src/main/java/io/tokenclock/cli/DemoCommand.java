@@ -36,7 +36,7 @@ import io.tokenclock.load.ArrivalProcess;
 public final class DemoCommand implements Callable<Integer>
 {
     private static final double SIM_RATE = 12;
-    private static final double ENGINE_RATE = 4;
+    private static final double ENGINE_RATE = 2;
 
     @Spec
     CommandSpec spec;
@@ -53,7 +53,7 @@ public final class DemoCommand implements Callable<Integer>
     @Option(names = "--duration", defaultValue = "20", description = "Measured seconds (default: ${DEFAULT-VALUE}).")
     double duration;
 
-    @Option(names = "--rate", description = "Open-loop arrival rate, requests/s (default: 12; 4 with --engine llama).")
+    @Option(names = "--rate", description = "Open-loop arrival rate, requests/s (default: 12; 2 with --engine llama).")
     Double rate;
 
     @Option(names = "--max-tokens", defaultValue = "96",
