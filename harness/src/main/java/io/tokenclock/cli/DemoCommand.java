@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -11,27 +12,49 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.fixtures.engine.EngineConfig;
+import io.tokenclock.fixtures.engine.EngineServer;
+import io.tokenclock.fixtures.engine.ModelShape;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.load.ArrivalProcess;
 
 /**
- * {@code tokenclock demo}: the main job end to end with nothing to install. Starts the simulated server in-process
- * on a free loopback port and runs an open-loop Poisson benchmark of about 20 s against it, with warmup, then prints
- * the summary and where the results are.
+ * {@code tokenclock demo}: the main job end to end with nothing to install. Starts a server in-process on a free
+ * loopback port, the simulated one or, with {@code --engine llama}, llama.cpp serving a random-weight model it
+ * generates (real inference on this CPU), and runs an open-loop Poisson benchmark of about 20 s against it, with
+ * warmup, then prints the summary and where the results are. With the real engine the summary shows the engine's own
+ * TTFT and TPOT beside the client's.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Benchmark the embedded simulated server for about 20 s (nothing to install).")
+    description = "Benchmark an embedded server for about 20 s (nothing to install): the simulated one, or llama.cpp.")
 public final class DemoCommand implements Callable<Integer>
 {
+    private static final double SIM_RATE = 12;
+    private static final double ENGINE_RATE = 2;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--engine", defaultValue = "sim", description = "The server: sim (simulated, default) or llama " +
+        "(llama.cpp on a generated random-weight model, on this CPU).")
+    String engine;
+
+    @Option(names = "--model-size", defaultValue = "256x4",
+        description = "With --engine llama: the generated model, WIDTHxLAYERS (default: ${DEFAULT-VALUE}; 512x8 " +
+            "is about 8 times the work per token).")
+    String modelSize;
+
     @Option(names = "--duration", defaultValue = "20", description = "Measured seconds (default: ${DEFAULT-VALUE}).")
     double duration;
 
-    @Option(names = "--rate", defaultValue = "12",
-        description = "Open-loop arrival rate, requests/s (default: ${DEFAULT-VALUE}).")
-    double rate;
+    @Option(names = "--rate", description = "Open-loop arrival rate, requests/s (default: 12; 2 with --engine llama).")
+    Double rate;
 
     @Option(names = "--max-tokens", defaultValue = "96",
         description = "Output tokens per request (default: ${DEFAULT-VALUE}).")
@@ -49,35 +72,84 @@ public final class DemoCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
+        return switch (engine)
+        {
+            case "sim" -> simulated();
+            case "llama" -> llama();
+            default -> throw new ParameterException(spec.commandLine(),
+                "--engine must be sim or llama, was '" + engine + "'");
+        };
+    }
+
+    private int simulated() throws Exception
+    {
         try (SimServer server = SimServer.start(sim.toConfig().port(0)))
         {
             System.out.println("tokenclock demo: simulated server on " + server.baseUrl() + " (" + server.config() +
                 ")");
-            final RunOptionsBuilder o = RunOptions.builder();
-            o.url(server.baseUrl());
-            o.rate(rate);
-            o.arrival(ArrivalProcess.Kind.POISSON);
-            o.durationS(duration);
-            o.warmupRequests(10);
-            o.maxTokens(maxTokens);
-            o.ignoreEos(true);
-            o.inputTokens(256);
-            o.outputDir(outputDir);
-            o.progress(Terminal.stderrIsTerminal());
-            o.profile(profile);
-            o.runId("demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-                .withZone(ZoneOffset.UTC).format(Instant.now()));
-            o.commandLine(profile == null ?
-                List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate", String.valueOf(rate),
-                    "--max-tokens", String.valueOf(maxTokens)) :
-                List.of("tokenclock", "demo", "--duration", String.valueOf(duration), "--rate", String.valueOf(rate),
-                    "--max-tokens", String.valueOf(maxTokens), "--profile", profile));
-            final RunOptions options = o.build();
-            System.out.printf(Locale.ROOT,
-                "tokenclock demo: open loop, Poisson %.1f req/s for %.0f s after 10 warmup requests, %d output " +
-                "tokens " +
-                "each%n", rate, duration, maxTokens);
-            return RunCommand.execute(options);
+            return run(server.baseUrl(), SIM_RATE);
         }
+    }
+
+    /** The engine's own thread keeps a JVM alive: {@link Main} ends the process with System.exit, as it always does. */
+    private int llama() throws Exception
+    {
+        final ModelShape shape;
+        try
+        {
+            shape = ModelShape.parse(modelSize);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), "--model-size: " + ex.getMessage());
+        }
+        System.out.println("tokenclock demo: generating a random-weight " + shape.label() + " llama model and " +
+            "loading it into llama.cpp...");
+        try (EngineServer server = EngineServer.start(EngineConfig.defaults().withShape(shape)))
+        {
+            System.out.println("tokenclock demo: llama.cpp on " + server.baseUrl() + " (" + server.config() + ")");
+            return run(server.baseUrl(), ENGINE_RATE);
+        }
+    }
+
+    private int run(final String url, final double defaultRate) throws Exception
+    {
+        final double r = rate != null ? rate : defaultRate;
+        final RunOptionsBuilder o = RunOptions.builder();
+        o.url(url);
+        o.rate(r);
+        o.arrival(ArrivalProcess.Kind.POISSON);
+        o.durationS(duration);
+        o.warmupRequests(10);
+        o.maxTokens(maxTokens);
+        o.ignoreEos(true);
+        o.inputTokens(256);
+        o.outputDir(outputDir);
+        o.progress(Terminal.stderrIsTerminal());
+        o.profile(profile);
+        o.runId("demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(ZoneOffset.UTC).format(Instant.now()));
+        o.commandLine(commandLine(r));
+        final RunOptions options = o.build();
+        System.out.printf(Locale.ROOT,
+            "tokenclock demo: open loop, Poisson %.1f req/s for %.0f s after 10 warmup requests, %d output " +
+                "tokens each%n", r, duration, maxTokens);
+        return RunCommand.execute(options);
+    }
+
+    private List<String> commandLine(final double r)
+    {
+        final List<String> line = new ArrayList<>(List.of("tokenclock", "demo"));
+        if (!"sim".equals(engine))
+        {
+            line.addAll(List.of("--engine", engine, "--model-size", modelSize));
+        }
+        line.addAll(List.of("--duration", String.valueOf(duration), "--rate", String.valueOf(r),
+            "--max-tokens", String.valueOf(maxTokens)));
+        if (profile != null)
+        {
+            line.addAll(List.of("--profile", profile));
+        }
+        return line;
     }
 }

@@ -14,8 +14,10 @@ import java.nio.charset.StandardCharsets;
  * Extracted: the response {@code id}; for {@code choices[0]} the {@code delta.content} (or {@code text} on
  * {@code /v1/completions}), {@code delta.reasoning_content} (or {@code delta.reasoning}), whether
  * {@code delta.tool_calls} is present, and {@code finish_reason}; {@code usage.prompt_tokens} and
- * {@code usage.completion_tokens}; whether a top-level {@code error} object is present; whether the payload is the
- * {@code [DONE]} sentinel. Everything else is skipped structurally (strings with escapes, nested values).
+ * {@code usage.completion_tokens}; the engine's own timings when the server reports them as llama.cpp's server does,
+ * in a top-level {@code timings} object ({@code prompt_ms}, {@code predicted_n}, {@code predicted_ms}); whether a
+ * top-level {@code error} object is present; whether the payload is the {@code [DONE]} sentinel. Everything else is
+ * skipped structurally (strings with escapes, nested values).
  * Only {@code choices[0]} is read: tokenclock requests one choice per request.
  * <p>
  * Strings are reported as offsets of their <em>raw, still-escaped</em> bytes in the source array. Concatenating the
@@ -46,6 +48,10 @@ public final class ChunkParser
     private static final byte[] TOOL_CALLS = bytes("tool_calls");
     private static final byte[] PROMPT_TOKENS = bytes("prompt_tokens");
     private static final byte[] COMPLETION_TOKENS = bytes("completion_tokens");
+    private static final byte[] TIMINGS = bytes("timings");
+    private static final byte[] PROMPT_MS = bytes("prompt_ms");
+    private static final byte[] PREDICTED_N = bytes("predicted_n");
+    private static final byte[] PREDICTED_MS = bytes("predicted_ms");
     private static final byte[] STOP = bytes("stop");
     private static final byte[] LENGTH = bytes("length");
     private static final byte[] TOOL_CALLS_REASON = bytes("tool_calls");
@@ -53,6 +59,10 @@ public final class ChunkParser
     private static final byte[] DONE = bytes("[DONE]");
 
     private static final Malformed MALFORMED = new Malformed();
+
+    /** Above this a decimal mantissa takes no more digits (one more could overflow a long). */
+    private static final long MANTISSA_LIMIT = Long.MAX_VALUE / 10;
+    private static final long[] POWERS_OF_TEN = powersOfTen();
 
     private byte[] buf;
     private int pos;
@@ -75,6 +85,9 @@ public final class ChunkParser
     private int toolCallsLength;
     private long promptTokens;
     private long completionTokens;
+    private long enginePromptNs;
+    private long engineDecodeNs;
+    private long enginePredictedTokens;
 
     /**
      * Parses one event's data.
@@ -190,6 +203,30 @@ public final class ChunkParser
     }
 
     /**
+     * @return the engine's prompt time, {@code timings.prompt_ms}, in nanoseconds (rounded to the nearest), or -1 if
+     * absent or not a non-negative number.
+     */
+    public long enginePromptNs()
+    {
+        return enginePromptNs;
+    }
+
+    /**
+     * @return the engine's decode time, {@code timings.predicted_ms}, in nanoseconds (rounded to the nearest), or -1
+     * if absent or not a non-negative number.
+     */
+    public long engineDecodeNs()
+    {
+        return engineDecodeNs;
+    }
+
+    /** @return the engine's count of generated tokens, {@code timings.predicted_n}, or -1 if absent. */
+    public long enginePredictedTokens()
+    {
+        return enginePredictedTokens;
+    }
+
+    /**
      * The first-token rule: a chunk is a generated token only if it carries non-empty content, non-empty reasoning
      * or a tool call. A role-only chunk ({@code "content":""}) or a usage-only chunk ({@code "choices":[]}) is not.
      *
@@ -223,6 +260,9 @@ public final class ChunkParser
         toolCallsLength = 0;
         promptTokens = -1;
         completionTokens = -1;
+        enginePromptNs = -1;
+        engineDecodeNs = -1;
+        enginePredictedTokens = -1;
     }
 
     private void parseTop()
@@ -251,6 +291,10 @@ public final class ChunkParser
             else if (keyIs(ks, kl, USAGE))
             {
                 parseUsage();
+            }
+            else if (keyIs(ks, kl, TIMINGS))
+            {
+                parseTimings();
             }
             else if (keyIs(ks, kl, ERROR))
             {
@@ -408,6 +452,127 @@ public final class ChunkParser
             }
         }
         while (nextMember('}'));
+    }
+
+    private void parseTimings()
+    {
+        if (skipIfNull())
+        {
+            return;
+        }
+        expect('{');
+        if (peekIs('}'))
+        {
+            pos++;
+            return;
+        }
+        do
+        {
+            readKey();
+            final int ks = strStart;
+            final int kl = strEnd - strStart;
+            if (keyIs(ks, kl, PROMPT_MS))
+            {
+                enginePromptNs = readMillisAsNanos();
+            }
+            else if (keyIs(ks, kl, PREDICTED_MS))
+            {
+                engineDecodeNs = readMillisAsNanos();
+            }
+            else if (keyIs(ks, kl, PREDICTED_N))
+            {
+                enginePredictedTokens = readLongOrSkip();
+            }
+            else
+            {
+                skipValue();
+            }
+        }
+        while (nextMember('}'));
+    }
+
+    /**
+     * Reads a JSON number of milliseconds (fraction and exponent allowed, e.g. {@code 42.771} or {@code 1.5e-3}) as
+     * whole nanoseconds, rounded to the nearest, without building a double or a String: the decimal digits become a
+     * mantissa (up to 18 significant) and a power of ten. Anything else is skipped and reads as -1, as does a
+     * negative number; a value beyond a long's range reads as {@link Long#MAX_VALUE}.
+     */
+    private long readMillisAsNanos()
+    {
+        skipWs();
+        if (pos >= end || buf[pos] < '0' || buf[pos] > '9')
+        {
+            skipValue();
+            return -1;
+        }
+        long mantissa = 0;
+        int power = 6; // milliseconds to nanoseconds
+        for (; pos < end && buf[pos] >= '0' && buf[pos] <= '9'; pos++)
+        {
+            if (mantissa < MANTISSA_LIMIT)
+            {
+                mantissa = mantissa * 10 + (buf[pos] - '0');
+            }
+            else
+            {
+                power++;
+            }
+        }
+        if (pos < end && buf[pos] == '.')
+        {
+            for (pos++; pos < end && buf[pos] >= '0' && buf[pos] <= '9'; pos++)
+            {
+                if (mantissa < MANTISSA_LIMIT)
+                {
+                    mantissa = mantissa * 10 + (buf[pos] - '0');
+                    power--;
+                }
+            }
+        }
+        if (pos < end && (buf[pos] == 'e' || buf[pos] == 'E'))
+        {
+            power += readExponent();
+        }
+        return scaleByPowerOfTen(mantissa, power);
+    }
+
+    private int readExponent()
+    {
+        pos++;
+        final boolean negative = pos < end && buf[pos] == '-';
+        if (pos < end && (buf[pos] == '-' || buf[pos] == '+'))
+        {
+            pos++;
+        }
+        int exponent = 0;
+        for (; pos < end && buf[pos] >= '0' && buf[pos] <= '9'; pos++)
+        {
+            exponent = Math.min(exponent * 10 + (buf[pos] - '0'), 1_000);
+        }
+        return negative ? -exponent : exponent;
+    }
+
+    private static long scaleByPowerOfTen(final long mantissa, final int power)
+    {
+        if (power < 0)
+        {
+            if (power < -18)
+            {
+                return 0;
+            }
+            final long divisor = POWERS_OF_TEN[-power];
+            return (mantissa + divisor / 2) / divisor;
+        }
+        long value = mantissa;
+        for (int i = 0; i < power && value != 0; i++)
+        {
+            if (value > MANTISSA_LIMIT)
+            {
+                return Long.MAX_VALUE;
+            }
+            value *= 10;
+        }
+        return value;
     }
 
     private int classifyFinish(final int start, final int length)
@@ -678,6 +843,17 @@ public final class ChunkParser
             }
         }
         return true;
+    }
+
+    private static long[] powersOfTen()
+    {
+        final long[] powers = new long[19];
+        powers[0] = 1;
+        for (int i = 1; i < powers.length; i++)
+        {
+            powers[i] = powers[i - 1] * 10;
+        }
+        return powers;
     }
 
     private static byte[] bytes(final String s)

@@ -50,6 +50,17 @@ public final class Formulas
         return outputTokens >= 2 && lastNs >= firstNs ? (double)(lastNs - firstNs) / (outputTokens - 1) : -1;
     }
 
+    /**
+     * Engine TPOT = decode / (n_engine - 1): the engine's own decode time (first generated token to last, llama.cpp's
+     * {@code predicted_ms}) over its own token count ({@code predicted_n}), the same formula as the client's TPOT so
+     * that the two compare like for like. (llama.cpp's {@code predicted_per_token_ms} divides by n_engine instead.)
+     * Undefined for fewer than 2 tokens or an unreported decode time.
+     */
+    public static double engineTpotNs(final long decodeNs, final long predictedTokens)
+    {
+        return predictedTokens >= 2 && decodeNs >= 0 ? (double)decodeNs / (predictedTokens - 1) : -1;
+    }
+
     /** Per-request decode rate in tokens/s = (n_out - 1) / (t_last - t_first); equals 1 / TPOT. */
     public static double outputTokensPerSecond(final long firstNs, final long lastNs, final long outputTokens)
     {

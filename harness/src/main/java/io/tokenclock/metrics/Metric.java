@@ -22,7 +22,11 @@ public enum Metric
     INPUT_TOKENS("input_tokens", "tokens", 1),
     /** Per-request decode rate, recorded in milli-tokens per second. */
     OUTPUT_TPS_PER_REQUEST("output_tps_per_request", "tokens/s", 1e3),
-    CHUNK_TOKENS("tokens_per_chunk", "tokens", 1);
+    CHUNK_TOKENS("tokens_per_chunk", "tokens", 1),
+    /** The engine's own TTFT, its reported prompt time; recorded only for servers that report timings. */
+    ENGINE_TTFT("engine_ttft", "ms", 1e6),
+    /** The engine's own TPOT from its reported decode time; recorded only for servers that report timings. */
+    ENGINE_TPOT("engine_tpot", "ms", 1e6);
 
     private static final Metric[] VALUES = values();
 
@@ -52,6 +56,15 @@ public enum Metric
     public double scale()
     {
         return scale;
+    }
+
+    /**
+     * @return whether the metric comes from the server's own report, present only for servers that report timings;
+     * such a metric is left out of the record and the summary when nothing was recorded.
+     */
+    public boolean serverReported()
+    {
+        return this == ENGINE_TTFT || this == ENGINE_TPOT;
     }
 
     public static Metric of(final int ordinal)

@@ -24,6 +24,10 @@ public final class RequestMetrics
     public long outputTokens;
     public String tokenCountSource;
     public double outputTokensPerSecond;
+    /** The engine's own TTFT (its reported prompt time), or -1 when the server reported none. */
+    public long engineTtftNs;
+    /** The engine's own TPOT (its reported decode time over its tokens - 1), or -1. */
+    public double engineTpotNs;
 
     /**
      * Derives every per-request metric from the slot's stamps. Output tokens come from the server's {@code usage}
@@ -61,6 +65,8 @@ public final class RequestMetrics
         e2eNs = Formulas.e2eNs(s.sentNs, s.endNs);
         e2eFromScheduleNs = s.scheduledNs > 0 ? Formulas.e2eNs(s.scheduledNs, s.endNs) : -1;
         sendLagNs = Formulas.sendLagNs(s.scheduledNs, s.sentNs);
+        engineTtftNs = s.enginePromptNs;
+        engineTpotNs = Formulas.engineTpotNs(s.engineDecodeNs, s.enginePredictedTokens);
         s.outputTokens = outputTokens;
         s.tokenCountSource = tokenCountSource;
         return this;

@@ -79,6 +79,12 @@ public final class RequestSlot
     /** How many times this request was sent again after a 429 ({@code --retry-429}). */
     public int retries429;
     public long usageCompletionTokens = -1;
+    /** The engine's prompt time as the server reported it ({@code timings.prompt_ms}), in ns, or -1. */
+    public long enginePromptNs = -1;
+    /** The engine's decode time, first generated token to last ({@code timings.predicted_ms}), in ns, or -1. */
+    public long engineDecodeNs = -1;
+    /** The engine's count of generated tokens ({@code timings.predicted_n}), or -1. */
+    public long enginePredictedTokens = -1;
     public byte[] responseId = new byte[64];
     public int responseIdLength;
     public byte[] text = new byte[1024];
@@ -150,6 +156,9 @@ public final class RequestSlot
         retryAfterMs = -1;
         retries429 = 0;
         usageCompletionTokens = -1;
+        enginePromptNs = -1;
+        engineDecodeNs = -1;
+        enginePredictedTokens = -1;
         responseIdLength = 0;
         textLength = 0;
         reasoningLength = 0;

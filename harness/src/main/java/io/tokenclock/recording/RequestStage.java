@@ -291,6 +291,8 @@ public final class RequestStage implements Runnable
         r.record(Metric.OUTPUT_TOKENS, m.outputTokens);
         r.record(Metric.INPUT_TOKENS, m.inputTokens);
         r.record(Metric.OUTPUT_TPS_PER_REQUEST, Math.round(m.outputTokensPerSecond * 1e3));
+        r.record(Metric.ENGINE_TTFT, m.engineTtftNs);
+        r.record(Metric.ENGINE_TPOT, Math.round(m.engineTpotNs));
         final long[] ns = s.chunkNs;
         final int[] tokens = s.chunkTokens;
         for (int i = 0, n = s.chunkCount; i < n; i++)

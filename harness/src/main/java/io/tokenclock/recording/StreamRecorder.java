@@ -242,6 +242,13 @@ public final class StreamRecorder implements SseEventHandler
         {
             s.usagePromptTokens = p.promptTokens();
         }
+        if (p.engineDecodeNs() >= 0 || p.enginePromptNs() >= 0 || p.enginePredictedTokens() >= 0)
+        {
+            // A server that reports timings on every chunk (llama.cpp's timings_per_token) ends with the whole view.
+            s.enginePromptNs = p.enginePromptNs();
+            s.engineDecodeNs = p.engineDecodeNs();
+            s.enginePredictedTokens = p.enginePredictedTokens();
+        }
         if (p.isContentBearing())
         {
             int flags = 0;

@@ -11,12 +11,16 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.result.RunResult;
 
-/** The summary table printed at the end of a run. */
+/**
+ * The summary table printed at the end of a run. When the server reported its own timings (llama.cpp's
+ * {@code timings}), the engine's TTFT and TPOT follow the client's, row under row.
+ */
 public final class ConsoleSummary
 {
     private static final Metric[] LATENCIES = {
-        Metric.TTFT, Metric.TTFT_FROM_SCHEDULE, Metric.TTFOT, Metric.TTST, Metric.INTER_CHUNK_LATENCY,
-        Metric.TOKEN_ITL, Metric.TPOT, Metric.E2E, Metric.E2E_FROM_SCHEDULE, Metric.SEND_LAG
+        Metric.TTFT, Metric.ENGINE_TTFT, Metric.TTFT_FROM_SCHEDULE, Metric.TTFOT, Metric.TTST,
+        Metric.INTER_CHUNK_LATENCY, Metric.TOKEN_ITL, Metric.TPOT, Metric.ENGINE_TPOT, Metric.E2E,
+        Metric.E2E_FROM_SCHEDULE, Metric.SEND_LAG
     };
 
     private ConsoleSummary()

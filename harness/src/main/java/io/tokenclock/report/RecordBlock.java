@@ -94,7 +94,8 @@ public final class RecordBlock
         final JsonNode t = rep.path("throughput");
         line(sb, "throughput", String.format(Locale.ROOT, "%.2f req/s, %.1f output tok/s",
             t.path("requests_per_s").asDouble(), t.path("output_tokens_per_s").asDouble()));
-        for (final String metric : List.of("ttft", "tpot", "inter_chunk_latency", "e2e"))
+        for (final String metric : List.of("ttft", "engine_ttft", "tpot", "engine_tpot", "inter_chunk_latency",
+            "e2e"))
         {
             final JsonNode d = rep.path("distributions").path(metric);
             if (d.path("count").asLong() > 0)

@@ -310,11 +310,7 @@ public final class RecordWriter
         throughput.put("requests_per_s", Formulas.rate(r.counts().ok(), w));
         throughput.put("output_tokens_per_s", Formulas.rate(r.counts().outputTokens(), w));
         throughput.put("input_tokens_per_s", Formulas.rate(r.counts().inputTokens(), w));
-        final ObjectNode dists = rep.putObject("distributions");
-        for (final Map.Entry<Metric, Distribution> e : r.distributions().entrySet())
-        {
-            distribution(dists.putObject(e.getKey().key()), e.getValue());
-        }
+        distributions(rep.putObject("distributions"), r.distributions());
         final RunResult.ColdStart cold = r.coldStart();
         if (cold != null)
         {
@@ -359,11 +355,7 @@ public final class RecordWriter
                 n.put("good_fraction", measured > 0 ? (double)g.good() / measured : 0);
                 n.put("goodput_per_s", Formulas.rate(g.good(), g.windowSeconds()));
             }
-            final ObjectNode d = n.putObject("distributions");
-            for (final Map.Entry<Metric, Distribution> e : g.distributions().entrySet())
-            {
-                distribution(d.putObject(e.getKey().key()), e.getValue());
-            }
+            distributions(n.putObject("distributions"), g.distributions());
         }
         final ObjectNode harness = rep.putObject("harness");
         harness.put("ring_full_waits", r.counts().ringFullWaits());
@@ -406,6 +398,18 @@ public final class RecordWriter
     private static String text(final JsonNode node, final String field)
     {
         return node.hasNonNull(field) ? node.get(field).asText() : null;
+    }
+
+    /** One member per metric; a server-reported one only when the server reported it (see docs/RESULTS.md). */
+    private static void distributions(final ObjectNode n, final Map<Metric, Distribution> distributions)
+    {
+        for (final Map.Entry<Metric, Distribution> e : distributions.entrySet())
+        {
+            if (!e.getKey().serverReported() || e.getValue().count() > 0)
+            {
+                distribution(n.putObject(e.getKey().key()), e.getValue());
+            }
+        }
     }
 
     private static void distribution(final ObjectNode n, final Distribution d)

@@ -177,6 +177,13 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         ms(g, "e2e_ms", m.e2eNs);
         ms(g, "e2e_from_schedule_ms", m.e2eFromScheduleNs);
         ms(g, "send_lag_ms", m.sendLagNs);
+        if (s.enginePromptNs >= 0 || s.engineDecodeNs >= 0 || s.enginePredictedTokens >= 0)
+        {
+            // Only for a server that reports its own timings, so other servers' lines stay as they were.
+            ms(g, "engine_prompt_ms", s.enginePromptNs);
+            ms(g, "engine_decode_ms", s.engineDecodeNs);
+            longOrNull(g, "engine_predicted_tokens", s.enginePredictedTokens);
+        }
         if (saveText)
         {
             g.writeFieldName("output_text");

@@ -34,7 +34,8 @@ record PackageMap(Map<String, Row> rows)
         "picocli", List.of("picocli."),
         "async-profiler", List.of("one.profiler."),
         "jtokkit", List.of("com.knuddels.jtokkit."),
-        "DJL", List.of("ai.djl."));
+        "DJL", List.of("ai.djl."),
+        "java-llama.cpp", List.of("de.kherud.llama."));
 
     /** Always allowed: the JDK. */
     static final List<String> JDK = List.of("java.", "javax.", "jdk.", "com.sun.", "sun.");

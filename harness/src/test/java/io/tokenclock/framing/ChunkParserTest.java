@@ -454,6 +454,8 @@ class ChunkParserTest
         assertTrue(parser.isError());
         assertTrue(parser.toolCallsLength() > 0);
 
+        assertTrue(parse("{\"choices\":[],\"timings\":{\"prompt_ms\":1.5,\"predicted_n\":3,\"predicted_ms\":2}}"));
+        assertEquals(3, parser.enginePredictedTokens());
         assertTrue(parse("{\"choices\":[]}"));
         assertAllCleared();
 
@@ -491,6 +493,74 @@ class ChunkParserTest
             11, 13, ChunkParser.FINISH_STOP, 0, "chatcmpl-7a8b9c0d1e2f4a3b8c5d6e7f8a9b0c1d");
         expectStream("error-midstream.sse", "Once upon", 2, "", 0,
             -1, -1, ChunkParser.FINISH_NONE, 1, "chatcmpl-0e1d2c3b4a5f46e7a8b9c0d1e2f3a4b5");
+        expectStream("llamacpp-chat.sse", "Hello, world!", 4, "", 0,
+            12, 4, ChunkParser.FINISH_STOP, 0, "chatcmpl-3nVq7KcR0aPz1xYbM8dT5wLhG2sJuE4f");
+    }
+
+    @Test
+    void shouldReadLlamaCppTimingsFromTheLastChunkAsNanoseconds()
+    {
+        final String last = new String(RecordedStreams.load("llamacpp-chat.sse"), StandardCharsets.UTF_8)
+            .split("\n\n")[5].substring("data: ".length());
+
+        assertTrue(parse(last));
+
+        assertEquals(31_402_000, parser.enginePromptNs());
+        assertEquals(45_609_000, parser.engineDecodeNs());
+        assertEquals(4, parser.enginePredictedTokens());
+        assertEquals(4, parser.completionTokens());
+        assertEquals(ChunkParser.FINISH_STOP, parser.finishReason());
+        assertFalse(parser.isContentBearing());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "0, 0",
+        "12, 12000000",
+        "42.771, 42771000",
+        "2.6168333333333336, 2616833",
+        "0.0000005, 1",
+        "0.0000004, 0",
+        "1.5e-3, 1500",
+        "1E2, 100000000",
+        "2.5E+1, 25000000",
+        "123456789012345678901234.5, 9223372036854775807",
+        "0.000000000000000000000000001, 0",
+    })
+    void shouldReadMillisecondsAsNanosecondsRoundedToTheNearest(final String ms, final long ns)
+    {
+        assertTrue(parse("{\"timings\":{\"prompt_ms\":" + ms + ",\"predicted_ms\":" + ms + "}}"));
+
+        assertEquals(ns, parser.enginePromptNs(), ms);
+        assertEquals(ns, parser.engineDecodeNs(), ms);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"timings\":{\"prompt_ms\":-1.5,\"predicted_ms\":\"12\",\"predicted_n\":null}}",
+        "{\"timings\":null}",
+        "{\"timings\":{}}",
+        "{\"choices\":[{\"timings\":{\"prompt_ms\":3}}]}",
+        "{\"usage\":{\"prompt_ms\":3,\"predicted_ms\":4,\"predicted_n\":5}}",
+    })
+    void shouldReportMissingNegativeOrMisplacedTimingsAsMinusOne(final String payload)
+    {
+        assertTrue(parse(payload));
+
+        assertEquals(-1, parser.enginePromptNs());
+        assertEquals(-1, parser.engineDecodeNs());
+        assertEquals(-1, parser.enginePredictedTokens());
+    }
+
+    @Test
+    void shouldSkipTimingsFieldsItDoesNotReadWhateverTheirShape()
+    {
+        assertTrue(parse("{\"timings\":{\"prompt_n\":9,\"prompt_per_second\":1e400,\"draft\":{\"n\":[1,2]}," +
+            "\"predicted_n\":7,\"predicted_ms\":8.25},\"choices\":[]}"));
+
+        assertEquals(-1, parser.enginePromptNs());
+        assertEquals(8_250_000, parser.engineDecodeNs());
+        assertEquals(7, parser.enginePredictedTokens());
     }
 
     private void expectStream(
@@ -583,6 +653,9 @@ class ChunkParserTest
         assertEquals(0, parser.reasoningLength());
         assertEquals(-1, parser.promptTokens());
         assertEquals(-1, parser.completionTokens());
+        assertEquals(-1, parser.enginePromptNs());
+        assertEquals(-1, parser.engineDecodeNs());
+        assertEquals(-1, parser.enginePredictedTokens());
     }
 
     private static String chat(final String delta, final String finishReason)

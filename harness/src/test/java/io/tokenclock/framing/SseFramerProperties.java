@@ -82,7 +82,8 @@ class SseFramerProperties
             "vllm-chat-crlf.sse", 10,
             "sglang-completions.sse", 7,
             "reasoning-chat.sse", 11,
-            "error-midstream.sse", 4);
+            "error-midstream.sse", 4,
+            "llamacpp-chat.sse", 7);
 
         for (final String name : RecordedStreams.NAMES)
         {

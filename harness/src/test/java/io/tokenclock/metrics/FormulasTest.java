@@ -106,6 +106,17 @@ class FormulasTest
     }
 
     @Test
+    void shouldComputeEngineTpotLikeTheClientsOverTheEnginesTokensAfterTheFirst()
+    {
+        // llama.cpp: predicted_n 4, predicted_ms 45.609 from the first token to the last: 3 steps of 15.203 ms.
+        assertEquals(15_203_000.0, Formulas.engineTpotNs(45_609_000, 4), 1e-6);
+        assertEquals(Formulas.tpotNs(1_000, 1_000 + 45_609_000, 4), Formulas.engineTpotNs(45_609_000, 4), 0.0);
+        assertEquals(-1.0, Formulas.engineTpotNs(45_609_000, 1), 0.0);
+        assertEquals(-1.0, Formulas.engineTpotNs(-1, 4), 0.0, "no decode time reported");
+        assertEquals(-1.0, Formulas.engineTpotNs(5, -1), 0.0, "no token count reported");
+    }
+
+    @Test
     void shouldComputeOutputTokensPerSecondAsInverseOfTpot()
     {
         // 11 tokens, 10 gaps over 0.5 s: 20 tokens/s.

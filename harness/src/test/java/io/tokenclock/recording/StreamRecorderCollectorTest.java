@@ -114,6 +114,32 @@ final class StreamRecorderCollectorTest
     }
 
     @Test
+    void shouldRecordTheEnginesOwnTimingsBesideTheClientsWhenTheServerReportsThem() throws InterruptedException
+    {
+        start(3, RequestSlot.PHASE_MEASURE, 0, 1_000);
+        feed(content("a"), 2_000_000);
+        feed(content("b"), 3_000_000);
+        feed(content("c"), 4_000_000);
+        feed("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]," +
+            "\"timings\":{\"prompt_n\":5,\"prompt_ms\":1.75,\"predicted_n\":3,\"predicted_ms\":1.9}}\n\n", 4_100_000);
+        recorder.finish(4_200_000, ErrorClass.NONE, null);
+        collector.poll();
+        start(4, RequestSlot.PHASE_MEASURE, 0, 5_000_000);
+        feed(content("a") + content("b") + "data: [DONE]\n\n", 6_000_000);
+        recorder.finish(6_100_000, ErrorClass.NONE, null);
+        collector.poll();
+
+        assertEquals(2, seen.size());
+        recorders.sample();
+        assertEquals(1, recorders.total(Metric.ENGINE_TTFT).getTotalCount(), "only the request that reported it");
+        assertEquals(1_750_000, recorders.total(Metric.ENGINE_TTFT).getMaxValue(), 1_750_000 / 1000);
+        assertEquals(950_000, recorders.total(Metric.ENGINE_TPOT).getMaxValue(), 950_000 / 1000,
+            "1.9 ms over 3 - 1 steps");
+        assertEquals(2, recorders.total(Metric.TPOT).getTotalCount());
+        assertEquals(-1, pool.acquire(1_000_000).engineDecodeNs, "a reused slot forgets the last server's timings");
+    }
+
+    @Test
     void shouldCountReasoningAsFirstTokenAndReportFirstOutputSeparately() throws InterruptedException
     {
         start(2, RequestSlot.PHASE_MEASURE, 0, 1_000);

@@ -90,6 +90,36 @@ final class RequestsJsonlWriterTest
     }
 
     @Test
+    void shouldWriteTheEngineTimingsOnlyForAServerThatReportedThem() throws IOException
+    {
+        final Path file = dir.resolve("requests.jsonl");
+        try (RequestsJsonlWriter writer = new RequestsJsonlWriter(file, false))
+        {
+            final RequestMetrics m = new RequestMetrics();
+            final RequestSlot plain = finished(1, "");
+            writer.onRequestComplete(plain, m.compute(plain));
+            final RequestSlot engine = finished(2, "");
+            engine.enginePromptNs = 31_402_000;
+            engine.engineDecodeNs = 45_609_400;
+            engine.enginePredictedTokens = 4;
+            writer.onRequestComplete(engine, m.compute(engine));
+            final RequestSlot partial = finished(3, "");
+            partial.enginePredictedTokens = 7;
+            writer.onRequestComplete(partial, m.compute(partial));
+        }
+        final List<String> lines = Files.readAllLines(file);
+        assertTrue(!lines.get(0).contains("engine_"), "other servers' lines are as they were: " + lines.get(0));
+        final JsonNode reported = JSON.readTree(lines.get(1));
+        assertEquals(31.402, reported.path("engine_prompt_ms").asDouble(), 1e-9);
+        assertEquals(45.609, reported.path("engine_decode_ms").asDouble(), 1e-9, "rounded to the microsecond");
+        assertEquals(4, reported.path("engine_predicted_tokens").asInt());
+        final JsonNode partial = JSON.readTree(lines.get(2));
+        assertTrue(partial.path("engine_prompt_ms").isNull(), lines.get(2));
+        assertTrue(partial.path("engine_decode_ms").isNull(), lines.get(2));
+        assertEquals(7, partial.path("engine_predicted_tokens").asInt());
+    }
+
+    @Test
     void shouldWriteServerTextAsValidJsonWhateverItHolds() throws IOException
     {
         final Path file = dir.resolve("requests.jsonl");

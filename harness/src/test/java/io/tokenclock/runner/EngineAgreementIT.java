@@ -1,0 +1,162 @@
+package io.tokenclock.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.fixtures.engine.EngineConfig;
+import io.tokenclock.fixtures.engine.EngineServer;
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.result.RunResult;
+
+/**
+ * tokenclock against a real inference engine: llama.cpp serving the generated 256x4 model on this CPU, which reports
+ * its own timings in the last chunk of each stream. Two closed-loop runs of 10 requests (concurrency 1, 32 output
+ * tokens), one with 32-token prompts and one with 1,024-token prompts, then the client's view is held against the
+ * engine's, request by request. Nothing here is a wall-clock bound on how fast the machine is.
+ * <p>
+ * Why the client can be late but never early: the client stamps {@code sent} before the engine can take the request
+ * and stamps each chunk after the engine produced it (one monotonic clock, same machine). So client TTFT >= engine
+ * prompt time, and the client's time to its last token >= the engine's, i.e. client TPOT x (n - 1) >= engine decode
+ * time - (client TTFT - engine prompt time). The tolerance in the second is the client's own first-token lag, which
+ * it measured: a client thread that was descheduled when the first token came stamps it late and so sees a shorter
+ * decode span (on a loaded 2-core machine such a request saw a 0.5 ms span for a 12.5 ms decode, its first stamp
+ * 23 ms late). Both inequalities allow 0.002 ms for the microsecond rounding of requests.jsonl.
+ */
+@Timeout(300)
+final class EngineAgreementIT
+{
+    /** Rounding of the ms fields of requests.jsonl (each to 1 µs), summed over the fields in one inequality. */
+    private static final double ROUNDING_MS = 0.002;
+    /** The stated tolerance of the TPOT agreement: medians within 10% of the engine's. */
+    private static final double TPOT_MEDIAN_TOLERANCE = 0.10;
+    private static final int REQUESTS = 10;
+    private static final int OUTPUT_TOKENS = 32;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static EngineServer server;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startEngine() throws Exception
+    {
+        server = EngineServer.start(EngineConfig.defaults().withSlots(2).withThreads(1).withContextPerSlot(2048));
+    }
+
+    @AfterAll
+    static void stopEngine()
+    {
+        server.close();
+    }
+
+    private record Run(RunResult result, List<JsonNode> measured)
+    {
+        Distribution distribution(final Metric metric)
+        {
+            return result.distributions().get(metric);
+        }
+    }
+
+    private Run run(final int inputTokens) throws Exception
+    {
+        final Path out = dir.resolve("input-" + inputTokens);
+        final RunOptionsBuilder o = RunOptions.builder();
+        o.url(server.baseUrl());
+        o.outputDir(out);
+        o.progress(false);
+        o.maxTokens(OUTPUT_TOKENS);
+        o.ignoreEos(true);
+        o.inputTokens(inputTokens);
+        o.concurrency(1);
+        o.requests((long)REQUESTS);
+        o.warmupRequests(3);
+        final RunResult result = new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
+        final List<JsonNode> measured = new ArrayList<>();
+        for (final String line : Files.readAllLines(out.resolve("requests.jsonl")))
+        {
+            final JsonNode request = JSON.readTree(line);
+            if ("measure".equals(request.path("phase").asText()))
+            {
+                measured.add(request);
+            }
+        }
+        return new Run(result, measured);
+    }
+
+    @Test
+    void shouldMeasureTheRealEngineAsItMeasuresItselfLateNeverEarly() throws Exception
+    {
+        final Run shortPrompts = run(32);
+        final Run longPrompts = run(1024);
+
+        for (final Run r : List.of(shortPrompts, longPrompts))
+        {
+            assertEquals(REQUESTS, r.result().counts().ok());
+            assertEquals(REQUESTS, r.measured().size());
+            for (final JsonNode request : r.measured())
+            {
+                tokenCountsAgree(request);
+                clientNeverEarly(request);
+            }
+            tpotMediansAgree(r);
+        }
+        final double shortTtft = shortPrompts.distribution(Metric.TTFT).p50();
+        final double longTtft = longPrompts.distribution(Metric.TTFT).p50();
+        final double shortEngine = shortPrompts.distribution(Metric.ENGINE_TTFT).p50();
+        final double longEngine = longPrompts.distribution(Metric.ENGINE_TTFT).p50();
+        assertTrue(longTtft > 3 * shortTtft && longEngine > 3 * shortEngine, String.format(Locale.ROOT,
+            "TTFT grows with the prompt as prefill does: p50 %.3f ms (engine %.3f) at 32 tokens, %.3f ms (engine " +
+            "%.3f) at 1,024", shortTtft, shortEngine, longTtft, longEngine));
+    }
+
+    private static void tokenCountsAgree(final JsonNode request)
+    {
+        assertEquals(OUTPUT_TOKENS, request.path("engine_predicted_tokens").asInt(), request.toString());
+        assertEquals(OUTPUT_TOKENS, request.path("chunks").asInt(), "one chunk per engine token: " + request);
+        assertEquals(OUTPUT_TOKENS, request.path("output_tokens").asInt(), request.toString());
+        assertEquals(OUTPUT_TOKENS, request.path("chunk_ns").size(), request.toString());
+    }
+
+    private static void clientNeverEarly(final JsonNode request)
+    {
+        final double ttft = request.path("ttft_ms").asDouble();
+        final double enginePrompt = request.path("engine_prompt_ms").asDouble();
+        final double clientSpan = request.path("tpot_ms").asDouble() * (request.path("output_tokens").asInt() - 1);
+        final double engineDecode = request.path("engine_decode_ms").asDouble();
+        final double firstTokenLag = ttft - enginePrompt;
+        assertTrue(firstTokenLag >= -ROUNDING_MS, String.format(Locale.ROOT,
+            "client TTFT %.3f ms can't beat the engine's prompt time %.3f ms: %s", ttft, enginePrompt, request));
+        assertTrue(clientSpan >= engineDecode - firstTokenLag - ROUNDING_MS, String.format(Locale.ROOT,
+            "client TPOT x (n - 1) = %.3f ms can't fall short of the engine's decode %.3f ms by more than the " +
+            "client's first-token lag %.3f ms: %s", clientSpan, engineDecode, firstTokenLag, request));
+    }
+
+    private static void tpotMediansAgree(final Run r)
+    {
+        final double client = r.distribution(Metric.TPOT).p50();
+        final double engine = r.distribution(Metric.ENGINE_TPOT).p50();
+        assertEquals(REQUESTS, r.distribution(Metric.ENGINE_TPOT).count());
+        assertEquals(engine, client, TPOT_MEDIAN_TOLERANCE * engine, String.format(Locale.ROOT,
+            "TPOT p50: client %.4f ms, engine %.4f ms (its decode time over its tokens - 1)", client, engine));
+    }
+}
