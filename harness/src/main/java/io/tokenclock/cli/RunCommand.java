@@ -296,6 +296,14 @@ public final class RunCommand implements Callable<Integer>
         description = "Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.")
     double hiccupWarnFraction;
 
+    @Option(names = "--server-metrics", paramLabel = "URL|off", description = "Scrape the server's Prometheus " +
+        "metrics into server_metrics.jsonl during the run (default: the --url's origin + /metrics; off: none).")
+    String serverMetrics;
+
+    @Option(names = "--server-metrics-interval-ms", defaultValue = "1000", paramLabel = "N",
+        description = "How often the server's metrics are scraped, ms (100 to 3600000).")
+    long serverMetricsIntervalMs;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -448,6 +456,14 @@ public final class RunCommand implements Callable<Integer>
         if (set.test("--hiccup-warn-fraction"))
         {
             o.hiccupWarnFraction(hiccupWarnFraction);
+        }
+        if (set.test("--server-metrics"))
+        {
+            o.serverMetrics(serverMetrics);
+        }
+        if (set.test("--server-metrics-interval-ms"))
+        {
+            o.serverMetricsIntervalMs(serverMetricsIntervalMs);
         }
         o.runId(runId);
         o.preflight(!noPreflight);

@@ -170,6 +170,14 @@ public final class ContractOptions
         {
             o.hiccupWarnFraction(measurement.get("hiccup_warn_fraction").asDouble());
         }
+        if (measurement.has("server_metrics"))
+        {
+            o.serverMetrics(measurement.get("server_metrics").asText());
+        }
+        if (measurement.has("server_metrics_interval_ms"))
+        {
+            o.serverMetricsIntervalMs(measurement.get("server_metrics_interval_ms").asLong());
+        }
         final JsonNode slo = root.path("quality").path("slo");
         if (slo.isObject())
         {
