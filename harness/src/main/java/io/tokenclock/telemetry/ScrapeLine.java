@@ -8,15 +8,16 @@ import com.fasterxml.jackson.core.JsonGenerator;
  * One line of {@code server_metrics.jsonl}: when the scrape ran on the run's clock, whether it succeeded, what it
  * cost, the common fields, and every series as scraped. JSON has no NaN or infinities: such values are written as the
  * strings {@code "NaN"}, {@code "+Inf"} and {@code "-Inf"}, as the exposition writes them. Format: docs/RESULTS.md.
- * Thread-safe: stateless.
+ * Public for the JMH suite, which measures what a scrape costs. Thread-safe: stateless.
  */
-final class ScrapeLine
+public final class ScrapeLine
 {
     private ScrapeLine()
     {
     }
 
-    static void write(final JsonGenerator g, final long startNs, final long endNs,
+    /** Writes the line's object (without the newline) for a scrape that ended with {@code fields}, or failed. */
+    public static void write(final JsonGenerator g, final long startNs, final long endNs,
         final MetricsFetcher.Response response, final String error, final Scrape scrape, final CommonFields fields,
         final long cpuNs) throws IOException
     {
