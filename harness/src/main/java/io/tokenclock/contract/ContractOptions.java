@@ -7,6 +7,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
@@ -161,23 +162,7 @@ public final class ContractOptions
             o.flushUrl(state.path("flush").path("url").asText());
             o.flushMethod(state.path("flush").path("method").asText("post").toUpperCase(Locale.ROOT));
         }
-        final JsonNode measurement = root.path("measurement");
-        if (measurement.has("io_threads"))
-        {
-            o.ioThreads(measurement.get("io_threads").asInt());
-        }
-        if (measurement.has("hiccup_warn_fraction"))
-        {
-            o.hiccupWarnFraction(measurement.get("hiccup_warn_fraction").asDouble());
-        }
-        if (measurement.has("server_metrics"))
-        {
-            o.serverMetrics(measurement.get("server_metrics").asText());
-        }
-        if (measurement.has("server_metrics_interval_ms"))
-        {
-            o.serverMetricsIntervalMs(measurement.get("server_metrics_interval_ms").asLong());
-        }
+        applyMeasurement(root.path("measurement"), o);
         final JsonNode slo = root.path("quality").path("slo");
         if (slo.isObject())
         {
@@ -194,6 +179,29 @@ public final class ContractOptions
             o.saveText(output.get("save_text").asBoolean());
         }
         return o;
+    }
+
+    private static void applyMeasurement(final JsonNode measurement, final RunOptionsBuilder o)
+    {
+        if (measurement.has("io_threads"))
+        {
+            o.ioThreads(measurement.get("io_threads").asInt());
+        }
+        if (measurement.has("hiccup_warn_fraction"))
+        {
+            o.hiccupWarnFraction(measurement.get("hiccup_warn_fraction").asDouble());
+        }
+        if (measurement.has("server_metrics"))
+        {
+            final JsonNode metrics = measurement.get("server_metrics");
+            // YAML 1.1 reads a bare off as false.
+            o.serverMetrics(metrics.isBoolean() && !metrics.booleanValue() ? RunOptions.SERVER_METRICS_OFF :
+                metrics.asText());
+        }
+        if (measurement.has("server_metrics_interval_ms"))
+        {
+            o.serverMetricsIntervalMs(measurement.get("server_metrics_interval_ms").asLong());
+        }
     }
 
     private static void applyLoad(final JsonNode load, final RunOptionsBuilder o)

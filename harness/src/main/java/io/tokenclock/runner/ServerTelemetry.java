@@ -20,10 +20,12 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
 final class ServerTelemetry implements AutoCloseable
 {
     private final ServerMetricsScraper scraper;
+    private final int timeoutMs;
 
-    private ServerTelemetry(final ServerMetricsScraper scraper)
+    private ServerTelemetry(final ServerMetricsScraper scraper, final int timeoutMs)
     {
         this.scraper = scraper;
+        this.timeoutMs = timeoutMs;
     }
 
     static ServerTelemetry open(final RunOptions options, final NanoClock clock, final Path outputDir,
@@ -32,14 +34,16 @@ final class ServerTelemetry implements AutoCloseable
         final String url = options.serverMetricsUrl();
         if (url == null || options.state().selfWarmupRun())
         {
-            return new ServerTelemetry(null);
+            return new ServerTelemetry(null, 0);
         }
+        final long intervalMs = options.measurement().serverMetricsIntervalMs();
+        final int timeoutMs = ServerMetricsScraper.timeoutMs(intervalMs);
         final MetricsFetcher fetcher = MetricsFetcher.http(URI.create(url.trim()),
             url.trim().regionMatches(true, 0, "https:", 0, 6) ? options.tlsTrust().jdkContext() : null,
-            !options.target().insecure(), ServerMetricsScraper.TIMEOUT_MS);
-        return new ServerTelemetry(new ServerMetricsScraper(url, options.measurement().serverMetricsIntervalMs(),
-            clock, fetcher, outputDir.resolve(ServerMetricsScraper.FILE), windowOpenNs,
-            BackgroundPriority::lowerCurrentThread));
+            !options.target().insecure(), timeoutMs);
+        return new ServerTelemetry(new ServerMetricsScraper(url, intervalMs, clock, fetcher,
+            outputDir.resolve(ServerMetricsScraper.FILE), windowOpenNs, BackgroundPriority::lowerCurrentThread),
+            timeoutMs);
     }
 
     /** Starts scraping; returns once the first scrape is in, or after one scrape's timeout. */
@@ -47,7 +51,7 @@ final class ServerTelemetry implements AutoCloseable
     {
         if (scraper != null)
         {
-            scraper.start(ServerMetricsScraper.TIMEOUT_MS + 1000L);
+            scraper.start(timeoutMs + 500L);
         }
     }
 

@@ -39,7 +39,7 @@ public final class ServerMetricsScraper implements AutoCloseable
     public static final long MIN_INTERVAL_MS = 100;
     /** The default interval, ms. */
     public static final long DEFAULT_INTERVAL_MS = 1000;
-    /** The default connect and read timeout of one scrape, ms. */
+    /** The longest connect and read timeout of one scrape, ms (Prometheus' own default scrape timeout is 10 s). */
     public static final int TIMEOUT_MS = 5000;
 
     /** What scraping did and cost. */
@@ -103,6 +103,15 @@ public final class ServerMetricsScraper implements AutoCloseable
         this.out = Files.newOutputStream(file);
         this.thread = new Thread(this::run, "tokenclock-server-metrics");
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * @return the connect and read timeout of one scrape at this interval: twice the interval, at least 1 s and at most
+     * {@value #TIMEOUT_MS} ms, so that a server whose metrics hang delays neither the run's start nor its end for long.
+     */
+    public static int timeoutMs(final long intervalMs)
+    {
+        return (int)Math.max(1000, Math.min(TIMEOUT_MS, 2 * intervalMs));
     }
 
     /**
