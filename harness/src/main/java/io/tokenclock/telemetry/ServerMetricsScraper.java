@@ -19,6 +19,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 import io.tokenclock.clock.NanoClock;
+import io.tokenclock.secrets.Redaction;
 
 /**
  * Scrapes the server's {@code /metrics} on a daemon thread of its own, never an event loop's or the collector's:
@@ -291,10 +292,16 @@ public final class ServerMetricsScraper implements AutoCloseable
         return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : 0;
     }
 
-    private static String oneLine(final Throwable ex)
+    /** @return the failure in one line, any URL in it redacted (the JDK names the URL in some messages). */
+    static String oneLine(final Throwable ex)
     {
         final String message = ex.getMessage() == null ? ex.getClass().getSimpleName() :
             ex.getClass().getSimpleName() + ": " + ex.getMessage();
-        return message.replace('\n', ' ').replace('\r', ' ');
+        final StringBuilder sb = new StringBuilder(message.length());
+        for (final String word : message.replace('\n', ' ').replace('\r', ' ').split(" ", -1))
+        {
+            sb.append(sb.isEmpty() ? "" : " ").append(word.contains("://") ? Redaction.url(word) : word);
+        }
+        return sb.toString();
     }
 }

@@ -238,6 +238,14 @@ final class ServerMetricsScraperTest
     }
 
     @Test
+    void shouldRedactAUrlNamedInAFailure()
+    {
+        assertEquals("IOException: Server returned 401 for URL: http://<redacted>@h/metrics?token=<redacted> now",
+            ServerMetricsScraper.oneLine(new IOException("Server returned 401 for URL: " +
+                "http://u:pw@h/metrics?token=t0k\nnow")));
+    }
+
+    @Test
     void shouldRunTheThreadStartHookOnTheScrapingThread() throws Exception
     {
         final List<String> threads = new ArrayList<>();
