@@ -41,6 +41,14 @@ final class MeasurementFlags
         description = "Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.")
     double hiccupWarnFraction;
 
+    @Option(names = "--server-metrics", paramLabel = "URL|off", description = "Scrape the server's Prometheus " +
+        "metrics into server_metrics.jsonl during the run (default: the --url's origin + /metrics; off: none).")
+    String serverMetrics;
+
+    @Option(names = "--server-metrics-interval-ms", defaultValue = "1000", paramLabel = "N",
+        description = "How often the server's metrics are scraped, ms (100 to 3600000).")
+    long serverMetricsIntervalMs;
+
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
@@ -65,6 +73,14 @@ final class MeasurementFlags
         if (given.set("--busy-poll"))
         {
             o.busyPoll(busyPoll);
+        }
+        if (given.set("--server-metrics"))
+        {
+            o.serverMetrics(serverMetrics);
+        }
+        if (given.set("--server-metrics-interval-ms"))
+        {
+            o.serverMetricsIntervalMs(serverMetricsIntervalMs);
         }
     }
 }

@@ -29,7 +29,8 @@ final class RecordedCommand
     /** Options whose values may hold credentials, and how each is shown. */
     private static final Map<String, UnaryOperator<String>> SECRET_VALUES = Map.of(
         "--header", Redaction::headerArgument,
-        "--url", Redaction::url);
+        "--url", Redaction::url,
+        "--server-metrics", Redaction::url);
 
     private RecordedCommand()
     {

@@ -33,6 +33,8 @@ public final class RunOptions
     public static final int DEFAULT_OPEN_LOOP_CAP = 10_000;
     /** The async-profiler modes {@code --profile} accepts. */
     public static final List<String> PROFILE_MODES = List.of("cpu", "wall", "alloc", "lock");
+    /** The value of {@code --server-metrics} that turns scraping off. */
+    public static final String SERVER_METRICS_OFF = "off";
 
 
     /**
@@ -175,9 +177,12 @@ public final class RunOptions
      * @param profile            async-profiler mode (cpu, wall, alloc, lock), or null.
      * @param profileOut         Where profiles go, or null for the run directory.
      * @param hiccupWarnFraction Warn when the hiccup p99 reaches this fraction of ITL p50.
+     * @param serverMetrics      The server's Prometheus metrics URL, {@code off}, or null for the target's origin +
+     *                           {@code /metrics} ({@link RunOptions#serverMetricsUrl()}).
+     * @param serverMetricsIntervalMs How often the server's metrics are scraped, ms.
      */
     public record Measurement(int ioThreads, boolean busyPoll, String profile, Path profileOut,
-        double hiccupWarnFraction)
+        double hiccupWarnFraction, String serverMetrics, long serverMetricsIntervalMs)
     {
     }
 
@@ -340,6 +345,20 @@ public final class RunOptions
     {
         return RequestLimits.of(target.connectTimeoutS(), target.firstByteTimeoutS(), target.idleTimeoutS(),
             target.timeoutS(), target.maxEventBytes(), target.maxOutputBytes(), target.retries429());
+    }
+
+    /**
+     * @return the URL of the server's Prometheus metrics to scrape during the run: {@code --server-metrics}, or by
+     * default the target's origin + {@code /metrics}; null when scraping is off.
+     */
+    public String serverMetricsUrl()
+    {
+        final String given = measurement.serverMetrics();
+        if (given == null)
+        {
+            return Endpoint.parse(target.url(), target.api()).origin() + "/metrics";
+        }
+        return SERVER_METRICS_OFF.equalsIgnoreCase(given) ? null : given;
     }
 
     /** @return which server certificates this run trusts. */

@@ -105,6 +105,8 @@ public final class RunOptionsBuilder
     String profile;
     Path profileOut;
     double hiccupWarnFraction = 0.1;
+    String serverMetrics;
+    long serverMetricsIntervalMs = 1000;
     Slo slo;
     boolean acceptTruncated = false;
     Path outputDir;
@@ -228,6 +230,8 @@ public final class RunOptionsBuilder
         profile = m.profile();
         profileOut = m.profileOut();
         hiccupWarnFraction = m.hiccupWarnFraction();
+        serverMetrics = m.serverMetrics();
+        serverMetricsIntervalMs = m.serverMetricsIntervalMs();
     }
 
     private void copy(final RunOptions.Quality q)
@@ -808,6 +812,22 @@ public final class RunOptionsBuilder
         return this;
     }
 
+    /** The server's Prometheus metrics URL, {@code off}, or null for the target's origin + {@code /metrics}. */
+    public RunOptionsBuilder serverMetrics(final String serverMetrics)
+    {
+        this.serverMetrics = serverMetrics;
+        given.put("serverMetrics", source);
+        return this;
+    }
+
+    /** How often the server's metrics are scraped, ms (at least 100). */
+    public RunOptionsBuilder serverMetricsIntervalMs(final long serverMetricsIntervalMs)
+    {
+        this.serverMetricsIntervalMs = serverMetricsIntervalMs;
+        given.put("serverMetricsIntervalMs", source);
+        return this;
+    }
+
     /** The run's service-level objective for goodput, or null. */
     public RunOptionsBuilder slo(final Slo slo)
     {
@@ -948,7 +968,8 @@ public final class RunOptionsBuilder
                 concurrencyStages, stages, requests, durationS, fixedSchedule, drainTimeoutS, graceS),
             new RunOptions.State(warmupRequests, warmupDurationS, coldStart, cachePolicy, flushUrl, flushMethod,
                 repetitions, repetitionIndex, selfWarmup, selfWarmupRun, preconnect),
-            new RunOptions.Measurement(ioThreads, busyPoll, profile, profileOut, hiccupWarnFraction),
+            new RunOptions.Measurement(ioThreads, busyPoll, profile, profileOut, hiccupWarnFraction, serverMetrics,
+                serverMetricsIntervalMs),
             new RunOptions.Quality(slo, acceptTruncated),
             new RunOptions.Output(outputDir, runId, force, saveText, progress, commandLine, contract, contractPath));
     }

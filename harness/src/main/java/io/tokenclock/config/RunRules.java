@@ -1,5 +1,7 @@
 package io.tokenclock.config;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Locale;
 
 import io.tokenclock.load.ArrivalProcess;
@@ -22,6 +24,10 @@ import io.tokenclock.workload.dataset.Datasets;
  */
 final class RunRules
 {
+    /** The scrape interval's bounds, ms: 100 ms at the fastest, an hour at the slowest. */
+    static final long MIN_SCRAPE_INTERVAL_MS = 100;
+    static final long MAX_SCRAPE_INTERVAL_MS = 3_600_000;
+
     private RunRules()
     {
     }
@@ -243,6 +249,36 @@ final class RunRules
         {
             throw fail(b.name("ioThreads") + " must be >= 0 (0: one per core)");
         }
+        serverMetrics(b);
+    }
+
+    /** The scrape interval's range, and a metrics URL that is {@code off} or an http(s) URL with a host. */
+    private static void serverMetrics(final RunOptionsBuilder b)
+    {
+        if (b.serverMetricsIntervalMs < MIN_SCRAPE_INTERVAL_MS || b.serverMetricsIntervalMs > MAX_SCRAPE_INTERVAL_MS)
+        {
+            throw fail(b.name("serverMetricsIntervalMs") + " must be in [" + MIN_SCRAPE_INTERVAL_MS + ", " +
+                MAX_SCRAPE_INTERVAL_MS + "] ms: " + b.serverMetricsIntervalMs);
+        }
+        if (b.serverMetrics == null || RunOptions.SERVER_METRICS_OFF.equalsIgnoreCase(b.serverMetrics))
+        {
+            return;
+        }
+        try
+        {
+            final URI uri = new URI(b.serverMetrics.trim());
+            final String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null)
+            {
+                return;
+            }
+        }
+        catch (final URISyntaxException ex)
+        {
+            // reported below
+        }
+        // The URL is not echoed: it may carry a credential in its query or user info.
+        throw fail(b.name("serverMetrics") + " must be an http(s) URL with a host, or off");
     }
 
     private static void atLeastOne(final RunOptionsBuilder b, final String field, final Integer value)

@@ -7,6 +7,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
@@ -187,15 +188,7 @@ public final class ContractOptions
     /** {@code measurement}, {@code quality} and {@code output}. */
     private static void applyRest(final JsonNode root, final RunOptionsBuilder o)
     {
-        final JsonNode measurement = root.path("measurement");
-        if (measurement.has("io_threads"))
-        {
-            o.ioThreads(measurement.get("io_threads").asInt());
-        }
-        if (measurement.has("hiccup_warn_fraction"))
-        {
-            o.hiccupWarnFraction(measurement.get("hiccup_warn_fraction").asDouble());
-        }
+        applyMeasurement(root.path("measurement"), o);
         final JsonNode slo = root.path("quality").path("slo");
         if (slo.isObject())
         {
@@ -210,6 +203,29 @@ public final class ContractOptions
         if (output.has("save_text"))
         {
             o.saveText(output.get("save_text").asBoolean());
+        }
+    }
+
+    private static void applyMeasurement(final JsonNode measurement, final RunOptionsBuilder o)
+    {
+        if (measurement.has("io_threads"))
+        {
+            o.ioThreads(measurement.get("io_threads").asInt());
+        }
+        if (measurement.has("hiccup_warn_fraction"))
+        {
+            o.hiccupWarnFraction(measurement.get("hiccup_warn_fraction").asDouble());
+        }
+        if (measurement.has("server_metrics"))
+        {
+            final JsonNode metrics = measurement.get("server_metrics");
+            // YAML 1.1 reads a bare off as false.
+            o.serverMetrics(metrics.isBoolean() && !metrics.booleanValue() ? RunOptions.SERVER_METRICS_OFF :
+                metrics.asText());
+        }
+        if (measurement.has("server_metrics_interval_ms"))
+        {
+            o.serverMetricsIntervalMs(measurement.get("server_metrics_interval_ms").asLong());
         }
     }
 

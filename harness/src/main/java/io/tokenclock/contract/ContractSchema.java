@@ -150,7 +150,11 @@ public final class ContractSchema
         .field("measurement", object()
             .field("formulas", oneOf("tokenclock-metrics/1"))
             .field("io_threads", integer(0, 1024))
-            .field("hiccup_warn_fraction", number(0, true, HUGE)))
+            .field("hiccup_warn_fraction", number(0, true, HUGE))
+            // Server telemetry (issue 13): the metrics URL or off (YAML reads a bare off as false: any value, checked
+            // by RunRules), and the scrape interval.
+            .field("server_metrics", anyValue())
+            .field("server_metrics_interval_ms", integer(100, 3_600_000)))
         .field("quality", object()
             .field("success", oneOf("none", "completed", "finish_stop"))
             .field("slo", SLO)

@@ -191,8 +191,8 @@ public abstract sealed class LoadGenerator implements Runnable
         return stopRequested;
     }
 
-    /** @return the intended start of the first measured request, or 0 if none yet. */
-    final long measureStartNs()
+    /** @return the intended start of the first measured request, or 0 if none yet. Any thread. */
+    public final long measureStartNs()
     {
         return measureStartNs;
     }

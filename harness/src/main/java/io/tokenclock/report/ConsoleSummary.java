@@ -197,6 +197,7 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "note: the collector fell behind %d times (records waited, none lost)%n",
                 r.counts().ringFullWaits());
         }
+        ServerMetricsReport.print(r, out);
         out.println();
         out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() +
             " (record.json, requests.jsonl)");

@@ -34,7 +34,7 @@ public final class RecordWriter
 {
     /** Version of the metric definitions in docs/METRICS.md that this build implements. */
     public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
-    public static final int RECORD_FORMAT = 2;
+    public static final int RECORD_FORMAT = 3;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -139,8 +139,8 @@ public final class RecordWriter
         require(gaps, success != null, "workload.success_criterion (contract: quality.success)");
 
         root.set("load", load(r));
-        root.set("measurement", measurement(r));
-        root.set("report", report(r));
+        root.set("measurement", measurement(r).set("server_metrics", ServerMetricsReport.scraping(r)));
+        root.set("report", report(r).set("server", ServerMetricsReport.window(r)));
 
         require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
         final ObjectNode contractNode = root.putObject("contract");

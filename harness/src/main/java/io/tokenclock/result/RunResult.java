@@ -12,6 +12,7 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.recording.Slo;
+import io.tokenclock.telemetry.ServerMetricsSummary;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.AgentWorkload;
 
@@ -31,6 +32,7 @@ import io.tokenclock.workload.AgentWorkload;
  * @param coldStart     the cold-start request, or null.
  * @param tasks         agent task outcomes, or null.
  * @param partialReason why the record is partial (interrupted, or written while the run was in progress), or null.
+ * @param serverMetrics what the server's own /metrics said of the window, or null when it was not scraped.
  */
 public record RunResult(
     RunOptions options,
@@ -43,7 +45,8 @@ public record RunResult(
     List<GroupResult> groups,
     ColdStart coldStart,
     AgentWorkload.Report tasks,
-    String partialReason)
+    String partialReason,
+    ServerMetricsSummary serverMetrics)
 {
     /**
      * What was measured and where the results went.

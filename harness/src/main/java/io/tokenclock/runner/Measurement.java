@@ -68,6 +68,7 @@ final class Measurement implements AutoCloseable, RequestListener
     private final LoadGenerator generator;
     private final Collector collector;
     private final RequestStage stage;
+    private final ServerTelemetry server;
     private final long wallStartNs;
 
     private volatile RunResult.ColdStart coldStart;
@@ -109,6 +110,7 @@ final class Measurement implements AutoCloseable, RequestListener
                 AnswerText.decode(slot.reasoning, slot.reasoningLength)));
         }
         this.stage = collector.stageOnOwnThread();
+        this.server = ServerTelemetry.open(options, clock, target.outputDir(), generator::measureStartNs);
         this.monitors = Monitors.start(options, target.outputDir(), err);
     }
 
@@ -135,6 +137,7 @@ final class Measurement implements AutoCloseable, RequestListener
         {
             generator.stop(); // stopped before the window opened: no request starts
         }
+        server.start();
         generatorThread.start();
         final ProgressLine progress = options.output().progress() ? new ProgressLine(err, options) : null;
         new Supervisor(options, clock, interruption, generator, pool, client, collector, recorders, groups, progress)
@@ -148,6 +151,7 @@ final class Measurement implements AutoCloseable, RequestListener
         collectorThread.join(TimeUnit.SECONDS.toMillis(10));
         stage.close();
         stageThread.join(TimeUnit.SECONDS.toMillis(10));
+        server.stop();
         final Monitors.InLoad inLoad = monitors.inLoadSince(start);
         recorders.sample();
         Supervisor.sampleGroups(groups);
@@ -171,7 +175,8 @@ final class Measurement implements AutoCloseable, RequestListener
     {
         return new RunResult(options, target, counts(), new RunResult.Window(collector.windowStartNs(),
             collector.windowEndNs(), wallSeconds), distributions(recorders), monitors.health(inLoad, ready,
-            stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason);
+            stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
+            server.summary(collector.windowStartNs(), collector.windowEndNs()));
     }
 
     /** @return seconds since the wiring, the run's wall time so far. */
@@ -209,7 +214,7 @@ final class Measurement implements AutoCloseable, RequestListener
     @Override
     public void close() throws IOException
     {
-        try (client; jsonl)
+        try (client; jsonl; server)
         {
             monitors.close();
         }

@@ -39,6 +39,17 @@ final class RecordedCommandTest
     }
 
     @Test
+    void shouldRedactTheServerMetricsUrlAsTheTargetUrl()
+    {
+        final List<String> command = recorded("--url", "http://h/v1", "--server-metrics",
+            "http://u:p@h:9400/metrics?token=t0k", "--server-metrics-interval-ms", "250");
+        assertEquals(List.of("tokenclock", "run", "--url", "http://h/v1", "--server-metrics",
+            "http://<redacted>@h:9400/metrics?token=<redacted>", "--server-metrics-interval-ms", "250"), command);
+        assertEquals(List.of("tokenclock", "run", "--url", "http://h/v1", "--server-metrics", "off"),
+            recorded("--url", "http://h/v1", "--server-metrics", "off"));
+    }
+
+    @Test
     void shouldParseBackToTheSameOptions()
     {
         final List<String> command = recorded("--url", "http://h/v1", "--rate=4", "--arrival", "gamma",

@@ -1,0 +1,171 @@
+package io.tokenclock.report;
+
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.result.RunResult;
+import io.tokenclock.secrets.Redaction;
+import io.tokenclock.telemetry.EngineNames;
+import io.tokenclock.telemetry.ServerMetricsScraper;
+import io.tokenclock.telemetry.ServerMetricsSummary;
+
+/**
+ * The server's own figures in the record ({@code measurement.server_metrics}, {@code report.server}) and the summary:
+ * its gauges over the window, and its latency histograms beside the client's figures, so that the share of each
+ * latency spent outside the engine (network, HTTP, the server's front end, the client) is visible. Format:
+ * docs/RESULTS.md. Thread-safe: stateless.
+ */
+final class ServerMetricsReport
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The client's metric beside each engine latency; the queue time has none. */
+    private static final Map<EngineNames.Latency, Metric> CLIENT = Map.of(EngineNames.Latency.TTFT, Metric.TTFT,
+        EngineNames.Latency.TPOT, Metric.TPOT, EngineNames.Latency.ITL, Metric.TOKEN_ITL, EngineNames.Latency.E2E,
+        Metric.E2E);
+
+    private ServerMetricsReport()
+    {
+    }
+
+    /** @return {@code measurement.server_metrics}: what was scraped and what it cost; null when nothing was. */
+    static ObjectNode scraping(final RunResult r)
+    {
+        final ServerMetricsSummary s = r.serverMetrics();
+        if (s == null)
+        {
+            return null;
+        }
+        final ObjectNode n = JSON.createObjectNode();
+        n.put("url", Redaction.url(s.url()));
+        n.put("file", ServerMetricsScraper.FILE);
+        n.put("interval_ms", s.intervalMs());
+        n.put("scrapes", s.scrapes()).put("failures", s.failures()).put("bytes", s.bytes());
+        n.put("bytes_per_scrape", s.scrapes() > 0 ? (double)s.bytes() / s.scrapes() : 0);
+        if (s.cpuNs() >= 0)
+        {
+            n.put("cpu_ms", s.cpuNs() / 1e6).put("cpu_us_per_scrape", s.scrapes() > 0 ? s.cpuNs() / 1e3 / s.scrapes() :
+                0);
+        }
+        else
+        {
+            n.putNull("cpu_ms").putNull("cpu_us_per_scrape");
+        }
+        n.put("parse_errors", s.parseErrors());
+        n.put("last_error", s.lastError());
+        n.put("method", "HTTP GET on a daemon thread of its own in the idle scheduling class (never an event loop " +
+            "or the collector), one scrape before the window opens, every interval_ms, one after the drain; each " +
+            "stamped on the run's clock (System.nanoTime) before and after; parsed as the Prometheus text format " +
+            "0.0.4; cpu is that thread's CPU time (fetch, parse, map, write)");
+        return n;
+    }
+
+    /** @return {@code report.server}: the server's figures over the window; null when it was not scraped. */
+    static ObjectNode window(final RunResult r)
+    {
+        final ServerMetricsSummary s = r.serverMetrics();
+        if (s == null)
+        {
+            return null;
+        }
+        final ObjectNode n = JSON.createObjectNode();
+        n.put("engine", s.engine());
+        n.putObject("bracket").put("from_ns", s.fromNs()).put("to_ns", s.toNs())
+            .put("covers_window", s.coversWindow()).put("scrapes_in_window", s.scrapesInWindow());
+        for (final EngineNames.Field f : new EngineNames.Field[] {EngineNames.Field.RUNNING,
+            EngineNames.Field.WAITING, EngineNames.Field.KV_USAGE, EngineNames.Field.CACHE_HIT_RATE})
+        {
+            final ServerMetricsSummary.Gauge g = s.gauges().get(f);
+            if (g == null)
+            {
+                n.putNull(f.key());
+            }
+            else
+            {
+                n.putObject(f.key()).put("source", s.sources().get(f)).put("scrapes", g.samples())
+                    .put("mean", g.mean()).put("max", g.max());
+            }
+        }
+        final double hitRate = s.prefixCacheHitRate();
+        n.put("prefix_cache_hit_rate", Double.isNaN(hitRate) ? null : hitRate);
+        final ObjectNode counters = n.putObject("counters");
+        for (final Map.Entry<EngineNames.Field, Double> e : s.deltas().entrySet())
+        {
+            counters.putObject(e.getKey().key()).put("source", s.sources().get(e.getKey()))
+                .put("delta", e.getValue());
+        }
+        final ObjectNode latency = n.putObject("latency");
+        for (final Map.Entry<EngineNames.Latency, ServerMetricsSummary.Latency> e : s.latencies().entrySet())
+        {
+            latency(latency.putObject(e.getKey().key()), e.getValue(), CLIENT.get(e.getKey()), r);
+        }
+        return n;
+    }
+
+    private static void latency(final ObjectNode n, final ServerMetricsSummary.Latency engine, final Metric metric,
+        final RunResult r)
+    {
+        n.put("source", engine.source()).put("engine_count", engine.count());
+        n.put("engine_mean_ms", finite(engine.meanMs())).put("engine_p50_ms", finite(engine.p50Ms()))
+            .put("engine_p99_ms", finite(engine.p99Ms()));
+        final Distribution client = metric == null ? null : r.distributions().get(metric);
+        if (client == null || client.count() == 0)
+        {
+            return;
+        }
+        n.put("client_metric", metric.key()).put("client_count", client.count());
+        n.put("client_mean_ms", client.mean()).put("client_p50_ms", client.p50()).put("client_p99_ms", client.p99());
+        final double outside = client.mean() - engine.meanMs();
+        n.put("outside_engine_mean_ms", finite(outside));
+        n.put("outside_engine_share", client.mean() > 0 ? finite(outside / client.mean()) : null);
+    }
+
+    /** Prints the server's figures in one or two lines of the summary, when it was scraped. */
+    static void print(final RunResult r, final PrintStream out)
+    {
+        final ServerMetricsSummary s = r.serverMetrics();
+        if (s == null)
+        {
+            return;
+        }
+        if (s.engine() == null)
+        {
+            out.printf(Locale.ROOT, "server metrics: %d scrapes of %s, none succeeded (%s)%n", s.scrapes(),
+                Redaction.url(s.url()), s.lastError());
+            return;
+        }
+        final StringBuilder sb = new StringBuilder(160).append("server (").append(s.engine()).append(", ")
+            .append(s.scrapes()).append(" scrapes):");
+        gauge(sb, "running", s.gauges().get(EngineNames.Field.RUNNING), 1, "");
+        gauge(sb, "waiting", s.gauges().get(EngineNames.Field.WAITING), 1, "");
+        gauge(sb, "KV", s.gauges().get(EngineNames.Field.KV_USAGE), 100, "%");
+        out.println(sb);
+        final ServerMetricsSummary.Latency ttft = s.latencies().get(EngineNames.Latency.TTFT);
+        final Distribution client = r.distributions().get(Metric.TTFT);
+        if (ttft != null && ttft.count() > 0 && client.count() > 0)
+        {
+            out.printf(Locale.ROOT, "engine TTFT mean %.3f ms vs client %.3f ms: %.1f%% outside the engine%n",
+                ttft.meanMs(), client.mean(), 100 * (client.mean() - ttft.meanMs()) / client.mean());
+        }
+    }
+
+    private static void gauge(final StringBuilder sb, final String name, final ServerMetricsSummary.Gauge g,
+        final double scale, final String unit)
+    {
+        if (g != null)
+        {
+            sb.append(String.format(Locale.ROOT, "  %s mean %.1f%s max %.1f%s", name, g.mean() * scale, unit,
+                g.max() * scale, unit));
+        }
+    }
+
+    private static Double finite(final double v)
+    {
+        return Double.isFinite(v) ? v : null;
+    }
+}
