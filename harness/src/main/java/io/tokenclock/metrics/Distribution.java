@@ -2,15 +2,31 @@ package io.tokenclock.metrics;
 
 import org.HdrHistogram.Histogram;
 
+import io.tokenclock.stats.OrderStatistics;
+
 /**
  * A summary of one recorded distribution, in the metric's reporting unit: count, min, mean, population standard
  * deviation, p50/p90/p95/p99/p99.9 and max. Percentiles are HdrHistogram's: the smallest recorded value (at the
  * histogram's resolution) that at least that fraction of samples do not exceed; no interpolation.
+ * <p>
+ * The tail percentiles carry how far they can be trusted: {@code p99Low..p99High} and {@code p999Low..p999High} are
+ * distribution-free 95% intervals from order statistics ({@link OrderStatistics}), read from the same histogram. A
+ * side that would need a sample beyond the data is NaN: a p99 from fewer than about 300 samples has no upper bound.
  */
 public record Distribution(
     String unit, long count, double min, double mean, double stdev,
-    double p50, double p90, double p95, double p99, double p999, double max)
+    double p50, double p90, double p95, double p99, double p999, double max,
+    double p99Low, double p99High, double p999Low, double p999High)
 {
+    /** The coverage of the tail intervals. */
+    public static final double TAIL_LEVEL = 0.95;
+
+    /** @return whether the p99 has a one-sided 95% upper bound, i.e. rests on enough samples to say how high it is. */
+    public boolean p99Bounded()
+    {
+        return count >= OrderStatistics.minSamplesForUpperBound(0.99, TAIL_LEVEL);
+    }
+
     /** Summarises {@code histogram}, dividing recorded values by {@code scale}. */
     public static Distribution of(final Histogram histogram, final String unit, final double scale)
     {
@@ -18,8 +34,10 @@ public record Distribution(
         if (n == 0)
         {
             return new Distribution(unit, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN);
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
         }
+        final OrderStatistics.Ranks p99 = OrderStatistics.interval(n, 0.99, TAIL_LEVEL);
+        final OrderStatistics.Ranks p999 = OrderStatistics.interval(n, 0.999, TAIL_LEVEL);
         return new Distribution(unit, n,
             histogram.getMinValue() / scale,
             histogram.getMean() / scale,
@@ -29,7 +47,17 @@ public record Distribution(
             histogram.getValueAtPercentile(95) / scale,
             histogram.getValueAtPercentile(99) / scale,
             histogram.getValueAtPercentile(99.9) / scale,
-            histogram.getMaxValue() / scale);
+            histogram.getMaxValue() / scale,
+            atRank(histogram, p99.lower(), p99.hasLower(), scale),
+            atRank(histogram, p99.upper(), p99.hasUpper(), scale),
+            atRank(histogram, p999.lower(), p999.hasLower(), scale),
+            atRank(histogram, p999.upper(), p999.hasUpper(), scale));
+    }
+
+    /** @return the {@code rank}-th smallest value (1-based) at the histogram's resolution; NaN when there is none. */
+    private static double atRank(final Histogram histogram, final long rank, final boolean exists, final double scale)
+    {
+        return exists ? histogram.getValueAtPercentile(100.0 * rank / histogram.getTotalCount()) / scale : Double.NaN;
     }
 
     public static Distribution of(final Histogram histogram, final Metric metric)

@@ -130,6 +130,10 @@ public final class ConsoleSummary
                     rate(limited, r));
             }
         }
+        for (final String line : TailWarnings.of(r.distributions()))
+        {
+            out.println("warning: " + line);
+        }
         final var health = r.clientHealth();
         final Distribution hiccups = health.hiccupsMs();
         if (hiccups.count() > 0)

@@ -311,6 +311,8 @@ public final class RecordWriter
         throughput.put("output_tokens_per_s", Formulas.rate(r.counts().outputTokens(), w));
         throughput.put("input_tokens_per_s", Formulas.rate(r.counts().inputTokens(), w));
         distributions(rep.putObject("distributions"), r.distributions());
+        final ArrayNode tail = rep.putArray("tail_warnings");
+        TailWarnings.of(r.distributions()).forEach(tail::add);
         final RunResult.ColdStart cold = r.coldStart();
         if (cold != null)
         {
@@ -421,6 +423,29 @@ public final class RecordWriter
             n.put("min", d.min()).put("mean", d.mean()).put("stdev", d.stdev()).put("p50", d.p50())
                 .put("p90", d.p90()).put("p95", d.p95()).put("p99", d.p99()).put("p99_9", d.p999())
                 .put("max", d.max());
+            interval(n.putArray("p99_ci95"), d.p99Low(), d.p99High());
+            interval(n.putArray("p99_9_ci95"), d.p999Low(), d.p999High());
+        }
+    }
+
+    /** Writes [low, high] with null for a side the samples cannot bound. */
+    private static void interval(final ArrayNode a, final double low, final double high)
+    {
+        if (Double.isNaN(low))
+        {
+            a.addNull();
+        }
+        else
+        {
+            a.add(low);
+        }
+        if (Double.isNaN(high))
+        {
+            a.addNull();
+        }
+        else
+        {
+            a.add(high);
         }
     }
 

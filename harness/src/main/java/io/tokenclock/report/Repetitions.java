@@ -69,7 +69,8 @@ public final class Repetitions
             " resamples, seed " + seed(runs));
         final ObjectNode figures = root.putObject("figures");
         out.println();
-        out.printf(Locale.ROOT, "run-to-run over %d repetitions (95%% interval of the mean: bootstrap; outliers: Tukey)%n",
+        out.printf(Locale.ROOT,
+            "run-to-run over %d repetitions (95%% interval of the mean: bootstrap; outliers: Tukey)%n",
             runs.size());
         out.printf(Locale.ROOT, "%-22s %12s %12s %8s %25s %s%n", "figure", "mean", "stdev", "cv", "ci95", "excluded");
         for (final Map.Entry<String, ToDoubleFunction<RunResult>> e : figures().entrySet())

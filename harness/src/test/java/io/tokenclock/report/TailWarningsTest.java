@@ -1,0 +1,39 @@
+package io.tokenclock.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Metric;
+
+final class TailWarningsTest
+{
+    private static Distribution samples(final int n)
+    {
+        final Histogram h = new Histogram(3);
+        for (int i = 0; i < n; i++)
+        {
+            h.recordValue(1_000_000L + i);
+        }
+        return Distribution.of(h, "ms", 1e6);
+    }
+
+    @Test
+    void shouldWarnOnlyAboutTheTailsThatRestOnTooFewSamples()
+    {
+        final Map<Metric, Distribution> d = new EnumMap<>(Metric.class);
+        d.put(Metric.TTFT, samples(120));
+        d.put(Metric.TPOT, samples(299));
+        d.put(Metric.TOKEN_ITL, samples(5_000));
+        d.put(Metric.E2E, samples(0));
+        assertEquals(List.of(
+            "p99 of ttft rests on 120 samples; a 95% upper bound of a p99 needs 299: the true p99 may " +
+            "be well above the reported one"), TailWarnings.of(d));
+    }
+}
