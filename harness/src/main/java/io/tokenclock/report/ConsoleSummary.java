@@ -60,8 +60,8 @@ public final class ConsoleSummary
                 r.counts().total() > 0 ? 100.0 * r.counts().good() / r.counts().total() : 0.0);
         }
         out.println();
-        out.printf(Locale.ROOT, "%-22s %8s %9s %9s %9s %9s %9s %9s %9s %9s%n",
-            "metric (ms)", "n", "mean", "stdev", "p50", "p90", "p95", "p99", "p99.9", "max");
+        out.printf(Locale.ROOT, "%-22s %8s %9s %9s %9s %9s %9s %9s %9s %9s  %s%n",
+            "metric (ms)", "n", "mean", "stdev", "p50", "p90", "p95", "p99", "p99.9", "max", "p99 95% interval");
         for (final Metric m : LATENCIES)
         {
             final Distribution d = r.distributions().get(m);
@@ -69,8 +69,9 @@ public final class ConsoleSummary
             {
                 continue;
             }
-            out.printf(Locale.ROOT, "%-22s %8d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f%n",
-                m.key(), d.count(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(), d.p999(), d.max());
+            out.printf(Locale.ROOT, "%-22s %8d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f  %s%n",
+                m.key(), d.count(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(), d.p999(), d.max(),
+                interval(d.p99Low(), d.p99High()));
         }
         if (!r.groups().isEmpty())
         {
@@ -218,5 +219,12 @@ public final class ConsoleSummary
     private static double rate(final double count, final RunResult r)
     {
         return Formulas.rate(count, r.windowSeconds());
+    }
+
+    /** @return "[low, high]" of an order-statistic interval, "none" for a side the samples cannot bound. */
+    static String interval(final double low, final double high)
+    {
+        return "[" + (Double.isNaN(low) ? "none" : String.format(Locale.ROOT, "%.3f", low)) + ", " +
+            (Double.isNaN(high) ? "none" : String.format(Locale.ROOT, "%.3f", high)) + "]";
     }
 }

@@ -36,4 +36,11 @@ final class TailWarningsTest
             "p99 of ttft rests on 120 samples; a 95% upper bound of a p99 needs 299: the true p99 may " +
             "be well above the reported one"), TailWarnings.of(d));
     }
+
+    @Test
+    void shouldShowAnIntervalSideTheSamplesCannotBoundAsNone()
+    {
+        assertEquals("[1.250, none]", ConsoleSummary.interval(1.25, Double.NaN));
+        assertEquals("[1.000, 2.500]", ConsoleSummary.interval(1.0, 2.5));
+    }
 }
