@@ -27,13 +27,13 @@ import io.tokenclock.load.ArrivalProcess;
 /**
  * {@code tokenclock demo}: the main job end to end with nothing to install. Starts a server in-process on a free
  * loopback port, the simulated one or, with {@code --engine llama}, llama.cpp serving a random-weight model it
- * generates (real inference on this CPU), and runs an open-loop Poisson benchmark of about 30 s against it (at
- * 12 req/s about 330 measured requests: enough for a 95% upper bound of each p99), with warmup, then prints the
- * summary and where the results are. With the real engine the summary shows the engine's own
+ * generates (real inference on this CPU), and runs an open-loop Poisson benchmark of about 40 s against it (at
+ * 12 req/s about 430 measured requests: enough for each p99's 95% interval to have an upper end), with warmup,
+ * then prints the summary and where the results are. With the real engine the summary shows the engine's own
  * TTFT and TPOT beside the client's.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Benchmark an embedded server for about 30 s (nothing to install): the simulated one, or llama.cpp.")
+    description = "Benchmark an embedded server for about 40 s (nothing to install): the simulated one, or llama.cpp.")
 public final class DemoCommand implements Callable<Integer>
 {
     private static final double SIM_RATE = 12;
@@ -51,7 +51,7 @@ public final class DemoCommand implements Callable<Integer>
             "is about 8 times the work per token).")
     String modelSize;
 
-    @Option(names = "--duration", defaultValue = "30", description = "Measured seconds (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--duration", defaultValue = "40", description = "Measured seconds (default: ${DEFAULT-VALUE}).")
     double duration;
 
     @Option(names = "--rate", description = "Open-loop arrival rate, requests/s (default: 12; 2 with --engine llama).")

@@ -11,7 +11,7 @@ import io.tokenclock.stats.OrderStatistics;
  * <p>
  * The tail percentiles carry how far they can be trusted: {@code p99Low..p99High} and {@code p999Low..p999High} are
  * distribution-free 95% intervals from order statistics ({@link OrderStatistics}), read from the same histogram. A
- * side that would need a sample beyond the data is NaN: a p99 from fewer than about 300 samples has no upper bound.
+ * side that would need a sample beyond the data is NaN: a p99 from fewer than 368 samples has no upper end.
  */
 public record Distribution(
     String unit, long count, double min, double mean, double stdev,
@@ -21,10 +21,10 @@ public record Distribution(
     /** The coverage of the tail intervals. */
     public static final double TAIL_LEVEL = 0.95;
 
-    /** @return whether the p99 has a one-sided 95% upper bound, i.e. rests on enough samples to say how high it is. */
+    /** @return whether the p99's 95% interval has an upper end: enough samples (368) to say how high it can be. */
     public boolean p99Bounded()
     {
-        return count >= OrderStatistics.minSamplesForUpperBound(0.99, TAIL_LEVEL);
+        return !Double.isNaN(p99High);
     }
 
     /** Summarises {@code histogram}, dividing recorded values by {@code scale}. */

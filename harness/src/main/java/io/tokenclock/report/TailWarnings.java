@@ -10,9 +10,9 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.stats.OrderStatistics;
 
 /**
- * The warning a run too short for its p99 gets, in the summary and in the record alike: with fewer than 299 samples
- * no sample is a 95% upper bound of the true p99, so the reported p99 (the largest sample or near it) may be far below
- * it. One line per metric users read the tail of: TTFT, TPOT, token ITL and e2e. Stateless.
+ * The warning a run too short for its p99 gets, in the summary and in the record alike: with fewer than 368
+ * samples the p99's two-sided 95% interval ({@link Distribution#p99High()}) has no upper end, so the reported p99 (the
+ * largest sample or near it) may be far below the true one. One line per metric users read the tail of: TTFT, TPOT, token ITL and e2e. Stateless.
  */
 final class TailWarnings
 {
@@ -25,15 +25,15 @@ final class TailWarnings
     /** @return one line per tail metric whose p99 rests on too few samples to be bounded; empty when none. */
     static List<String> of(final Map<Metric, Distribution> distributions)
     {
-        final long needed = OrderStatistics.minSamplesForUpperBound(0.99, Distribution.TAIL_LEVEL);
+        final long needed = OrderStatistics.minSamplesForUpperBound(0.99, 1 - (1 - Distribution.TAIL_LEVEL) / 2);
         final List<String> lines = new ArrayList<>();
         for (final Metric m : TAILS)
         {
             final Distribution d = distributions.get(m);
             if (d != null && d.count() > 0 && !d.p99Bounded())
             {
-                lines.add(String.format(Locale.ROOT, "p99 of %s rests on %,d samples; a 95%% upper bound of a p99 " +
-                    "needs %,d: the true p99 may be well above the reported one", m.key(), d.count(), needed));
+                lines.add(String.format(Locale.ROOT, "p99 of %s rests on %,d samples; its 95%% interval has an upper " +
+                    "end from %,d: the true p99 may be well above the reported one", m.key(), d.count(), needed));
             }
         }
         return lines;
