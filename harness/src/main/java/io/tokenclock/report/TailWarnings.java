@@ -12,7 +12,8 @@ import io.tokenclock.stats.OrderStatistics;
 /**
  * The warning a run too short for its p99 gets, in the summary and in the record alike: with fewer than 368
  * samples the p99's two-sided 95% interval ({@link Distribution#p99High()}) has no upper end, so the reported p99 (the
- * largest sample or near it) may be far below the true one. One line per metric users read the tail of: TTFT, TPOT, token ITL and e2e. Stateless.
+ * largest sample or near it) may be far below the true one. One line per metric users read the tail of: TTFT,
+ * TPOT, token ITL and e2e. Stateless.
  */
 final class TailWarnings
 {
