@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 import picocli.CommandLine.Option;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.config.AgentSpec;
+import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptionsBuilder;
 
 /**
@@ -98,17 +98,15 @@ final class WorkloadFlags
         }
         if (given.set("--agent-steps") && agentSteps != null)
         {
-            final ObjectNode agent = JsonNodeFactory.instance.objectNode().put("max_steps", agentSteps);
-            agent.putObject("tool_latency_ms").put("dist", "fixed").put("value", toolLatencyMs);
-            o.agent(agent);
+            o.agent(AgentSpec.simulated(agentSteps, toolLatencyMs));
         }
         if (given.set("--turns"))
         {
-            o.sessionTurns(JsonNodeFactory.instance.objectNode().put("dist", "fixed").put("value", turns));
+            o.sessionTurns(LengthSpec.fixed(turns));
         }
         if (given.set("--think-ms"))
         {
-            o.thinkTimeMs(JsonNodeFactory.instance.objectNode().put("dist", "fixed").put("value", thinkMs));
+            o.thinkTimeMs(LengthSpec.fixed(thinkMs));
         }
     }
 }

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.load.ArrivalProcess;
@@ -87,10 +86,10 @@ public final class RunOptions
      * @param seed              Seed of prompts, lengths and arrivals.
      * @param inputTokens       Fixed prompt length, tokens.
      * @param prompt            One fixed prompt, or null.
-     * @param inputLengths      Input length distribution (contract syntax), or null for the fixed length.
-     * @param outputLengths     Output length distribution (contract syntax), or null.
+     * @param inputLengths      Input length distribution, tokens, or null for the fixed length.
+     * @param outputLengths     Output length distribution, tokens, or null for the model's {@code max_tokens}.
      * @param lengthCorrelation Gaussian-copula correlation of input and output lengths, in [-1, 1].
-     * @param segments          Traffic segments (contract syntax), or null.
+     * @param segments          Traffic segments, or null.
      * @param dataset           A dataset or trace to replay instead of synthetic prompts, or null.
      * @param datasetFormat     The dataset's format.
      * @param blockSize         Tokens per Mooncake hash_ids block.
@@ -100,21 +99,16 @@ public final class RunOptions
      * @param cancelAfterTokens Cancel after this many tokens (0: not by tokens).
      * @param sessionTurns      Turns per session (distribution), for user-centric load.
      * @param thinkTimeMs       Think time between turns, ms (distribution).
-     * @param agent             Tool-using agents: tools, max_steps, tool_latency_ms, ...; or null.
+     * @param agent             Tool-using agents, or null.
      */
-    public record Workload(long seed, int inputTokens, String prompt, JsonNode inputLengths, JsonNode outputLengths,
-        double lengthCorrelation, JsonNode segments, Path dataset, String datasetFormat, int blockSize,
-        SharedPrefixes prefixes, double cancelRate, double cancelAfterMs, int cancelAfterTokens, JsonNode sessionTurns,
-        JsonNode thinkTimeMs, JsonNode agent)
+    public record Workload(long seed, int inputTokens, String prompt, LengthSpec inputLengths,
+        LengthSpec outputLengths, double lengthCorrelation, List<SegmentSpec> segments, Path dataset,
+        String datasetFormat, int blockSize, SharedPrefixes prefixes, double cancelRate, double cancelAfterMs,
+        int cancelAfterTokens, LengthSpec sessionTurns, LengthSpec thinkTimeMs, AgentSpec agent)
     {
         public Workload
         {
-            inputLengths = inputLengths == null ? null : inputLengths.deepCopy();
-            outputLengths = outputLengths == null ? null : outputLengths.deepCopy();
-            segments = segments == null ? null : segments.deepCopy();
-            sessionTurns = sessionTurns == null ? null : sessionTurns.deepCopy();
-            thinkTimeMs = thinkTimeMs == null ? null : thinkTimeMs.deepCopy();
-            agent = agent == null ? null : agent.deepCopy();
+            segments = segments == null ? null : List.copyOf(segments);
         }
     }
 

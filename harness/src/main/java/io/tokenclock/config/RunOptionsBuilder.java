@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.load.ArrivalProcess;
@@ -60,10 +59,10 @@ public final class RunOptionsBuilder
     long seed = 42;
     int inputTokens = 128;
     String prompt;
-    JsonNode inputLengths;
-    JsonNode outputLengths;
+    LengthSpec inputLengths;
+    LengthSpec outputLengths;
     double lengthCorrelation = 0;
-    JsonNode segments;
+    List<SegmentSpec> segments;
     Path dataset;
     String datasetFormat = "jsonl";
     int blockSize = 512;
@@ -71,9 +70,9 @@ public final class RunOptionsBuilder
     double cancelRate = 0;
     double cancelAfterMs = 0;
     int cancelAfterTokens = 0;
-    JsonNode sessionTurns;
-    JsonNode thinkTimeMs;
-    JsonNode agent;
+    LengthSpec sessionTurns;
+    LengthSpec thinkTimeMs;
+    AgentSpec agent;
     Integer concurrency;
     Double rate;
     ArrivalProcess.Kind arrival = ArrivalProcess.Kind.POISSON;
@@ -452,16 +451,16 @@ public final class RunOptionsBuilder
         return this;
     }
 
-    /** Input length distribution (contract syntax), or null for the fixed length. */
-    public RunOptionsBuilder inputLengths(final JsonNode inputLengths)
+    /** Input length distribution, tokens, or null for the fixed length. */
+    public RunOptionsBuilder inputLengths(final LengthSpec inputLengths)
     {
         this.inputLengths = inputLengths;
         given.put("inputLengths", source);
         return this;
     }
 
-    /** Output length distribution (contract syntax), or null. */
-    public RunOptionsBuilder outputLengths(final JsonNode outputLengths)
+    /** Output length distribution, tokens, or null for the model's {@code max_tokens}. */
+    public RunOptionsBuilder outputLengths(final LengthSpec outputLengths)
     {
         this.outputLengths = outputLengths;
         given.put("outputLengths", source);
@@ -476,8 +475,8 @@ public final class RunOptionsBuilder
         return this;
     }
 
-    /** Traffic segments (contract syntax), or null. */
-    public RunOptionsBuilder segments(final JsonNode segments)
+    /** Traffic segments, or null. */
+    public RunOptionsBuilder segments(final List<SegmentSpec> segments)
     {
         this.segments = segments;
         given.put("segments", source);
@@ -541,7 +540,7 @@ public final class RunOptionsBuilder
     }
 
     /** Turns per session (distribution), for user-centric load. */
-    public RunOptionsBuilder sessionTurns(final JsonNode sessionTurns)
+    public RunOptionsBuilder sessionTurns(final LengthSpec sessionTurns)
     {
         this.sessionTurns = sessionTurns;
         given.put("sessionTurns", source);
@@ -549,15 +548,15 @@ public final class RunOptionsBuilder
     }
 
     /** Think time between turns, ms (distribution). */
-    public RunOptionsBuilder thinkTimeMs(final JsonNode thinkTimeMs)
+    public RunOptionsBuilder thinkTimeMs(final LengthSpec thinkTimeMs)
     {
         this.thinkTimeMs = thinkTimeMs;
         given.put("thinkTimeMs", source);
         return this;
     }
 
-    /** Tool-using agents: tools, max_steps, tool_latency_ms, ...; or null. */
-    public RunOptionsBuilder agent(final JsonNode agent)
+    /** Tool-using agents, or null. */
+    public RunOptionsBuilder agent(final AgentSpec agent)
     {
         this.agent = agent;
         given.put("agent", source);

@@ -44,7 +44,7 @@ public final class ContractOptions
         }
         applyTarget(root.path("target"), o);
         applyModel(root.path("model"), o);
-        applyWorkload(root.path("workload"), o);
+        applyWorkload(root.path("workload"), contract.path().toAbsolutePath().getParent(), o);
         applyLoad(root.path("load"), o);
         applyState(root.path("state"), o);
         applyRest(root, o);
@@ -107,23 +107,23 @@ public final class ContractOptions
     }
 
     /** {@code workload}: prompts, lengths, segments, sessions, agents, prefixes, cancellation, dataset. */
-    private static void applyWorkload(final JsonNode workload, final RunOptionsBuilder o)
+    private static void applyWorkload(final JsonNode workload, final Path baseDir, final RunOptionsBuilder o)
     {
         if (workload.has("prompt"))
         {
             o.prompt(workload.get("prompt").asText());
         }
-        o.inputLengths(workload.has("input_tokens") ? workload.get("input_tokens").deepCopy() : null);
-        o.outputLengths(workload.has("output_tokens") ? workload.get("output_tokens").deepCopy() : null);
+        o.inputLengths(WorkloadSpecs.lengths(workload.get("input_tokens"), baseDir));
+        o.outputLengths(WorkloadSpecs.lengths(workload.get("output_tokens"), baseDir));
         o.lengthCorrelation(workload.path("correlation").asDouble(0.0));
-        o.segments(workload.has("segments") ? workload.get("segments").deepCopy() : null);
-        o.agent(workload.has("agent") ? workload.get("agent").deepCopy() : null);
+        o.segments(workload.has("segments") ? WorkloadSpecs.segments(workload.get("segments"), baseDir) : null);
+        o.agent(workload.has("agent") ? WorkloadSpecs.agent(workload.get("agent"), baseDir) : null);
         final JsonNode sessions = workload.path("sessions");
         if (sessions.isObject())
         {
-            o.sessionTurns(sessions.has("turns") ? sessions.get("turns").deepCopy() : null);
+            o.sessionTurns(WorkloadSpecs.lengths(sessions.get("turns"), baseDir));
             o.sticky(sessions.path("sticky").asBoolean(false));
-            o.thinkTimeMs(sessions.has("think_time_ms") ? sessions.get("think_time_ms").deepCopy() : null);
+            o.thinkTimeMs(WorkloadSpecs.lengths(sessions.get("think_time_ms"), baseDir));
         }
         final JsonNode prefix = workload.path("prefix");
         if (prefix.isObject())
@@ -189,11 +189,10 @@ public final class ContractOptions
     private static void applyRest(final JsonNode root, final RunOptionsBuilder o)
     {
         applyMeasurement(root.path("measurement"), o);
-        final JsonNode slo = root.path("quality").path("slo");
-        if (slo.isObject())
+        final Slo slo = WorkloadSpecs.slo(root.path("quality").path("slo"));
+        if (slo != null)
         {
-            o.slo(Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"),
-                number(slo, "e2e_ms")));
+            o.slo(slo);
         }
         final JsonNode output = root.path("output");
         if (output.has("dir"))
@@ -337,11 +336,6 @@ public final class ContractOptions
                     stage.get("duration_s").asDouble()));
             }
         }
-    }
-
-    private static Double number(final JsonNode node, final String field)
-    {
-        return node.hasNonNull(field) ? node.get(field).asDouble() : null;
     }
 
     private static Iterable<Map.Entry<String, JsonNode>> iterable(final JsonNode node)

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
@@ -123,10 +124,8 @@ public final class RecordWriter
 
         final ObjectNode workload = root.putObject("workload");
         workload.put("prompts", workloadDescription);
-        workload.set("input_tokens", o.workload().inputLengths() == null ? null :
-            o.workload().inputLengths().deepCopy());
-        workload.set("output_tokens", o.workload().outputLengths() == null ? null :
-            o.workload().outputLengths().deepCopy());
+        workload.set("input_tokens", declared(o.workload().inputLengths()));
+        workload.set("output_tokens", declared(o.workload().outputLengths()));
         workload.put("correlation", o.workload().lengthCorrelation());
         workload.put("seed", o.workload().seed());
         workload.put("hash", r.provenance().hash());
@@ -387,6 +386,12 @@ public final class RecordWriter
             rep.putNull("repetitions");
         }
         return rep;
+    }
+
+    /** @return a length distribution as its contract declared it, or null when none was declared. */
+    private static JsonNode declared(final LengthSpec spec)
+    {
+        return spec == null ? null : JSON.valueToTree(spec.declared());
     }
 
     private static void require(final List<String> gaps, final boolean filled, final String what)

@@ -3,9 +3,8 @@ package io.tokenclock.runner;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.SegmentSpec;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.LoadPlan;
 import io.tokenclock.load.RateSchedule;
@@ -45,22 +44,15 @@ public final class RunShape
     {
         if (o.workload().segments() != null)
         {
-            for (final JsonNode s : o.workload().segments())
+            for (final SegmentSpec s : o.workload().segments())
             {
-                final String name = s.path("name").asText();
-                if ((groupName.equals(name) || groupName.endsWith(" / " + name)) && s.has("slo"))
+                if ((groupName.equals(s.name()) || groupName.endsWith(" / " + s.name())) && s.slo() != null)
                 {
-                    final JsonNode slo = s.get("slo");
-                    return Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"), number(slo, "e2e_ms"));
+                    return s.slo();
                 }
             }
         }
         return o.quality().slo();
-    }
-
-    private static Double number(final JsonNode node, final String field)
-    {
-        return node.hasNonNull(field) ? node.get(field).asDouble() : null;
     }
 
     /** @return the names of the run's groups: stages x segments, or whichever of the two there is. */

@@ -7,12 +7,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.config.AgentSpec;
+import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
-import io.tokenclock.contract.LengthSpecs;
+import io.tokenclock.config.SegmentSpec;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.AgentWorkload;
@@ -57,12 +58,9 @@ public final class Workloads
         }
         if (o.load().users() != null)
         {
-            final Path baseDir = baseDir(o);
             return new SessionWorkload(w.seed(), bodies(o, true, model, parsedExtraBody(o)), tokenizer,
-                lengths(w.inputLengths(), baseDir, new Fixed(w.inputTokens())),
-                lengths(w.outputLengths(), baseDir, null), o.model().maxTokens(),
-                lengths(w.sessionTurns(), baseDir, new Fixed(3)),
-                lengths(w.thinkTimeMs(), baseDir, new Fixed(1000)), o.load().users());
+                inputLengths(w), lengths(w.outputLengths(), null), o.model().maxTokens(),
+                lengths(w.sessionTurns(), new Fixed(3)), lengths(w.thinkTimeMs(), new Fixed(1000)), o.load().users());
         }
         final WorkloadGenerator generator = generatorOf(o, endpoint, model, tokenizer).prefixes(w.prefixes());
         return w.cancelRate() > 0 ? generator.cancellation(new CancellationRule(w.cancelRate(), w.cancelAfterMs(),
@@ -76,11 +74,16 @@ public final class Workloads
         return contract == null ? null : contract.toAbsolutePath().getParent();
     }
 
-    /** @return the length distribution a contract spec declares, or {@code fallback} when there is none. */
-    private static LengthDistribution lengths(
-        final JsonNode spec, final Path baseDir, final LengthDistribution fallback)
+    /** @return the distribution a spec declares, or {@code fallback} when there is none. */
+    private static LengthDistribution lengths(final LengthSpec spec, final LengthDistribution fallback)
     {
-        return spec != null ? LengthSpecs.parse(spec, baseDir) : fallback;
+        return spec != null ? spec.distribution() : fallback;
+    }
+
+    /** @return the declared input lengths, else the fixed {@code --input-tokens}. */
+    private static LengthDistribution inputLengths(final RunOptions.Workload w)
+    {
+        return lengths(w.inputLengths(), new Fixed(w.inputTokens()));
     }
 
     private static ObjectNode parsedExtraBody(final RunOptions o)
@@ -101,13 +104,10 @@ public final class Workloads
      */
     static void connectTools(final RunOptions o, final Workload workload, final LoadGenerator generator)
     {
-        if (workload instanceof AgentWorkload agents && o.workload().agent() != null &&
-            o.workload().agent().has("tool_command"))
+        final AgentSpec spec = o.workload().agent();
+        if (workload instanceof AgentWorkload agents && spec != null && !spec.toolCommand().isEmpty())
         {
-            final List<String> command = new ArrayList<>();
-            o.workload().agent().get("tool_command").forEach(part -> command.add(part.asText()));
-            agents.toolCommand(command, (long)(o.workload().agent().path("tool_timeout_ms").asDouble(30_000) * 1e6),
-                generator::onUserTurnEnded);
+            agents.toolCommand(spec.toolCommand(), (long)(spec.toolTimeoutMs() * 1e6), generator::onUserTurnEnded);
         }
     }
 
@@ -118,37 +118,31 @@ public final class Workloads
 
     private static AgentWorkload agent(final RunOptions o, final String model, final Tokenizer tokenizer)
     {
-        final Path baseDir = baseDir(o);
         final RunOptions.Workload w = o.workload();
-        final JsonNode a = w.agent();
+        final AgentSpec a = w.agent();
         final ObjectNode extra = parsedExtraBody(o);
         final ObjectNode body = extra != null ? extra : JSON.createObjectNode();
         try
         {
-            body.set("tools", a.has("tools") ? a.get("tools") : JSON.readTree(DEFAULT_TOOLS));
+            body.set("tools", JSON.readTree(a.tools() != null ? a.tools() : DEFAULT_TOOLS));
         }
         catch (final JsonProcessingException ex)
         {
             throw new IllegalStateException(ex);
         }
-        return new AgentWorkload(w.seed(), bodies(o, true, model, body), tokenizer,
-            lengths(w.inputLengths(), baseDir, new Fixed(w.inputTokens())),
-            lengths(w.outputLengths(), baseDir, null), o.model().maxTokens(),
-            a.path("max_steps").asInt(8),
-            lengths(a.get("tool_latency_ms"), baseDir, new Fixed(200)),
-            lengths(a.get("tool_result_tokens"), baseDir, new Fixed(100)),
-            lengths(w.thinkTimeMs(), baseDir, new Fixed(1000)), o.load().users(),
-            a.path("max_retries").asInt(2)).toolResultTexts(toolResults(a, baseDir));
+        return new AgentWorkload(w.seed(), bodies(o, true, model, body), tokenizer, inputLengths(w),
+            lengths(w.outputLengths(), null), o.model().maxTokens(), a.maxSteps(),
+            a.toolLatencyMs().distribution(), a.toolResultTokens().distribution(),
+            lengths(w.thinkTimeMs(), new Fixed(1000)), o.load().users(), a.maxRetries())
+            .toolResultTexts(toolResults(a.toolResultsFile()));
     }
 
-    private static List<String> toolResults(final JsonNode agent, final Path baseDir)
+    private static List<String> toolResults(final Path file)
     {
-        if (!agent.hasNonNull("tool_results_file"))
+        if (file == null)
         {
             return List.of();
         }
-        final Path file = baseDir != null ? baseDir.resolve(agent.get("tool_results_file").asText()) :
-            Path.of(agent.get("tool_results_file").asText());
         try
         {
             return Files.readAllLines(file).stream().filter(l -> !l.isBlank()).toList();
@@ -172,27 +166,33 @@ public final class Workloads
                 w.dataset();
             return new WorkloadGenerator(w.seed(), bodies(o, chat, model, parsedExtraBody(o)), tokenizer,
                 Datasets.load(file, w.datasetFormat()), "sharegpt".equals(w.datasetFormat()), w.blockSize(),
-                lengths(w.outputLengths(), baseDir, null), maxTokens);
+                lengths(w.outputLengths(), null), maxTokens);
         }
         if (w.segments() != null)
         {
             final List<WorkloadGenerator.Segment> segments = new ArrayList<>();
-            for (final JsonNode s : w.segments())
+            for (final SegmentSpec segment : w.segments())
             {
-                final ObjectNode extra = parsedExtraBody(o);
-                final ObjectNode merged = extra != null ? extra : JSON.createObjectNode();
-                if (s.has("extra_body"))
-                {
-                    merged.setAll((ObjectNode)s.get("extra_body"));
-                }
-                segments.add(new WorkloadGenerator.Segment(s.get("name").asText(), s.get("weight").asDouble(),
-                    LengthSpecs.parse(s.get("input_tokens"), baseDir), lengths(s.get("output_tokens"), baseDir, null),
-                    s.path("correlation").asDouble(0.0), bodies(o, chat, model, merged.isEmpty() ? null : merged)));
+                segments.add(new WorkloadGenerator.Segment(segment.name(), segment.weight(),
+                    segment.inputLengths().distribution(), lengths(segment.outputLengths(), null),
+                    segment.correlation(), bodies(o, chat, model, mergedExtraBody(o, segment.extraBody()))));
             }
             return new WorkloadGenerator(w.seed(), tokenizer, w.prompt(), segments, maxTokens);
         }
         return new WorkloadGenerator(w.seed(), bodies(o, chat, model, parsedExtraBody(o)), tokenizer, w.prompt(),
-            lengths(w.inputLengths(), baseDir, new Fixed(w.inputTokens())), lengths(w.outputLengths(), baseDir, null),
-            w.lengthCorrelation(), maxTokens);
+            inputLengths(w), lengths(w.outputLengths(), null), w.lengthCorrelation(), maxTokens);
+    }
+
+    /** @return the model's {@code extra_body} with a segment's own fields over it, or null when both are empty. */
+    private static ObjectNode mergedExtraBody(final RunOptions o, final String segmentExtraBody)
+    {
+        final ObjectNode extra = parsedExtraBody(o);
+        final ObjectNode merged = extra != null ? extra : JSON.createObjectNode();
+        final ObjectNode own = RequestBodyFactory.parseExtraBody(segmentExtraBody);
+        if (own != null)
+        {
+            merged.setAll(own);
+        }
+        return merged.isEmpty() ? null : merged;
     }
 }

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tokenclock.config.AgentSpec;
+import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.FaultKind;
@@ -391,8 +393,8 @@ final class BenchmarkRunnerIT
             o.requests(18L);
             o.maxTokens(6);
             o.inputTokens(10);
-            o.sessionTurns(JSON.createObjectNode().put("dist", "fixed").put("value", 3));
-            o.thinkTimeMs(JSON.createObjectNode().put("dist", "fixed").put("value", 50));
+            o.sessionTurns(LengthSpec.fixed(3));
+            o.thinkTimeMs(LengthSpec.fixed(50));
             o.sticky(true);
             final RunResult r = run(o);
             assertEquals(18, r.counts().ok());
@@ -465,9 +467,9 @@ final class BenchmarkRunnerIT
             o.users(2);
             o.requests(12L);
             o.maxTokens(8);
-            o.agent(JSON.readTree("{\"max_steps\": 5, \"tool_latency_ms\": {\"dist\": \"fixed\", " +
-                "\"value\": 20}, \"tool_result_tokens\": {\"dist\": \"fixed\", \"value\": 30}}"));
-            o.thinkTimeMs(JSON.createObjectNode().put("dist", "fixed").put("value", 10));
+            o.agent(new AgentSpec(null, 5, AgentSpec.DEFAULT_MAX_RETRIES, List.of(), AgentSpec.DEFAULT_TOOL_TIMEOUT_MS,
+                null, LengthSpec.fixed(20), LengthSpec.fixed(30)));
+            o.thinkTimeMs(LengthSpec.fixed(10));
             final RunResult r = run(o);
             assertEquals(12, r.counts().ok());
             assertNotNull(r.tasks());
@@ -579,9 +581,10 @@ final class BenchmarkRunnerIT
             o.users(2);
             o.requests(12L);
             o.maxTokens(6);
-            o.agent(JSON.readTree("{\"max_steps\": 5, \"tool_command\": [\"sh\", \"-c\", " +
-                "\"sleep 0.05; echo result of $TOOL_NAME for; cat\"]}"));
-            o.thinkTimeMs(JSON.createObjectNode().put("dist", "fixed").put("value", 5));
+            o.agent(new AgentSpec(null, 5, AgentSpec.DEFAULT_MAX_RETRIES,
+                List.of("sh", "-c", "sleep 0.05; echo result of $TOOL_NAME for; cat"), AgentSpec.DEFAULT_TOOL_TIMEOUT_MS,
+                null, null, null));
+            o.thinkTimeMs(LengthSpec.fixed(5));
             final RunResult r = run(o);
             assertEquals(12, r.counts().ok());
             assertTrue(r.tasks().tasks() >= 2 && r.tasks().succeeded() == r.tasks().tasks(),
@@ -604,9 +607,9 @@ final class BenchmarkRunnerIT
             o.maxTokens(6);
             o.preflight(false);
             o.model("m");
-            o.agent(JSON.readTree("{\"max_steps\": 4, \"max_retries\": 5, \"tool_latency_ms\": " +
-                "{\"dist\": \"fixed\", \"value\": 5}}"));
-            o.thinkTimeMs(JSON.createObjectNode().put("dist", "fixed").put("value", 5));
+            o.agent(new AgentSpec(null, 4, 5, List.of(), AgentSpec.DEFAULT_TOOL_TIMEOUT_MS, null, LengthSpec.fixed(5),
+                null));
+            o.thinkTimeMs(LengthSpec.fixed(5));
             final RunResult r = run(o);
             assertTrue(r.counts().errors() > 0, "the simulator failed some requests: " + r.counts().errors());
             // Every failed request is either retried or fails its task, except a user's last request of the run.
