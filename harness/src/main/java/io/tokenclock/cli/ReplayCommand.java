@@ -19,6 +19,7 @@ import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
+import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.OpenLoopSchedule;
 import io.tokenclock.runner.RunShape;
 import io.tokenclock.runner.Workloads;
@@ -71,13 +72,14 @@ public final class ReplayCommand implements Callable<Integer>
         {
             final Workload generator = Workloads.generator(o, Endpoint.parse(o.target().url(), o.target().api()), model,
                 tokenizer);
-            if (!generator.replayable())
+            final LoadGenerator.RequestFiller filler = generator.offlineFiller();
+            if (filler == null)
             {
                 System.out.println("replay: workload  user sessions interleave by the server's timing: the hash " +
                     "covers the messages sent, and cannot be regenerated offline");
                 return Main.EXIT_OK;
             }
-            same = checkWorkload(record, generator, requests) & checkSchedule(record, o, generator, requests);
+            same = checkWorkload(record, generator, filler, requests) & checkSchedule(record, o, generator, requests);
         }
         finally
         {
@@ -135,11 +137,12 @@ public final class ReplayCommand implements Callable<Integer>
         return Main.execute(rerun.toArray(String[]::new));
     }
 
-    private static boolean checkWorkload(final JsonNode record, final Workload generator, final long requests)
+    private static boolean checkWorkload(
+        final JsonNode record, final Workload generator, final LoadGenerator.RequestFiller filler, final long requests)
     {
         for (long i = 0; i < requests; i++)
         {
-            generator.body(i);
+            filler.build(i);
         }
         return report("workload", record.path("workload").path("hash").asText(), generator.hash(), requests);
     }

@@ -50,9 +50,8 @@ final class ClosedLoopDriver extends LoadGenerator
     }
 
     @Override
-    void fill(final RequestSlot slot, final long i)
+    void onSubmit(final RequestSlot slot, final long i)
     {
-        slot.promptTokensHint = filler.promptTokensHint(i);
         filler.onSubmit(slot, i);
     }
 
@@ -60,15 +59,15 @@ final class ClosedLoopDriver extends LoadGenerator
     {
         final LoadPlan p = plan;
         final ConcurrencySchedule stages = p.concurrencyStages();
-        final long first = coldStart() ? sendColdStart(filler.body(0)) : 0;
+        final long first = coldStart() ? sendColdStart(filler.build(0)) : 0;
         final long t0 = clock.nanoTime();
         startNs = t0;
         for (long i = first; !stopRequested(); i++)
         {
             final boolean warmup = i - first < p.warmupRequests() ||
                 (p.warmupDurationNs() > 0 && clock.nanoTime() < t0 + p.warmupDurationNs());
-            // Build the body before waiting for a free slot, so that building never delays the refill.
-            final byte[] body = filler.body(i);
+            // Build the request before waiting for a free slot, so that building never delays the refill.
+            final BuiltRequest request = filler.build(i);
             if (stages != null && !adjustConcurrency(stages))
             {
                 break;
@@ -85,11 +84,10 @@ final class ClosedLoopDriver extends LoadGenerator
             }
             final long previousEndNs = pool.pollEndStamp();
             slot.scheduledNs = previousEndNs > 0 ? previousEndNs : Math.max(t0, stageChangeNs);
-            slot.body = body;
             final int stage = stages != null ? concurrencyStage - stages.rampStages() : 0;
             final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
                 RequestSlot.PHASE_MEASURE;
-            if (submit(slot, i, phase, Math.max(0, stage)))
+            if (submit(slot, request, i, phase, Math.max(0, stage)))
             {
                 break;
             }

@@ -25,11 +25,8 @@ public abstract sealed class LoadGenerator implements Runnable
     /** Builds request number {@code i}. Called on the generator thread, ahead of the request's intended start. */
     public interface RequestFiller
     {
-        /** @return the UTF-8 request body of request {@code i}. */
-        byte[] body(long i);
-
-        /** @return the approximate prompt length of request {@code i} in tokens, or -1. */
-        int promptTokensHint(long i);
+        /** @return request {@code i}, built from {@code i} and the seed alone. */
+        BuiltRequest build(long i);
 
         /** Sets per-request rules on the slot (e.g. a cancellation rule) just before it is submitted. */
         default void onSubmit(RequestSlot slot, long i)
@@ -73,12 +70,7 @@ public abstract sealed class LoadGenerator implements Runnable
         this.waiter = waiter;
     }
 
-    /**
-     * The driver for {@code plan}, waiting by parking the calling thread.
-     *
-     * @param filler builds the requests; for user-centric load ({@code plan.users() > 0}) it must be a
-     *               {@link SessionFiller} too.
-     */
+    /** The open- or closed-loop driver for {@code plan}, waiting by parking the calling thread. */
     public static LoadGenerator of(
         final LoadPlan plan, final NanoClock clock, final SlotPool pool, final RequestFiller filler,
         final RequestSink sink)
@@ -86,22 +78,46 @@ public abstract sealed class LoadGenerator implements Runnable
         return of(plan, clock, pool, filler, sink, ParkingWaiter.INSTANCE);
     }
 
-    /** The driver for {@code plan}, waiting through {@code waiter} (tests: a waiter that advances a hand-set clock). */
+    /**
+     * The open- or closed-loop driver for {@code plan}, waiting through {@code waiter} (tests: a waiter that advances
+     * a hand-set clock).
+     *
+     * @throws IllegalArgumentException for a plan of simulated users, whose turns a {@link SessionFiller} builds.
+     */
     public static LoadGenerator of(
         final LoadPlan plan, final NanoClock clock, final SlotPool pool, final RequestFiller filler,
         final RequestSink sink, final Waiter waiter)
     {
         if (plan.users() > 0)
         {
-            if (!(filler instanceof SessionFiller sessions))
-            {
-                throw new IllegalArgumentException("user-centric load needs a SessionFiller, not " +
-                    filler.getClass().getName());
-            }
-            return new UserSessionDriver(plan, clock, pool, sessions, sink, waiter);
+            throw new IllegalArgumentException("user-centric load needs a SessionFiller (ofUsers)");
         }
         return plan.closedLoop() ? new ClosedLoopDriver(plan, clock, pool, filler, sink, waiter) :
             new OpenLoopDriver(plan, clock, pool, filler, sink, waiter);
+    }
+
+    /** The driver of simulated users for {@code plan}, waiting by parking the calling thread. */
+    public static LoadGenerator ofUsers(
+        final LoadPlan plan, final NanoClock clock, final SlotPool pool, final SessionFiller sessions,
+        final RequestSink sink)
+    {
+        return ofUsers(plan, clock, pool, sessions, sink, ParkingWaiter.INSTANCE);
+    }
+
+    /**
+     * The driver of simulated users for {@code plan}, waiting through {@code waiter}.
+     *
+     * @throws IllegalArgumentException for a plan without users.
+     */
+    public static LoadGenerator ofUsers(
+        final LoadPlan plan, final NanoClock clock, final SlotPool pool, final SessionFiller sessions,
+        final RequestSink sink, final Waiter waiter)
+    {
+        if (plan.users() <= 0)
+        {
+            throw new IllegalArgumentException("a session filler needs a plan of simulated users");
+        }
+        return new UserSessionDriver(plan, clock, pool, sessions, sink, waiter);
     }
 
     @Override
@@ -178,8 +194,8 @@ public abstract sealed class LoadGenerator implements Runnable
     /** Starts requests until the plan ends or a stop is asked for. Generator thread. */
     abstract void drive() throws InterruptedException;
 
-    /** Sets what the filler owns on a slot about to be submitted: the prompt-length hint, per-request rules. */
-    abstract void fill(RequestSlot slot, long i);
+    /** Sets the filler's per-request rules (e.g. cancellation) on a slot about to be submitted. */
+    abstract void onSubmit(RequestSlot slot, long i);
 
     final boolean coldStart()
     {
@@ -206,7 +222,7 @@ public abstract sealed class LoadGenerator implements Runnable
     }
 
     /** Sends the cold-start request alone and waits for it; returns the next request number. */
-    final long sendColdStart(final byte[] body) throws InterruptedException
+    final long sendColdStart(final BuiltRequest request) throws InterruptedException
     {
         final RequestSlot slot = acquire();
         if (slot == null)
@@ -214,8 +230,7 @@ public abstract sealed class LoadGenerator implements Runnable
             return 0;
         }
         slot.scheduledNs = clock.nanoTime();
-        slot.body = body;
-        submit(slot, 0, RequestSlot.PHASE_COLD, 0);
+        submit(slot, request, 0, RequestSlot.PHASE_COLD, 0);
         while (pool.inUse() > 0 && !stopRequested)
         {
             waiter.park(COLD_POLL_NS);
@@ -271,17 +286,21 @@ public abstract sealed class LoadGenerator implements Runnable
      * @param stage the stage index (0 without stages), which moves the request to the stage's own groups.
      * @return true when the measured-request limit has been reached.
      */
-    final boolean submit(final RequestSlot slot, final long i, final int phase, final int stage)
+    final boolean submit(
+        final RequestSlot slot, final BuiltRequest request, final long i, final int phase, final int stage)
     {
         final LoadPlan p = plan;
-        slot.bodyLength = slot.body.length;
+        slot.body = request.body();
+        slot.bodyLength = request.body().length;
+        slot.promptTokensHint = request.promptTokensHint();
+        slot.group = request.group();
         slot.requestId = i;
         slot.phase = phase;
         if (phase == RequestSlot.PHASE_MEASURE && measureStartNs == 0)
         {
             measureStartNs = slot.scheduledNs;
         }
-        fill(slot, i);
+        onSubmit(slot, i);
         if (stage > 0)
         {
             slot.group += stage * p.groupsPerStage();

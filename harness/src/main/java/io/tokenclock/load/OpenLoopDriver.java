@@ -38,7 +38,7 @@ final class OpenLoopDriver extends LoadGenerator
     void drive() throws InterruptedException
     {
         final LoadPlan p = plan;
-        final long first = coldStart() ? sendColdStart(filler.body(0)) : 0;
+        final long first = coldStart() ? sendColdStart(filler.build(0)) : 0;
         final long t0 = clock.nanoTime();
         for (long i = first; !stopRequested(); i++)
         {
@@ -54,8 +54,8 @@ final class OpenLoopDriver extends LoadGenerator
             {
                 break;
             }
-            // Build the body before waiting, so that building never delays the send.
-            final byte[] body = filler.body(i);
+            // Build the request before waiting, so that building never delays the send.
+            final BuiltRequest request = filler.build(i);
             schedule.digest(offsetNs);
             if (!sleepUntil(intendedNs))
             {
@@ -67,11 +67,10 @@ final class OpenLoopDriver extends LoadGenerator
                 break;
             }
             slot.scheduledNs = intendedNs;
-            slot.body = body;
             final int stage = schedule.stage();
             final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
                 RequestSlot.PHASE_MEASURE;
-            if (submit(slot, i, phase, Math.max(0, stage)))
+            if (submit(slot, request, i, phase, Math.max(0, stage)))
             {
                 break;
             }
@@ -79,9 +78,8 @@ final class OpenLoopDriver extends LoadGenerator
     }
 
     @Override
-    void fill(final RequestSlot slot, final long i)
+    void onSubmit(final RequestSlot slot, final long i)
     {
-        slot.promptTokensHint = filler.promptTokensHint(i);
         filler.onSubmit(slot, i);
     }
 }

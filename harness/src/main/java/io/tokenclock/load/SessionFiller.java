@@ -10,12 +10,9 @@ public interface SessionFiller
      * @param user     the user, 0-based.
      * @param previous how the user's previous turn ended, or null for the user's very first turn.
      * @param dueNs    when this turn is due (its intended start), on the run's clock.
-     * @return the body of the user's next turn, its whole conversation history included.
+     * @return the user's next turn, its whole conversation history included in the body.
      */
-    byte[] nextTurn(int user, TurnResult previous, long dueNs);
-
-    /** @return the approximate prompt length of the last turn built, in tokens, or -1. */
-    int promptTokensHint();
+    BuiltRequest nextTurn(int user, TurnResult previous, long dueNs);
 
     /**
      * @return how long after {@code previous} ended the user's next turn is due, ns: a think time, or for an agent

@@ -109,9 +109,8 @@ final class UserSessionDriver extends LoadGenerator
     }
 
     @Override
-    void fill(final RequestSlot slot, final long i)
+    void onSubmit(final RequestSlot slot, final long i)
     {
-        slot.promptTokensHint = sessions.promptTokensHint();
     }
 
     /** Moves ended turns to the users' next due times. */
@@ -140,7 +139,7 @@ final class UserSessionDriver extends LoadGenerator
         {
             return false;
         }
-        final byte[] body = sessions.nextTurn(user, results[user], next.dueNs());
+        final BuiltRequest request = sessions.nextTurn(user, results[user], next.dueNs());
         results[user] = null;
         final RequestSlot slot = acquire();
         if (slot == null)
@@ -148,8 +147,7 @@ final class UserSessionDriver extends LoadGenerator
             return false;
         }
         slot.scheduledNs = next.dueNs();
-        slot.body = body;
         slot.user = user;
-        return !submit(slot, i, warmup ? RequestSlot.PHASE_WARMUP : RequestSlot.PHASE_MEASURE, 0);
+        return !submit(slot, request, i, warmup ? RequestSlot.PHASE_WARMUP : RequestSlot.PHASE_MEASURE, 0);
     }
 }

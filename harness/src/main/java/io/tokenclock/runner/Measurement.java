@@ -97,8 +97,7 @@ final class Measurement implements AutoCloseable, RequestListener
         {
             client.stickyUsers(options.load().users());
         }
-        this.generator = LoadGenerator.of(RunShape.plan(options, prep.workload()), clock, pool, prep.workload(),
-            client::submit);
+        this.generator = prep.workload().driver(RunShape.plan(options, prep.workload()), clock, pool, client::submit);
         generator.coldStart(options.state().coldStart());
         Workloads.connectTools(options, prep.workload(), generator);
         this.collector = new Collector(client.records(), pool, recorders, this, groups);

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.HdrHistogram.Histogram;
 
+import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -72,6 +73,8 @@ public final class AgentWorkload extends UserWorkload
         long lastToolDelayNs;
         int retries;
         ArrayNode messages;
+        /** Tokens of the task's conversation so far: the prompt-length hint of its next step, chat template aside. */
+        int messageTokens;
         /** Outputs of a declared tool command, handed over from the tool thread; null while none is ready. */
         volatile List<String> commandOutputs;
         boolean commandRunning;
@@ -114,7 +117,7 @@ public final class AgentWorkload extends UserWorkload
     }
 
     @Override
-    public byte[] nextTurn(final int user, final TurnResult previous, final long dueNs)
+    public BuiltRequest nextTurn(final int user, final TurnResult previous, final long dueNs)
     {
         final Agent a = agents[user];
         if (previous != null && a.task >= 0)
@@ -149,7 +152,8 @@ public final class AgentWorkload extends UserWorkload
         a.lastDueNs = dueNs;
         counted();
         final SplittableRandom random = random(user, a.task, a.step, 0x0a7);
-        return bodies.body(a.messages, output != null ? output.sample(random) : fixedOutput);
+        return new BuiltRequest(bodies.body(a.messages, output != null ? output.sample(random) : fixedOutput),
+            a.messageTokens, 0);
     }
 
     private void startTask(final int user, final Agent a, final long dueNs)
@@ -160,8 +164,10 @@ public final class AgentWorkload extends UserWorkload
         a.taskStartNs = dueNs;
         a.messages = JSON.createArrayNode();
         final SplittableRandom random = random(user, a.task, 0, 0);
-        final String text = message(taskInput.sample(random), random, "user " + user + " task " + a.task + ":");
-        a.messages.addObject().put("role", "user").put("content", text);
+        final PromptSynthesizer.Prompt text = message(taskInput.sample(random), random,
+            "user " + user + " task " + a.task + ":");
+        a.messages.addObject().put("role", "user").put("content", text.text());
+        a.messageTokens = text.tokens();
     }
 
     private void continueWithToolResults(final int user, final Agent a, final TurnResult previous)
@@ -174,6 +180,7 @@ public final class AgentWorkload extends UserWorkload
         else
         {
             assistant.put("content", previous.text());
+            a.messageTokens += tokenizer.count(previous.text());
         }
         final ArrayNode calls = assistant.putArray("tool_calls");
         int k = 0;
@@ -194,8 +201,9 @@ public final class AgentWorkload extends UserWorkload
             }
             else
             {
-                result = message(toolResultTokens.sample(random), random, "result of " + call.name() + ":");
+                result = message(toolResultTokens.sample(random), random, "result of " + call.name() + ":").text();
             }
+            a.messageTokens += tokenizer.count(result);
             a.messages.addObject().put("role", "tool").put("tool_call_id", id).put("content", result);
             k++;
         }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -40,6 +41,8 @@ public final class SessionWorkload extends UserWorkload
         int session = -1;
         int turn;
         int turnsInSession;
+        /** Tokens of the conversation so far: the prompt-length hint of the next turn, chat template aside. */
+        int historyTokens;
         final List<ObjectNode> history = new ArrayList<>();
     }
 
@@ -69,7 +72,7 @@ public final class SessionWorkload extends UserWorkload
     }
 
     @Override
-    public byte[] nextTurn(final int user, final TurnResult previous, final long dueNs)
+    public BuiltRequest nextTurn(final int user, final TurnResult previous, final long dueNs)
     {
         final User u = users[user];
         final String previousAnswer = previous != null && previous.ok() ? previous.text() : null;
@@ -78,23 +81,26 @@ public final class SessionWorkload extends UserWorkload
             u.session++;
             u.turn = 0;
             u.history.clear();
+            u.historyTokens = 0;
             u.turnsInSession = turns.sample(random(user, u.session, -1, 0));
         }
         else
         {
             u.history.add(JSON.createObjectNode().put("role", "assistant").put("content", previousAnswer));
+            u.historyTokens += tokenizer.count(previousAnswer);
         }
         final SplittableRandom random = random(user, u.session, u.turn, 0);
         final int inputTokens = input.sample(random);
         final int outputTokens = output != null ? output.sample(random) : fixedOutput;
-        final String text = message(inputTokens, random,
+        final PromptSynthesizer.Prompt text = message(inputTokens, random,
             "user " + user + " session " + u.session + " turn " + u.turn + ":");
-        u.history.add(JSON.createObjectNode().put("role", "user").put("content", text));
+        u.history.add(JSON.createObjectNode().put("role", "user").put("content", text.text()));
+        u.historyTokens += text.tokens();
         u.turn++;
         counted();
         final ArrayNode messages = JSON.createArrayNode();
         u.history.forEach(messages::add);
-        return bodies.body(messages, outputTokens);
+        return new BuiltRequest(bodies.body(messages, outputTokens), u.historyTokens, 0);
     }
 
     @Override

@@ -5,14 +5,19 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.SplittableRandom;
 
+import io.tokenclock.clock.NanoClock;
+import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.load.LoadPlan;
 import io.tokenclock.load.SessionFiller;
+import io.tokenclock.recording.SlotPool;
 import io.tokenclock.util.Sha256;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 
 /**
  * What user-centric workloads (multi-turn chat, tool-using agents) share: per-user seeded randomness, prompt
  * synthesis with residual counting, and a workload hash that does not depend on the order in which users' turns
- * interleave (that order is set by the server's timing): per-message SHA-256 digests are summed mod 2^256.
+ * interleave (that order is set by the server's timing): per-message SHA-256 digests are summed mod 2^256. The hash
+ * therefore cannot be regenerated offline ({@link #offlineFiller()} is null).
  * Called on the load generator's thread only.
  */
 public abstract class UserWorkload implements Workload, SessionFiller
@@ -26,7 +31,6 @@ public abstract class UserWorkload implements Workload, SessionFiller
     private BigInteger digestSum = BigInteger.ZERO;
     private long requests;
     private long residualRequests;
-    private int lastPromptTokens = -1;
 
     protected UserWorkload(final long seed, final Tokenizer tokenizer)
     {
@@ -41,18 +45,22 @@ public abstract class UserWorkload implements Workload, SessionFiller
         return new SplittableRandom(((seed * 31 + user) * 1_000_003L + unit) * 1_009L + step + salt);
     }
 
-    /** Synthesizes a message of {@code tokens} tokens (exact when possible) after {@code prefix}, and hashes it. */
-    protected final String message(final int tokens, final SplittableRandom random, final String prefix)
+    /**
+     * Synthesizes a message of {@code tokens} tokens (exact when possible) after {@code prefix}, and hashes it.
+     *
+     * @return the message and its length in tokens.
+     */
+    protected final PromptSynthesizer.Prompt message(final int tokens, final SplittableRandom random,
+        final String prefix)
     {
         final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, tokens), random, prefix);
         if (p.residual() != 0)
         {
             residualRequests++;
         }
-        lastPromptTokens = p.tokens();
         final byte[] messageDigest = digest.digest(p.text().getBytes(StandardCharsets.UTF_8));
         digestSum = digestSum.add(new BigInteger(1, messageDigest)).mod(MODULUS);
-        return p.text();
+        return p;
     }
 
     /** Counts a request built. */
@@ -61,29 +69,12 @@ public abstract class UserWorkload implements Workload, SessionFiller
         requests++;
     }
 
+    /** Simulated users' turns are due a think time (or a tool call) after the server's last answer. */
     @Override
-    public final int promptTokensHint()
+    public final LoadGenerator driver(
+        final LoadPlan plan, final NanoClock clock, final SlotPool pool, final LoadGenerator.RequestSink sink)
     {
-        return lastPromptTokens;
-    }
-
-    @Override
-    public final byte[] body(final long i)
-    {
-        throw new UnsupportedOperationException("user workloads are driven by nextTurn");
-    }
-
-    @Override
-    public final int promptTokensHint(final long i)
-    {
-        return lastPromptTokens;
-    }
-
-    /** User turns interleave by the server's timing: the hash cannot be regenerated offline. */
-    @Override
-    public final boolean replayable()
-    {
-        return false;
+        return LoadGenerator.ofUsers(plan, clock, pool, this, sink);
     }
 
     /** @return hex sum (mod 2^256) of the SHA-256 of every message built: independent of turn order. */

@@ -2,11 +2,21 @@ package io.tokenclock.workload;
 
 import java.util.List;
 
+import io.tokenclock.clock.NanoClock;
 import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.load.LoadPlan;
+import io.tokenclock.recording.SlotPool;
 
-/** What the runner needs of any workload: its requests, and what identifies it in the record. */
-public interface Workload extends LoadGenerator.RequestFiller
+/**
+ * What the runner needs of any workload: the driver that sends its requests, and what identifies it in the record.
+ * A workload of independent requests ({@link WorkloadGenerator}) is a {@link LoadGenerator.RequestFiller}; one of
+ * simulated users ({@link UserWorkload}) is a {@link io.tokenclock.load.SessionFiller}; each picks its own driver.
+ */
+public interface Workload
 {
+    /** @return the driver that sends this workload's requests under {@code plan}; call once. */
+    LoadGenerator driver(LoadPlan plan, NanoClock clock, SlotPool pool, LoadGenerator.RequestSink sink);
+
     /** @return a hex SHA-256 identifying the requests built so far (see each implementation). Call once, at the end. */
     String hash();
 
@@ -31,9 +41,12 @@ public interface Workload extends LoadGenerator.RequestFiller
         return null;
     }
 
-    /** @return true when {@link #hash()} can be regenerated offline from the seed (false when it depends on timing). */
-    default boolean replayable()
+    /**
+     * @return the filler that rebuilds this workload's requests offline from the seed alone, so that {@link #hash()}
+     * can be regenerated and compared with a record's; null when the requests depend on the server's timing.
+     */
+    default LoadGenerator.RequestFiller offlineFiller()
     {
-        return true;
+        return null;
     }
 }

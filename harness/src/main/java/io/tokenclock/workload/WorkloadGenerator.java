@@ -8,8 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import io.tokenclock.clock.NanoClock;
+import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.load.LoadPlan;
 import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.SlotPool;
 import io.tokenclock.util.Sha256;
 import io.tokenclock.workload.dataset.DatasetEntry;
 import io.tokenclock.workload.dist.CorrelatedLengths;
@@ -29,7 +33,7 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  * Each request carries a group index (its segment) for per-segment metrics. Called on the load generator's thread
  * only, in request order.
  */
-public final class WorkloadGenerator implements Workload
+public final class WorkloadGenerator implements Workload, LoadGenerator.RequestFiller
 {
     /**
      * One traffic segment of a synthetic workload.
@@ -67,8 +71,6 @@ public final class WorkloadGenerator implements Workload
     private final Map<Long, String> prefixBlocks = new HashMap<>();
     private long requests;
     private long residualRequests;
-    private int lastPromptTokens = -1;
-    private int lastGroup;
 
     /**
      * A synthetic workload of one or more segments.
@@ -190,10 +192,11 @@ public final class WorkloadGenerator implements Workload
         return offsets;
     }
 
-    private byte[] datasetBody(final long i, final SplittableRandom random)
+    private BuiltRequest datasetRequest(final long i, final SplittableRandom random)
     {
         final DatasetEntry e = dataset.get((int)(i % dataset.size()));
-        lastGroup = datasetGroups.isEmpty() ? 0 : datasetGroups.get(e.segment() != null ? e.segment() : "(none)");
+        final int group = datasetGroups.isEmpty() ? 0 :
+            datasetGroups.get(e.segment() != null ? e.segment() : "(none)");
         int outputTokens = fixedOutput;
         if (e.maxTokens() > 0)
         {
@@ -207,29 +210,23 @@ public final class WorkloadGenerator implements Workload
         {
             outputTokens = segments.get(0).output().sample(random);
         }
-        final byte[] body;
         if (e.messages() != null)
         {
-            lastPromptTokens = -1;
-            body = bodies.body(e.messages(), outputTokens);
+            return new BuiltRequest(bodies.body(e.messages(), outputTokens), -1, group);
         }
-        else if (e.prompt() != null)
+        if (e.prompt() != null)
         {
-            lastPromptTokens = tokenizer.count(e.prompt());
-            body = bodies.body(e.prompt(), outputTokens);
+            return new BuiltRequest(bodies.body(e.prompt(), outputTokens), tokenizer.count(e.prompt()), group);
         }
-        else
-        {
-            body = bodies.body(tracePrompt(e, random), outputTokens);
-        }
-        return body;
+        final PromptSynthesizer.Prompt p = tracePrompt(e, random);
+        return new BuiltRequest(bodies.body(p.text(), outputTokens), p.tokens(), group);
     }
 
     /**
      * A trace entry's prompt: its full {@code hash_ids} blocks, each the same text wherever the id recurs (so a prefix
      * cache sees the trace's sharing), then filler to the exact input length.
      */
-    private String tracePrompt(final DatasetEntry e, final SplittableRandom random)
+    private PromptSynthesizer.Prompt tracePrompt(final DatasetEntry e, final SplittableRandom random)
     {
         final StringBuilder prefix = new StringBuilder();
         final long[] ids = e.hashIds();
@@ -250,21 +247,27 @@ public final class WorkloadGenerator implements Workload
         {
             residualRequests++;
         }
-        lastPromptTokens = p.tokens();
-        return p.text();
+        return p;
     }
 
+    /** @return request {@code i}, from {@code i} and the seed alone; its body goes into the workload's hash. */
     @Override
-    public byte[] body(final long i)
+    public BuiltRequest build(final long i)
     {
         final SplittableRandom random = new SplittableRandom(Seeds.mix(seed, i));
-        final byte[] body = dataset != null ? datasetBody(i, random) : syntheticBody(i, random);
-        digest.update(body);
+        final BuiltRequest request = dataset != null ? datasetRequest(i, random) : syntheticRequest(i, random);
+        digest.update(request.body());
         requests++;
-        return body;
+        return request;
     }
 
-    private byte[] syntheticBody(final long i, final SplittableRandom random)
+    /** @return the body of request {@code i} (see {@link #build}). */
+    public byte[] body(final long i)
+    {
+        return build(i).body();
+    }
+
+    private BuiltRequest syntheticRequest(final long i, final SplittableRandom random)
     {
         int k = 0;
         if (segments.size() > 1)
@@ -275,7 +278,6 @@ public final class WorkloadGenerator implements Workload
                 k++;
             }
         }
-        lastGroup = k;
         final Segment segment = segments.get(k);
         int inputTokens;
         int outputTokens = fixedOutput;
@@ -289,24 +291,17 @@ public final class WorkloadGenerator implements Workload
         {
             inputTokens = segment.input() != null ? segment.input().sample(random) : 1;
         }
-        final String prompt;
         if (fixedPrompt != null)
         {
-            prompt = fixedPrompt;
-            lastPromptTokens = tokenizer.count(prompt);
+            return new BuiltRequest(segment.bodies().body(fixedPrompt, outputTokens), tokenizer.count(fixedPrompt), k);
         }
-        else
+        final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, inputTokens), random,
+            sharedPrefix(random) + "request " + i + ":");
+        if (p.residual() != 0)
         {
-            final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, inputTokens), random,
-                sharedPrefix(random) + "request " + i + ":");
-            if (p.residual() != 0)
-            {
-                residualRequests++;
-            }
-            prompt = p.text();
-            lastPromptTokens = p.tokens();
+            residualRequests++;
         }
-        return segment.bodies().body(prompt, outputTokens);
+        return new BuiltRequest(segment.bodies().body(p.text(), outputTokens), p.tokens(), k);
     }
 
     /** Starts synthetic prompts with shared prefix blocks from now on; null for none. */
@@ -369,7 +364,6 @@ public final class WorkloadGenerator implements Workload
     @Override
     public void onSubmit(final RequestSlot slot, final long i)
     {
-        slot.group = lastGroup;
         if (cancellation != null)
         {
             cancellation.apply(slot, i);
@@ -377,9 +371,16 @@ public final class WorkloadGenerator implements Workload
     }
 
     @Override
-    public int promptTokensHint(final long i)
+    public LoadGenerator driver(
+        final LoadPlan plan, final NanoClock clock, final SlotPool pool, final LoadGenerator.RequestSink sink)
     {
-        return lastPromptTokens;
+        return LoadGenerator.of(plan, clock, pool, this, sink);
+    }
+
+    @Override
+    public LoadGenerator.RequestFiller offlineFiller()
+    {
+        return this;
     }
 
     /** @return hex SHA-256 over every body built so far, in request order. Call once, at the end. */

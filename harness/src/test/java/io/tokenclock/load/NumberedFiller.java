@@ -2,8 +2,6 @@ package io.tokenclock.load;
 
 import java.nio.charset.StandardCharsets;
 
-import io.tokenclock.recording.RequestSlot;
-
 /** Request i is {@code "request i"}, hints 100 + i prompt tokens, and belongs to group 1. Counts bodies built. */
 final class NumberedFiller implements LoadGenerator.RequestFiller
 {
@@ -12,22 +10,10 @@ final class NumberedFiller implements LoadGenerator.RequestFiller
     private long built;
 
     @Override
-    public byte[] body(final long i)
+    public BuiltRequest build(final long i)
     {
         built++;
-        return ("request " + i).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    @Override
-    public int promptTokensHint(final long i)
-    {
-        return (int)(100 + i);
-    }
-
-    @Override
-    public void onSubmit(final RequestSlot slot, final long i)
-    {
-        slot.group = GROUP;
+        return new BuiltRequest(("request " + i).getBytes(StandardCharsets.US_ASCII), (int)(100 + i), GROUP);
     }
 
     long built()

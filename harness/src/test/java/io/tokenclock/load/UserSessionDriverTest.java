@@ -47,7 +47,7 @@ final class UserSessionDriverTest
     @Test
     void shouldStartEachUsersNextTurnAThinkTimeAfterItsAnswerEnded()
     {
-        generator = LoadGenerator.of(new LoadPlan(false, 0, null, 8, 7, 0, 1, 0, null, null, 1, 2), clock, pool,
+        generator = LoadGenerator.ofUsers(new LoadPlan(false, 0, null, 8, 7, 0, 1, 0, null, null, 1, 2), clock, pool,
             new Sessions(), this::answer, waiter);
         generator.run();
 
@@ -78,6 +78,14 @@ final class UserSessionDriverTest
     }
 
     @Test
+    void shouldRefuseASessionFillerWithoutUsers()
+    {
+        assertThrows(IllegalArgumentException.class, () -> LoadGenerator.ofUsers(
+            new LoadPlan(false, 0, ArrivalProcess.constant(1), 1, 1, 0, 0, 0), clock, pool, new Sessions(),
+            this::answer));
+    }
+
+    @Test
     void shouldRefuseTurnsOutsideUserLoad()
     {
         final LoadGenerator open = LoadGenerator.of(new LoadPlan(false, 0, ArrivalProcess.constant(1), 1, 1, 0, 0, 0),
@@ -89,7 +97,7 @@ final class UserSessionDriverTest
     @Test
     void shouldBeTheDriverTheFactoryPicksForUserLoad()
     {
-        assertInstanceOf(UserSessionDriver.class, LoadGenerator.of(
+        assertInstanceOf(UserSessionDriver.class, LoadGenerator.ofUsers(
             new LoadPlan(false, 0, null, 8, 7, 0, 1, 0, null, null, 1, 2), clock, pool, new Sessions(), this::answer));
     }
 
@@ -104,38 +112,21 @@ final class UserSessionDriverTest
         generator.onUserTurnEnded(user, new TurnResult(true, "answer", List.of(), "stop", endNs));
     }
 
-    /** A session filler (and, for the factory, a request filler) whose turns say who is due when. */
-    private final class Sessions implements SessionFiller, LoadGenerator.RequestFiller
+    /** A session filler whose turns say who is due when, and hint 1000 + n prompt tokens for the n-th turn. */
+    private final class Sessions implements SessionFiller
     {
         @Override
-        public byte[] nextTurn(final int user, final TurnResult previous, final long dueNs)
+        public BuiltRequest nextTurn(final int user, final TurnResult previous, final long dueNs)
         {
             turns.add(new Turn(user, previous == null ? -1 : previous.endNs(), dueNs));
-            return ("user " + user + " turn at " + (dueNs - T0) / MS + " ms").getBytes(StandardCharsets.US_ASCII);
-        }
-
-        @Override
-        public int promptTokensHint()
-        {
-            return 999 + turns.size();
+            return new BuiltRequest(("user " + user + " turn at " + (dueNs - T0) / MS + " ms")
+                .getBytes(StandardCharsets.US_ASCII), 999 + turns.size(), 0);
         }
 
         @Override
         public long delayNs(final int user, final TurnResult previous)
         {
             return THINK_NS[user];
-        }
-
-        @Override
-        public byte[] body(final long i)
-        {
-            throw new UnsupportedOperationException("user turns are built by nextTurn");
-        }
-
-        @Override
-        public int promptTokensHint(final long i)
-        {
-            throw new UnsupportedOperationException("the driver asks the session filler");
         }
     }
 }

@@ -1,10 +1,12 @@
 package io.tokenclock.workload;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
+import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.workload.dist.Fixed;
 import io.tokenclock.workload.dist.Uniform;
@@ -39,16 +42,16 @@ final class WorkloadGeneratorTest
     void shouldDrawSegmentsByWeightWithTheirOwnLengthsAndBodyFields() throws IOException
     {
         final WorkloadGenerator g = twoSegments(9);
-        final RequestSlot slot = new RequestSlot(0);
         final WordTokenizer words = new WordTokenizer();
         int extract = 0;
         final int n = 10_000;
         for (int i = 0; i < n; i++)
         {
-            final JsonNode body = JSON.readTree(g.body(i));
-            g.onSubmit(slot, i);
+            final BuiltRequest request = g.build(i);
+            final JsonNode body = JSON.readTree(request.body());
             final String prompt = body.get("messages").get(0).get("content").asText();
-            if (slot.group == 1)
+            assertEquals(words.count(prompt), request.promptTokensHint(), "the hint is the prompt's own count");
+            if (request.group() == 1)
             {
                 extract++;
                 assertEquals(8, body.get("max_tokens").asInt());
@@ -78,6 +81,26 @@ final class WorkloadGeneratorTest
         }
         assertEquals(new String(fifthFromA), new String(b.body(5)), "request 5 does not depend on 0..4");
         assertNotEquals(new String(twoSegments(5).body(5)), new String(fifthFromA), "another seed, other bytes");
+    }
+
+    @Test
+    void shouldDescribeEachRequestByItselfWhateverWasBuiltBefore()
+    {
+        final WorkloadGenerator inOrder = twoSegments(11);
+        final List<BuiltRequest> expected = new ArrayList<>();
+        for (int i = 0; i < 20; i++)
+        {
+            expected.add(inOrder.build(i));
+        }
+        final WorkloadGenerator backwards = twoSegments(11);
+        for (int i = 19; i >= 0; i--)
+        {
+            final BuiltRequest request = backwards.build(i);
+            assertEquals(expected.get(i).group(), request.group(), "group of request " + i);
+            assertEquals(expected.get(i).promptTokensHint(), request.promptTokensHint(), "hint of request " + i);
+            assertArrayEquals(expected.get(i).body(), request.body(), "body of request " + i);
+        }
+        assertTrue(expected.stream().map(BuiltRequest::group).distinct().count() == 2, "both segments drawn");
     }
 
     @Test
