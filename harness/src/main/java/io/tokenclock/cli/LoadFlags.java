@@ -2,10 +2,13 @@ package io.tokenclock.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import picocli.CommandLine.Option;
 
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.config.Scenario;
+import io.tokenclock.config.TailQuantile;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
 
@@ -59,6 +62,14 @@ final class LoadFlags
 
     @Option(names = "--duration", description = "Seconds during which measured requests start.")
     Double duration;
+
+    @Option(names = "--scenario", description = "A load preset after MLPerf: single-stream (one request at a time, " +
+        "p90), server (Poisson at --rate, p99) or offline (all --requests in flight at once).")
+    String scenario;
+
+    @Option(names = "--min-samples-for", description = "Measure as many requests as a percentile (p90, p99, p99.9) " +
+        "needs for its 95% interval to have an upper end (p99: 368).")
+    String minSamplesFor;
 
     @Option(names = "--fixed-schedule", description = "Replay a mooncake trace on its own timestamps (open loop).")
     boolean fixedSchedule;
@@ -123,6 +134,27 @@ final class LoadFlags
         if (given.set("--ramp") && ramp != null)
         {
             o.ramp(RunCommand.parseRamp(ramp, "--ramp"));
+        }
+        if (given.set("--scenario") && scenario != null)
+        {
+            o.scenario(parsed("--scenario", scenario, Scenario::parse));
+        }
+        if (given.set("--min-samples-for") && minSamplesFor != null)
+        {
+            o.minSamplesFor(parsed("--min-samples-for", minSamplesFor, TailQuantile::parse));
+        }
+    }
+
+    /** @return the flag's value parsed, or an error line that names the flag. */
+    private static <T> T parsed(final String flag, final String value, final Function<String, T> parser)
+    {
+        try
+        {
+            return parser.apply(value);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(flag + " " + ex.getMessage());
         }
     }
 

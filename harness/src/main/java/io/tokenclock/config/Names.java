@@ -58,6 +58,8 @@ final class Names
         Map.entry("concurrencyStages", new String[] {"--concurrency-stage", "load.stages"}),
         Map.entry("stages", new String[] {"--stage", "load.stages"}),
         Map.entry("requests", new String[] {"--requests", "load.requests"}),
+        Map.entry("scenario", new String[] {"--scenario", "load.scenario"}),
+        Map.entry("minSamplesFor", new String[] {"--min-samples-for", "load.min_samples_for"}),
         Map.entry("durationS", new String[] {"--duration", "load.duration_s"}),
         Map.entry("fixedSchedule", new String[] {"--fixed-schedule", "load.fixed_schedule"}),
         Map.entry("drainTimeoutS", new String[] {"--drain-timeout", "load.drain_timeout_s"}),

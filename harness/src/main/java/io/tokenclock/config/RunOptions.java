@@ -130,11 +130,13 @@ public final class RunOptions
      * @param fixedSchedule     Replay a trace's own timestamps as the schedule.
      * @param drainTimeoutS     How long requests in flight may finish after the window, s.
      * @param graceS            After Ctrl-C or SIGTERM, how long requests in flight may finish, s.
+     * @param scenario          The MLPerf-style preset the load came from, or null.
+     * @param minSamplesFor     The percentile whose 95% interval the measured request count was sized for, or null.
      */
     public record Load(Integer concurrency, Double rate, ArrivalProcess.Kind arrival, double burstiness,
         Integer maxConcurrency, Integer users, boolean sticky, RateSchedule.Ramp ramp,
         ConcurrencySchedule concurrencyStages, List<RateSchedule.Stage> stages, Long requests, Double durationS,
-        boolean fixedSchedule, double drainTimeoutS, double graceS)
+        boolean fixedSchedule, double drainTimeoutS, double graceS, Scenario scenario, TailQuantile minSamplesFor)
     {
         public Load
         {

@@ -88,6 +88,8 @@ public final class RunOptionsBuilder
     boolean fixedSchedule = false;
     double drainTimeoutS = 60;
     double graceS = 5;
+    Scenario scenario;
+    TailQuantile minSamplesFor;
     long warmupRequests = 0;
     double warmupDurationS = 0;
     boolean coldStart = false;
@@ -205,6 +207,8 @@ public final class RunOptionsBuilder
         fixedSchedule = l.fixedSchedule();
         drainTimeoutS = l.drainTimeoutS();
         graceS = l.graceS();
+        scenario = l.scenario();
+        minSamplesFor = l.minSamplesFor();
     }
 
     private void copy(final RunOptions.State s)
@@ -683,6 +687,22 @@ public final class RunOptionsBuilder
         return this;
     }
 
+    /** An MLPerf-style load preset ({@link Scenario}), or null. */
+    public RunOptionsBuilder scenario(final Scenario scenario)
+    {
+        this.scenario = scenario;
+        given.put("scenario", source);
+        return this;
+    }
+
+    /** Size the measured request count for this percentile's 95% interval, or null. */
+    public RunOptionsBuilder minSamplesFor(final TailQuantile minSamplesFor)
+    {
+        this.minSamplesFor = minSamplesFor;
+        given.put("minSamplesFor", source);
+        return this;
+    }
+
     /** Warm-up requests before the window. */
     public RunOptionsBuilder warmupRequests(final long warmupRequests)
     {
@@ -964,7 +984,8 @@ public final class RunOptionsBuilder
                 segments, dataset, datasetFormat, blockSize, prefixes, cancelRate, cancelAfterMs, cancelAfterTokens,
                 sessionTurns, thinkTimeMs, agent),
             new RunOptions.Load(concurrency, rate, arrival, burstiness, maxConcurrency, users, sticky, ramp,
-                concurrencyStages, stages, requests, durationS, fixedSchedule, drainTimeoutS, graceS),
+                concurrencyStages, stages, requests, durationS, fixedSchedule, drainTimeoutS, graceS, scenario,
+                minSamplesFor),
             new RunOptions.State(warmupRequests, warmupDurationS, coldStart, cachePolicy, flushUrl, flushMethod,
                 repetitions, repetitionIndex, selfWarmup, selfWarmupRun, preconnect),
             new RunOptions.Measurement(ioThreads, busyPoll, profile, profileOut, hiccupWarnFraction, serverMetrics,

@@ -6,6 +6,7 @@ import java.util.Locale;
 
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
+import io.tokenclock.metrics.Distribution;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.HeaderRules;
 import io.tokenclock.transport.RequestLimits;
@@ -18,9 +19,10 @@ import io.tokenclock.workload.dataset.Datasets;
  * options came from flags, a contract file or code. A broken rule is one {@link IllegalArgumentException} line that
  * names the flag or contract key the user wrote ({@link RunOptionsBuilder#name}). The few defaults that depend on
  * other options are filled here too, each said in its rule: a concurrency ramp becomes the first stages of the
- * concurrency schedule, stages give the rate its first value, a run with no end gets 100 requests, and a burstiness
- * other than 1 with no arrival process named means gamma (Poisson is gamma of shape 1). A contradiction is an error,
- * never resolved silently.
+ * concurrency schedule, stages give the rate its first value, a run with no end gets 100 requests, a burstiness
+ * other than 1 with no arrival process named means gamma (Poisson is gamma of shape 1), a {@link Scenario} fills the
+ * load it presets, and {@code --min-samples-for} sets the request count. A contradiction is an error, never resolved
+ * silently.
  */
 final class RunRules
 {
@@ -32,9 +34,15 @@ final class RunRules
     {
     }
 
+    /** Measured requests of a run that names neither a count nor a duration. */
+    static final long DEFAULT_REQUESTS = 100;
+
     static void check(final RunOptionsBuilder b)
     {
         target(b);
+        scenario(b);
+        minSamples(b);
+        offline(b);
         loadShape(b);
         loadMode(b);
         loadValues(b);
@@ -64,6 +72,109 @@ final class RunRules
         RequestLimits.of(b.connectTimeoutS, b.firstByteTimeoutS, b.idleTimeoutS, b.timeoutS,
             b.maxEventBytes, b.maxOutputBytes, b.retries429);
         new TlsTrust(b.caCert, b.insecure);
+    }
+
+    /** A scenario presets the loop, its arrivals and the percentile it sizes the run for; it refuses other loads. */
+    private static void scenario(final RunOptionsBuilder b)
+    {
+        if (b.scenario == null)
+        {
+            return;
+        }
+        final String preset = b.name("scenario") + " " + b.scenario.flagValue();
+        if (b.users != null || b.fixedSchedule || !b.stages.isEmpty() || b.ramp != null ||
+            b.concurrencyStages != null || b.concurrencyRamp != null)
+        {
+            throw fail(preset + " sets the load itself: drop " + b.name("users") + ", " + b.name("fixedSchedule") +
+                ", stages and ramps");
+        }
+        switch (b.scenario)
+        {
+            case SINGLE_STREAM ->
+            {
+                if (b.rate != null || (b.concurrency != null && b.concurrency != 1))
+                {
+                    throw fail(preset + " sends one request at a time: drop " + b.name("rate") + " and " +
+                        b.name("concurrency"));
+                }
+                b.concurrency = 1;
+            }
+            case SERVER ->
+            {
+                if (b.concurrency != null || b.rate == null)
+                {
+                    throw fail(preset + " offers Poisson arrivals at a rate: set " + b.name("rate") + " R, not " +
+                        b.name("concurrency"));
+                }
+                if ((b.isGiven("arrival") && b.arrival != ArrivalProcess.Kind.POISSON) || b.burstiness != 1.0)
+                {
+                    throw fail(preset + " arrivals are Poisson: drop " + b.name("arrival") + " and " +
+                        b.name("burstiness"));
+                }
+                b.arrival = ArrivalProcess.Kind.POISSON;
+            }
+            case OFFLINE ->
+            {
+                if (b.concurrency != null || b.rate != null || b.durationS != null)
+                {
+                    throw fail(preset + " puts every measured request in flight at once: set " + b.name("requests") +
+                        ", not " + b.name("concurrency") + ", " + b.name("rate") + " or " + b.name("durationS"));
+                }
+            }
+        }
+        if (b.minSamplesFor == null && b.scenario != Scenario.OFFLINE)
+        {
+            b.minSamplesFor = new TailQuantile(b.scenario.judgedQuantile());
+        }
+    }
+
+    /**
+     * Sizes the measured request count for a percentile: the fewest requests whose two-sided 95% order-statistic
+     * interval of it has an upper end (p99: 368). A run ended by time could fall short, so the two exclude each other.
+     */
+    private static void minSamples(final RunOptionsBuilder b)
+    {
+        if (b.minSamplesFor == null)
+        {
+            return;
+        }
+        final long needed = Distribution.samplesForUpperEnd(b.minSamplesFor.quantile());
+        final String sized = b.isGiven("minSamplesFor") || b.scenario == null ?
+            b.name("minSamplesFor") + " " + b.minSamplesFor.label() :
+            b.name("scenario") + " " + b.scenario.flagValue() + " (sized for its " + b.minSamplesFor.label() + ")";
+        if (b.durationS != null || b.fixedSchedule || !b.stages.isEmpty() || b.concurrencyStages != null)
+        {
+            throw fail(sized + " ends the run after " + needed + " measured requests: drop " + b.name("durationS") +
+                ", stages and " + b.name("fixedSchedule"));
+        }
+        if (b.requests != null && b.requests < needed)
+        {
+            throw fail(b.name("requests") + " " + b.requests + " is fewer than the " + needed + " requests a " +
+                b.minSamplesFor.label() + " needs for its 95% interval (" + sized + ")");
+        }
+        if (b.requests == null)
+        {
+            b.requests = needed;
+        }
+    }
+
+    /** Offline: the closed loop's concurrency is the measured request count, so that all are in flight at once. */
+    private static void offline(final RunOptionsBuilder b)
+    {
+        if (b.scenario != Scenario.OFFLINE)
+        {
+            return;
+        }
+        if (b.requests == null)
+        {
+            b.requests = DEFAULT_REQUESTS;
+        }
+        if (b.requests > Integer.MAX_VALUE)
+        {
+            throw fail(b.name("scenario") + " offline holds every request in flight: " + b.name("requests") +
+                " must be at most " + Integer.MAX_VALUE);
+        }
+        b.concurrency = (int)(long)b.requests;
     }
 
     /** Ramps and stages: folds a concurrency ramp into the schedule, and checks they shape the right kind of loop. */
@@ -182,7 +293,7 @@ final class RunRules
         }
         if (b.requests == null && b.durationS == null && !b.fixedSchedule && b.stages.isEmpty())
         {
-            b.requests = 100L;
+            b.requests = DEFAULT_REQUESTS;
         }
         nonNegative(b, "drainTimeoutS", b.drainTimeoutS, "seconds");
         nonNegative(b, "graceS", b.graceS, "seconds");

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.config.Scenario;
+import io.tokenclock.config.TailQuantile;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
@@ -266,6 +268,14 @@ public final class ContractOptions
         {
             o.durationS(load.get("duration_s").asDouble());
         }
+        if (load.has("scenario"))
+        {
+            o.scenario(Scenario.parse(load.get("scenario").asText()));
+        }
+        if (load.has("min_samples_for"))
+        {
+            o.minSamplesFor(tailQuantile("load.min_samples_for", load.get("min_samples_for").asText()));
+        }
         applyTimeouts(load, o);
         applyShape(load, o);
         if (load.has("drain_timeout_s"))
@@ -275,6 +285,18 @@ public final class ContractOptions
         if (load.path("end_of_window").asText("grace").equals("cancel"))
         {
             o.drainTimeoutS(0);
+        }
+    }
+
+    private static TailQuantile tailQuantile(final String key, final String value)
+    {
+        try
+        {
+            return TailQuantile.parse(value);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(key + ": " + ex.getMessage());
         }
     }
 

@@ -129,6 +129,8 @@ public final class ContractSchema
                 .field("concurrency", integer(1, 1_000_000))
                 .requiredField("duration_s", number(0, true, HUGE)), 1))
             .field("requests", integer(1, Long.MAX_VALUE))
+            .field("scenario", oneOf("offline", "server", "single-stream"))
+            .field("min_samples_for", string())
             .field("duration_s", number(0, true, HUGE))
             .field("request_timeout_s", number(0, true, HUGE))
             .field("connect_timeout_s", number(0, false, HUGE))
@@ -213,7 +215,14 @@ public final class ContractSchema
         final String mode = load.path("mode").asText(load.has("rate") || load.path("fixed_schedule").asBoolean(false) ||
             load.path("stages").path(0).has("rate") ? "open" : load.has("users") ? "users" : "closed");
         checkUsers(root, load, mode, errors);
-        checkLoopKind(load, mode, errors);
+        if (load.has("scenario"))
+        {
+            checkScenarioMode(load, errors);
+        }
+        else
+        {
+            checkLoopKind(load, mode, errors);
+        }
         checkStagesAndRamps(load, mode, errors);
         checkWorkload(root, baseDir, errors);
         checkModelAndState(root, baseDir, errors);
@@ -242,6 +251,18 @@ public final class ContractSchema
             {
                 errors.add("load.users: the rate emerges from the users; drop rate, concurrency, stages and ramps");
             }
+        }
+    }
+
+    /** A scenario sets the loop (the run's rules check the rest): a mode written beside it must be the same. */
+    private static void checkScenarioMode(final JsonNode load, final List<String> errors)
+    {
+        final String scenario = load.get("scenario").asText();
+        final String loop = scenario.equals("server") ? "open" : "closed";
+        if (load.has("mode") && !load.get("mode").asText().equals(loop))
+        {
+            errors.add("load.mode: scenario " + scenario + " is a" + (loop.equals("open") ? "n " : " ") + loop +
+                " loop; drop load.mode or make it " + loop);
         }
     }
 

@@ -4,6 +4,9 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
 
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.Scenario;
+import io.tokenclock.config.TailQuantile;
 import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
@@ -50,6 +53,7 @@ public final class ConsoleSummary
                         o.load().maxConcurrency() : ""),
             r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
                 r.counts().warmupRequests());
+        printScenario(out, o);
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
             r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().outputTokens(), r),
                 rate(r.counts().inputTokens(), r));
@@ -226,5 +230,19 @@ public final class ConsoleSummary
     {
         return "[" + (Double.isNaN(low) ? "none" : String.format(Locale.ROOT, "%.3f", low)) + ", " +
             (Double.isNaN(high) ? "none" : String.format(Locale.ROOT, "%.3f", high)) + "]";
+    }
+
+    /** The scenario preset and the percentile the request count was sized for, when the run names them. */
+    private static void printScenario(final PrintStream out, final RunOptions o)
+    {
+        final Scenario scenario = o.load().scenario();
+        final TailQuantile sizedFor = o.load().minSamplesFor();
+        if (scenario == null && sizedFor == null)
+        {
+            return;
+        }
+        out.printf(Locale.ROOT, "scenario: %s%s%n", scenario == null ? "none" : scenario.flagValue(),
+            sizedFor == null ? "" : String.format(Locale.ROOT, "; %d requests sized for the %s's 95%% interval",
+                Distribution.samplesForUpperEnd(sizedFor.quantile()), sizedFor.label()));
     }
 }

@@ -157,6 +157,8 @@ public final class RecordWriter
         final RunOptions o = r.options();
         final ObjectNode load = JSON.createObjectNode();
         load.put("mode", o.closedLoop() ? "closed" : "open");
+        load.put("scenario", o.load().scenario() == null ? null : o.load().scenario().flagValue());
+        load.put("min_samples_for", o.load().minSamplesFor() == null ? null : o.load().minSamplesFor().label());
         load.put("concurrency", o.load().concurrency());
         load.put("rate_per_s", o.load().rate());
         load.put("arrival", o.closedLoop() ? null : o.load().arrival().name().toLowerCase(Locale.ROOT));

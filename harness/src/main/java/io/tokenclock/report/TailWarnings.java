@@ -7,7 +7,6 @@ import java.util.Map;
 
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.stats.OrderStatistics;
 
 /**
  * The warning a run too short for its p99 gets, in the summary and in the record alike: with fewer than 368
@@ -26,7 +25,7 @@ final class TailWarnings
     /** @return one line per tail metric whose p99 rests on too few samples to be bounded; empty when none. */
     static List<String> of(final Map<Metric, Distribution> distributions)
     {
-        final long needed = OrderStatistics.minSamplesForUpperBound(0.99, 1 - (1 - Distribution.TAIL_LEVEL) / 2);
+        final long needed = Distribution.samplesForUpperEnd(0.99);
         final List<String> lines = new ArrayList<>();
         for (final Metric m : TAILS)
         {

@@ -101,6 +101,26 @@ final class ContractRunIT
     }
 
     @Test
+    void shouldRecordTheScenarioAndTheRequestCountItSizedForItsPercentile() throws IOException
+    {
+        final Path contract = dir.resolve("single-stream.yaml");
+        Files.writeString(contract, """
+            target: {url: http://127.0.0.1:1/v1}
+            load: {scenario: single-stream}
+            """);
+        final Path out = dir.resolve("single-stream");
+
+        assertEquals(Main.EXIT_OK, run(out, "--config", contract.toString(), "--max-tokens", "4"));
+
+        final JsonNode load = record(out).path("load");
+        assertEquals("single-stream", load.path("scenario").asText());
+        assertEquals("p90", load.path("min_samples_for").asText());
+        assertEquals(36, load.path("requests").asLong(), "the fewest requests that bound a p90 at 95%");
+        assertEquals(1, load.path("concurrency").asInt());
+        assertEquals(36, record(out).path("report").path("counts").path("ok").asLong());
+    }
+
+    @Test
     void shouldReproduceTheWorkloadAndScheduleForTheSameSeed() throws IOException
     {
         final String contract = "../examples/chat-slo.yaml";

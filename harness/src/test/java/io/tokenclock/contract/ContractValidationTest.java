@@ -88,6 +88,12 @@ final class ContractValidationTest
             new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}",
                 "{mode: open, stages: [{duration_s: 1}]}"),
                 "load.stages: each stage needs rate (open loop) or concurrency (closed loop)"},
+            new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}", "{mode: open, scenario: offline}"),
+                "load.mode: scenario offline is a closed loop; drop load.mode or make it closed"},
+            new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}", "{scenario: server, rate: 2, " +
+                "min_samples_for: p100}"), "load.min_samples_for: must be a percentile in (0, 100): 100"},
+            new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}", "{scenario: server, rate: 2, " +
+                "duration_s: 5}"), "load.scenario server (sized for its p99) ends the run after 368 measured requests"},
             new String[] {VALID + "workload2: {}\n", "workload2: unknown key"},
             new String[] {"target: [1, 2\n", "not valid YAML"},
             new String[] {VALID + "seed: 2\n", "not valid YAML: Duplicate field 'seed'"},
