@@ -161,8 +161,9 @@ public abstract sealed class LoadGenerator implements Runnable
 
     /**
      * @return hex SHA-256 over the intended start offsets (ns after t0, big-endian) of every request built, in order,
-     * in open loop (the same requests the workload hash covers; see {@link OpenLoopSchedule}); null in closed loop,
-     * where intended starts depend on when requests end. Call once, after the generator finished.
+     * in open loop (the same requests the workload hash covers; see {@link OpenLoopSchedule}); null in closed loop
+     * and for user sessions, where intended starts depend on when requests end. Call once, after the generator
+     * finished.
      */
     public String scheduleHash()
     {

@@ -16,9 +16,6 @@ import io.tokenclock.util.Sha256;
  */
 public final class OpenLoopSchedule
 {
-    /** The hash of a schedule with no offsets digested. */
-    static final String EMPTY_HASH = Sha256.hex(Sha256.newDigest());
-
     private final LoadPlan plan;
     private final MessageDigest digest = Sha256.newDigest();
     private double offsetNs;

@@ -30,9 +30,31 @@ public final class ConsoleSummary
     {
     }
 
+    /** Prints the summary of {@code r} to {@code out}. Cold path; not thread-safe with other writers of {@code out}. */
     public static void print(final RunResult r, final PrintStream out)
     {
-        final var o = r.options();
+        title(r, out);
+        load(r, out);
+        latencies(r, out);
+        segments(r, out);
+        otherFigures(r, out);
+        errors(r, out);
+        for (final String line : TailWarnings.of(r.distributions()))
+        {
+            out.println("warning: " + line);
+        }
+        clientHealth(r, out);
+        clientReadiness(r, out);
+        notes(r, out);
+        ServerMetricsReport.print(r, out);
+        out.println();
+        out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() +
+            " (record.json, requests.jsonl)");
+    }
+
+    /** Which run, against what, and whether the record is whole and the server's certificate checked. */
+    private static void title(final RunResult r, final PrintStream out)
+    {
         out.println();
         out.printf(Locale.ROOT, "tokenclock %s  %s  model %s%n", r.target().runId(),
             r.target().endpoint().shownCompletionUrl(),
@@ -41,10 +63,16 @@ public final class ConsoleSummary
         {
             out.println("PARTIAL: " + r.partialReason());
         }
-        if (r.target().endpoint().tls() && o.target().insecure())
+        if (r.target().endpoint().tls() && r.options().target().insecure())
         {
             out.println("warning: TLS certificates were NOT verified (--insecure)");
         }
+    }
+
+    /** The load, the measured requests by outcome, the throughput over the window and the goodput. */
+    private static void load(final RunResult r, final PrintStream out)
+    {
+        final var o = r.options();
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
             o.closedLoop() ? "closed loop, concurrency " + o.load().concurrency() :
                 String.format(Locale.ROOT, "open loop, %s %.3g req/s%s",
@@ -63,6 +91,11 @@ public final class ConsoleSummary
                 rate(r.counts().good(), r), r.counts().good(), r.counts().total(), o.quality().slo().describe(),
                 r.counts().total() > 0 ? 100.0 * r.counts().good() / r.counts().total() : 0.0);
         }
+    }
+
+    /** The latency table: one row per latency metric that has samples, with its p99's interval. */
+    private static void latencies(final RunResult r, final PrintStream out)
+    {
         out.println();
         out.printf(Locale.ROOT, "%-22s %8s %9s %9s %9s %9s %9s %9s %9s %9s  %s%n",
             "metric (ms)", "n", "mean", "stdev", "p50", "p90", "p95", "p99", "p99.9", "max", "p99 95% interval");
@@ -77,21 +110,32 @@ public final class ConsoleSummary
                 m.key(), d.count(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(), d.p999(), d.max(),
                 interval(d.p99Low(), d.p99High()));
         }
-        if (!r.groups().isEmpty())
+    }
+
+    /** The segment table, when the workload has segments or stages. */
+    private static void segments(final RunResult r, final PrintStream out)
+    {
+        if (r.groups().isEmpty())
         {
-            out.println();
-            out.printf(Locale.ROOT, "%-16s %6s %6s %9s %9s %9s %9s %9s%n", "segment", "ok", "fail", "ttft p50",
-                "ttft p99", "tpot p50", "e2e p50", "tok/s");
-            for (final RunResult.GroupResult g : r.groups())
-            {
-                final Distribution ttft = g.distributions().get(Metric.TTFT);
-                out.printf(Locale.ROOT, "%-16s %6d %6d %9.3f %9.3f %9.3f %9.3f %9.1f%n", abbreviate(g.name(), 16),
-                    g.ok(), g.errors() + g.cancelled(), ttft.p50(), ttft.p99(),
-                    g.distributions().get(Metric.TPOT).p50(), g.distributions().get(Metric.E2E).p50(),
-                    Formulas.rate(g.outputTokens(), g.windowSeconds()));
-            }
-            out.println();
+            return;
         }
+        out.println();
+        out.printf(Locale.ROOT, "%-16s %6s %6s %9s %9s %9s %9s %9s%n", "segment", "ok", "fail", "ttft p50",
+            "ttft p99", "tpot p50", "e2e p50", "tok/s");
+        for (final RunResult.GroupResult g : r.groups())
+        {
+            final Distribution ttft = g.distributions().get(Metric.TTFT);
+            out.printf(Locale.ROOT, "%-16s %6d %6d %9.3f %9.3f %9.3f %9.3f %9.1f%n", abbreviate(g.name(), 16),
+                g.ok(), g.errors() + g.cancelled(), ttft.p50(), ttft.p99(),
+                g.distributions().get(Metric.TPOT).p50(), g.distributions().get(Metric.E2E).p50(),
+                Formulas.rate(g.outputTokens(), g.windowSeconds()));
+        }
+        out.println();
+    }
+
+    /** Per-request decode rate, agent tasks, the cold start and the work cancelled requests wasted, when present. */
+    private static void otherFigures(final RunResult r, final PrintStream out)
+    {
         final Distribution tps = r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST);
         if (tps.count() > 0)
         {
@@ -119,26 +163,33 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "cancelled requests had received %d output tokens (wasted work)%n",
                 r.counts().wastedOutputTokens());
         }
-        if (!r.counts().errorsByClass().isEmpty())
+    }
+
+    /** Errors by class, and what the 429s among them mean when they were not retried. */
+    private static void errors(final RunResult r, final PrintStream out)
+    {
+        if (r.counts().errorsByClass().isEmpty())
         {
-            out.print("errors:");
-            for (final Map.Entry<String, Long> e : r.counts().errorsByClass().entrySet())
-            {
-                out.printf(Locale.ROOT, "  %s %d", e.getKey(), e.getValue());
-            }
-            out.println();
-            final long limited = r.counts().errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
-            if (limited > 0 && o.target().retries429() == 0)
-            {
-                out.printf(Locale.ROOT, "rate limited: %d responses 429, %.1f per second of window (Retry-After, " +
-                    "when given, is in requests.jsonl; tokenclock does not retry: each 429 is an error)%n", limited,
-                    rate(limited, r));
-            }
+            return;
         }
-        for (final String line : TailWarnings.of(r.distributions()))
+        out.print("errors:");
+        for (final Map.Entry<String, Long> e : r.counts().errorsByClass().entrySet())
         {
-            out.println("warning: " + line);
+            out.printf(Locale.ROOT, "  %s %d", e.getKey(), e.getValue());
         }
+        out.println();
+        final long limited = r.counts().errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
+        if (limited > 0 && r.options().target().retries429() == 0)
+        {
+            out.printf(Locale.ROOT, "rate limited: %d responses 429, %.1f per second of window (Retry-After, " +
+                "when given, is in requests.jsonl; tokenclock does not retry: each 429 is an error)%n", limited,
+                rate(limited, r));
+        }
+    }
+
+    /** The client's own hiccups, GC and CPU cost, with a warning when its hiccups approach the chunk gaps. */
+    private static void clientHealth(final RunResult r, final PrintStream out)
+    {
         final var health = r.clientHealth();
         final Distribution hiccups = health.hiccupsMs();
         if (hiccups.count() > 0)
@@ -147,7 +198,7 @@ public final class ConsoleSummary
                 "%d ms total, %d ms max%n", hiccups.p50(), hiccups.p99(), hiccups.max(), health.gcCount(),
                 health.gcTotalMs(), health.gcMaxMs());
             final Distribution icl = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
-            if (icl.count() > 0 && hiccups.p99() >= o.measurement().hiccupWarnFraction() * icl.p50())
+            if (icl.count() > 0 && hiccups.p99() >= r.options().measurement().hiccupWarnFraction() * icl.p50())
             {
                 out.printf(Locale.ROOT, "warning: the client's own hiccups (p99 %.3f ms) reach %.0f%% of the " +
                     "inter-chunk latency p50 (%.3f ms): the client machine may be shaping these figures%n",
@@ -161,6 +212,15 @@ public final class ConsoleSummary
                 health.cpuUserNs() / 1e3 / r.counts().chunks(), health.cpuSystemNs() / 1e3 / r.counts().chunks(),
                 health.peakHeapBytes() >> 20);
         }
+    }
+
+    /**
+     * How ready the client was at t0, then warnings when safepoints or the JIT took, during load, as long as the
+     * chunk gaps being measured; and the profile written, if any.
+     */
+    private static void clientReadiness(final RunResult r, final PrintStream out)
+    {
+        final var health = r.clientHealth();
         final var ready = health.readiness();
         final var safepoints = health.safepointsDuringLoad();
         out.printf(Locale.ROOT, "client ready before t0: self-warm-up %d requests, %d chunks in %.1f s; %d " +
@@ -187,12 +247,17 @@ public final class ConsoleSummary
         {
             out.println("profile (" + health.profileEvent() + "): " + String.join(", ", health.profileFiles()));
         }
+    }
+
+    /** Notes on retried 429s, truncated streams and a collector that fell behind, when there were any. */
+    private static void notes(final RunResult r, final PrintStream out)
+    {
+        final var o = r.options();
         if (r.counts().retries429() > 0)
         {
             out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); " +
                 "TTFT counts from the last send, TTFT from schedule from the first intended start%n",
-                    r.counts().retries429(),
-                o.target().retries429());
+                r.counts().retries429(), o.target().retries429());
         }
         if (r.counts().truncated() > 0)
         {
@@ -206,10 +271,6 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "note: the collector fell behind %d times (records waited, none lost)%n",
                 r.counts().ringFullWaits());
         }
-        ServerMetricsReport.print(r, out);
-        out.println();
-        out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() +
-            " (record.json, requests.jsonl)");
     }
 
     /** Warn when compilation during load exceeds this many inter-chunk latencies (p50) of CPU. */

@@ -20,6 +20,7 @@ public final class RecordBlock
     {
     }
 
+    /** @return the block for record {@code r}, one line per figure; server-sent text escaped. Thread-safe. */
     public static String render(final JsonNode r)
     {
         final StringBuilder sb = new StringBuilder();
@@ -27,21 +28,44 @@ public final class RecordBlock
         {
             sb.append("PARTIAL RECORD: ").append(r.path("partial_reason").asText("no reason given")).append('\n');
         }
-        final JsonNode model = r.path("model");
+        model(sb, r.path("model"));
+        runtime(sb, r.path("runtime"));
+        hardware(sb, r.path("hardware"));
+        workload(sb, r.path("workload"), r.path("model"));
+        load(sb, r.path("load"));
+        measurement(sb, r.path("measurement"));
+        section(sb, "REPORT");
+        figures(sb, r.path("report"));
+        outcomes(sb, r.path("report"));
+        final JsonNode grade = r.path("grade");
+        sb.append('\n').append("GRADE: ").append(grade.path("grade").asText("?")).append('\n');
+        for (final JsonNode missing : grade.path("missing"))
+        {
+            sb.append("  missing: ").append(missing.asText()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static void model(final StringBuilder sb, final JsonNode model)
+    {
         section(sb, "MODEL");
         line(sb, "model", join(model.path("name").asText("?"), model.path("revision").asText(null)));
         line(sb, "tokenizer", join(model.path("tokenizer").asText("not declared"),
             model.path("tokenizer_sha256").isTextual() ? "sha256 " + model.get("tokenizer_sha256").asText() : null));
         line(sb, "decoding", compact(model.path("decoding")));
         line(sb, "context limit", model.path("context_limit").asText("not declared"));
+    }
 
-        final JsonNode runtime = r.path("runtime");
+    private static void runtime(final StringBuilder sb, final JsonNode runtime)
+    {
         section(sb, "RUNTIME");
         line(sb, "endpoint", runtime.path("endpoint").asText() + " (" + runtime.path("api").asText() + ")");
         line(sb, "declared", runtime.path("declared").isObject() ? compact(runtime.get("declared")) : "not declared");
         line(sb, "server headers", compact(runtime.path("server_headers")));
+    }
 
-        final JsonNode hw = r.path("hardware");
+    private static void hardware(final StringBuilder sb, final JsonNode hw)
+    {
         section(sb, "HARDWARE");
         final JsonNode client = hw.path("client");
         line(sb, "server (declared)", hw.path("server_declared").isObject() ? compact(hw.get("server_declared")) :
@@ -50,8 +74,11 @@ public final class RecordBlock
             client.path("cpu_model").asText("?"), client.path("logical_cpus").asText("?"),
             client.path("memory_total_bytes").asDouble() / (1L << 30), client.path("os").asText("?"),
             client.path("jvm").asText("?")));
+    }
 
-        final JsonNode w = r.path("workload");
+    /** The workload; without a declared output distribution, the output length is the model's max_tokens. */
+    private static void workload(final StringBuilder sb, final JsonNode w, final JsonNode model)
+    {
         section(sb, "WORKLOAD");
         line(sb, "prompts", w.path("prompts").asText());
         line(sb, "input tokens", w.path("input_tokens").isObject() ? compact(w.get("input_tokens")) : "see prompts");
@@ -61,8 +88,10 @@ public final class RecordBlock
         line(sb, "seed / hash", w.path("seed").asText() + " / " + w.path("hash").asText("?") + " over " +
             w.path("hash_requests").asText("?") + " requests");
         line(sb, "success criterion", w.path("success_criterion").asText("not defined"));
+    }
 
-        final JsonNode load = r.path("load");
+    private static void load(final StringBuilder sb, final JsonNode load)
+    {
         section(sb, "LOAD");
         line(sb, "mode", load.path("mode").asText().equals("open") ?
             String.format(Locale.ROOT, "open loop, %s %s req/s, burstiness %s, max in flight %s",
@@ -73,8 +102,10 @@ public final class RecordBlock
             load.path("duration_s").asText("-") + " s, warmup " + load.path("warmup_requests").asText() +
             " requests / " + load.path("warmup_duration_s").asText() + " s");
         line(sb, "end of window", load.path("end_of_window_rule").asText());
+    }
 
-        final JsonNode m = r.path("measurement");
+    private static void measurement(final StringBuilder sb, final JsonNode m)
+    {
         section(sb, "MEASUREMENT");
         line(sb, "boundary", m.path("boundary").asText() + "; network " + m.path("network_path").asText());
         line(sb, "formulas", m.path("formulas").asText());
@@ -84,9 +115,11 @@ public final class RecordBlock
             "%.3f ms", lateness.get("p50").asDouble(), lateness.get("p99").asDouble(), lateness.get("max").asDouble()) :
             "not measured");
         line(sb, "power boundary", m.path("power_boundary").asText("not measured"));
+    }
 
-        final JsonNode rep = r.path("report");
-        section(sb, "REPORT");
+    /** The report's figures: requests, throughput, the headline latencies, and each segment's TTFT. */
+    private static void figures(final StringBuilder sb, final JsonNode rep)
+    {
         final JsonNode c = rep.path("counts");
         line(sb, "requests", String.format(Locale.ROOT, "%d measured: %d ok, %d error, %d cancelled; window %.2f s",
             c.path("measured").asLong(), c.path("ok").asLong(), c.path("error").asLong(), c.path("cancelled").asLong(),
@@ -113,6 +146,11 @@ public final class RecordBlock
                 e.getValue().path("ok").asLong(), e.getValue().path("error").asLong(), ttft.path("p50").asDouble(),
                 ttft.path("p99").asDouble()));
         }
+    }
+
+    /** The report's outcomes, when present: goodput, agent tasks, cold start; then errors and repetitions. */
+    private static void outcomes(final StringBuilder sb, final JsonNode rep)
+    {
         final JsonNode goodput = rep.path("goodput");
         if (goodput.isObject())
         {
@@ -139,14 +177,6 @@ public final class RecordBlock
         line(sb, "repetitions", repetitions.isObject() ? "repetition " + repetitions.path("index").asText() + " of " +
             repetitions.path("of").asText() + " (run-to-run spread in repetitions.json)" :
             "1 (no run-to-run variance measured)");
-
-        final JsonNode grade = r.path("grade");
-        sb.append('\n').append("GRADE: ").append(grade.path("grade").asText("?")).append('\n');
-        for (final JsonNode missing : grade.path("missing"))
-        {
-            sb.append("  missing: ").append(missing.asText()).append('\n');
-        }
-        return sb.toString();
     }
 
     private static void section(final StringBuilder sb, final String name)

@@ -21,8 +21,12 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.recording.RequestStage;
+import io.tokenclock.recording.Slo;
+import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
 
 /**
@@ -35,7 +39,7 @@ public final class RecordWriter
 {
     /** Version of the metric definitions in docs/METRICS.md that this build implements. */
     public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
-    public static final int RECORD_FORMAT = 3;
+    public static final int RECORD_FORMAT = 4;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -66,81 +70,15 @@ public final class RecordWriter
         final RunOptions o = r.options();
         final List<String> gaps = new ArrayList<>();
         final ObjectNode root = JSON.createObjectNode();
-        root.putObject("tokenclock")
-            .put("record_format", RECORD_FORMAT)
-            .put("formulas_version", FORMULAS_VERSION)
-            .put("version", version());
-        root.put("run_id", r.target().runId());
-        root.put("partial", r.partial());
-        root.put("partial_reason", r.partialReason());
-        root.put("started_at", r.target().startedAt().toString());
-        final ArrayNode cmd = root.putArray("command");
-        o.output().commandLine().forEach(cmd::add);
-
+        header(root, r);
         final JsonNode contract = o.output().contract() == null ? JSON.createObjectNode() : o.output().contract();
-        final JsonNode declaredModel = contract.path("model");
-        final ObjectNode model = root.putObject("model");
-        model.put("name", r.target().model());
-        final ArrayNode served = model.putArray("served_models");
-        r.target().server().modelIds().forEach(served::add);
-        model.put("revision", text(declaredModel, "revision"));
-        model.put("tokenizer", r.provenance().tokenizerId());
-        model.put("tokenizer_sha256", r.provenance().tokenizerSha256());
-        if (declaredModel.has("context_limit"))
-        {
-            model.put("context_limit", declaredModel.get("context_limit").asLong());
-        }
-        else
-        {
-            model.putNull("context_limit");
-        }
-        require(gaps, declaredModel.has("revision"), "model.revision (contract: model.revision)");
-        require(gaps, o.model().tokenizer() != null, "model.tokenizer (contract: model.tokenizer, or --tokenizer)");
-        require(gaps, declaredModel.has("context_limit"), "model.context_limit (contract: model.context_limit)");
-        final ObjectNode decoding = model.putObject("decoding");
-        decoding.put("max_tokens", o.workload().outputLengths() == null ? (Integer)o.model().maxTokens() : null);
-        decoding.put("ignore_eos", o.model().ignoreEos());
-        decoding.put("temperature", o.model().temperature());
-        decoding.put("extra_body", o.model().extraBody());
-
-        final ObjectNode runtime = root.putObject("runtime");
-        runtime.put("endpoint", r.target().endpoint().shownCompletionUrl());
-        runtime.put("api", r.target().endpoint().api().name().toLowerCase(Locale.ROOT));
-        final ObjectNode engineHeaders = runtime.putObject("server_headers");
-        r.target().server().engineHeaders().forEach(engineHeaders::put);
-        runtime.set("models_response", r.target().server().modelsResponse());
-        final JsonNode declaredRuntime = contract.path("runtime");
-        runtime.set("declared", declaredRuntime.isMissingNode() ? null : declaredRuntime.deepCopy());
-        require(gaps, declaredRuntime.has("engine") && declaredRuntime.has("version") &&
-            declaredRuntime.has("precision"), "runtime.declared engine, version and precision (contract: runtime)");
-
-        final ObjectNode hardware = root.putObject("hardware");
-        hardware.set("client", JSON.valueToTree(EnvironmentCapture.client()));
-        hardware.set("client_gpus", JSON.valueToTree(EnvironmentCapture.gpus()));
-        final JsonNode declaredHardware = contract.path("hardware");
-        hardware.set("server_declared", declaredHardware.isMissingNode() ? null : declaredHardware.deepCopy());
-        require(gaps, declaredHardware.has("accelerators"),
-            "hardware.server_declared accelerators (contract: hardware.accelerators)");
-
-        final ObjectNode workload = root.putObject("workload");
-        workload.put("prompts", workloadDescription);
-        workload.set("input_tokens", declared(o.workload().inputLengths()));
-        workload.set("output_tokens", declared(o.workload().outputLengths()));
-        workload.put("correlation", o.workload().lengthCorrelation());
-        workload.put("seed", o.workload().seed());
-        workload.put("hash", r.provenance().hash());
-        workload.put("hash_requests", r.provenance().requests());
-        workload.put("prompt_token_residuals", r.provenance().residualRequests());
-        final String success = contract.path("quality").path("success").asText(null);
-        workload.put("success_criterion", success);
-        workload.put("cancellation", o.workload().cancelRate() > 0 ? new CancellationRule(o.workload().cancelRate(),
-            o.workload().cancelAfterMs(), o.workload().cancelAfterTokens(), o.workload().seed()).describe() : null);
-        require(gaps, success != null, "workload.success_criterion (contract: quality.success)");
-
+        root.set("model", model(r, contract.path("model"), gaps));
+        root.set("runtime", runtime(r, contract.path("runtime"), gaps));
+        root.set("hardware", hardware(contract.path("hardware"), gaps));
+        root.set("workload", workload(r, workloadDescription, contract, gaps));
         root.set("load", load(r));
         root.set("measurement", measurement(r).set("server_metrics", ServerMetricsReport.scraping(r)));
         root.set("report", report(r).set("server", ServerMetricsReport.window(r)));
-
         require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
         final ObjectNode contractNode = root.putObject("contract");
         contractNode.put("file", o.output().contractPath() == null ? null : o.output().contractPath().toString());
@@ -150,6 +88,100 @@ public final class RecordWriter
         final ArrayNode missing = grade.putArray("missing");
         gaps.forEach(missing::add);
         return root;
+    }
+
+    /** What wrote the record, which run it is, whether it is whole, and the command that made it. */
+    private static void header(final ObjectNode root, final RunResult r)
+    {
+        root.putObject("tokenclock")
+            .put("record_format", RECORD_FORMAT)
+            .put("formulas_version", FORMULAS_VERSION)
+            .put("version", version());
+        root.put("run_id", r.target().runId());
+        root.put("partial", r.partial());
+        root.put("partial_reason", r.partialReason());
+        root.put("started_at", r.target().startedAt().toString());
+        final ArrayNode cmd = root.putArray("command");
+        r.options().output().commandLine().forEach(cmd::add);
+    }
+
+    /** The {@code model} section: what was asked for and served, as declared, and how it decoded. */
+    private static ObjectNode model(final RunResult r, final JsonNode declared, final List<String> gaps)
+    {
+        final RunOptions o = r.options();
+        final ObjectNode model = JSON.createObjectNode();
+        model.put("name", r.target().model());
+        final ArrayNode served = model.putArray("served_models");
+        r.target().server().modelIds().forEach(served::add);
+        model.put("revision", text(declared, "revision"));
+        model.put("tokenizer", r.provenance().tokenizerId());
+        model.put("tokenizer_sha256", r.provenance().tokenizerSha256());
+        if (declared.has("context_limit"))
+        {
+            model.put("context_limit", declared.get("context_limit").asLong());
+        }
+        else
+        {
+            model.putNull("context_limit");
+        }
+        require(gaps, declared.has("revision"), "model.revision (contract: model.revision)");
+        require(gaps, o.model().tokenizer() != null, "model.tokenizer (contract: model.tokenizer, or --tokenizer)");
+        require(gaps, declared.has("context_limit"), "model.context_limit (contract: model.context_limit)");
+        final ObjectNode decoding = model.putObject("decoding");
+        decoding.put("max_tokens", o.workload().outputLengths() == null ? (Integer)o.model().maxTokens() : null);
+        decoding.put("ignore_eos", o.model().ignoreEos());
+        decoding.put("temperature", o.model().temperature());
+        decoding.put("extra_body", o.model().extraBody());
+        return model;
+    }
+
+    /** The {@code runtime} section: the endpoint, what the server said of itself, and what the contract declared. */
+    private static ObjectNode runtime(final RunResult r, final JsonNode declared, final List<String> gaps)
+    {
+        final ObjectNode runtime = JSON.createObjectNode();
+        runtime.put("endpoint", r.target().endpoint().shownCompletionUrl());
+        runtime.put("api", r.target().endpoint().api().name().toLowerCase(Locale.ROOT));
+        final ObjectNode engineHeaders = runtime.putObject("server_headers");
+        r.target().server().engineHeaders().forEach(engineHeaders::put);
+        runtime.set("models_response", r.target().server().modelsResponse());
+        runtime.set("declared", declared.isMissingNode() ? null : declared.deepCopy());
+        require(gaps, declared.has("engine") && declared.has("version") && declared.has("precision"),
+            "runtime.declared engine, version and precision (contract: runtime)");
+        return runtime;
+    }
+
+    /** The {@code hardware} section: the client machine as read, the server's as declared. */
+    private static ObjectNode hardware(final JsonNode declared, final List<String> gaps)
+    {
+        final ObjectNode hardware = JSON.createObjectNode();
+        hardware.set("client", JSON.valueToTree(EnvironmentCapture.client()));
+        hardware.set("client_gpus", JSON.valueToTree(EnvironmentCapture.gpus()));
+        hardware.set("server_declared", declared.isMissingNode() ? null : declared.deepCopy());
+        require(gaps, declared.has("accelerators"),
+            "hardware.server_declared accelerators (contract: hardware.accelerators)");
+        return hardware;
+    }
+
+    /** The {@code workload} section: what was sent, its hash, and what counts as success. */
+    private static ObjectNode workload(
+        final RunResult r, final String description, final JsonNode contract, final List<String> gaps)
+    {
+        final RunOptions.Workload w = r.options().workload();
+        final ObjectNode workload = JSON.createObjectNode();
+        workload.put("prompts", description);
+        workload.set("input_tokens", declared(w.inputLengths()));
+        workload.set("output_tokens", declared(w.outputLengths()));
+        workload.put("correlation", w.lengthCorrelation());
+        workload.put("seed", w.seed());
+        workload.put("hash", r.provenance().hash());
+        workload.put("hash_requests", r.provenance().requests());
+        workload.put("prompt_token_residuals", r.provenance().residualRequests());
+        final String success = contract.path("quality").path("success").asText(null);
+        workload.put("success_criterion", success);
+        workload.put("cancellation", w.cancelRate() > 0 ? new CancellationRule(w.cancelRate(), w.cancelAfterMs(),
+            w.cancelAfterTokens(), w.seed()).describe() : null);
+        require(gaps, success != null, "workload.success_criterion (contract: quality.success)");
+        return workload;
     }
 
     private static ObjectNode load(final RunResult r)
@@ -188,9 +220,38 @@ public final class RecordWriter
         return load;
     }
 
+    /**
+     * The {@code measurement} section: where and how the client measured, then how the client itself behaved while
+     * it did (threads, jitter, GC, CPU, readiness, JIT, safepoints, profile).
+     */
     private static ObjectNode measurement(final RunResult r)
     {
         final ObjectNode m = JSON.createObjectNode();
+        method(m, r);
+        final RunResult.ClientHealth h = r.clientHealth();
+        clientThreads(m.putObject("client_threads"), h);
+        clientJitter(m.putObject("client_jitter"), h);
+        clientGc(m.putObject("client_gc"), h);
+        clientCost(m.putObject("client_cost"), h, r.counts().chunks());
+        readiness(m.putObject("readiness"), r);
+        m.putObject("client_jit").put("compilation_ms_during_load", h.jitMsDuringLoad())
+            .put("method", "CompilationMXBean total compilation time (summed over compiler threads) from the start " +
+                "of load to the end of the drain");
+        safepoints(m.putObject("client_safepoints"), h.safepointsDuringLoad());
+        if (h.profileEvent() != null)
+        {
+            final ObjectNode profile = m.putObject("profile");
+            profile.put("mode", r.options().measurement().profile());
+            profile.put("event", h.profileEvent());
+            final ArrayNode files = profile.putArray("files");
+            h.profileFiles().forEach(files::add);
+        }
+        return m;
+    }
+
+    /** The measurement boundary, the path to the server, the clock, and the rules every figure follows. */
+    private static void method(final ObjectNode m, final RunResult r)
+    {
         m.put("boundary", "client-side: from the client's write of the request to arrival of response bytes at the " +
             "client's socket; includes network, server queueing, prefill and decode");
         m.put("network_path", r.target().endpoint().isLoopback() ? "loopback" : "remote");
@@ -208,35 +269,52 @@ public final class RecordWriter
         m.put("formulas", "docs/METRICS.md, " + FORMULAS_VERSION);
         m.put("histograms", "HdrHistogram, values in ns, 3 significant digits");
         m.putNull("power_boundary");
-        final RunResult.ClientHealth h = r.clientHealth();
-        m.putObject("client_threads")
-            .put("stamping", "the Netty event loop threads: read, stamp, frame SSE, publish fixed-size records, send")
+    }
+
+    /** What each of the client's threads does, and the request stage's scheduling priority. */
+    private static void clientThreads(final ObjectNode n, final RunResult.ClientHealth h)
+    {
+        n.put("stamping", "the Netty event loop threads: read, stamp, frame SSE, publish fixed-size records, send")
             .put("collector", "one thread: drains the ring, rebuilds chunk timelines, frees permits")
             .put("request_stage", "one thread: token counts, metrics, histograms, requests.jsonl (flushed within " +
                 RequestStage.FLUSH_INTERVAL_NS / 1_000_000 + " ms)")
             .put("request_stage_priority", h.stagePriority());
-        final ObjectNode jitter = m.putObject("client_jitter");
+    }
+
+    private static void clientJitter(final ObjectNode jitter, final RunResult.ClientHealth h)
+    {
         jitter.put("method", "a thread asks to wake every " + h.hiccupIntervalNs() / 1_000_000.0 + " ms and records " +
             "how late it woke (jHiccup-style); covers the whole run, warmup and drain included");
         distribution(jitter.putObject("lateness"), h.hiccupsMs());
-        final ObjectNode gc = m.putObject("client_gc");
+    }
+
+    private static void clientGc(final ObjectNode gc, final RunResult.ClientHealth h)
+    {
         final ArrayNode collectors = gc.putArray("collectors");
         h.gcCollectors().forEach(collectors::add);
         gc.put("collections", h.gcCount());
         gc.put("total_ms", h.gcTotalMs());
         gc.put("max_ms", h.gcMaxMs());
-        final ObjectNode cost = m.putObject("client_cost");
+    }
+
+    /** The client's CPU time over the load, in all and per chunk, and its peak heap. */
+    private static void clientCost(final ObjectNode cost, final RunResult.ClientHealth h, final long chunks)
+    {
         cost.put("method", (h.cpu().split() ? "process CPU from /proc/self/stat (utime, stime; 10 ms ticks)" :
             "process CPU from the JVM's process CPU clock (user and system not told apart: all counted as user)") +
             ", every thread of the process including those that ended, from the start of load (after the " +
             "self-warm-up and pre-connection) to the end of the drain; includes an embedded simulator when there is " +
             "one");
         cost.put("cpu_user_s", h.cpuUserNs() / 1e9).put("cpu_system_s", h.cpuSystemNs() / 1e9);
-        cost.put("cpu_user_us_per_chunk", r.counts().chunks() > 0 ? h.cpuUserNs() / 1e3 / r.counts().chunks() : 0);
-        cost.put("cpu_system_us_per_chunk", r.counts().chunks() > 0 ? h.cpuSystemNs() / 1e3 / r.counts().chunks() : 0);
+        cost.put("cpu_user_us_per_chunk", chunks > 0 ? h.cpuUserNs() / 1e3 / chunks : 0);
+        cost.put("cpu_system_us_per_chunk", chunks > 0 ? h.cpuSystemNs() / 1e3 / chunks : 0);
         cost.put("peak_heap_bytes", h.peakHeapBytes());
-        final ObjectNode ready = m.putObject("readiness");
-        final var rd = h.readiness();
+    }
+
+    /** What the client did before t0 to be ready, and how long the server took to be. */
+    private static void readiness(final ObjectNode ready, final RunResult r)
+    {
+        final ReadinessReport rd = r.clientHealth().readiness();
         ready.put("self_warmup_requests", rd.warmupRequests());
         ready.put("self_warmup_chunks", rd.warmupChunks());
         ready.put("self_warmup_s", rd.warmupS());
@@ -248,11 +326,11 @@ public final class RecordWriter
         ready.put("wait_ready_s", r.options().target().waitReadyS());
         ready.put("server_probes", r.target().server().probes());
         ready.put("server_ready_after_s", r.target().server().probes() == 0 ? null : r.target().server().readyAfterS());
-        m.putObject("client_jit").put("compilation_ms_during_load", h.jitMsDuringLoad())
-            .put("method", "CompilationMXBean total compilation time (summed over compiler threads) from the start " +
-                "of load to the end of the drain");
-        final ObjectNode safepoints = m.putObject("client_safepoints");
-        final var sp = h.safepointsDuringLoad();
+    }
+
+    /** The time every thread stood still at safepoints during load, or nulls saying why it is not known. */
+    private static void safepoints(final ObjectNode safepoints, final SafepointCounters.Reading sp)
+    {
         if (sp == null)
         {
             safepoints.putNull("count").putNull("total_ms").putNull("sync_ms");
@@ -267,17 +345,9 @@ public final class RecordWriter
                 "the drain; every Java thread, the stamping thread included, is stopped for total_ms; GC pauses are " +
                 "among them");
         }
-        if (h.profileEvent() != null)
-        {
-            final ObjectNode profile = m.putObject("profile");
-            profile.put("mode", r.options().measurement().profile());
-            profile.put("event", h.profileEvent());
-            final ArrayNode files = profile.putArray("files");
-            h.profileFiles().forEach(files::add);
-        }
-        return m;
     }
 
+    /** The {@code report} section: what the measured requests gave, in all, per segment and per task. */
     private static ObjectNode report(final RunResult r)
     {
         final ObjectNode rep = JSON.createObjectNode();
@@ -286,21 +356,7 @@ public final class RecordWriter
         window.put("end_ns", r.window().endNs());
         window.put("duration_s", r.windowSeconds());
         window.put("wall_s", r.window().wallSeconds());
-        final ObjectNode counts = rep.putObject("counts");
-        counts.put("measured", r.counts().total());
-        counts.put("ok", r.counts().ok());
-        counts.put("error", r.counts().errors());
-        counts.put("cancelled", r.counts().cancelled());
-        counts.put("warmup", r.counts().warmupRequests());
-        counts.put("chunks_all_phases", r.counts().chunks());
-        counts.put("output_tokens", r.counts().outputTokens());
-        counts.put("input_tokens", r.counts().inputTokens());
-        counts.put("cancelled_output_tokens", r.counts().wastedOutputTokens());
-        counts.put("late_completions", r.counts().lateCompletions());
-        counts.put("truncated", r.counts().truncated());
-        counts.put("retries_429", r.counts().retries429());
-        final long limited = r.counts().errorsByClass().getOrDefault("http_429", 0L);
-        counts.put("http_429_per_s", Formulas.rate(limited, r.windowSeconds()));
+        counts(rep.putObject("counts"), r);
         final ObjectNode errors = rep.putObject("errors_by_class");
         for (final Map.Entry<String, Long> e : r.counts().errorsByClass().entrySet())
         {
@@ -314,36 +370,72 @@ public final class RecordWriter
         distributions(rep.putObject("distributions"), r.distributions());
         final ArrayNode tail = rep.putArray("tail_warnings");
         TailWarnings.of(r.distributions()).forEach(tail::add);
-        final RunResult.ColdStart cold = r.coldStart();
-        if (cold != null)
+        rep.set("cold_start", coldStart(r.coldStart()));
+        rep.set("tasks", tasks(r.tasks(), w));
+        segments(rep.putObject("segments"), r.groups());
+        final ObjectNode harness = rep.putObject("harness");
+        harness.put("ring_full_waits", r.counts().ringFullWaits());
+        harness.put("clamped_values", r.counts().clampedValues());
+        rep.set("goodput", goodput(r));
+        rep.set("repetitions", repetitions(r.options().state()));
+        return rep;
+    }
+
+    /** Every measured request and what it carried, by outcome. */
+    private static void counts(final ObjectNode counts, final RunResult r)
+    {
+        final RunResult.Counts c = r.counts();
+        counts.put("measured", c.total());
+        counts.put("ok", c.ok());
+        counts.put("error", c.errors());
+        counts.put("cancelled", c.cancelled());
+        counts.put("warmup", c.warmupRequests());
+        counts.put("chunks_all_phases", c.chunks());
+        counts.put("output_tokens", c.outputTokens());
+        counts.put("input_tokens", c.inputTokens());
+        counts.put("cancelled_output_tokens", c.wastedOutputTokens());
+        counts.put("late_completions", c.lateCompletions());
+        counts.put("truncated", c.truncated());
+        counts.put("retries_429", c.retries429());
+        final long limited = c.errorsByClass().getOrDefault("http_429", 0L);
+        counts.put("http_429_per_s", Formulas.rate(limited, r.windowSeconds()));
+    }
+
+    /** @return the cold-start request's figures, or null when there was none. */
+    private static ObjectNode coldStart(final RunResult.ColdStart cold)
+    {
+        if (cold == null)
         {
-            rep.putObject("cold_start").put("status", cold.status()).put("error", cold.error())
-                .put("ttft_ms", cold.ttftMs()).put("tpot_ms", cold.tpotMs()).put("e2e_ms", cold.e2eMs())
-                .put("output_tokens", cold.outputTokens());
+            return null;
         }
-        else
+        return JSON.createObjectNode().put("status", cold.status()).put("error", cold.error())
+            .put("ttft_ms", cold.ttftMs()).put("tpot_ms", cold.tpotMs()).put("e2e_ms", cold.e2eMs())
+            .put("output_tokens", cold.outputTokens());
+    }
+
+    /** @return the agent tasks' outcomes and timings over a window of {@code windowS} seconds, or null if none ran. */
+    private static ObjectNode tasks(final AgentWorkload.Report tasks, final double windowS)
+    {
+        if (tasks == null)
         {
-            rep.putNull("cold_start");
+            return null;
         }
-        final var tasks = r.tasks();
-        if (tasks != null)
-        {
-            final ObjectNode t = rep.putObject("tasks");
-            t.put("tasks", tasks.tasks()).put("succeeded", tasks.succeeded())
-                .put("failed_requests", tasks.failedRequests()).put("step_limited", tasks.stepLimited());
-            t.put("success_rate", tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0);
-            t.put("tasks_per_s", Formulas.rate(tasks.tasks(), r.windowSeconds()));
-            distribution(t.putObject("task_latency"), Distribution.of(tasks.latencyMs(), "ms", 1));
-            distribution(t.putObject("steps"), Distribution.of(tasks.steps(), "steps", 1));
-            t.put("model_time_s", tasks.modelSeconds()).put("tool_time_s", tasks.toolSeconds());
-            t.put("retries", tasks.retries());
-        }
-        else
-        {
-            rep.putNull("tasks");
-        }
-        final ObjectNode groups = rep.putObject("segments");
-        for (final RunResult.GroupResult g : r.groups())
+        final ObjectNode t = JSON.createObjectNode();
+        t.put("tasks", tasks.tasks()).put("succeeded", tasks.succeeded())
+            .put("failed_requests", tasks.failedRequests()).put("step_limited", tasks.stepLimited());
+        t.put("success_rate", tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0);
+        t.put("tasks_per_s", Formulas.rate(tasks.tasks(), windowS));
+        distribution(t.putObject("task_latency"), Distribution.of(tasks.latencyMs(), "ms", 1));
+        distribution(t.putObject("steps"), Distribution.of(tasks.steps(), "steps", 1));
+        t.put("model_time_s", tasks.modelSeconds()).put("tool_time_s", tasks.toolSeconds());
+        t.put("retries", tasks.retries());
+        return t;
+    }
+
+    /** One member per segment (or stage): its counts, rates over its own window, goodput, and distributions. */
+    private static void segments(final ObjectNode groups, final List<RunResult.GroupResult> results)
+    {
+        for (final RunResult.GroupResult g : results)
         {
             final ObjectNode n = groups.putObject(g.name());
             n.put("ok", g.ok()).put("error", g.errors()).put("cancelled", g.cancelled());
@@ -360,34 +452,36 @@ public final class RecordWriter
             }
             distributions(n.putObject("distributions"), g.distributions());
         }
-        final ObjectNode harness = rep.putObject("harness");
-        harness.put("ring_full_waits", r.counts().ringFullWaits());
-        harness.put("clamped_values", r.counts().clampedValues());
-        final var slo = r.options().quality().slo();
-        if (slo != null)
+    }
+
+    /** @return the requests that met the run's SLO, or null when it has none. */
+    private static ObjectNode goodput(final RunResult r)
+    {
+        final Slo slo = r.options().quality().slo();
+        if (slo == null)
         {
-            final ObjectNode goodput = rep.putObject("goodput");
-            goodput.put("slo", slo.describe());
-            goodput.put("good", r.counts().good());
-            goodput.put("measured", r.counts().total());
-            goodput.put("good_fraction", r.counts().total() > 0 ? (double)r.counts().good() / r.counts().total() : 0);
-            goodput.put("goodput_per_s", w > 0 ? r.counts().good() / w : 0);
+            return null;
         }
-        else
+        final RunResult.Counts c = r.counts();
+        final double w = r.windowSeconds();
+        final ObjectNode goodput = JSON.createObjectNode();
+        goodput.put("slo", slo.describe());
+        goodput.put("good", c.good());
+        goodput.put("measured", c.total());
+        goodput.put("good_fraction", c.total() > 0 ? (double)c.good() / c.total() : 0);
+        goodput.put("goodput_per_s", w > 0 ? c.good() / w : 0);
+        return goodput;
+    }
+
+    /** @return which repetition this run is and where their spread is, or null for a single run. */
+    private static ObjectNode repetitions(final RunOptions.State state)
+    {
+        if (state.repetitions() <= 1)
         {
-            rep.putNull("goodput");
+            return null;
         }
-        if (r.options().state().repetitions() > 1)
-        {
-            rep.putObject("repetitions").put("index", r.options().state().repetitionIndex()).put("of",
-                r.options().state().repetitions())
-                .put("summary", "../repetitions.json");
-        }
-        else
-        {
-            rep.putNull("repetitions");
-        }
-        return rep;
+        return JSON.createObjectNode().put("index", state.repetitionIndex()).put("of", state.repetitions())
+            .put("summary", "../repetitions.json");
     }
 
     /** @return a length distribution as its contract declared it, or null when none was declared. */

@@ -104,9 +104,30 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         }
     }
 
+    /** Writes one line's object: the fields in the order docs/RESULTS.md lists them. */
     private void write(final JsonGenerator g, final RequestSlot s, final RequestMetrics m) throws IOException
     {
         g.writeStartObject();
+        identity(g, s);
+        timeline(g, s);
+        tokens(g, s, m);
+        durations(g, s, m);
+        if (saveText)
+        {
+            g.writeFieldName("output_text");
+            writeRawString(g, s.text, s.textLength);
+            if (s.reasoningLength > 0)
+            {
+                g.writeFieldName("reasoning_text");
+                writeRawString(g, s.reasoning, s.reasoningLength);
+            }
+        }
+        g.writeEndObject();
+    }
+
+    /** Which request it was, how it ended, and on which connection. */
+    private static void identity(final JsonGenerator g, final RequestSlot s) throws IOException
+    {
         g.writeNumberField("id", s.requestId);
         if (s.responseIdLength > 0)
         {
@@ -137,6 +158,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeNumberField("retries_429", s.retries429);
         g.writeNumberField("connection", s.connectionId);
         g.writeBooleanField("new_connection", s.newConnection);
+    }
+
+    /** The request's stamps, ns on the run's clock, and every chunk's arrival (and token count, when known). */
+    private static void timeline(final JsonGenerator g, final RequestSlot s) throws IOException
+    {
         g.writeNumberField("scheduled_ns", s.scheduledNs);
         g.writeNumberField("submit_ns", s.submitNs);
         g.writeNumberField("sent_ns", s.sentNs);
@@ -159,6 +185,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
             g.writeEndArray();
         }
         g.writeNumberField("chunks", s.chunkCount);
+    }
+
+    /** Token counts with their source, and how the stream ended. */
+    private static void tokens(final JsonGenerator g, final RequestSlot s, final RequestMetrics m) throws IOException
+    {
         longOrNull(g, "input_tokens", m.inputTokens);
         g.writeNumberField("output_tokens", m.outputTokens);
         g.writeStringField("token_count_source", m.tokenCountSource);
@@ -169,6 +200,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeBooleanField("done_marker", s.doneSeen);
         g.writeBooleanField("late", s.late);
         g.writeBooleanField("truncated", s.truncated || s.errorClass == ErrorClass.TRUNCATED);
+    }
+
+    /** The request's latencies in ms, then the engine's own timings for a server that reports them. */
+    private void durations(final JsonGenerator g, final RequestSlot s, final RequestMetrics m) throws IOException
+    {
         ms(g, "ttft_ms", m.ttftNs);
         ms(g, "ttft_from_schedule_ms", m.ttftFromScheduleNs);
         ms(g, "ttfot_ms", m.ttfotNs);
@@ -184,17 +220,6 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
             ms(g, "engine_decode_ms", s.engineDecodeNs);
             longOrNull(g, "engine_predicted_tokens", s.enginePredictedTokens);
         }
-        if (saveText)
-        {
-            g.writeFieldName("output_text");
-            writeRawString(g, s.text, s.textLength);
-            if (s.reasoningLength > 0)
-            {
-                g.writeFieldName("reasoning_text");
-                writeRawString(g, s.reasoning, s.reasoningLength);
-            }
-        }
-        g.writeEndObject();
     }
 
     /**

@@ -398,6 +398,8 @@ final class BenchmarkRunnerIT
             o.sticky(true);
             final RunResult r = run(o);
             assertEquals(18, r.counts().ok());
+            assertTrue(JSON.readTree(dir.resolve("record.json").toFile()).path("load").path("schedule_hash").isNull(),
+                "turns follow the server's answers: no schedule to hash");
             final Map<Integer, List<JsonNode>> byUser = new HashMap<>();
             for (final JsonNode line : requests())
             {
