@@ -1,6 +1,8 @@
 package io.tokenclock.contract;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -12,6 +14,9 @@ import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.quality.Check;
+import io.tokenclock.quality.Checks;
+import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.SharedPrefixes;
@@ -47,7 +52,7 @@ public final class ContractOptions
         applyWorkload(root.path("workload"), o);
         applyLoad(root.path("load"), o);
         applyState(root.path("state"), o);
-        applyRest(root, o);
+        applyRest(root, contract.path() == null ? null : contract.path().toAbsolutePath().getParent(), o);
         return o;
     }
 
@@ -186,15 +191,10 @@ public final class ContractOptions
     }
 
     /** {@code measurement}, {@code quality} and {@code output}. */
-    private static void applyRest(final JsonNode root, final RunOptionsBuilder o)
+    private static void applyRest(final JsonNode root, final Path baseDir, final RunOptionsBuilder o)
     {
         applyMeasurement(root.path("measurement"), o);
-        final JsonNode slo = root.path("quality").path("slo");
-        if (slo.isObject())
-        {
-            o.slo(Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"),
-                number(slo, "e2e_ms")));
-        }
+        applyQuality(root.path("quality"), baseDir, o);
         final JsonNode output = root.path("output");
         if (output.has("dir"))
         {
@@ -203,6 +203,31 @@ public final class ContractOptions
         if (output.has("save_text"))
         {
             o.saveText(output.get("save_text").asBoolean());
+        }
+    }
+
+    /** {@code quality}: the SLO, the success criterion, the checks and the judge (files read now, before the run). */
+    private static void applyQuality(final JsonNode quality, final Path baseDir, final RunOptionsBuilder o)
+    {
+        final JsonNode slo = quality.path("slo");
+        if (slo.isObject())
+        {
+            o.slo(Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"), number(slo, "itl_ms"),
+                number(slo, "itl_percentile"), number(slo, "e2e_ms")));
+        }
+        if (quality.has("success"))
+        {
+            o.qualitySuccess(quality.get("success").asText());
+        }
+        if (quality.has("checks"))
+        {
+            final List<Check> checks = new ArrayList<>();
+            quality.get("checks").forEach(c -> checks.add(Checks.fromSpec(c, baseDir)));
+            o.qualityChecks(checks);
+        }
+        if (quality.has("judge"))
+        {
+            o.judge(JudgeSpec.fromSpec(quality.get("judge"), baseDir));
         }
     }
 

@@ -113,13 +113,6 @@ public final class RecordBlock
                 e.getValue().path("ok").asLong(), e.getValue().path("error").asLong(), ttft.path("p50").asDouble(),
                 ttft.path("p99").asDouble()));
         }
-        final JsonNode goodput = rep.path("goodput");
-        if (goodput.isObject())
-        {
-            line(sb, "goodput", String.format(Locale.ROOT, "%.2f req/s; %d of %d met %s", goodput.path(
-                "goodput_per_s").asDouble(), goodput.path("good").asLong(), goodput.path("measured").asLong(),
-                goodput.path("slo").asText()));
-        }
         final JsonNode tasks = rep.path("tasks");
         if (tasks.isObject())
         {
@@ -140,6 +133,8 @@ public final class RecordBlock
             repetitions.path("of").asText() + " (run-to-run spread in repetitions.json)" :
             "1 (no run-to-run variance measured)");
 
+        GoodputSection.block(r, sb);
+        QualitySection.block(r, sb);
         final JsonNode grade = r.path("grade");
         sb.append('\n').append("GRADE: ").append(grade.path("grade").asText("?")).append('\n');
         for (final JsonNode missing : grade.path("missing"))
@@ -149,7 +144,7 @@ public final class RecordBlock
         return sb.toString();
     }
 
-    private static void section(final StringBuilder sb, final String name)
+    static void section(final StringBuilder sb, final String name)
     {
         if (!sb.isEmpty())
         {
@@ -158,7 +153,7 @@ public final class RecordBlock
         sb.append(name).append('\n');
     }
 
-    private static void line(final StringBuilder sb, final String key, final String value)
+    static void line(final StringBuilder sb, final String key, final String value)
     {
         // Values may hold what a server sent (model ids, headers, error details): never raw on a terminal.
         sb.append("  ").append(String.format(Locale.ROOT, "%-21s", key))

@@ -143,6 +143,7 @@ public final class RecordWriter
         root.set("report", report(r).set("server", ServerMetricsReport.window(r)));
 
         require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
+        QualitySection.gaps(r, gaps);
         final ObjectNode contractNode = root.putObject("contract");
         contractNode.put("file", o.output().contractPath() == null ? null : o.output().contractPath().toString());
         contractNode.set("declared", o.output().contract() == null ? null : o.output().contract().deepCopy());
@@ -350,32 +351,14 @@ public final class RecordWriter
             n.put("window_s", g.windowSeconds());
             n.put("requests_per_s", Formulas.rate(g.ok(), g.windowSeconds()));
             n.put("output_tokens_per_s", Formulas.rate(g.outputTokens(), g.windowSeconds()));
-            if (g.slo() != null)
-            {
-                final long measured = g.ok() + g.errors() + g.cancelled();
-                n.put("slo", g.slo().describe()).put("good", g.good());
-                n.put("good_fraction", measured > 0 ? (double)g.good() / measured : 0);
-                n.put("goodput_per_s", Formulas.rate(g.good(), g.windowSeconds()));
-            }
+            GoodputSection.group(n, g, r.options().quality().rule().judgesOutputs());
             distributions(n.putObject("distributions"), g.distributions());
         }
         final ObjectNode harness = rep.putObject("harness");
         harness.put("ring_full_waits", r.counts().ringFullWaits());
         harness.put("clamped_values", r.counts().clampedValues());
-        final var slo = r.options().quality().slo();
-        if (slo != null)
-        {
-            final ObjectNode goodput = rep.putObject("goodput");
-            goodput.put("slo", slo.describe());
-            goodput.put("good", r.counts().good());
-            goodput.put("measured", r.counts().total());
-            goodput.put("good_fraction", r.counts().total() > 0 ? (double)r.counts().good() / r.counts().total() : 0);
-            goodput.put("goodput_per_s", w > 0 ? r.counts().good() / w : 0);
-        }
-        else
-        {
-            rep.putNull("goodput");
-        }
+        rep.set("goodput", GoodputSection.json(r));
+        rep.set("quality", QualitySection.json(r));
         if (r.options().state().repetitions() > 1)
         {
             rep.putObject("repetitions").put("index", r.options().state().repetitionIndex()).put("of",

@@ -51,7 +51,8 @@ public final class RunShape
                 if ((groupName.equals(name) || groupName.endsWith(" / " + name)) && s.has("slo"))
                 {
                     final JsonNode slo = s.get("slo");
-                    return Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"), number(slo, "e2e_ms"));
+                    return Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"), number(slo, "itl_ms"),
+                        number(slo, "itl_percentile"), number(slo, "e2e_ms"));
                 }
             }
         }
