@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 
@@ -18,6 +19,8 @@ import com.networknt.schema.SpecificationVersion;
  */
 final class JsonSchemaCheck implements Check
 {
+    private static final String META_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
+
     private final JsonNode schemaNode;
     private final Schema schema;
 
@@ -35,8 +38,16 @@ final class JsonSchemaCheck implements Check
         }
         try
         {
-            final Schema compiled = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
-                .getSchema(schemaNode);
+            final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+            // The schema itself is checked against its meta-schema (bundled with the library, read offline), so that
+            // a misspelt schema fails before the run rather than passing or failing every output.
+            final List<Error> metaErrors = registry.getSchema(SchemaLocation.of(META_SCHEMA)).validate(schemaNode);
+            if (!metaErrors.isEmpty())
+            {
+                throw new IllegalArgumentException("quality check json_schema: not a valid JSON Schema (draft " +
+                    "2020-12): " + metaErrors.get(0));
+            }
+            final Schema compiled = registry.getSchema(schemaNode);
             compiled.initializeValidators();
             return new JsonSchemaCheck(schemaNode.deepCopy(), compiled);
         }
