@@ -56,6 +56,24 @@ public record QualityRule(String success, List<Check> checks, JudgeSpec judge)
         return judge != null || effectiveChecks().stream().anyMatch(Check::needsText);
     }
 
+    /**
+     * @return whether {@code other} judges outputs exactly as this rule does: the same success criterion, checks and
+     * judge, a rubric compared by its content wherever it was read from.
+     */
+    public boolean sameAs(final QualityRule other)
+    {
+        final ObjectNode mine = describe();
+        final ObjectNode theirs = other.describe();
+        for (final ObjectNode n : List.of(mine, theirs))
+        {
+            if (n.get("judge") instanceof ObjectNode j)
+            {
+                j.remove("rubric_file");
+            }
+        }
+        return mine.equals(theirs);
+    }
+
     /** @return the rule as the record states it ({@code report.quality.rule}). */
     public ObjectNode describe()
     {
