@@ -137,10 +137,10 @@ public final class GoodputBook
         {
             final int q = (verdicts[i] & (GoodputCounts.FAILED | GoodputCounts.CANCELLED)) != 0 ? 0 :
                 quality.applyAsInt(ids[i]);
-            overall.add(verdicts[i] & 0xff | q, outputTokens[i]);
+            overall.add((verdicts[i] & 0xff) | q, outputTokens[i]);
             if (groupOf[i] >= 0)
             {
-                groups[groupOf[i]].add(groupVerdicts[i] & 0xff | q, outputTokens[i]);
+                groups[groupOf[i]].add((groupVerdicts[i] & 0xff) | q, outputTokens[i]);
             }
         }
     }

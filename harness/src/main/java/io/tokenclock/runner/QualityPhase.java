@@ -58,7 +58,8 @@ final class QualityPhase
     /** Keeps what the rule needs of a measured request that ended ok; on the request stage's thread. */
     void onRequestComplete(final RequestSlot slot, final RequestMetrics m)
     {
-        if (rule.judgesOutputs() && slot.phase == RequestSlot.PHASE_MEASURE && slot.status == RequestSlot.STATUS_OK)
+        if (rule.judgesOutputs() && !options.state().selfWarmupRun() && slot.phase == RequestSlot.PHASE_MEASURE &&
+            slot.status == RequestSlot.STATUS_OK)
         {
             kept.add(new Kept(slot.requestId, keepText ? AnswerText.decode(slot.text, slot.textLength) : "",
                 RequestsJsonlWriter.finishReason(slot.finishReason)));
