@@ -44,7 +44,7 @@ public record QualityRule(String success, List<Check> checks, JudgeSpec judge)
         return List.copyOf(all);
     }
 
-    /** @return whether the rule looks at outputs at all (a check or a judge), so outputs are judged after the window. */
+    /** @return whether the rule looks at outputs at all (a check or a judge): they are judged after the window. */
     public boolean judgesOutputs()
     {
         return judge != null || !effectiveChecks().isEmpty();

@@ -133,7 +133,8 @@ final class JudgeTest
             spec(3, "majority", "fail", "fail"));
         final QualityEvaluator.Result r = QualityEvaluator.evaluate(rule, List.of(sample(1, "42"), sample(2, "41")));
         assertEquals(3, received.size(), "three samples of the one output that passed the numeric check");
-        assertEquals(List.of(Judge.Vote.PASS, Judge.Vote.PASS, Judge.Vote.PASS), r.verdicts().get(1L).judge().replies());
+        assertEquals(List.of(Judge.Vote.PASS, Judge.Vote.PASS, Judge.Vote.PASS),
+            r.verdicts().get(1L).judge().replies());
         assertEquals(List.of("numeric"), r.verdicts().get(2L).reasons());
     }
 
