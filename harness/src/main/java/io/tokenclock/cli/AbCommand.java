@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -52,6 +53,7 @@ public final class AbCommand implements Callable<Integer>
         }
         final RunOptions a = load(contractA);
         final RunOptions b = load(contractB);
+        sameQuality(a, b);
         final Path base = outputDir != null ? outputDir : Path.of("results", "ab-" + System.currentTimeMillis());
         final List<RunResult> runsA = new ArrayList<>();
         final List<RunResult> runsB = new ArrayList<>();
@@ -83,6 +85,21 @@ public final class AbCommand implements Callable<Integer>
         }
         AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
         return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
+    }
+
+    /**
+     * Refuses variants whose quality sections differ: goodput and success compared under two rules would compare the
+     * rules, not the systems. The SLO, the success criterion, the checks and the judge (its rubric by content) must
+     * be the same.
+     */
+    private static void sameQuality(final RunOptions a, final RunOptions b)
+    {
+        if (!Objects.equals(a.quality().slo(), b.quality().slo()) ||
+            !a.quality().rule().sameAs(b.quality().rule()))
+        {
+            throw new IllegalArgumentException("the variants must declare the same quality section (slo, success, " +
+                "checks, judge): A and B are judged by one rule, fixed before the runs");
+        }
     }
 
     /** @return the contract's options; a contract that breaks a rule is a usage error naming its file. */

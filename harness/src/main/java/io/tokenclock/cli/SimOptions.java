@@ -56,6 +56,11 @@ public final class SimOptions
     @Option(names = "--sim-seed", defaultValue = "42", description = "Seed of the simulator.")
     long simSeed;
 
+    @Option(names = "--sim-task-accuracy", paramLabel = "P", description = "Task mode: answer arithmetic and " +
+        "lookup prompts (\"What is 17 + 25?\") with the bare value, right with probability P in [0, 1] (seeded), " +
+        "wrong otherwise; other prompts as usual (default: off).")
+    Double taskAccuracy;
+
     private FaultKind[] faultKinds()
     {
         if ("default".equals(faultKinds))
@@ -85,7 +90,8 @@ public final class SimOptions
             .toolSteps(toolSteps)
             .faultRate(faultRate)
             .faultKinds(faultKinds())
-            .seed(simSeed);
+            .seed(simSeed)
+            .taskAccuracy(taskAccuracy == null ? SimConfig.TASKS_OFF : taskAccuracy);
         try
         {
             return c.validate();

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.quality.QualityRule;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
@@ -183,13 +184,20 @@ public final class RunOptions
     }
 
     /**
-     * What counts as a good request: the SLO and the acceptance of truncated streams (Q).
+     * What counts as a good request: the SLO, the quality rule and the acceptance of truncated streams (Q).
      *
      * @param slo             The run's service-level objective for goodput, or null.
      * @param acceptTruncated Take streams that end with neither finish_reason nor [DONE] as ok.
+     * @param rule            The quality rule outputs are judged by after the window ({@link QualityRule#NONE} for
+     *                        none).
      */
-    public record Quality(Slo slo, boolean acceptTruncated)
+    public record Quality(Slo slo, boolean acceptTruncated, QualityRule rule)
     {
+        /** @return whether the run reports goodput: it has an SLO, or a quality rule that judges outputs. */
+        public boolean goodput()
+        {
+            return slo != null || rule.judgesOutputs();
+        }
     }
 
     /**

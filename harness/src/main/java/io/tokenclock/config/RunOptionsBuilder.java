@@ -11,6 +11,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.quality.Check;
+import io.tokenclock.quality.JudgeSpec;
+import io.tokenclock.quality.QualityRule;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
@@ -110,6 +113,9 @@ public final class RunOptionsBuilder
     long serverMetricsIntervalMs = 1000;
     Slo slo;
     boolean acceptTruncated = false;
+    String qualitySuccess;
+    List<Check> qualityChecks = List.of();
+    JudgeSpec judge;
     Path outputDir;
     String runId;
     boolean force = false;
@@ -241,6 +247,9 @@ public final class RunOptionsBuilder
     {
         slo = q.slo();
         acceptTruncated = q.acceptTruncated();
+        qualitySuccess = q.rule().success();
+        qualityChecks = q.rule().checks();
+        judge = q.rule().judge();
     }
 
     private void copy(final RunOptions.Output o)
@@ -855,6 +864,30 @@ public final class RunOptionsBuilder
         return this;
     }
 
+    /** The declared success criterion ({@code none}, {@code completed}, {@code finish_stop}), or null. */
+    public RunOptionsBuilder qualitySuccess(final String success)
+    {
+        this.qualitySuccess = success;
+        given.put("qualitySuccess", source);
+        return this;
+    }
+
+    /** The quality rule's built-in checks, in order; replaces any given before. */
+    public RunOptionsBuilder qualityChecks(final List<Check> checks)
+    {
+        this.qualityChecks = List.copyOf(checks);
+        given.put("qualityChecks", source);
+        return this;
+    }
+
+    /** The quality rule's LLM judge, or null. */
+    public RunOptionsBuilder judge(final JudgeSpec spec)
+    {
+        this.judge = spec;
+        given.put("judge", source);
+        return this;
+    }
+
     /** Take streams that end with neither finish_reason nor [DONE] as ok. */
     public RunOptionsBuilder acceptTruncated(final boolean acceptTruncated)
     {
@@ -990,7 +1023,7 @@ public final class RunOptionsBuilder
                 repetitions, repetitionIndex, selfWarmup, selfWarmupRun, preconnect),
             new RunOptions.Measurement(ioThreads, busyPoll, profile, profileOut, hiccupWarnFraction, serverMetrics,
                 serverMetricsIntervalMs),
-            new RunOptions.Quality(slo, acceptTruncated),
+            new RunOptions.Quality(slo, acceptTruncated, new QualityRule(qualitySuccess, qualityChecks, judge)),
             new RunOptions.Output(outputDir, runId, force, saveText, progress, commandLine, contract, contractPath));
     }
 }

@@ -7,6 +7,7 @@ import java.util.Locale;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.metrics.Distribution;
+import io.tokenclock.quality.Check;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.HeaderRules;
 import io.tokenclock.transport.RequestLimits;
@@ -49,6 +50,21 @@ final class RunRules
         workload(b);
         state(b);
         measurement(b);
+        quality(b);
+    }
+
+    /** Checks that compare with a reference need one: only a dataset's entries carry references. */
+    private static void quality(final RunOptionsBuilder b)
+    {
+        for (final Check c : b.qualityChecks)
+        {
+            if (c.needsReference() && b.dataset == null)
+            {
+                throw fail(b.name("qualityChecks") + ": " + c.name() + " compares each output with its reference, " +
+                    "which only dataset entries carry: set " + b.name("dataset") + " (a jsonl dataset with " +
+                    "\"reference\")");
+            }
+        }
     }
 
     private static void target(final RunOptionsBuilder b)

@@ -1,6 +1,8 @@
 package io.tokenclock.contract;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -14,6 +16,9 @@ import io.tokenclock.config.TailQuantile;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.quality.Check;
+import io.tokenclock.quality.Checks;
+import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.SharedPrefixes;
@@ -46,10 +51,11 @@ public final class ContractOptions
         }
         applyTarget(root.path("target"), o);
         applyModel(root.path("model"), o);
-        applyWorkload(root.path("workload"), contract.path().toAbsolutePath().getParent(), o);
+        final Path baseDir = contract.path().toAbsolutePath().getParent();
+        applyWorkload(root.path("workload"), baseDir, o);
         applyLoad(root.path("load"), o);
         applyState(root.path("state"), o);
-        applyRest(root, o);
+        applyRest(root, baseDir, o);
         return o;
     }
 
@@ -188,14 +194,10 @@ public final class ContractOptions
     }
 
     /** {@code measurement}, {@code quality} and {@code output}. */
-    private static void applyRest(final JsonNode root, final RunOptionsBuilder o)
+    private static void applyRest(final JsonNode root, final Path baseDir, final RunOptionsBuilder o)
     {
         applyMeasurement(root.path("measurement"), o);
-        final Slo slo = WorkloadSpecs.slo(root.path("quality").path("slo"));
-        if (slo != null)
-        {
-            o.slo(slo);
-        }
+        applyQuality(root.path("quality"), baseDir, o);
         final JsonNode output = root.path("output");
         if (output.has("dir"))
         {
@@ -204,6 +206,30 @@ public final class ContractOptions
         if (output.has("save_text"))
         {
             o.saveText(output.get("save_text").asBoolean());
+        }
+    }
+
+    /** {@code quality}: the SLO, the success criterion, the checks and the judge (files read now, before the run). */
+    private static void applyQuality(final JsonNode quality, final Path baseDir, final RunOptionsBuilder o)
+    {
+        final Slo slo = WorkloadSpecs.slo(quality.path("slo"));
+        if (slo != null)
+        {
+            o.slo(slo);
+        }
+        if (quality.has("success"))
+        {
+            o.qualitySuccess(quality.get("success").asText());
+        }
+        if (quality.has("checks"))
+        {
+            final List<Check> checks = new ArrayList<>();
+            quality.get("checks").forEach(c -> checks.add(Checks.fromSpec(c, baseDir)));
+            o.qualityChecks(checks);
+        }
+        if (quality.has("judge"))
+        {
+            o.judge(JudgeSpec.fromSpec(quality.get("judge"), baseDir));
         }
     }
 

@@ -31,7 +31,37 @@ public final class ContractSchema
     private static final Schema SLO = object()
         .field("ttft_ms", number(0, true, 1e12))
         .field("tpot_ms", number(0, true, 1e12))
+        .field("itl_ms", number(0, true, 1e12))
+        .field("itl_percentile", number(0, true, 100))
         .field("e2e_ms", number(0, true, 1e12));
+    /** One built-in quality check: its type and that type's parameters. */
+    private static final Schema CHECK = object()
+        .requiredField("type", oneOf("exact", "normalized", "contains", "regex", "numeric", "json", "json_schema",
+            "finish_stop", "command"))
+        .field("pattern", string())
+        .field("tolerance", number(0, false, 1e300))
+        .field("relative", number(0, false, 1e300))
+        .field("schema", jsonObject())
+        .field("schema_file", string())
+        .field("argv", listOf(string(), 1))
+        .field("timeout_s", number(0, true, 1e12));
+    /** The LLM judge: a second OpenAI-compatible endpoint. */
+    private static final Schema JUDGE = object()
+        .requiredField("url", string())
+        .requiredField("model", string())
+        .field("revision", string())
+        .field("rubric", string())
+        .field("rubric_file", string())
+        .field("temperature", number(0, false, 100))
+        .field("max_tokens", integer(1, 100_000_000))
+        .field("seed", integer(Long.MIN_VALUE, Long.MAX_VALUE))
+        .field("samples", integer(1, 1000))
+        .field("aggregation", oneOf("majority", "all", "any"))
+        .field("abstain", oneOf("fail", "exclude"))
+        .field("on_error", oneOf("fail", "exclude"))
+        .field("api_key_env", string())
+        .field("timeout_s", number(0, true, 1e12))
+        .field("concurrency", integer(1, 1024));
 
     /** The whole document. */
     public static final Schema ROOT = object()
@@ -159,6 +189,8 @@ public final class ContractSchema
             .field("server_metrics_interval_ms", integer(100, 3_600_000)))
         .field("quality", object()
             .field("success", oneOf("none", "completed", "finish_stop"))
+            .field("checks", listOf(CHECK, 1))
+            .field("judge", JUDGE)
             .field("slo", SLO)
             .field("notes", string()))
         .field("output", object()
@@ -226,6 +258,32 @@ public final class ContractSchema
         checkStagesAndRamps(load, mode, errors);
         checkWorkload(root, baseDir, errors);
         checkModelAndState(root, baseDir, errors);
+        checkQuality(root.path("quality"), errors);
+    }
+
+    /** Each check and the judge carry what their type needs; one source for a schema and for a rubric. */
+    private static void checkQuality(final JsonNode quality, final List<String> errors)
+    {
+        final JsonNode checks = quality.path("checks");
+        for (int k = 0; k < checks.size(); k++)
+        {
+            final JsonNode c = checks.get(k);
+            final String type = c.path("type").asText();
+            final String at = "quality.checks[" + k + "]";
+            if (type.equals("json_schema") && c.has("schema") == c.has("schema_file"))
+            {
+                errors.add(at + ": json_schema needs exactly one of schema and schema_file");
+            }
+            if (type.equals("command") && !c.has("argv"))
+            {
+                errors.add(at + ".argv: required for a command check (the program and its arguments; no shell)");
+            }
+        }
+        final JsonNode judge = quality.path("judge");
+        if (judge.isObject() && judge.has("rubric") == judge.has("rubric_file"))
+        {
+            errors.add("quality.judge: needs exactly one of rubric (text) and rubric_file (a path)");
+        }
     }
 
     /** User-centric load: mode, users and sessions or agents come together, and nothing else sets the rate. */

@@ -71,8 +71,8 @@ final class WorkloadSpecs
     /** @return the SLO an {@code slo} node declares ({@code quality.slo} or a segment's), or null for none. */
     static Slo slo(final JsonNode slo)
     {
-        return slo.isObject() ? Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"), number(slo, "e2e_ms")) :
-            null;
+        return slo.isObject() ? Slo.ofMillis(number(slo, "ttft_ms"), number(slo, "tpot_ms"), number(slo, "itl_ms"),
+            number(slo, "itl_percentile"), number(slo, "e2e_ms")) : null;
     }
 
     private static Double number(final JsonNode node, final String field)

@@ -38,7 +38,7 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_WASTED_TOKENS = 8;
     /** Measured requests that ended after the measurement window closed (duration-bounded runs). */
     public static final int MEASURED_LATE = 9;
-    /** Measured requests that met the run's SLO. */
+    /** Measured requests that met the run's SLO (before any quality verdict, which comes after the window). */
     public static final int MEASURED_GOOD = 10;
     /** Measured streams that ended without finish_reason or [DONE], accepted ({@code --accept-truncated}) or not. */
     public static final int MEASURED_TRUNCATED = 11;
@@ -111,10 +111,10 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
         return this;
     }
 
-    /** Counts measured requests that meet {@code slo} (the run's overall objective); null for none. */
-    public Collector slo(final Slo objective)
+    /** Takes every measured request's goodput verdicts into {@code book}; null for none. */
+    public Collector goodput(final GoodputBook book)
     {
-        stage.slo(objective);
+        stage.goodput(book);
         return this;
     }
 

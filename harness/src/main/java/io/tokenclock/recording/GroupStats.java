@@ -15,7 +15,6 @@ public final class GroupStats
     private final String name;
     private final Slo slo;
     private final MetricRecorders recorders = new MetricRecorders();
-    long good;
     long ok;
     long errors;
     long cancelled;
@@ -40,12 +39,6 @@ public final class GroupStats
     public Slo slo()
     {
         return slo;
-    }
-
-    /** @return measured requests that met the group's SLO. */
-    public long good()
-    {
-        return good;
     }
 
     public String name()
@@ -97,10 +90,6 @@ public final class GroupStats
             windowStartNs = start;
         }
         windowEndNs = Math.max(windowEndNs, slot.endNs);
-        if (slo != null && slo.met(slot, m))
-        {
-            good++;
-        }
         if (slot.status == RequestSlot.STATUS_OK)
         {
             ok++;

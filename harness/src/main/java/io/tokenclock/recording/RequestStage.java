@@ -55,7 +55,7 @@ public final class RequestStage implements Runnable
      */
     private final IdleStrategy idle = new BackoffIdleStrategy(16, 16, 1_000, 10_000_000);
     private LongSupplier windowCloseNs = () -> 0;
-    private Slo slo;
+    private GoodputBook goodput;
     private TokenCounter tokenCounter;
     private boolean acceptTruncated;
     private volatile boolean running = true;
@@ -88,9 +88,9 @@ public final class RequestStage implements Runnable
         this.tokenCounter = counter;
     }
 
-    void slo(final Slo objective)
+    void goodput(final GoodputBook book)
     {
-        this.slo = objective;
+        this.goodput = book;
     }
 
     void acceptTruncated(final boolean accept)
@@ -245,7 +245,7 @@ public final class RequestStage implements Runnable
         {
             increment(Collector.MEASURED_LATE);
         }
-        if (slo != null && slo.met(slot, m))
+        if (goodput != null && goodput.onMeasured(slot, m) == 0)
         {
             increment(Collector.MEASURED_GOOD);
         }

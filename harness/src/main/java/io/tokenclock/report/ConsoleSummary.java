@@ -85,12 +85,8 @@ public final class ConsoleSummary
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
             r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().outputTokens(), r),
                 rate(r.counts().inputTokens(), r));
-        if (o.quality().slo() != null)
-        {
-            out.printf(Locale.ROOT, "goodput %.2f req/s: %d of %d measured requests met %s (%.1f%%)%n",
-                rate(r.counts().good(), r), r.counts().good(), r.counts().total(), o.quality().slo().describe(),
-                r.counts().total() > 0 ? 100.0 * r.counts().good() / r.counts().total() : 0.0);
-        }
+        GoodputSection.print(r, out);
+        QualitySection.print(r, out);
     }
 
     /** The latency table: one row per latency metric that has samples, with its p99's interval. */

@@ -37,6 +37,8 @@ public final class RecordBlock
         section(sb, "REPORT");
         figures(sb, r.path("report"));
         outcomes(sb, r.path("report"));
+        GoodputSection.block(r, sb);
+        QualitySection.block(r, sb);
         final JsonNode grade = r.path("grade");
         sb.append('\n').append("GRADE: ").append(grade.path("grade").asText("?")).append('\n');
         for (final JsonNode missing : grade.path("missing"))
@@ -148,16 +150,9 @@ public final class RecordBlock
         }
     }
 
-    /** The report's outcomes, when present: goodput, agent tasks, cold start; then errors and repetitions. */
+    /** The report's outcomes, when present: agent tasks, cold start; then errors and repetitions. */
     private static void outcomes(final StringBuilder sb, final JsonNode rep)
     {
-        final JsonNode goodput = rep.path("goodput");
-        if (goodput.isObject())
-        {
-            line(sb, "goodput", String.format(Locale.ROOT, "%.2f req/s; %d of %d met %s", goodput.path(
-                "goodput_per_s").asDouble(), goodput.path("good").asLong(), goodput.path("measured").asLong(),
-                goodput.path("slo").asText()));
-        }
         final JsonNode tasks = rep.path("tasks");
         if (tasks.isObject())
         {
@@ -179,7 +174,7 @@ public final class RecordBlock
             "1 (no run-to-run variance measured)");
     }
 
-    private static void section(final StringBuilder sb, final String name)
+    static void section(final StringBuilder sb, final String name)
     {
         if (!sb.isEmpty())
         {
@@ -188,7 +183,7 @@ public final class RecordBlock
         sb.append(name).append('\n');
     }
 
-    private static void line(final StringBuilder sb, final String key, final String value)
+    static void line(final StringBuilder sb, final String key, final String value)
     {
         // Values may hold what a server sent (model ids, headers, error details): never raw on a terminal.
         sb.append("  ").append(String.format(Locale.ROOT, "%-21s", key))

@@ -80,6 +80,7 @@ public final class RecordWriter
         root.set("measurement", measurement(r).set("server_metrics", ServerMetricsReport.scraping(r)));
         root.set("report", report(r).set("server", ServerMetricsReport.window(r)));
         require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
+        QualitySection.gaps(r, gaps);
         final ObjectNode contractNode = root.putObject("contract");
         contractNode.put("file", o.output().contractPath() == null ? null : o.output().contractPath().toString());
         contractNode.set("declared", o.output().contract() == null ? null : o.output().contract().deepCopy());
@@ -372,11 +373,12 @@ public final class RecordWriter
         TailWarnings.of(r.distributions()).forEach(tail::add);
         rep.set("cold_start", coldStart(r.coldStart()));
         rep.set("tasks", tasks(r.tasks(), w));
-        segments(rep.putObject("segments"), r.groups());
+        segments(rep.putObject("segments"), r.groups(), r.options().quality().rule().judgesOutputs());
         final ObjectNode harness = rep.putObject("harness");
         harness.put("ring_full_waits", r.counts().ringFullWaits());
         harness.put("clamped_values", r.counts().clampedValues());
-        rep.set("goodput", goodput(r));
+        rep.set("goodput", GoodputSection.json(r));
+        rep.set("quality", QualitySection.json(r));
         rep.set("repetitions", repetitions(r.options().state()));
         return rep;
     }
@@ -433,7 +435,8 @@ public final class RecordWriter
     }
 
     /** One member per segment (or stage): its counts, rates over its own window, goodput, and distributions. */
-    private static void segments(final ObjectNode groups, final List<RunResult.GroupResult> results)
+    private static void segments(
+        final ObjectNode groups, final List<RunResult.GroupResult> results, final boolean judgesOutputs)
     {
         for (final RunResult.GroupResult g : results)
         {
@@ -443,34 +446,9 @@ public final class RecordWriter
             n.put("window_s", g.windowSeconds());
             n.put("requests_per_s", Formulas.rate(g.ok(), g.windowSeconds()));
             n.put("output_tokens_per_s", Formulas.rate(g.outputTokens(), g.windowSeconds()));
-            if (g.slo() != null)
-            {
-                final long measured = g.ok() + g.errors() + g.cancelled();
-                n.put("slo", g.slo().describe()).put("good", g.good());
-                n.put("good_fraction", measured > 0 ? (double)g.good() / measured : 0);
-                n.put("goodput_per_s", Formulas.rate(g.good(), g.windowSeconds()));
-            }
+            GoodputSection.group(n, g, judgesOutputs);
             distributions(n.putObject("distributions"), g.distributions());
         }
-    }
-
-    /** @return the requests that met the run's SLO, or null when it has none. */
-    private static ObjectNode goodput(final RunResult r)
-    {
-        final Slo slo = r.options().quality().slo();
-        if (slo == null)
-        {
-            return null;
-        }
-        final RunResult.Counts c = r.counts();
-        final double w = r.windowSeconds();
-        final ObjectNode goodput = JSON.createObjectNode();
-        goodput.put("slo", slo.describe());
-        goodput.put("good", c.good());
-        goodput.put("measured", c.total());
-        goodput.put("good_fraction", c.total() > 0 ? (double)c.good() / c.total() : 0);
-        goodput.put("goodput_per_s", w > 0 ? c.good() / w : 0);
-        return goodput;
     }
 
     /** @return which repetition this run is and where their spread is, or null for a single run. */

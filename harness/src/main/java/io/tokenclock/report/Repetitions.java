@@ -51,7 +51,7 @@ public final class Repetitions
         f.put("e2e_p50_ms", r -> r.distributions().get(Metric.E2E).p50());
         f.put("requests_per_s", r -> Formulas.rate(r.counts().ok(), r.windowSeconds()));
         f.put("output_tokens_per_s", r -> Formulas.rate(r.counts().outputTokens(), r.windowSeconds()));
-        f.put("goodput_rps", r -> r.options().quality().slo() == null ? Double.NaN :
+        f.put("goodput_rps", r -> r.goodput() == null ? Double.NaN :
             Formulas.rate(r.counts().good(), r.windowSeconds()));
         f.put("errors", r -> r.counts().errors() + r.counts().cancelled());
         return f;
@@ -78,7 +78,7 @@ public final class Repetitions
             final double[] v = runs.stream().mapToDouble(e.getValue()).toArray();
             if (Arrays.stream(v).allMatch(Double::isNaN))
             {
-                continue; // goodput without an SLO
+                continue; // goodput without an SLO or a quality rule
             }
             figure(figures.putObject(e.getKey()), e.getKey(), v, seed(runs), out);
         }

@@ -11,6 +11,8 @@ import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.metrics.SafepointCounters;
+import io.tokenclock.quality.QualityReport;
+import io.tokenclock.recording.GoodputCounts;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.telemetry.ServerMetricsSummary;
 import io.tokenclock.transport.Endpoint;
@@ -33,6 +35,9 @@ import io.tokenclock.workload.AgentWorkload;
  * @param tasks         agent task outcomes, or null.
  * @param partialReason why the record is partial (interrupted, or written while the run was in progress), or null.
  * @param serverMetrics what the server's own /metrics said of the window, or null when it was not scraped.
+ * @param goodput       the run's goodput per constraint, or null when it has neither an SLO nor a quality rule that
+ *                      judges outputs.
+ * @param quality       the run's quality over its measured outputs, or null when no rule judges them.
  */
 public record RunResult(
     RunOptions options,
@@ -46,7 +51,9 @@ public record RunResult(
     ColdStart coldStart,
     AgentWorkload.Report tasks,
     String partialReason,
-    ServerMetricsSummary serverMetrics)
+    ServerMetricsSummary serverMetrics,
+    GoodputCounts goodput,
+    QualityReport quality)
 {
     /**
      * What was measured and where the results went.
@@ -114,10 +121,18 @@ public record RunResult(
     {
     }
 
-    /** One group's (segment's) measured requests: counts, its own window, and every distribution. */
+    /**
+     * One group's (segment's) measured requests: counts, its own window, every distribution, and its goodput against
+     * its own SLO (its segment's, else the run's) and the run's quality rule, or null when the run reports none.
+     */
     public record GroupResult(String name, long ok, long errors, long cancelled, long outputTokens, long inputTokens,
-        double windowSeconds, Map<Metric, Distribution> distributions, Slo slo, long good)
+        double windowSeconds, Map<Metric, Distribution> distributions, Slo slo, GoodputCounts goodput)
     {
+        /** @return the group's good requests, 0 without goodput. */
+        public long good()
+        {
+            return goodput == null ? 0 : goodput.good();
+        }
     }
 
     /**

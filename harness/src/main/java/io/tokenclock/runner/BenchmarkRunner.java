@@ -91,6 +91,7 @@ public final class BenchmarkRunner
             inLoad = measurement.measure(err);
         }
         Tokenizers.closeQuietly(prep.tokenizer());
+        measurement.judgeQuality(err);
         final RunResult result = measurement.result(inLoad, measurement.wallSeconds(),
             interruption.requested() ? interruptedReason(options) : null);
         if (!options.state().selfWarmupRun())

@@ -3,6 +3,7 @@ package io.tokenclock.runner;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,14 +22,17 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.metrics.SafepointCounters;
+import io.tokenclock.quality.QualityReport;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.recording.GoodputBook;
 import io.tokenclock.recording.GroupStats;
 import io.tokenclock.recording.RequestListener;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.RequestStage;
+import io.tokenclock.recording.Slo;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.report.ProgressLine;
 import io.tokenclock.report.RecordWriter;
@@ -70,6 +74,9 @@ final class Measurement implements AutoCloseable, RequestListener
     private final RequestStage stage;
     private final ServerTelemetry server;
     private final long wallStartNs;
+    private final GoodputBook goodput;
+    private final QualityPhase quality;
+    private QualityReport qualityReport;
 
     private volatile RunResult.ColdStart coldStart;
     private volatile Throwable generatorFailure;
@@ -101,7 +108,11 @@ final class Measurement implements AutoCloseable, RequestListener
         generator.coldStart(options.state().coldStart());
         Workloads.connectTools(options, prep.workload(), generator);
         this.collector = new Collector(client.records(), pool, recorders, this, groups);
-        collector.windowClose(generator::windowCloseNs).slo(options.quality().slo()).acceptTruncated(
+        this.goodput = options.quality().goodput() ? new GoodputBook(options.quality().slo(),
+            Arrays.stream(groups).map(GroupStats::slo).toArray(Slo[]::new), options.quality().rule().judgesOutputs()) :
+            null;
+        this.quality = new QualityPhase(options, prep.workload());
+        collector.windowClose(generator::windowCloseNs).goodput(goodput).acceptTruncated(
             options.quality().acceptTruncated());
         if (options.model().tokenizer() != null)
         {
@@ -175,7 +186,17 @@ final class Measurement implements AutoCloseable, RequestListener
         return new RunResult(options, target, counts(), new RunResult.Window(collector.windowStartNs(),
             collector.windowEndNs(), wallSeconds), distributions(recorders), monitors.health(inLoad, ready,
             stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
-            server.summary(collector.windowStartNs(), collector.windowEndNs()));
+            server.summary(collector.windowStartNs(), collector.windowEndNs()),
+            goodput == null ? null : goodput.overall(), qualityReport);
+    }
+
+    /**
+     * After the window and the stage: judges the kept outputs under the quality rule, settles goodput, and writes the
+     * verdicts into requests.jsonl (closed by then).
+     */
+    void judgeQuality(final PrintStream err) throws IOException, InterruptedException
+    {
+        qualityReport = quality.judge(goodput, target.outputDir().resolve("requests.jsonl"), err);
     }
 
     /** @return seconds since the wiring, the run's wall time so far. */
@@ -193,6 +214,7 @@ final class Measurement implements AutoCloseable, RequestListener
     public void onRequestComplete(final RequestSlot slot, final RequestMetrics m)
     {
         jsonl.onRequestComplete(slot, m);
+        quality.onRequestComplete(slot, m);
         if (slot.phase == RequestSlot.PHASE_COLD)
         {
             coldStart = new RunResult.ColdStart(slot.status == RequestSlot.STATUS_OK ? "ok" : "error",
@@ -235,7 +257,8 @@ final class Measurement implements AutoCloseable, RequestListener
         return new RunResult.Counts(c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
-            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_GOOD),
+            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE),
+            goodput == null ? 0 : goodput.overall().good(),
             c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429), errors, records.fullWaits(),
             recorders.clampedCount());
     }
@@ -250,10 +273,12 @@ final class Measurement implements AutoCloseable, RequestListener
     private List<RunResult.GroupResult> groupResults()
     {
         final List<RunResult.GroupResult> results = new ArrayList<>();
-        for (final GroupStats g : groups)
+        for (int k = 0; k < groups.length; k++)
         {
+            final GroupStats g = groups[k];
             results.add(new RunResult.GroupResult(g.name(), g.ok(), g.errors(), g.cancelled(), g.outputTokens(),
-                g.inputTokens(), g.windowSeconds(), distributions(g.recorders()), g.slo(), g.good()));
+                g.inputTokens(), g.windowSeconds(), distributions(g.recorders()), g.slo(),
+                goodput == null ? null : goodput.group(k)));
         }
         return results;
     }

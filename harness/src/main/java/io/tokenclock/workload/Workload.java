@@ -35,6 +35,21 @@ public interface Workload
         return List.of();
     }
 
+    /** @return the reference answer of request {@code i} (its dataset entry's), or null; for quality checks. */
+    default String reference(final long i)
+    {
+        return null;
+    }
+
+    /**
+     * @return the prompt of request {@code i} as quality checks see it (a dataset entry's prompt, or its messages as
+     * JSON), or null when the workload does not keep it (synthetic prompts are not kept).
+     */
+    default String promptText(final long i)
+    {
+        return null;
+    }
+
     /** @return a trace's own start offsets in ns, or null. */
     default long[] traceOffsetsNs()
     {

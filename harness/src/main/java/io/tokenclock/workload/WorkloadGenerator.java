@@ -175,6 +175,23 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         return List.copyOf(groupNames);
     }
 
+    @Override
+    public String reference(final long i)
+    {
+        return dataset == null ? null : dataset.get((int)(i % dataset.size())).reference();
+    }
+
+    @Override
+    public String promptText(final long i)
+    {
+        if (dataset == null)
+        {
+            return null;
+        }
+        final DatasetEntry e = dataset.get((int)(i % dataset.size()));
+        return e.prompt() != null ? e.prompt() : e.messages() != null ? e.messages().toString() : null;
+    }
+
     /** @return the trace's intended start offsets in ns, one per entry, or null when this is not a trace. */
     @Override
     public long[] traceOffsetsNs()

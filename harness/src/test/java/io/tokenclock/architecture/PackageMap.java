@@ -35,7 +35,8 @@ record PackageMap(Map<String, Row> rows)
         "async-profiler", List.of("one.profiler."),
         "jtokkit", List.of("com.knuddels.jtokkit."),
         "DJL", List.of("ai.djl."),
-        "java-llama.cpp", List.of("de.kherud.llama."));
+        "java-llama.cpp", List.of("de.kherud.llama."),
+        "json-schema-validator", List.of("com.networknt.schema."));
 
     /** Always allowed: the JDK. */
     static final List<String> JDK = List.of("java.", "javax.", "jdk.", "com.sun.", "sun.");

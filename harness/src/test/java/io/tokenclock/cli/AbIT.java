@@ -82,6 +82,18 @@ final class AbIT
     }
 
     @Test
+    void shouldRefuseVariantsJudgedByDifferentQualityRules() throws Exception
+    {
+        final Path a = contract("a", "http://127.0.0.1:9/v1", 4);
+        final Path b = dir.resolve("b.yaml");
+        Files.writeString(b, Files.readString(a) + "quality: {slo: {ttft_ms: 500}}\n");
+        assertEquals(Main.EXIT_USAGE, Main.execute("ab", a.toString(), b.toString(), "--repetitions", "2"));
+        final String err = console.err().strip();
+        assertTrue(err.startsWith("tokenclock: the variants must declare the same quality section"), err);
+        assertFalse(err.contains("\n"), err);
+    }
+
+    @Test
     void shouldRefuseFewerThanTwoRepetitionsWithOneLine() throws Exception
     {
         final Path a = contract("a", "http://127.0.0.1:9/v1", 4);

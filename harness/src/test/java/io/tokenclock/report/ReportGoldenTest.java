@@ -35,6 +35,7 @@ import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.GoodputCounts;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.result.ReadinessReport;
@@ -168,9 +169,9 @@ final class ReportGoldenTest
         final Map<Metric, Distribution> groupTimes = distributions(120);
         final List<RunResult.GroupResult> groups = List.of(
             new RunResult.GroupResult("chat", 120, 2, 12, 24_000, 60_000, 29.5, groupTimes,
-                Slo.ofMillis(400.0, null, null), 101),
+                Slo.ofMillis(400.0, null, null), new GoodputCounts(134, 101, 20_000, 19, 0, 0, 0, 0, 2, 12, 0)),
             new RunResult.GroupResult("a-very-long-segment-name", 76, 2, 8, 15_000, 38_000, 29.75,
-                distributions(76), null, 0));
+                distributions(76), null, null));
         final RunResult.ClientHealth health = new RunResult.ClientHealth(
             new Distribution("ms", 30_000, 0.01, 0.08, 0.2, 0.05, 0.1, 0.2, 1.75, 4.5, 9.25, 1.5, 2.0, 4.0, 9.25),
             1_000_000, 14, 230, 41, List.of("G1 Young Generation", "G1 Old Generation"), "cpu",
@@ -188,7 +189,8 @@ final class ReportGoldenTest
         return new RunResult(o, target(o, "full", true), counts,
             new RunResult.Window(1_000 * MS, 31_000 * MS, 44.5), distributions(200), health, provenance, groups,
             new RunResult.ColdStart("ok", null, 812.5, 21.25, 5_040.75, 230), tasks,
-            "interrupted (SIGINT) after 31 s", null);
+            "interrupted (SIGINT) after 31 s", null, new GoodputCounts(220, 150, 30_000, 30, 16, 0, 0, 0, 4, 20, 0),
+            null);
     }
 
     /** A complete closed-loop run over plain HTTP with none of the optional parts, and no request that succeeded. */
@@ -210,7 +212,7 @@ final class ReportGoldenTest
         final RunResult.Provenance provenance = new RunResult.Provenance("0b".repeat(32), null, 4, 0, null, null,
             "preserve: no flush", Map.of(), "nio");
         return new RunResult(o, target(o, "bare", false), counts, new RunResult.Window(5 * MS, 905 * MS, 1.25), none,
-            health, provenance, List.of(), null, null, null, null);
+            health, provenance, List.of(), null, null, null, null, null, null);
     }
 
     private static RunResult.Target target(final RunOptions o, final String runId, final boolean probed)

@@ -1,0 +1,107 @@
+package io.tokenclock.report;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.function.LongFunction;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.tokenclock.quality.QualityVerdict;
+
+/**
+ * Adds each request's {@code success} and {@code quality} to {@code requests.jsonl} once the quality rule has judged
+ * the outputs, after the window: every line gets the two fields appended, nothing else of it changes. {@code success}
+ * is null for requests outside the measured phase (warm-up, ramp, cold start) and for outputs the rule excluded; for
+ * a measured request it is true when it ended ok and passed the rule, false otherwise. {@code quality} is the
+ * request's verdict ({@link QualityVerdict#toJson}), or null when its output was not judged. The file is rewritten
+ * beside itself and renamed over, so a reader sees the old file or the new one. Cold path.
+ */
+public final class RequestsJsonlVerdicts
+{
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RequestsJsonlVerdicts()
+    {
+    }
+
+    /**
+     * @param verdicts a request id's verdict, or null when its output was not judged.
+     */
+    public static void annotate(final Path file, final LongFunction<QualityVerdict> verdicts) throws IOException
+    {
+        if (!Files.exists(file))
+        {
+            return;
+        }
+        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+            BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))
+        {
+            String line;
+            while ((line = in.readLine()) != null)
+            {
+                final int close = line.lastIndexOf('}');
+                if (close < 0)
+                {
+                    out.write(line);
+                }
+                else
+                {
+                    out.write(line, 0, close);
+                    out.write(fields(line, verdicts));
+                    out.write('}');
+                }
+                out.write('\n');
+            }
+        }
+        try
+        {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        }
+        catch (final AtomicMoveNotSupportedException ex)
+        {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** @return {@code ,"success":...,"quality":...} for one line. */
+    static String fields(final String line, final LongFunction<QualityVerdict> verdicts) throws IOException
+    {
+        long id = -1;
+        String phase = null;
+        String status = null;
+        try (JsonParser p = FACTORY.createParser(line))
+        {
+            if (p.nextToken() != JsonToken.START_OBJECT)
+            {
+                return ",\"success\":null,\"quality\":null";
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME)
+            {
+                final String name = p.currentName();
+                p.nextToken();
+                switch (name)
+                {
+                    case "id" -> id = p.getLongValue();
+                    case "phase" -> phase = p.getText();
+                    case "status" -> status = p.getText();
+                    default -> p.skipChildren();
+                }
+            }
+        }
+        final QualityVerdict v = "measure".equals(phase) ? verdicts.apply(id) : null;
+        final String success = !"measure".equals(phase) || (v != null && v.excluded()) ? "null" :
+            Boolean.toString("ok".equals(status) && (v == null || v.pass()));
+        return ",\"success\":" + success + ",\"quality\":" + (v == null ? "null" : JSON.writeValueAsString(v.toJson()));
+    }
+}

@@ -1,0 +1,116 @@
+package io.tokenclock.runner;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.quality.QualityEvaluator;
+import io.tokenclock.quality.QualityReport;
+import io.tokenclock.quality.QualityRule;
+import io.tokenclock.quality.QualityVerdict;
+import io.tokenclock.quality.Sample;
+import io.tokenclock.recording.GoodputBook;
+import io.tokenclock.recording.GoodputCounts;
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.report.RequestsJsonlWriter;
+import io.tokenclock.report.RequestsJsonlVerdicts;
+import io.tokenclock.result.AnswerText;
+import io.tokenclock.workload.Workload;
+
+/**
+ * The phase after the window that judges quality: keeps what the quality rule needs of each measured request that
+ * ended ok (its answer text only when a check or the judge reads it, its finish reason) while the run goes on, then,
+ * once the request stage has stopped, judges them all off the run's clock, gives the verdicts to goodput, and adds
+ * {@code success} and {@code quality} to every line of {@code requests.jsonl}.
+ * <p>
+ * Thread-safety: {@link #onRequestComplete} on the request stage's thread; {@link #judge} on the run's thread after
+ * that stage was joined.
+ */
+final class QualityPhase
+{
+    /** What is kept of one measured request until it is judged. */
+    private record Kept(long id, String output, String finishReason)
+    {
+    }
+
+    private final RunOptions options;
+    private final Workload workload;
+    private final QualityRule rule;
+    private final boolean keepText;
+    private final List<Kept> kept = new ArrayList<>();
+    private final Map<Long, QualityVerdict> verdicts = new ConcurrentHashMap<>();
+
+    QualityPhase(final RunOptions options, final Workload workload)
+    {
+        this.options = options;
+        this.workload = workload;
+        this.rule = options.quality().rule();
+        this.keepText = rule.needsText();
+    }
+
+    /** Keeps what the rule needs of a measured request that ended ok; on the request stage's thread. */
+    void onRequestComplete(final RequestSlot slot, final RequestMetrics m)
+    {
+        if (rule.judgesOutputs() && !options.state().selfWarmupRun() && slot.phase == RequestSlot.PHASE_MEASURE &&
+            slot.status == RequestSlot.STATUS_OK)
+        {
+            kept.add(new Kept(slot.requestId, keepText ? AnswerText.decode(slot.text, slot.textLength) : "",
+                RequestsJsonlWriter.finishReason(slot.finishReason)));
+        }
+    }
+
+    /**
+     * Judges the kept outputs, settles goodput, and writes the verdicts into requests.jsonl.
+     *
+     * @param goodput the run's goodput, or null when it reports none.
+     * @return the quality report, or null when the rule judges no output.
+     */
+    QualityReport judge(final GoodputBook goodput, final Path requestsJsonl, final PrintStream err)
+        throws IOException, InterruptedException
+    {
+        if (options.state().selfWarmupRun())
+        {
+            return null;
+        }
+        QualityReport report = null;
+        if (rule.judgesOutputs())
+        {
+            final long startNs = System.nanoTime();
+            final List<Sample> samples = new ArrayList<>(kept.size());
+            for (final Kept k : kept)
+            {
+                samples.add(new Sample(k.id(), workload.promptText(k.id()), k.output(), workload.reference(k.id()),
+                    k.finishReason()));
+            }
+            kept.clear();
+            final QualityEvaluator.Result result = QualityEvaluator.evaluate(rule, samples);
+            verdicts.putAll(result.verdicts());
+            report = result.report();
+            err.printf(Locale.ROOT, "tokenclock: quality judged %d outputs after the window in %.1f s%n",
+                samples.size(), (System.nanoTime() - startNs) / 1e9);
+        }
+        if (goodput != null)
+        {
+            goodput.settle(this::goodputVerdict);
+        }
+        RequestsJsonlVerdicts.annotate(requestsJsonl, verdicts::get);
+        return report;
+    }
+
+    private int goodputVerdict(final long id)
+    {
+        final QualityVerdict v = verdicts.get(id);
+        if (v == null || v.pass())
+        {
+            return 0;
+        }
+        return v.excluded() ? GoodputCounts.EXCLUDED : GoodputCounts.MISS_QUALITY;
+    }
+}
