@@ -35,7 +35,8 @@ record PackageMap(Map<String, Row> rows)
         "async-profiler", List.of("one.profiler."),
         "jtokkit", List.of("com.knuddels.jtokkit."),
         "DJL", List.of("ai.djl."),
-        "java-llama.cpp", List.of("de.kherud.llama."));
+        "java-llama.cpp", List.of("de.kherud.llama."),
+        "JNA", List.of("com.sun.jna."));
 
     /** Always allowed: the JDK. */
     static final List<String> JDK = List.of("java.", "javax.", "jdk.", "com.sun.", "sun.");
@@ -118,7 +119,9 @@ record PackageMap(Map<String, Row> rows)
         {
             return from + " is not in the table";
         }
-        if (JDK.stream().anyMatch(to::startsWith))
+        // JNA's packages sit under com.sun., which the JDK's prefixes would otherwise let through.
+        final boolean library = LIBRARIES.values().stream().flatMap(List::stream).anyMatch(to::startsWith);
+        if (!library && JDK.stream().anyMatch(to::startsWith))
         {
             return null;
         }
