@@ -48,6 +48,8 @@ public final class ContractOptions
         applyLoad(root.path("load"), o);
         applyState(root.path("state"), o);
         applyRest(root, o);
+        CostPowerContract.apply(root, contract.path() == null ? null : contract.path().toAbsolutePath().getParent(),
+            o);
         return o;
     }
 

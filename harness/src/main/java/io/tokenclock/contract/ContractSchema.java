@@ -161,7 +161,9 @@ public final class ContractSchema
             .field("notes", string()))
         .field("output", object()
             .field("dir", string())
-            .field("save_text", bool()));
+            .field("save_text", bool()))
+        .field("cost", CostPowerContract.COST)
+        .field("power", CostPowerContract.POWER);
 
     private ContractSchema()
     {
@@ -217,6 +219,7 @@ public final class ContractSchema
         checkStagesAndRamps(load, mode, errors);
         checkWorkload(root, baseDir, errors);
         checkModelAndState(root, baseDir, errors);
+        CostPowerContract.check(root, errors);
     }
 
     /** User-centric load: mode, users and sessions or agents come together, and nothing else sets the rate. */

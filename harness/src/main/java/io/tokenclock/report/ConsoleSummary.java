@@ -202,6 +202,7 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "note: the collector fell behind %d times (records waited, none lost)%n",
                 r.counts().ringFullWaits());
         }
+        CostEnergyReport.print(r, out);
         ServerMetricsReport.print(r, out);
         out.println();
         out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() +

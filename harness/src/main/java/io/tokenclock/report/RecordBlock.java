@@ -140,6 +140,7 @@ public final class RecordBlock
             repetitions.path("of").asText() + " (run-to-run spread in repetitions.json)" :
             "1 (no run-to-run variance measured)");
 
+        CostEnergyBlock.render(r, sb);
         final JsonNode grade = r.path("grade");
         sb.append('\n').append("GRADE: ").append(grade.path("grade").asText("?")).append('\n');
         for (final JsonNode missing : grade.path("missing"))
