@@ -195,7 +195,7 @@ final class NvidiaSmiSource implements PowerSource
     @Override
     public String describe()
     {
-        return String.format(Locale.ROOT, "nvidia-smi power.draw every %d ms on this machine, GPUs %s", intervalMs,
+        return String.format(Locale.ROOT, "nvidia-smi power.draw (-lms) on this machine, GPUs %s",
             devices.isEmpty() ? "all" : devices);
     }
 

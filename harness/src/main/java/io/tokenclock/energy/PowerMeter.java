@@ -90,13 +90,15 @@ public final class PowerMeter implements AutoCloseable
         for (int i = 0; i < sources.size(); i++)
         {
             final PowerSource source = sources.get(i);
-            configured.add(specs.get(i).describe() + ": " + source.describe());
+            final PowerSourceSpec spec = specs.get(i);
+            configured.add(source.describe() + (spec.kind() == PowerSourceSpec.Kind.METER ? "" :
+                ", every " + spec.intervalMs() + " ms"));
             final List<Channel> channels = source.unavailable() == null ? source.channels(startNs) : List.of();
             final String why = source.unavailable();
             if (why != null || channels.isEmpty())
             {
-                unavailable.add(specs.get(i).kind().word() + ": unavailable: " + (why != null ? stripKind(why,
-                    specs.get(i)) : "no readings"));
+                unavailable.add(spec.kind().word() + ": unavailable: " + (why != null ? stripKind(why, spec) :
+                    "no readings"));
                 continue;
             }
             for (final Channel c : channels)
