@@ -34,7 +34,7 @@ public final class RecordWriter
 {
     /** Version of the metric definitions in docs/METRICS.md that this build implements. */
     public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
-    public static final int RECORD_FORMAT = 3;
+    public static final int RECORD_FORMAT = 4;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
