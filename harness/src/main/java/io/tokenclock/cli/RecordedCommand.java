@@ -30,7 +30,8 @@ final class RecordedCommand
     private static final Map<String, UnaryOperator<String>> SECRET_VALUES = Map.of(
         "--header", Redaction::headerArgument,
         "--url", Redaction::url,
-        "--server-metrics", Redaction::url);
+        "--server-metrics", Redaction::url,
+        "--power", Redaction::url);
 
     private RecordedCommand()
     {

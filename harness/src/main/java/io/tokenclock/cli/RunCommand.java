@@ -59,6 +59,9 @@ public final class RunCommand implements Callable<Integer>
     @Mixin
     OutputFlags output;
 
+    @Mixin
+    CostEnergyFlags costEnergy;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -98,6 +101,7 @@ public final class RunCommand implements Callable<Integer>
         state.applyTo(o, given);
         measurement.applyTo(o, given);
         output.applyTo(o, given);
+        costEnergy.applyTo(o, given);
         return o;
     }
 

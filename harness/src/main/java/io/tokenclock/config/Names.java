@@ -96,7 +96,9 @@ final class Names
         Map.entry("commandLine", new String[] {null, null}),
         Map.entry("contract", new String[] {"--config", null}),
         Map.entry("contractPath", new String[] {"--config", null}),
-        Map.entry("concurrencyRamp", new String[] {"--concurrency-ramp", "load.ramp"}));
+        Map.entry("concurrencyRamp", new String[] {"--concurrency-ramp", "load.ramp"}),
+        Map.entry("price", new String[] {"--price", "cost"}),
+        Map.entry("power", new String[] {"--power", "power"}));
 
     private Names()
     {

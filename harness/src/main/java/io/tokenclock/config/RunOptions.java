@@ -8,6 +8,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.cost.PriceModel;
+import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
@@ -222,6 +224,28 @@ public final class RunOptions
         }
     }
 
+    /**
+     * What the run's work costs (docs/COST_ENERGY.md).
+     *
+     * @param price the declared price model, or null: no cost section, never a default.
+     */
+    public record Cost(PriceModel price)
+    {
+    }
+
+    /**
+     * Where the run's energy is measured (docs/COST_ENERGY.md).
+     *
+     * @param sources the power sources; empty: no energy section.
+     */
+    public record Power(List<PowerSourceSpec> sources)
+    {
+        public Power
+        {
+            sources = List.copyOf(sources);
+        }
+    }
+
     private final Target target;
     private final Model model;
     private final Workload workload;
@@ -230,11 +254,15 @@ public final class RunOptions
     private final Measurement measurement;
     private final Quality quality;
     private final Output output;
+    private final Cost cost;
+    private final Power power;
 
     RunOptions(
         final Target target, final Model model, final Workload workload, final Load load, final State state,
-        final Measurement measurement, final Quality quality, final Output output)
+        final Measurement measurement, final Quality quality, final Output output, final Cost cost, final Power power)
     {
+        this.cost = cost;
+        this.power = power;
         this.target = target;
         this.model = model;
         this.workload = workload;
@@ -283,6 +311,16 @@ public final class RunOptions
     public Output output()
     {
         return output;
+    }
+
+    public Cost cost()
+    {
+        return cost;
+    }
+
+    public Power power()
+    {
+        return power;
     }
 
     /** @return a builder for new options, every field at its default. */

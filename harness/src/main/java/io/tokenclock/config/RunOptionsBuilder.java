@@ -8,6 +8,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.cost.PriceModel;
+import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
@@ -125,6 +127,8 @@ public final class RunOptionsBuilder
     ObjectNode contract;
     Path contractPath;
     RateSchedule.Ramp concurrencyRamp;
+    PriceModel price;
+    List<PowerSourceSpec> power = new ArrayList<>();
 
     private Source source = Source.FLAG;
     private final Map<String, Source> given = new LinkedHashMap<>();
@@ -143,6 +147,8 @@ public final class RunOptionsBuilder
         copy(o.measurement());
         copy(o.quality());
         copy(o.output());
+        price = o.cost().price();
+        power = new ArrayList<>(o.power().sources());
     }
 
 
@@ -968,6 +974,22 @@ public final class RunOptionsBuilder
         return this;
     }
 
+    /** The price model of the cost section, or null for none. */
+    public RunOptionsBuilder price(final PriceModel price)
+    {
+        this.price = price;
+        given.put("price", source);
+        return this;
+    }
+
+    /** The power sources of the energy section (replacing any given before); empty for none. */
+    public RunOptionsBuilder power(final List<PowerSourceSpec> power)
+    {
+        this.power = new ArrayList<>(power);
+        given.put("power", source);
+        return this;
+    }
+
     /** Adds one request header. */
     public RunOptionsBuilder header(final String name, final String value)
     {
@@ -1024,6 +1046,7 @@ public final class RunOptionsBuilder
             new RunOptions.Measurement(ioThreads, busyPoll, profile, profileOut, hiccupWarnFraction, serverMetrics,
                 serverMetricsIntervalMs),
             new RunOptions.Quality(slo, acceptTruncated, new QualityRule(qualitySuccess, qualityChecks, judge)),
-            new RunOptions.Output(outputDir, runId, force, saveText, progress, commandLine, contract, contractPath));
+            new RunOptions.Output(outputDir, runId, force, saveText, progress, commandLine, contract, contractPath),
+            new RunOptions.Cost(price), new RunOptions.Power(power));
     }
 }

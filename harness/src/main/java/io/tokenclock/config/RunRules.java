@@ -2,8 +2,11 @@ package io.tokenclock.config;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
+import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.metrics.Distribution;
@@ -51,6 +54,7 @@ final class RunRules
         state(b);
         measurement(b);
         quality(b);
+        power(b);
     }
 
     /** Checks that compare with a reference need one: only a dataset's entries carry references. */
@@ -406,6 +410,28 @@ final class RunRules
         }
         // The URL is not echoed: it may carry a credential in its query or user info.
         throw fail(b.name("serverMetrics") + " must be an http(s) URL with a host, or off");
+    }
+
+    /** At most one source per accelerator interface and one RAPL: two would count the same joules twice. */
+    private static void power(final RunOptionsBuilder b)
+    {
+        final Set<PowerSourceSpec.Kind> seen = EnumSet.noneOf(PowerSourceSpec.Kind.class);
+        PowerSourceSpec.Kind accelerators = null;
+        for (final PowerSourceSpec s : b.power)
+        {
+            final boolean gpu = s.kind() == PowerSourceSpec.Kind.NVML || s.kind() == PowerSourceSpec.Kind.NVIDIA_SMI ||
+                s.kind() == PowerSourceSpec.Kind.DCGM;
+            if (gpu && accelerators != null && accelerators != s.kind())
+            {
+                throw fail(b.name("power") + ": " + accelerators.word() + " and " + s.kind().word() + " both measure " +
+                    "the accelerators, and would count their energy twice: give one");
+            }
+            accelerators = gpu ? s.kind() : accelerators;
+            if (s.kind() == PowerSourceSpec.Kind.RAPL && !seen.add(s.kind()))
+            {
+                throw fail(b.name("power") + ": rapl is given twice");
+            }
+        }
     }
 
     private static void atLeastOne(final RunOptionsBuilder b, final String field, final Integer value)

@@ -56,6 +56,7 @@ public final class ContractOptions
         applyLoad(root.path("load"), o);
         applyState(root.path("state"), o);
         applyRest(root, baseDir, o);
+        CostPowerContract.apply(root, baseDir, o);
         return o;
     }
 

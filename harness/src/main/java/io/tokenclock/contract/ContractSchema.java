@@ -195,7 +195,9 @@ public final class ContractSchema
             .field("notes", string()))
         .field("output", object()
             .field("dir", string())
-            .field("save_text", bool()));
+            .field("save_text", bool()))
+        .field("cost", CostPowerContract.COST)
+        .field("power", CostPowerContract.POWER);
 
     private ContractSchema()
     {
@@ -259,6 +261,7 @@ public final class ContractSchema
         checkWorkload(root, baseDir, errors);
         checkModelAndState(root, baseDir, errors);
         checkQuality(root.path("quality"), errors);
+        CostPowerContract.check(root, errors);
     }
 
     /** Each check and the judge carry what their type needs; one source for a schema and for a rubric. */

@@ -44,7 +44,11 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_TRUNCATED = 11;
     /** Times measured requests were sent again after a 429 ({@code --retry-429}). */
     public static final int MEASURED_RETRIES_429 = 12;
-    private static final int COUNTER_COUNT = 13;
+    /** Input tokens of measured requests that failed after the server had taken them on, or were cancelled. */
+    public static final int MEASURED_WASTED_INPUT_TOKENS = 13;
+    /** Output tokens streamed to measured requests that then failed (cancelled: {@link #MEASURED_WASTED_TOKENS}). */
+    public static final int MEASURED_FAILED_OUTPUT_TOKENS = 14;
+    private static final int COUNTER_COUNT = 15;
 
     private final RingBuffer ring;
     private final SlotPool pool;

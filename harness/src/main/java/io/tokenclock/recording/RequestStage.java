@@ -273,6 +273,15 @@ public final class RequestStage implements Runnable
             {
                 add(Collector.MEASURED_WASTED_TOKENS, m.outputTokens);
             }
+            else
+            {
+                add(Collector.MEASURED_FAILED_OUTPUT_TOKENS, m.outputTokens);
+            }
+            // A request refused before any byte came back (429, connect error) consumed no input on the server.
+            if (cancelled || slot.chunkCount > 0)
+            {
+                add(Collector.MEASURED_WASTED_INPUT_TOKENS, Math.max(0, m.inputTokens));
+            }
             final int errorClass = slot.errorClass.ordinal();
             errorsByClass.lazySet(errorClass, errorsByClass.get(errorClass) + 1);
         }

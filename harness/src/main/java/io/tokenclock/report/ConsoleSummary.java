@@ -46,6 +46,7 @@ public final class ConsoleSummary
         clientHealth(r, out);
         clientReadiness(r, out);
         notes(r, out);
+        CostEnergyReport.print(r, out);
         ServerMetricsReport.print(r, out);
         out.println();
         out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() +

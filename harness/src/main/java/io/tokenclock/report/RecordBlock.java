@@ -39,6 +39,7 @@ public final class RecordBlock
         outcomes(sb, r.path("report"));
         GoodputSection.block(r, sb);
         QualitySection.block(r, sb);
+        CostEnergyBlock.render(r, sb);
         final JsonNode grade = r.path("grade");
         sb.append('\n').append("GRADE: ").append(grade.path("grade").asText("?")).append('\n');
         for (final JsonNode missing : grade.path("missing"))

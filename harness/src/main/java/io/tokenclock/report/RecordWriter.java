@@ -79,6 +79,7 @@ public final class RecordWriter
         root.set("load", load(r));
         root.set("measurement", measurement(r).set("server_metrics", ServerMetricsReport.scraping(r)));
         root.set("report", report(r).set("server", ServerMetricsReport.window(r)));
+        CostEnergyReport.addTo(root, r, gaps);
         require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
         QualitySection.gaps(r, gaps);
         final ObjectNode contractNode = root.putObject("contract");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
@@ -38,6 +39,7 @@ import io.tokenclock.workload.AgentWorkload;
  * @param goodput       the run's goodput per constraint, or null when it has neither an SLO nor a quality rule that
  *                      judges outputs.
  * @param quality       the run's quality over its measured outputs, or null when no rule judges them.
+ * @param energy        the energy measured over the window, or null when no power source was configured.
  */
 public record RunResult(
     RunOptions options,
@@ -53,7 +55,8 @@ public record RunResult(
     String partialReason,
     ServerMetricsSummary serverMetrics,
     GoodputCounts goodput,
-    QualityReport quality)
+    QualityReport quality,
+    EnergyMeasurement energy)
 {
     /**
      * What was measured and where the results went.
@@ -80,7 +83,7 @@ public record RunResult(
      * @param chunks             chunks stamped, all phases.
      * @param outputTokens       output tokens of measured requests.
      * @param inputTokens        input tokens of measured requests.
-     * @param wastedOutputTokens output tokens of measured requests that failed or were cancelled.
+     * @param wastedOutputTokens output tokens streamed to measured requests that were then cancelled.
      * @param lateCompletions    measured requests that ended after the window closed.
      * @param good               measured requests that met the SLO.
      * @param truncated          measured streams that ended with neither finish_reason nor [DONE], accepted or not.
@@ -88,10 +91,13 @@ public record RunResult(
      * @param errorsByClass      error class label to count, classes with none left out.
      * @param ringFullWaits      times a producer waited for room in the chunk ring.
      * @param clampedValues      values clamped to a histogram's range.
+     * @param wastedInputTokens  input tokens of measured requests cancelled, or failed after the server took them on.
+     * @param failedOutputTokens output tokens streamed to measured requests that then failed.
      */
     public record Counts(long ok, long errors, long cancelled, long warmupRequests, long chunks, long outputTokens,
         long inputTokens, long wastedOutputTokens, long lateCompletions, long good, long truncated, long retries429,
-        Map<String, Long> errorsByClass, long ringFullWaits, long clampedValues)
+        Map<String, Long> errorsByClass, long ringFullWaits, long clampedValues, long wastedInputTokens,
+        long failedOutputTokens)
     {
         /** @return every measured request: ok, failed or cancelled. */
         public long total()

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.GcPauseMonitor;
@@ -73,12 +74,14 @@ final class Measurement implements AutoCloseable, RequestListener
     private final Collector collector;
     private final RequestStage stage;
     private final ServerTelemetry server;
+    private final PowerTelemetry power;
     private final long wallStartNs;
     private final GoodputBook goodput;
     private final QualityPhase quality;
     private QualityReport qualityReport;
 
     private volatile RunResult.ColdStart coldStart;
+    private volatile EnergyMeasurement energy;
     private volatile Throwable generatorFailure;
     private volatile String stagePriority = BackgroundPriority.NORMAL;
 
@@ -121,6 +124,7 @@ final class Measurement implements AutoCloseable, RequestListener
         }
         this.stage = collector.stageOnOwnThread();
         this.server = ServerTelemetry.open(options, clock, target.outputDir(), generator::measureStartNs);
+        this.power = PowerTelemetry.open(options, clock, target.outputDir());
         this.monitors = Monitors.start(options, target.outputDir(), err);
     }
 
@@ -148,6 +152,7 @@ final class Measurement implements AutoCloseable, RequestListener
             generator.stop(); // stopped before the window opened: no request starts
         }
         server.start();
+        power.start();
         generatorThread.start();
         final ProgressLine progress = options.output().progress() ? new ProgressLine(err, options) : null;
         new Supervisor(options, clock, interruption, generator, pool, client, collector, recorders, groups, progress)
@@ -162,6 +167,8 @@ final class Measurement implements AutoCloseable, RequestListener
         stage.close();
         stageThread.join(TimeUnit.SECONDS.toMillis(10));
         server.stop();
+        power.stop();
+        energy = power.measure(collector.windowStartNs(), collector.windowEndNs());
         final Monitors.InLoad inLoad = monitors.inLoadSince(start);
         recorders.sample();
         Supervisor.sampleGroups(groups);
@@ -187,7 +194,7 @@ final class Measurement implements AutoCloseable, RequestListener
             collector.windowEndNs(), wallSeconds), distributions(recorders), monitors.health(inLoad, ready,
             stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
             server.summary(collector.windowStartNs(), collector.windowEndNs()),
-            goodput == null ? null : goodput.overall(), qualityReport);
+            goodput == null ? null : goodput.overall(), qualityReport, energy);
     }
 
     /**
@@ -235,7 +242,7 @@ final class Measurement implements AutoCloseable, RequestListener
     @Override
     public void close() throws IOException
     {
-        try (client; jsonl; server)
+        try (client; jsonl; server; power)
         {
             monitors.close();
         }
@@ -260,7 +267,8 @@ final class Measurement implements AutoCloseable, RequestListener
             c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE),
             goodput == null ? 0 : goodput.overall().good(),
             c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429), errors, records.fullWaits(),
-            recorders.clampedCount());
+            recorders.clampedCount(), c.get(Collector.MEASURED_WASTED_INPUT_TOKENS),
+            c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS));
     }
 
     private RunResult.Provenance provenance()

@@ -110,6 +110,7 @@ final class LayeringTest
         assertNotNull(m.violation("clock", "io.tokenclock.recording.SlotPool"));
         assertNotNull(m.violation("recording", "com.fasterxml.jackson.databind.JsonNode"));
         assertNotNull(m.violation("recording", "io.netty.buffer.ByteBuf"));
+        assertNotNull(m.violation("recording", "com.sun.jna.Native"), "JNA is a library, not the JDK");
         assertNotNull(m.violation("runner", "java.util.List"), "a package without a row");
     }
 

@@ -26,17 +26,18 @@ record PackageMap(Map<String, Row> rows)
     }
 
     /** Library names as the table writes them, to the package prefixes they stand for. */
-    static final Map<String, List<String>> LIBRARIES = Map.of(
-        "HdrHistogram", List.of("org.HdrHistogram."),
-        "Agrona", List.of("org.agrona."),
-        "Netty", List.of("io.netty."),
-        "Jackson", List.of("com.fasterxml.jackson."),
-        "picocli", List.of("picocli."),
-        "async-profiler", List.of("one.profiler."),
-        "jtokkit", List.of("com.knuddels.jtokkit."),
-        "DJL", List.of("ai.djl."),
-        "java-llama.cpp", List.of("de.kherud.llama."),
-        "json-schema-validator", List.of("com.networknt.schema."));
+    static final Map<String, List<String>> LIBRARIES = Map.ofEntries(
+        Map.entry("HdrHistogram", List.of("org.HdrHistogram.")),
+        Map.entry("Agrona", List.of("org.agrona.")),
+        Map.entry("Netty", List.of("io.netty.")),
+        Map.entry("Jackson", List.of("com.fasterxml.jackson.")),
+        Map.entry("picocli", List.of("picocli.")),
+        Map.entry("async-profiler", List.of("one.profiler.")),
+        Map.entry("jtokkit", List.of("com.knuddels.jtokkit.")),
+        Map.entry("DJL", List.of("ai.djl.")),
+        Map.entry("java-llama.cpp", List.of("de.kherud.llama.")),
+        Map.entry("json-schema-validator", List.of("com.networknt.schema.")),
+        Map.entry("JNA", List.of("com.sun.jna.")));
 
     /** Always allowed: the JDK. */
     static final List<String> JDK = List.of("java.", "javax.", "jdk.", "com.sun.", "sun.");
@@ -119,7 +120,9 @@ record PackageMap(Map<String, Row> rows)
         {
             return from + " is not in the table";
         }
-        if (JDK.stream().anyMatch(to::startsWith))
+        // JNA's packages sit under com.sun., which the JDK's prefixes would otherwise let through.
+        final boolean library = LIBRARIES.values().stream().flatMap(List::stream).anyMatch(to::startsWith);
+        if (!library && JDK.stream().anyMatch(to::startsWith))
         {
             return null;
         }

@@ -95,6 +95,17 @@ final class ContractValidationTest
             new String[] {VALID.replace("{mode: open, rate: 2, duration_s: 5}", "{scenario: server, rate: 2, " +
                 "duration_s: 5}"), "load.scenario server (sized for its p99) ends the run after 368 measured requests"},
             new String[] {VALID + "workload2: {}\n", "workload2: unknown key"},
+            new String[] {VALID + "cost: {currency: EUR}\n", "cost: give exactly one price model, api or self_hosted"},
+            new String[] {VALID + "cost: {currency: EUR, api: {input_per_mtok: 1}}\n",
+                "cost.api.output_per_mtok: required"},
+            new String[] {VALID + "cost: {currency: EUR, self_hosted: {accelerator_per_hour: 2, accelerators: 1, " +
+                "idle_reserve_factor: 0.5}}\n", "cost.self_hosted.idle_reserve_factor: must be >= 1, got 0.5"},
+            new String[] {VALID + "power: [{source: tdp}]\n",
+                "power[0].source: must be one of nvml, nvidia-smi, dcgm, rapl, meter"},
+            new String[] {VALID + "power: [{source: meter}]\n", "power[0].path: required for source meter"},
+            new String[] {VALID + "power: [{source: rapl, url: http://x}]\n",
+                "power[0].url: does not apply to source rapl"},
+            new String[] {VALID + "hardware: {tdp_w: 700}\n", "hardware.tdp_w: unknown key"},
             new String[] {"target: [1, 2\n", "not valid YAML"},
             new String[] {VALID + "seed: 2\n", "not valid YAML: Duplicate field 'seed'"},
             new String[] {"- just\n- a list\n", "must be a YAML map of sections"});

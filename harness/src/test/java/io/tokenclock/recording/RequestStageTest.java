@@ -142,6 +142,38 @@ final class RequestStageTest
         assertTrue(flushes.get() >= 1, "stopping flushes");
     }
 
+    @Test
+    void shouldCountTheTokensFailedRequestsConsumedButNotTheInputOfOneRefusedBeforeAnyByte()
+        throws InterruptedException
+    {
+        listenerMayGo.countDown();
+        // Streams two content chunks, then breaks: the server had taken on its 100 input tokens.
+        RequestSlot slot = pool.acquire(TimeUnit.SECONDS.toNanos(WAIT_S));
+        slot.requestId = 1;
+        slot.phase = RequestSlot.PHASE_MEASURE;
+        slot.promptTokensHint = 100;
+        recorder.begin(slot);
+        slot.sentNs = 1_000_000;
+        final byte[] bytes = (CONTENT + CONTENT).getBytes(StandardCharsets.UTF_8);
+        recorder.onBytes(bytes, 0, bytes.length, 1_001_000);
+        recorder.finish(1_002_000, ErrorClass.STREAM_CUT, null);
+        awaitCompleted(1);
+        // Refused before any byte came back: its 50 input tokens never reached the model.
+        slot = pool.acquire(TimeUnit.SECONDS.toNanos(WAIT_S));
+        slot.requestId = 2;
+        slot.phase = RequestSlot.PHASE_MEASURE;
+        slot.promptTokensHint = 50;
+        recorder.begin(slot);
+        slot.sentNs = 2_000_000;
+        recorder.finish(2_001_000, ErrorClass.CONNECT, null);
+        awaitCompleted(2);
+
+        assertEquals(2, collector.counters().get(Collector.MEASURED_ERROR));
+        assertEquals(100, collector.counters().get(Collector.MEASURED_WASTED_INPUT_TOKENS));
+        assertEquals(2, collector.counters().get(Collector.MEASURED_FAILED_OUTPUT_TOKENS));
+        assertEquals(0, collector.counters().get(Collector.MEASURED_WASTED_TOKENS), "none was cancelled");
+    }
+
     private void awaitCompleted(final long count) throws InterruptedException
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);

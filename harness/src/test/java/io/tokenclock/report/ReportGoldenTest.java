@@ -163,7 +163,7 @@ final class ReportGoldenTest
         errors.put("http_429", 3L);
         errors.put("timeout", 1L);
         final RunResult.Counts counts = new RunResult.Counts(196, 4, 20, 5, 41_234, 39_000, 98_000, 812, 7, 150, 2,
-            6, errors, 3, 1);
+            6, errors, 3, 1, 3_000, 120);
         final AgentWorkload.Report tasks = new AgentWorkload.Report(12, 10, 2, 1, histogram(900, 1_500, 4_200),
             histogram(3, 4, 9), 41.5, 12.25, 3);
         final Map<Metric, Distribution> groupTimes = distributions(120);
@@ -190,7 +190,7 @@ final class ReportGoldenTest
             new RunResult.Window(1_000 * MS, 31_000 * MS, 44.5), distributions(200), health, provenance, groups,
             new RunResult.ColdStart("ok", null, 812.5, 21.25, 5_040.75, 230), tasks,
             "interrupted (SIGINT) after 31 s", null, new GoodputCounts(220, 150, 30_000, 30, 16, 0, 0, 0, 4, 20, 0),
-            null);
+            null, null);
     }
 
     /** A complete closed-loop run over plain HTTP with none of the optional parts, and no request that succeeded. */
@@ -200,7 +200,7 @@ final class ReportGoldenTest
             .commandLine(List.of("tokenclock", "run", "--url", "http://127.0.0.1:8000/v1", "--concurrency", "4"))
             .build();
         final RunResult.Counts counts = new RunResult.Counts(0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            Map.of(ErrorClass.HTTP_429.label(), 4L), 0, 0);
+            Map.of(ErrorClass.HTTP_429.label(), 4L), 0, 0, 0, 0);
         final Map<Metric, Distribution> none = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
         {
@@ -212,7 +212,7 @@ final class ReportGoldenTest
         final RunResult.Provenance provenance = new RunResult.Provenance("0b".repeat(32), null, 4, 0, null, null,
             "preserve: no flush", Map.of(), "nio");
         return new RunResult(o, target(o, "bare", false), counts, new RunResult.Window(5 * MS, 905 * MS, 1.25), none,
-            health, provenance, List.of(), null, null, null, null, null, null);
+            health, provenance, List.of(), null, null, null, null, null, null, null);
     }
 
     private static RunResult.Target target(final RunOptions o, final String runId, final boolean probed)
