@@ -87,7 +87,7 @@ public sealed interface PriceModel permits PriceModel.Api, PriceModel.SelfHosted
         @Override
         public String describe()
         {
-            return String.format(Locale.ROOT, "self-hosted: %d accelerators at %s %s per hour + host at %s per " +
+            return String.format(Locale.ROOT, "self-hosted: %d x accelerator at %s %s per hour + host at %s per " +
                 "hour, idle-reserve factor %s", accelerators, currency, num(acceleratorPerHour), num(hostPerHour),
                 num(idleReserveFactor));
         }

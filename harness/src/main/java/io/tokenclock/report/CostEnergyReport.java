@@ -164,9 +164,10 @@ public final class CostEnergyReport
         final CostReport c = cost(r);
         if (c != null)
         {
-            out.printf(Locale.ROOT, "COST    %s %.6g for the run (%s); %s per request, %s per successful task (%s), " +
-                "%s wasted on failed and cancelled requests%n", c.currency(), c.runTotal(), c.prices(),
-                g(c.perRequest()), g(c.perSuccessfulTask()), c.successes().basis().word(), g(c.wasted()));
+            out.printf(Locale.ROOT, "COST    %s %.6g for the run (%s); %s per request, %s per output token, %s per " +
+                "successful task (%d %s), %s wasted on failed and cancelled requests%n", c.currency(), c.runTotal(),
+                c.prices(), g(c.perRequest()), g(c.perOutputToken()), g(c.perSuccessfulTask()), c.successes().count(),
+                c.successes().basis().word(), g(c.wasted()));
         }
         final EnergyMeasurement e = r.energy();
         if (e == null)
@@ -177,9 +178,11 @@ public final class CostEnergyReport
         {
             final JsonNode n = energyNode(e, usage(r), successes(r), goodput(r));
             out.printf(Locale.ROOT, "ENERGY  %.1f J +- %.1f J over %.2f s (%.1f W average), boundary %s; %s J per " +
-                "request, %s J per output token, %s tokens/J%n", e.joules(), e.uncertaintyJoules(), e.windowSeconds(),
-                e.averageWatts(), e.powerBoundary(), g(n.path("per_request_j").numberValue()),
-                g(n.path("per_output_token_j").numberValue()), g(n.path("tokens_per_joule").numberValue()));
+                "request, %s J per output token, %s J per successful task, %s tokens/J, %s good requests/J%n",
+                e.joules(), e.uncertaintyJoules(), e.windowSeconds(), e.averageWatts(), e.powerBoundary(),
+                g(n.path("per_request_j").numberValue()), g(n.path("per_output_token_j").numberValue()),
+                g(n.path("per_successful_task_j").numberValue()), g(n.path("tokens_per_joule").numberValue()),
+                g(n.path("goodput_per_watt").numberValue()));
         }
         for (final String line : e.unavailable())
         {
