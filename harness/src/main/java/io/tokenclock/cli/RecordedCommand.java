@@ -44,12 +44,27 @@ final class RecordedCommand
      */
     static List<String> of(final String command, final ParseResult parse)
     {
+        return of(command, parse, List.of());
+    }
+
+    /**
+     * @param command  the command's name in the result, e.g. {@code run}.
+     * @param parse    the subcommand's own parse result.
+     * @param leaveOut options (by longest name) to leave out: another command's own, e.g. {@code sweep}'s.
+     * @return {@code tokenclock COMMAND} followed by every matched option but those, secrets redacted.
+     */
+    static List<String> of(final String command, final ParseResult parse, final List<String> leaveOut)
+    {
         final List<String> out = new ArrayList<>(List.of("tokenclock", command));
         final Map<ArgSpec, Integer> used = new HashMap<>();
         for (final ArgSpec arg : parse.matchedArgs())
         {
             final List<String> values = arg.originalStringValues();
             final int index = used.merge(arg, 1, Integer::sum) - 1;
+            if (arg instanceof OptionSpec option && leaveOut.contains(option.longestName()))
+            {
+                continue;
+            }
             if (arg instanceof OptionSpec option)
             {
                 out.add(option.longestName());

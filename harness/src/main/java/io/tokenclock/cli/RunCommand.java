@@ -13,13 +13,10 @@ import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.contract.ContractFile;
-import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
@@ -35,32 +32,8 @@ import io.tokenclock.secrets.Redaction;
     description = "Benchmark an OpenAI-compatible streaming endpoint.")
 public final class RunCommand implements Callable<Integer>
 {
-    @Option(names = "--config", description = "Contract file (YAML) declaring the whole benchmark; flags override it.")
-    Path config;
-
     @Mixin
-    TargetFlags target;
-
-    @Mixin
-    ModelFlags model;
-
-    @Mixin
-    WorkloadFlags workload;
-
-    @Mixin
-    LoadFlags load;
-
-    @Mixin
-    StateFlags state;
-
-    @Mixin
-    MeasurementFlags measurement;
-
-    @Mixin
-    OutputFlags output;
-
-    @Mixin
-    CostEnergyFlags costEnergy;
+    RunFlags flags;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -80,29 +53,7 @@ public final class RunCommand implements Callable<Integer>
 
     private RunOptionsBuilder toBuilder()
     {
-        final RunOptionsBuilder o = RunOptions.builder();
-        if (config != null)
-        {
-            final ContractFile contract = ContractFile.load(config);
-            if (!contract.isValid())
-            {
-                throw new IllegalArgumentException(config + ": " + contract.errors().get(0) +
-                    (contract.errors().size() > 1 ?
-                    " (and " + (contract.errors().size() - 1) + " more: tokenclock validate " + config + ")" : ""));
-            }
-            ContractOptions.apply(contract, o);
-        }
-        o.from(RunOptionsBuilder.Source.FLAG);
-        final Given given = new Given(spec.commandLine().getParseResult(), config != null);
-        target.applyTo(o, given);
-        model.applyTo(o, given);
-        workload.applyTo(o, given);
-        load.applyTo(o, given);
-        state.applyTo(o, given);
-        measurement.applyTo(o, given);
-        output.applyTo(o, given);
-        costEnergy.applyTo(o, given);
-        return o;
+        return flags.toBuilder(spec.commandLine().getParseResult());
     }
 
     static RateSchedule.Ramp parseRamp(final String text, final String flag)
@@ -127,11 +78,6 @@ public final class RunCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException(flag + ": not a number: " + text);
         }
-    }
-
-    private boolean given(final String name)
-    {
-        return spec.commandLine().getParseResult().hasMatchedOption(name);
     }
 
     /** Runs validated options, prints the summary, and returns the exit code. Shared with the demo. */

@@ -56,9 +56,9 @@ final class RecordedCommandTest
             "--burstiness", "0.5", "--no-progress", "--stage", "1:2", "--stage", "3:4");
         final RunCommand again = new RunCommand();
         new CommandLine(again).parseArgs(command.subList(2, command.size()).toArray(String[]::new));
-        assertEquals(List.of("1:2", "3:4"), again.load.stage);
-        assertEquals(4.0, again.load.rate);
-        assertEquals(0.5, again.load.burstiness);
+        assertEquals(List.of("1:2", "3:4"), again.flags.load.stage);
+        assertEquals(4.0, again.flags.load.rate);
+        assertEquals(0.5, again.flags.load.burstiness);
         assertEquals(command, recorded(command.subList(2, command.size()).toArray(String[]::new)));
     }
 }

@@ -1,0 +1,133 @@
+package io.tokenclock.sweep;
+
+import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Formulas;
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.result.RunResult;
+import io.tokenclock.telemetry.EngineNames;
+import io.tokenclock.telemetry.ServerMetricsSummary;
+
+/**
+ * One measured point of a sweep: the load offered and what the server did with it, taken from the point's own run
+ * ({@link #of}). Latencies are in milliseconds, rates per second over the run's measurement window (the same figures
+ * as its record.json). A figure with no sample is NaN. Immutable and thread-safe.
+ *
+ * @param loop             how the load was offered: an open-loop rate or a closed-loop concurrency.
+ * @param offered          the offered load: requests/s for {@link Loop#RATE}, requests in flight for
+ *                         {@link Loop#CONCURRENCY}.
+ * @param achievedRps      requests that ended ok per second of the window.
+ * @param ttftP50Ms        TTFT median, ms.
+ * @param ttftP99Ms        TTFT 99th percentile, ms.
+ * @param tpotP50Ms        TPOT median, ms.
+ * @param tpotP99Ms        TPOT 99th percentile, ms.
+ * @param e2eP99Ms         end-to-end latency 99th percentile, ms.
+ * @param outputTokensPerS output tokens of the measured requests per second of the window.
+ * @param goodputRps       good requests per second of the window ({@code report.goodput}; with neither an SLO nor a
+ *                         quality rule every request that ended ok is good).
+ * @param ok               measured requests that ended ok.
+ * @param errors           measured requests that failed.
+ * @param cancelled        measured requests that were cancelled (the workload's rule, or the end of the drain).
+ * @param good             measured requests that met the SLO ({@code ok} when there is none).
+ * @param queue            the queue during the window.
+ * @param runDir           the point's run directory.
+ */
+public record SweepPoint(Loop loop, double offered, double achievedRps, double ttftP50Ms, double ttftP99Ms,
+    double tpotP50Ms, double tpotP99Ms, double e2eP99Ms, double outputTokensPerS, double goodputRps, long ok,
+    long errors, long cancelled, long good, Queue queue, String runDir)
+{
+    /** How a point offers its load. */
+    public enum Loop
+    {
+        /** Open loop: arrivals at a rate, requests/s. */
+        RATE("rate", "req/s"),
+        /** Closed loop: a fixed number of requests in flight. */
+        CONCURRENCY("concurrency", "requests in flight");
+
+        private final String key;
+        private final String unit;
+
+        Loop(final String key, final String unit)
+        {
+            this.key = key;
+            this.unit = unit;
+        }
+
+        /** @return the name in sweep.json and in run directory names. */
+        public String key()
+        {
+            return key;
+        }
+
+        /** @return the unit of {@link SweepPoint#offered()}. */
+        public String unit()
+        {
+            return unit;
+        }
+    }
+
+    /**
+     * The queue during a point's window. The server's gauges are the mean over the scrapes of its {@code /metrics}
+     * inside the window (NaN when it exports none); the client's in-flight count is the mean number of measured
+     * requests in flight over the window by Little's law: the sum of their end-to-end latencies over the window.
+     *
+     * @param source   {@code server_metrics} when the server's gauges were read, else {@code client}.
+     * @param running  the server's mean running requests (in the batch), or NaN.
+     * @param waiting  the server's mean waiting requests (queued for a slot), or NaN.
+     * @param inFlight the client's mean measured requests in flight.
+     */
+    public record Queue(String source, double running, double waiting, double inFlight)
+    {
+    }
+
+    /** @return every measured request: ok, failed or cancelled. */
+    public long samples()
+    {
+        return ok + errors + cancelled;
+    }
+
+    /** @return the fraction of measured requests that failed (not counting cancellations); 0 when there is none. */
+    public double errorFraction()
+    {
+        return samples() > 0 ? (double)errors / samples() : 0;
+    }
+
+    /** @return the fraction of measured requests that met the SLO, errors and cancellations included; 0 if none. */
+    public double goodFraction()
+    {
+        return samples() > 0 ? (double)good / samples() : 0;
+    }
+
+    /**
+     * @param r       the point's finished run.
+     * @param loop    how its load was offered.
+     * @param offered the load offered, in the loop's unit.
+     * @return the point's figures.
+     */
+    public static SweepPoint of(final RunResult r, final Loop loop, final double offered)
+    {
+        final double w = r.windowSeconds();
+        final Distribution ttft = r.distributions().get(Metric.TTFT);
+        final Distribution tpot = r.distributions().get(Metric.TPOT);
+        final Distribution e2e = r.distributions().get(Metric.E2E);
+        final long good = r.goodput() == null ? r.counts().ok() : r.goodput().good();
+        return new SweepPoint(loop, offered, Formulas.rate(r.counts().ok(), w), ttft.p50(), ttft.p99(), tpot.p50(),
+            tpot.p99(), e2e.p99(), Formulas.rate(r.counts().outputTokens(), w), Formulas.rate(good, w),
+            r.counts().ok(), r.counts().errors(), r.counts().cancelled(), good, queue(r, e2e, w),
+            r.target().outputDir().toString());
+    }
+
+    private static Queue queue(final RunResult r, final Distribution e2e, final double windowS)
+    {
+        // Little's law over the window: mean in flight = sum of the requests' times in the system / the window.
+        final double inFlight = e2e.count() > 0 && windowS > 0 ? e2e.mean() * e2e.count() / 1e3 / windowS : 0;
+        final ServerMetricsSummary s = r.serverMetrics();
+        final ServerMetricsSummary.Gauge running = s == null ? null : s.gauges().get(EngineNames.Field.RUNNING);
+        final ServerMetricsSummary.Gauge waiting = s == null ? null : s.gauges().get(EngineNames.Field.WAITING);
+        if (running == null && waiting == null)
+        {
+            return new Queue("client", Double.NaN, Double.NaN, inFlight);
+        }
+        return new Queue("server_metrics", running == null ? Double.NaN : running.mean(),
+            waiting == null ? Double.NaN : waiting.mean(), inFlight);
+    }
+}
