@@ -194,7 +194,12 @@ public final class StreamRecorder implements SseEventHandler
     /**
      * One SSE event: its JSON scanned once, then what it says of the stream kept on the slot, and, if it carries a
      * generated token, its text appended and its record published. Allocation-free unless the event is malformed or an
-     * error (its detail is kept as text); the helpers take the slot and parser as this method read them.
+     * error (its detail is kept as text).
+     * <p>
+     * The one method of the harness over 60 lines, on purpose: split into helpers (two ways, issue 10), the per-chunk
+     * path measured 9-12% slower in {@code PerChunkBenchmark} (perChunk 211-224 ns whole against 235-245 ns split, same
+     * tree otherwise, interleaved runs; {@code results/jmh/onevent-split/}): the JIT then inlines this method into the
+     * framer and stops at its helpers. {@code MethodLengthTest} names it as the only exception.
      */
     @Override
     public void onEvent(final byte[] data, final int offset, final int length, final boolean errorType, final long ns)
@@ -208,7 +213,10 @@ public final class StreamRecorder implements SseEventHandler
         if (!p.parse(data, offset, length))
         {
             s.malformedEvents++;
-            keepDetail(s, "malformed event: ", data, offset, length);
+            if (s.errorDetail == null)
+            {
+                s.errorDetail = "malformed event: " + abbreviate(data, offset, length);
+            }
             return;
         }
         if (p.isDone())
@@ -219,29 +227,11 @@ public final class StreamRecorder implements SseEventHandler
         if (p.isError() || errorType)
         {
             s.errorEvents++;
-            keepDetail(s, "error event: ", data, offset, length);
+            if (s.errorDetail == null)
+            {
+                s.errorDetail = "error event: " + abbreviate(data, offset, length);
+            }
         }
-        keepStreamFacts(s, p, data);
-        final int tokens = chunkTokens(s, p);
-        if (p.isContentBearing())
-        {
-            recordContent(s, p, data, tokens, ns);
-        }
-    }
-
-    /** Keeps the first error's detail: later ones are counted, not described. */
-    private static void keepDetail(
-        final RequestSlot s, final String what, final byte[] data, final int offset, final int length)
-    {
-        if (s.errorDetail == null)
-        {
-            s.errorDetail = what + abbreviate(data, offset, length);
-        }
-    }
-
-    /** Keeps what the event says of the whole response: its id, finish reason, prompt tokens and engine timings. */
-    private static void keepStreamFacts(final RequestSlot s, final ChunkParser p, final byte[] data)
-    {
         if (s.responseIdLength == 0 && p.idOffset() >= 0)
         {
             s.setResponseId(data, p.idOffset(), p.idLength());
@@ -249,6 +239,14 @@ public final class StreamRecorder implements SseEventHandler
         if (p.finishReason() != ChunkParser.FINISH_NONE)
         {
             s.finishReason = p.finishReason();
+        }
+        int tokens = RequestSlot.TOKENS_UNKNOWN;
+        final long completion = p.completionTokens();
+        if (completion >= 0)
+        {
+            tokens = (int)(completion - lastCompletionTokens);
+            lastCompletionTokens = completion;
+            s.usageCompletionTokens = completion;
         }
         if (p.promptTokens() >= 0)
         {
@@ -261,55 +259,32 @@ public final class StreamRecorder implements SseEventHandler
             s.engineDecodeNs = p.engineDecodeNs();
             s.enginePredictedTokens = p.enginePredictedTokens();
         }
-    }
-
-    /**
-     * @return the tokens this event added, from the server's cumulative usage count, or {@link
-     * RequestSlot#TOKENS_UNKNOWN} when it reported none.
-     */
-    private int chunkTokens(final RequestSlot s, final ChunkParser p)
-    {
-        final long completion = p.completionTokens();
-        if (completion < 0)
+        if (p.isContentBearing())
         {
-            return RequestSlot.TOKENS_UNKNOWN;
-        }
-        final int tokens = (int)(completion - lastCompletionTokens);
-        lastCompletionTokens = completion;
-        s.usageCompletionTokens = completion;
-        return tokens;
-    }
-
-    /**
-     * A content-bearing event: appends its reasoning, answer text and tool calls to the slot, publishes the chunk,
-     * and asks for cancellation once the request's cancellation rule is met.
-     */
-    private void recordContent(
-        final RequestSlot s, final ChunkParser p, final byte[] data, final int tokens, final long ns)
-    {
-        int flags = 0;
-        if (p.reasoningLength() > 0)
-        {
-            s.appendReasoning(data, p.reasoningOffset(), p.reasoningLength());
-            flags |= RequestSlot.CHUNK_REASONING;
-        }
-        if (p.isOutputBearing())
-        {
-            if (p.contentLength() > 0)
+            int flags = 0;
+            if (p.reasoningLength() > 0)
             {
-                s.appendText(data, p.contentOffset(), p.contentLength());
+                s.appendReasoning(data, p.reasoningOffset(), p.reasoningLength());
+                flags |= RequestSlot.CHUNK_REASONING;
             }
-            if (p.toolCallsOffset() >= 0)
+            if (p.isOutputBearing())
             {
-                s.appendToolCalls(data, p.toolCallsOffset(), p.toolCallsLength());
+                if (p.contentLength() > 0)
+                {
+                    s.appendText(data, p.contentOffset(), p.contentLength());
+                }
+                if (p.toolCallsOffset() >= 0)
+                {
+                    s.appendToolCalls(data, p.toolCallsOffset(), p.toolCallsLength());
+                }
+                flags |= RequestSlot.CHUNK_OUTPUT;
             }
-            flags |= RequestSlot.CHUNK_OUTPUT;
-        }
-        records.publishChunk(s.index(), ns, tokens, flags);
-        contentChunks++;
-        if (s.cancelAfterChunks > 0 && contentChunks >= s.cancelAfterChunks)
-        {
-            cancelDue = true;
+            records.publishChunk(s.index(), ns, tokens, flags);
+            contentChunks++;
+            if (s.cancelAfterChunks > 0 && contentChunks >= s.cancelAfterChunks)
+            {
+                cancelDue = true;
+            }
         }
     }
 

@@ -6,19 +6,26 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
 /**
  * Every method of {@code harness/src/main} fits on a screen: at most {@value #MAX_LINES} lines from its name to its
- * closing brace. No exception is listed: the last methods that did not fit when the rule was made were split
- * (issue 10), so a method over the limit fails the test, whichever it is.
+ * closing brace. One exception is named, with its measurement: {@code StreamRecorder.onEvent}, the per-chunk path,
+ * which measured 9-12% slower in JMH when split (its javadoc and {@code results/jmh/onevent-split/}). The test also
+ * fails once it fits, so the exception cannot outlive its reason.
  */
 final class MethodLengthTest
 {
     static final int MAX_LINES = 60;
+
+    /** {@code File.method} of the hot-path methods kept whole because splitting them measured slower. */
+    private static final Set<String> MEASURED_EXCEPTIONS = Set.of("StreamRecorder.onEvent");
 
     @Test
     void shouldKeepEveryMethodOfTheHarnessOnOneScreen() throws IOException
@@ -38,6 +45,10 @@ final class MethodLengthTest
                 });
             }
         }
+        assertEquals(MEASURED_EXCEPTIONS, new TreeSet<>(longer.keySet()).stream()
+            .filter(MEASURED_EXCEPTIONS::contains).collect(Collectors.toSet()), "a measured exception fits now: " +
+            "drop it from MEASURED_EXCEPTIONS");
+        longer.keySet().removeAll(MEASURED_EXCEPTIONS);
         assertEquals(Map.of(), longer, "methods over " + MAX_LINES + " lines (File.method=lines): split them");
     }
 
