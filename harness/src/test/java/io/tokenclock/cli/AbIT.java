@@ -11,9 +11,8 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,22 +23,12 @@ import io.tokenclock.fixtures.sim.SimServer;
 @Timeout(120)
 final class AbIT
 {
-    private CapturedConsole console;
+    @RegisterExtension
+    final CapturedConsole console = new CapturedConsole();
 
     @TempDir
     Path dir;
 
-    @BeforeEach
-    void capture()
-    {
-        console = new CapturedConsole();
-    }
-
-    @AfterEach
-    void restore()
-    {
-        console.restore();
-    }
 
     private Path contract(final String name, final String url, final int maxTokens) throws Exception
     {

@@ -4,21 +4,51 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 /**
  * {@code System.out} and {@code System.err} captured while a test runs the CLI in its own JVM
- * ({@link Main#execute}); {@link #restore()} puts the real ones back. Not thread-safe: one per test.
+ * ({@link Main#execute}). As a JUnit extension ({@code @RegisterExtension final CapturedConsole console = new
+ * CapturedConsole();}) it captures before each test and restores after it; {@link #started()} and
+ * {@link #restore()} do the same by hand. Not thread-safe: one per test.
  */
-final class CapturedConsole
+final class CapturedConsole implements BeforeEachCallback, AfterEachCallback
 {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final PrintStream savedOut = System.out;
-    private final PrintStream savedErr = System.err;
+    private PrintStream savedOut;
+    private PrintStream savedErr;
 
-    CapturedConsole()
+    /** @return a console already capturing; call {@link #restore()} after the test. */
+    static CapturedConsole started()
     {
+        final CapturedConsole console = new CapturedConsole();
+        console.start();
+        return console;
+    }
+
+    void start()
+    {
+        out.reset();
+        err.reset();
+        savedOut = System.out;
+        savedErr = System.err;
         System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void beforeEach(final ExtensionContext context)
+    {
+        start();
+    }
+
+    @Override
+    public void afterEach(final ExtensionContext context)
+    {
+        restore();
     }
 
     String out()
@@ -38,7 +68,10 @@ final class CapturedConsole
 
     void restore()
     {
-        System.setOut(savedOut);
-        System.setErr(savedErr);
+        if (savedOut != null)
+        {
+            System.setOut(savedOut);
+            System.setErr(savedErr);
+        }
     }
 }

@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,22 +19,12 @@ import io.tokenclock.fixtures.sim.SimServer;
 @Timeout(60)
 final class CliIT
 {
-    private CapturedConsole console;
+    @RegisterExtension
+    final CapturedConsole console = new CapturedConsole();
 
     @TempDir
     Path dir;
 
-    @BeforeEach
-    void capture()
-    {
-        console = new CapturedConsole();
-    }
-
-    @AfterEach
-    void restore()
-    {
-        console.restore();
-    }
 
     private String errText()
     {

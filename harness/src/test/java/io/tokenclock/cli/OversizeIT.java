@@ -43,7 +43,7 @@ final class OversizeIT
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/chat/completions", this::stream);
         server.start();
-        console = new CapturedConsole();
+        console = CapturedConsole.started();
     }
 
     @AfterEach

@@ -46,7 +46,7 @@ final class Retry429IT
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/chat/completions", this::answer);
         server.start();
-        console = new CapturedConsole();
+        console = CapturedConsole.started();
     }
 
     @AfterEach

@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -16,19 +15,9 @@ import picocli.CommandLine;
 /** {@code tokenclock sweep}'s flags: refused with one line before anything is sent, and a point's command line. */
 final class SweepCommandTest
 {
-    private CapturedConsole console;
+    @RegisterExtension
+    final CapturedConsole console = new CapturedConsole();
 
-    @BeforeEach
-    void capture()
-    {
-        console = new CapturedConsole();
-    }
-
-    @AfterEach
-    void restore()
-    {
-        console.restore();
-    }
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {

@@ -9,9 +9,8 @@ import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,22 +43,12 @@ final class SweepIT
      */
     private static final double TOLERANCE = 0.25;
 
-    private CapturedConsole console;
+    @RegisterExtension
+    final CapturedConsole console = new CapturedConsole();
 
     @TempDir
     Path dir;
 
-    @BeforeEach
-    void capture()
-    {
-        console = new CapturedConsole();
-    }
-
-    @AfterEach
-    void restore()
-    {
-        console.restore();
-    }
 
     private static SimServer oneSlot()
     {

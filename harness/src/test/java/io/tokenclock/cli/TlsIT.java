@@ -68,7 +68,7 @@ final class TlsIT
         server.createContext("/v1/models", x -> FakeHttp.reply(x, 200, "{\"data\":[{\"id\":\"tls-model\"}]}"));
         server.createContext("/v1/chat/completions", x -> FakeHttp.stream(x, FakeHttp.TWO_TOKENS));
         server.start();
-        console = new CapturedConsole();
+        console = CapturedConsole.started();
     }
 
     @AfterEach

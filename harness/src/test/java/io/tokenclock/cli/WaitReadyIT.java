@@ -49,7 +49,7 @@ final class WaitReadyIT
     @BeforeEach
     void start() throws IOException
     {
-        console = new CapturedConsole();
+        console = CapturedConsole.started();
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/models", this::models);
         server.createContext("/v1/chat/completions", this::completions);
