@@ -107,6 +107,36 @@ public final class ConsoleSummary
                 m.key(), d.count(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(), d.p999(), d.max(),
                 interval(d.p99Low(), d.p99High()));
         }
+        p999Note(r, out);
+    }
+
+    /**
+     * The p99.9's bound in one line: most runs are too short for it to have an upper end, and the table has no room for
+     * a second interval column; the record keeps each row's ({@code p99_9_ci95}).
+     */
+    private static void p999Note(final RunResult r, final PrintStream out)
+    {
+        final StringBuilder bounded = new StringBuilder();
+        boolean any = false;
+        boolean unbounded = false;
+        for (final Metric m : LATENCIES)
+        {
+            final Distribution d = r.distributions().get(m);
+            if (d.count() > 0 && !Double.isNaN(d.p999High()))
+            {
+                bounded.append(bounded.isEmpty() ? "" : ", ").append(m.key()).append(' ')
+                    .append(interval(d.p999Low(), d.p999High()));
+            }
+            any |= d.count() > 0;
+            unbounded |= d.count() > 0 && Double.isNaN(d.p999High());
+        }
+        if (any)
+        {
+            out.println(bounded.isEmpty() ? "p99.9: no row has the " + Distribution.samplesForUpperEnd(0.999) +
+                " samples its 95% interval needs for an upper end: the true p99.9 may be above the one shown" :
+                "p99.9 95% interval: " + bounded + (unbounded ? "; the other rows have too few samples for an upper end" :
+                    ""));
+        }
     }
 
     /** The segment table, when the workload has segments or stages. */

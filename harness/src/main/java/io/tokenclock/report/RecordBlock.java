@@ -40,6 +40,7 @@ public final class RecordBlock
         GoodputSection.block(r, sb);
         QualitySection.block(r, sb);
         CostEnergyBlock.render(r, sb);
+        ServerMetricsReport.block(r, sb);
         final JsonNode grade = r.path("grade");
         sb.append('\n').append("GRADE: ").append(grade.path("grade").asText("?")).append('\n');
         for (final JsonNode missing : grade.path("missing"))

@@ -1,9 +1,11 @@
 package io.tokenclock.report;
 
 import java.io.PrintStream;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -151,6 +153,40 @@ final class ServerMetricsReport
         {
             out.printf(Locale.ROOT, "engine TTFT mean %.3f ms vs client %.3f ms: %.1f%% outside the engine%n",
                 ttft.meanMs(), client.mean(), 100 * (client.mean() - ttft.meanMs()) / client.mean());
+        }
+    }
+
+    /** Appends the record block's SERVER section from {@code report.server}, when the server was scraped. */
+    static void block(final JsonNode record, final StringBuilder sb)
+    {
+        final JsonNode server = record.path("report").path("server");
+        if (!server.isObject())
+        {
+            return;
+        }
+        RecordBlock.section(sb, "SERVER");
+        RecordBlock.line(sb, "engine", server.path("engine").asText("unknown (no scrape succeeded)") + ", " +
+            server.path("bracket").path("scrapes_in_window").asText("0") + " scrapes in the window");
+        for (final String field : new String[] {"running", "waiting", "kv_usage"})
+        {
+            final JsonNode g = server.path(field);
+            if (g.isObject())
+            {
+                RecordBlock.line(sb, field, String.format(Locale.ROOT, "mean %.3g, max %.3g (%s)",
+                    g.path("mean").asDouble(), g.path("max").asDouble(), g.path("source").asText()));
+            }
+        }
+        for (final Iterator<Map.Entry<String, JsonNode>> it = server.path("latency").fields(); it.hasNext(); )
+        {
+            final Map.Entry<String, JsonNode> e = it.next();
+            final JsonNode l = e.getValue();
+            if (l.has("client_mean_ms"))
+            {
+                RecordBlock.line(sb, "engine " + e.getKey(), String.format(Locale.ROOT, "mean %.3f ms vs client " +
+                    "%.3f ms (%s outside the engine)", l.path("engine_mean_ms").asDouble(),
+                    l.path("client_mean_ms").asDouble(), l.path("outside_engine_share").isNumber() ?
+                        String.format(Locale.ROOT, "%.1f%%", 100 * l.get("outside_engine_share").asDouble()) : "-"));
+            }
         }
     }
 
