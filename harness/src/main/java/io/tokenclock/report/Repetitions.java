@@ -52,7 +52,7 @@ public final class Repetitions
         f.put("requests_per_s", r -> Formulas.rate(r.counts().ok(), r.windowSeconds()));
         f.put("output_tokens_per_s", r -> Formulas.rate(r.counts().outputTokens(), r.windowSeconds()));
         f.put("goodput_rps", r -> r.goodput() == null ? Double.NaN :
-            Formulas.rate(r.counts().good(), r.windowSeconds()));
+            Formulas.rate(r.goodput().good(), r.windowSeconds()));
         f.put("errors", r -> r.counts().errors() + r.counts().cancelled());
         return f;
     }

@@ -85,7 +85,6 @@ public record RunResult(
      * @param inputTokens        input tokens of measured requests.
      * @param wastedOutputTokens output tokens streamed to measured requests that were then cancelled.
      * @param lateCompletions    measured requests that ended after the window closed.
-     * @param good               measured requests that met the SLO.
      * @param truncated          measured streams that ended with neither finish_reason nor [DONE], accepted or not.
      * @param retries429         times measured requests were sent again after a 429 ({@code --retry-429}).
      * @param errorsByClass      error class label to count, classes with none left out.
@@ -95,7 +94,7 @@ public record RunResult(
      * @param failedOutputTokens output tokens streamed to measured requests that then failed.
      */
     public record Counts(long ok, long errors, long cancelled, long warmupRequests, long chunks, long outputTokens,
-        long inputTokens, long wastedOutputTokens, long lateCompletions, long good, long truncated, long retries429,
+        long inputTokens, long wastedOutputTokens, long lateCompletions, long truncated, long retries429,
         Map<String, Long> errorsByClass, long ringFullWaits, long clampedValues, long wastedInputTokens,
         long failedOutputTokens)
     {

@@ -264,9 +264,7 @@ final class Measurement implements AutoCloseable, RequestListener
         return new RunResult.Counts(c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
             c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
-            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE),
-            goodput == null ? 0 : goodput.overall().good(),
-            c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429), errors, records.fullWaits(),
+            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429), errors, records.fullWaits(),
             recorders.clampedCount(), c.get(Collector.MEASURED_WASTED_INPUT_TOKENS),
             c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS));
     }

@@ -162,7 +162,7 @@ final class ReportGoldenTest
         final Map<String, Long> errors = new LinkedHashMap<>();
         errors.put("http_429", 3L);
         errors.put("timeout", 1L);
-        final RunResult.Counts counts = new RunResult.Counts(196, 4, 20, 5, 41_234, 39_000, 98_000, 812, 7, 150, 2,
+        final RunResult.Counts counts = new RunResult.Counts(196, 4, 20, 5, 41_234, 39_000, 98_000, 812, 7, 2,
             6, errors, 3, 1, 3_000, 120);
         final AgentWorkload.Report tasks = new AgentWorkload.Report(12, 10, 2, 1, histogram(900, 1_500, 4_200),
             histogram(3, 4, 9), 41.5, 12.25, 3);
@@ -199,7 +199,7 @@ final class ReportGoldenTest
         final RunOptions o = RunOptions.builder().url("http://127.0.0.1:8000/v1").concurrency(4).requests(4L)
             .commandLine(List.of("tokenclock", "run", "--url", "http://127.0.0.1:8000/v1", "--concurrency", "4"))
             .build();
-        final RunResult.Counts counts = new RunResult.Counts(0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        final RunResult.Counts counts = new RunResult.Counts(0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
             Map.of(ErrorClass.HTTP_429.label(), 4L), 0, 0, 0, 0);
         final Map<Metric, Distribution> none = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())

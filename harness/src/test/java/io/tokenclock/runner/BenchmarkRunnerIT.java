@@ -501,11 +501,11 @@ final class BenchmarkRunnerIT
             o.requests(6L);
             o.maxTokens(5);
             o.slo(Slo.ofMillis(30.0, null, null));
-            assertEquals(0, run(o).counts().good(), "a 40 ms prefill never meets TTFT <= 30 ms");
+            assertEquals(0, run(o).goodput().good(), "a 40 ms prefill never meets TTFT <= 30 ms");
             o.slo(Slo.ofMillis(500.0, 20.0, 2_000.0));
             o.force(true); // the second run replaces the first on purpose
             final RunResult r = run(o);
-            assertEquals(6, r.counts().good());
+            assertEquals(6, r.goodput().good());
             final JsonNode goodput = JSON.readTree(dir.resolve("record.json").toFile()).path("report").path("goodput");
             assertEquals(1.0, goodput.path("good_fraction").asDouble(), 1e-9);
             assertTrue(goodput.path("slo").asText().contains("TTFT <= 500.0 ms"));
