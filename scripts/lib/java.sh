@@ -1,16 +1,26 @@
 # shellcheck shell=bash
-# Finding a JDK >= 21, shared by ./tokenclock and every script under scripts/. Source it, never run it:
+# Finding a JDK and the flags every JVM takes, shared by ./tokenclock and every script under scripts/. Source it,
+# never run it:
 #
 #   . "$root/scripts/lib/java.sh"
+#   "$JAVA_HOME/bin/java" "$tokenclock_jvm_flags" -jar ...   # the flags of jvm.flags (a java @argfile)
 #   use_java_home scripts/NAME        # sets and exports JAVA_HOME, or prints one line and exits 1
 #   use_java_home scripts/NAME 2      # ... exits 2 instead (for a script whose 1 means something else)
 #   home="$(find_java_home)" || ...   # prints a JDK home, or returns 1
 #
 # Looks at JAVA_HOME, then java on PATH, then the JDKs under /usr/lib/jvm, /opt/java and /opt/jdk* (newest first),
-# and takes the first whose java reports a feature release >= tokenclock_min_java. Defines only the functions below
-# and tokenclock_min_java; needs bash, and nothing outside the repository.
+# and takes the first whose java reports a feature release >= tokenclock_min_java, which is the parent pom's
+# <tokenclock.java.release> (the one place the Java floor is written). Defines only the functions below,
+# tokenclock_min_java and tokenclock_jvm_flags; needs bash, and nothing outside the repository.
 
-tokenclock_min_java=21
+tokenclock_root_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+tokenclock_jvm_flags="@$tokenclock_root_dir/jvm.flags"
+tokenclock_min_java="$(sed -n 's:.*<tokenclock.java.release>\([0-9][0-9]*\)</tokenclock.java.release>.*:\1:p' \
+  "$tokenclock_root_dir/pom.xml" | head -1)"
+if [[ -z "$tokenclock_min_java" || ! -f "$tokenclock_root_dir/jvm.flags" ]]; then
+  echo "scripts/lib/java.sh: $tokenclock_root_dir lacks pom.xml's <tokenclock.java.release> or jvm.flags" >&2
+  return 1
+fi
 
 # java_major JAVA: prints the feature release of the java binary given, or nothing if it does not run.
 java_major() {

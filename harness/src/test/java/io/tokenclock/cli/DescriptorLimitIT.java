@@ -29,8 +29,9 @@ final class DescriptorLimitIT
     private String run(final String ulimit, final String jvmFlag, final int concurrency) throws Exception
     {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final String command = ulimit + " && exec '" + java + "' " + jvmFlag + " --add-exports " +
-            "java.base/jdk.internal.misc=ALL-UNNAMED -Dtokenclock.selfWarmup=false -jar target/tokenclock.jar run " +
+        final String command = ulimit + " && exec '" + java + "' " + jvmFlag + " '" +
+            System.getProperty("tokenclock.jvmFlags") + "' -Dtokenclock.selfWarmup=false " +
+            "-jar target/tokenclock.jar run " +
             "--url http://127.0.0.1:9/v1 --model m --no-preflight --no-progress --concurrency " + concurrency +
             " --requests 1 --timeout 5 --output-dir '" + dir.resolve("run-" + concurrency) + "'";
         final Path console = dir.resolve("console-" + concurrency + ".txt");

@@ -147,8 +147,7 @@ final class InterruptIT
     {
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-            "-Dtokenclock.tty=0", "-Dtokenclock.selfWarmup=false",
+            System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0", "-Dtokenclock.selfWarmup=false",
             "-jar", Path.of("target", "tokenclock.jar").toString(), "run",
             "--url", "http://127.0.0.1:" + server.port() + "/v1", "--model", SLOW.modelName(),
             "--concurrency", "4", "--ignore-eos", "--no-progress", "--output-dir", run.toString()));

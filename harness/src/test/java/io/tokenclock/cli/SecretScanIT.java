@@ -77,8 +77,7 @@ final class SecretScanIT
                 ""));
             final List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
-                "-Dtokenclock.tty=0",
+                System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0",
                 "-Dhttps.proxyPassword=" + SECRETS.get("JVM option password"),
                 "-jar", jar().toString(), "run", "--config", contract.toString(),
                 "--url", "http://alice:" + SECRETS.get("--url user information") + "@" + hostPort + "/v1?key=" +

@@ -51,7 +51,7 @@ import io.tokenclock.metrics.MetricRecorders;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(1)
 public class HistogramBenchmark
 {
     private static final int VALUES = 1024;

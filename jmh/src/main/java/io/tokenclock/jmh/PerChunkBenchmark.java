@@ -60,7 +60,7 @@ import io.tokenclock.recording.StreamRecorder;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(1)
 public class PerChunkBenchmark
 {
     private static final byte[] READ = Payloads.VLLM_CONTENT_EVENT;

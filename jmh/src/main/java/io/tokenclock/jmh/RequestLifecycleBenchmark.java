@@ -48,7 +48,7 @@ import io.tokenclock.recording.StreamRecorder;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(1)
 public class RequestLifecycleBenchmark
 {
     private static final byte[] ROLE = Payloads.event(Payloads.VLLM_ROLE_JSON);

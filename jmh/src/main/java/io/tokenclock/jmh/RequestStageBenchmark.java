@@ -55,7 +55,7 @@ import io.tokenclock.report.RequestsJsonlWriter;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(1)
 public class RequestStageBenchmark
 {
     private static final int LOGGED_CHUNKS = 200;

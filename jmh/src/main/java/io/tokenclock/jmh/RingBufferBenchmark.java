@@ -57,7 +57,7 @@ import io.tokenclock.recording.SlotPool;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(1)
 public class RingBufferBenchmark implements MessageHandler
 {
     private static final int BATCH = 64;

@@ -56,7 +56,7 @@ import io.tokenclock.telemetry.ScrapeLine;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(1)
 public class ServerMetricsBenchmark
 {
     /** A vLLM page of two engines, about 64 KB. */

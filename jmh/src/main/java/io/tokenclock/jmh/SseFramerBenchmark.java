@@ -49,7 +49,7 @@ import io.tokenclock.framing.SseFramer;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(1)
 public class SseFramerBenchmark implements SseEventHandler
 {
     private static final byte[] ONE = Payloads.VLLM_CONTENT_EVENT;
