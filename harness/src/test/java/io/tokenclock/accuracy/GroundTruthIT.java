@@ -14,6 +14,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,7 @@ import io.tokenclock.runner.BenchmarkRunner;
  * (scripts/accuracy), not a timed test's.
  */
 @Timeout(120)
+@Tag("slow") // streams against the ground-truth server: skipped by -Pfast
 final class GroundTruthIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();

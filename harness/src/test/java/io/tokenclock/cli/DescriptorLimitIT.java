@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * under a shell's {@code ulimit}.
  */
 @Timeout(120)
+@Tag("slow") // starts JVMs under a shell with lowered limits: skipped by -Pfast
 final class DescriptorLimitIT
 {
     @TempDir

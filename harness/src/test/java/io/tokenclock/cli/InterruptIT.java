@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,7 @@ import io.tokenclock.report.RecordBlock;
  * directory that holds a run is refused unless {@code --force}.
  */
 @Timeout(240)
+@Tag("slow") // starts JVMs, signals them and waits for their exit: skipped by -Pfast
 final class InterruptIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();

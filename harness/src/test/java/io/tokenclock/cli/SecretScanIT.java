@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,7 @@ import io.tokenclock.fixtures.sim.SimServer;
  * too (JFR may store strings in a constant pool or in Latin-1, which a byte scan could miss).
  */
 @Timeout(180)
+@Tag("slow") // starts the launcher's JVM and scans every file it writes: skipped by -Pfast
 final class SecretScanIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();

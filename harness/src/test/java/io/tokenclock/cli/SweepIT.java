@@ -9,6 +9,7 @@ import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Timeout;
@@ -25,6 +26,7 @@ import io.tokenclock.fixtures.sim.SimServer;
  * achieved rate stays at 25 req/s: the knee.
  */
 @Timeout(120)
+@Tag("slow") // load points of seconds each: skipped by -Pfast
 final class SweepIT
 {
     private static final double PREFILL_MS = 4;

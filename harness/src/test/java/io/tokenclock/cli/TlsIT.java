@@ -21,6 +21,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code tls}, not {@code stream_cut}.
  */
 @Timeout(120)
+@Tag("slow") // starts keytool and TLS servers: skipped by -Pfast
 final class TlsIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -17,6 +17,7 @@ import com.sun.net.httpserver.HttpServer;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * does a 404 on {@code /models}.
  */
 @Timeout(120)
+@Tag("slow") // waits for servers that become ready late: skipped by -Pfast
 final class WaitReadyIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -190,10 +192,10 @@ final class WaitReadyIT
     void shouldLetTheProbeRunForTimeoutAndSayWhichLimitRanOut()
     {
         readyAtNs = 0;
+        // The server answers after 5 s: a probe that waited longer than --timeout (its own 60 s, say) would get the
+        // answer and go on to the run, so "unreachable, naming --timeout" is what shows the 1 s limit held.
         muteMs = 5_000;
-        final long startNs = System.nanoTime();
         assertEquals(Main.EXIT_UNREACHABLE, run("--timeout", "1"));
-        assertTrue(System.nanoTime() - startNs < 4_000_000_000L, "the probe gave up at --timeout, not at 60 s");
         assertTrue(errText().contains("--timeout"), errText());
     }
 

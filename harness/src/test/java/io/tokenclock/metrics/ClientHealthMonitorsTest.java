@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Random;
 
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -40,31 +41,45 @@ final class ClientHealthMonitorsTest
     }
 
     @Test
-    void shouldSampleWakeUpLatenessOnItsGrid() throws InterruptedException
+    void shouldNeverRecordMoreSamplesThanGridPointsNorMoreLatenessThanTimeElapsed()
     {
-        final long startNs = System.nanoTime();
-        final Histogram h;
-        try (HiccupMonitor monitor = new HiccupMonitor(MS).start())
+        // Wake-ups as a scheduler gives them: mostly on time, some early, some late by up to 30 intervals.
+        final Random random = new Random(42);
+        try (HiccupMonitor monitor = new HiccupMonitor(MS))
         {
-            Thread.sleep(200);
-            h = monitor.snapshot();
+            final long firstDueNs = 5 * MS;
+            long next = firstDueNs;
+            long now = firstDueNs - MS / 2;
+            for (int i = 0; i < 2_000; i++)
+            {
+                final long step = random.nextInt(10) == 0 ? random.nextLong(30 * MS) : random.nextLong(MS + MS / 2);
+                now += step;
+                final long due = next;
+                next = monitor.onWake(now, next);
+                assertTrue(now < due ? next == due : next >= due + MS, "the grid moves on only once a point is due");
+            }
+            final Histogram h = monitor.snapshot();
+            assertTrue(h.getTotalCount() > 0, "late wake-ups were recorded");
+            assertTrue(h.getTotalCount() <= (now - firstDueNs) / MS + 1,
+                "never more samples than grid points: " + h.getTotalCount());
+            assertTrue(h.getMaxValue() <= now - firstDueNs, "lateness cannot exceed the time elapsed");
         }
-        final long elapsedNs = System.nanoTime() - startNs;
-        assertTrue(h.getTotalCount() >= 20, "a 1 ms grid over 200 ms gives many samples: " + h.getTotalCount());
-        assertTrue(h.getTotalCount() <= elapsedNs / MS, "never more samples than grid points: " + h.getTotalCount());
     }
 
     @Test
-    void shouldNeverReportMoreLatenessThanTimeElapsed() throws InterruptedException
+    void shouldSampleOnItsOwnThreadOnceStarted() throws InterruptedException
     {
-        final long startNs = System.nanoTime();
-        final Histogram h;
-        try (HiccupMonitor monitor = new HiccupMonitor(5 * MS).start())
+        try (HiccupMonitor monitor = new HiccupMonitor(MS).start())
         {
-            Thread.sleep(100);
-            h = monitor.snapshot();
+            // Bounded wait for the first sample: what is asserted is that the thread samples, not how fast.
+            long count = 0;
+            for (int i = 0; i < 500 && count == 0; i++)
+            {
+                Thread.sleep(10);
+                count = monitor.snapshot().getTotalCount();
+            }
+            assertTrue(count > 0, "the monitor thread records its wake-ups");
         }
-        assertTrue(h.getMaxValue() <= System.nanoTime() - startNs, "lateness cannot exceed the elapsed time");
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
  * child's CPU time through the JDK's process API at that moment. The two must agree to a few scheduler ticks. A
  * figure summed over live threads, or one that forgot system time, misses most of it.
  */
+@Tag("slow") // samples a child JVM's CPU time over time: skipped by -Pfast
 final class ProcessUsageIT
 {
     /** Ticks of 10 ms each side may round; the child runs interpreted (no JIT threads busy between the readings). */

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,7 @@ import io.tokenclock.result.RunResult;
  * 23 ms late). Both inequalities allow 0.002 ms for the microsecond rounding of requests.jsonl.
  */
 @Timeout(300)
+@Tag("slow") // runs the llama.cpp engine fixture: skipped by -Pfast
 final class EngineAgreementIT
 {
     /** Rounding of the ms fields of requests.jsonl (each to 1 µs), summed over the fields in one inequality. */

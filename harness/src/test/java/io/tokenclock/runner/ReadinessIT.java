@@ -12,6 +12,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import io.tokenclock.fixtures.sim.SimServer;
 
 /** The harness is ready before t0: warmed on its own loopback stream, connections open, and the record says so. */
 @Timeout(120)
+@Tag("slow") // runs the self-warm-up, seconds per run: skipped by -Pfast
 final class ReadinessIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();

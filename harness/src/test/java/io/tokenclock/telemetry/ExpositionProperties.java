@@ -51,7 +51,14 @@ final class ExpositionProperties
     {
         final Scrape s = Exposition.parse(text);
 
-        assertTrue(s.errorCount() >= 0);
+        assertEquals(Math.min(s.errorCount(), Exposition.MAX_ERRORS_KEPT), s.errors().size(),
+            "every malformed line counted, the first of them kept");
+        int previousLine = 0;
+        for (final Scrape.ParseError e : s.errors())
+        {
+            assertTrue(e.line() > previousLine, "kept in line order, one per line: " + s.errors());
+            previousLine = e.line();
+        }
         EngineNames.map(s);
         for (final Sample sample : s.samples())
         {

@@ -1,0 +1,5 @@
+/**
+ * The one clock the measurement core reads ({@link io.tokenclock.clock.NanoClock}, monotonic nanoseconds): the
+ * system's, and a hand-set one for tests. Every stamp of a run comes from the same clock, so any two subtract.
+ */
+package io.tokenclock.clock;
