@@ -36,12 +36,14 @@ final class JcstressIT
     void shouldSeeNoForbiddenOutcomeInAnyTest() throws Exception
     {
         final String flags = System.getProperty("tokenclock.jvmFlags");
-        final Path out = Path.of("target", "jcstress-results");
-        final Path console = Path.of("target", "jcstress-console.txt");
+        // Run in target/: jcstress also leaves its binary results file in its working directory.
+        final Path target = Path.of("target");
+        final Path out = target.resolve("jcstress-results");
+        final Path console = target.resolve("jcstress-console.txt");
         final Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            flags, "-jar", Path.of("target", "jcstress.jar").toString(), "-m", "sanity",
-            "-t", "io\\.tokenclock\\.", "-jvmArgs", flags, "-r", out.toString())
-            .redirectErrorStream(true).redirectOutput(console.toFile()).start();
+            flags, "-jar", "jcstress.jar", "-m", "sanity", "-t", "io\\.tokenclock\\.", "-jvmArgs", flags,
+            "-r", "jcstress-results")
+            .directory(target.toFile()).redirectErrorStream(true).redirectOutput(console.toFile()).start();
         assertTrue(p.waitFor(9, TimeUnit.MINUTES), "jcstress finished");
         final String text = Files.readString(console, StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), tail(text));
