@@ -3,8 +3,9 @@ package io.tokenclock.recording;
 import io.tokenclock.metrics.Formulas;
 
 /**
- * The metrics of one finished request, derived by the collector from its slot. A reusable flyweight: valid until the
- * next {@link #compute}. Durations are in nanoseconds; -1 means undefined for this request.
+ * The metrics of one finished request, derived from its slot by the {@link RequestStage}, off the ring's consumer.
+ * A reusable flyweight: valid until the next {@link #compute}. Durations are in nanoseconds; -1 means undefined for
+ * this request.
  */
 public final class RequestMetrics
 {

@@ -11,9 +11,10 @@ import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 /**
  * The cap on requests in flight, and the reusable {@link RequestSlot}s that carry them.
  * <p>
- * The cap is a set of permits. A permit comes back as soon as the collector has derived a finished request's metrics
- * ({@link #releasePermit}), before the slower per-request work (writing {@code requests.jsonl}), so that a closed
- * loop refills without waiting for I/O; the slot object itself comes back afterwards ({@link #returnSlot}). Slots are
+ * The cap is a set of permits. A permit comes back as soon as the ring's consumer (the collector) has read a
+ * request's end and rebuilt its chunk timeline ({@link #releasePermit}), before the slower per-request work of the
+ * {@link RequestStage} (metrics, token counts, the {@code requests.jsonl} line), so that a closed loop refills without
+ * waiting for it; the slot object itself comes back when the stage is done with it ({@link #returnSlot}). Slots are
  * therefore created lazily up to twice the cap (plus a little), which bounds memory however far the collector's
  * listener lags. {@link #acquire(long)} blocks the load generator while all permits are taken: in open loop that wait
  * is exactly the send lag the run reports.
@@ -21,8 +22,10 @@ import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
  * Each released permit also carries the end stamp of the request that freed it ({@link #pollEndStamp()}): in closed
  * loop, the next request's intended start is the moment the previous one ended, so refill delay is measured too.
  * <p>
- * Thread-safety: one load generator acquires; the collector releases and returns. {@link #get(int)} is safe from the
- * collector for any slot that reached it through the ring buffer.
+ * Thread-safety: one load generator acquires; the collector releases permits; the request stage returns slots.
+ * {@link #get(int)} is safe from the collector for any slot that reached it through the ring buffer. The end stamps
+ * travel in a ring of their own, written before the permit is released, so the generator that takes a permit reads
+ * its stamp (jcstress: {@code SlotPoolEndStampStress}).
  */
 public final class SlotPool
 {

@@ -32,7 +32,8 @@ import io.tokenclock.workload.CancellationRule;
 /**
  * Writes {@code record.json}: the benchmark record, one section per part of the contract (model, runtime, hardware,
  * workload, load, measurement, report), the exact command, and a grade. Fields that this version cannot capture yet
- * are present as null and listed under {@code gaps} with what would fill them: a gap is stated, never hidden.
+ * are present as null and listed under {@code grade.missing} with what would fill them: a gap is stated, never
+ * hidden.
  * Format documented in docs/RESULTS.md.
  */
 public final class RecordWriter
