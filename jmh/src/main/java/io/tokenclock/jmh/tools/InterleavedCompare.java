@@ -209,8 +209,8 @@ public final class InterleavedCompare
     private static void print(final List<Row> rows, final double threshold, final boolean markdown,
         final PrintStream out)
     {
-        final String format = markdown ? "| %s | %d | %.4g | %.4g | %s | %.3f | %s | %s |%n"
-            : "%-52s %6d %12.4g %12.4g %-8s %8.3f %-17s %s%n";
+        final String format = markdown ? "| %s | %d | %,.1f | %,.1f | %s | %.3f | %s | %s |%n"
+            : "%-52s %6d %12.1f %12.1f %-8s %8.3f %-17s %s%n";
         if (markdown)
         {
             out.println("| benchmark | rounds | base | new | unit | new/base | 95% interval | verdict |");
