@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Runs the module's jcstress tests ({@code target/jcstress.jar}) in jcstress's sanity mode, in one JVM mode (the
  * flags of jvm.flags, tiered C2 as users run it): a budget small enough for {@code ./tokenclock test} (about a
- * minute on two cores). A forbidden outcome seen, or a test that errs, fails the build. jcstress's exit status does
- * not say so, so this reads its summary line and its per-test reports.
+ * minute on two cores). A forbidden outcome seen, or a test that errs, fails the build: jcstress then exits 1 (seen
+ * with a planted forbidden outcome), and its summary line counts it; the per-test reports show that every test ran.
  * <p>
  * The thorough run, every JVM mode jcstress knows (interpreter, C1, C2, and their stress options) and more time per
  * test, is for a developer who changes the concurrency: {@code java @jvm.flags -jar jcstress/target/jcstress.jar -m
