@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Timeout;
 final class JcstressIT
 {
     /** The tests of this module; every one must have run. */
-    private static final List<String> TESTS =
-        List.of("SlotPoolEndStampStress", "RingSlotVisibilityStress", "RequestStageOfferStress");
+    private static final List<String> TESTS = List.of(
+        "SlotPoolEndStampStress", "RingSlotVisibilityStress", "RequestStageOfferStress", "RequestStageWakeStress");
 
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
