@@ -173,8 +173,16 @@ public final class ReplayCommand implements Callable<Integer>
     private static String shown(final List<String> rerun)
     {
         final CommandLine cli = new CommandLine(new RunCommand());
-        return String.join(" ", RecordedCommand.of("run", cli.parseArgs(rerun.subList(1, rerun.size())
-            .toArray(String[]::new))));
+        try
+        {
+            return String.join(" ", RecordedCommand.of("run", cli.parseArgs(rerun.subList(1, rerun.size())
+                .toArray(String[]::new))));
+        }
+        catch (final CommandLine.ParameterException ex)
+        {
+            // nothing unparsed is shown: the run itself says, in one line, what is wrong with it
+            return "tokenclock run (recorded options that no longer parse)";
+        }
     }
 
     /** @return the values this command gives again for a recorded URL option, or null when it gives none. */

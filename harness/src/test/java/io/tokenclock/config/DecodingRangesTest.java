@@ -36,10 +36,11 @@ final class DecodingRangesTest
         final Path file = dir.resolve("c.yaml");
         Files.writeString(file, "target: {url: 'http://127.0.0.1:9/v1'}\nload: {concurrency: 1, requests: 2}\n" +
             yaml);
-        // a contract is checked by the rules when it is loaded (validate), and again when its options are built
+        // a contract is checked by the rules when it is loaded (validate), and refused so when applied
         final ContractFile contract = ContractFile.load(file);
         assertEquals(1, contract.errors().size(), "one line: " + contract.errors());
-        assertEquals(contract.errors().get(0), refused(ContractOptions.apply(contract, RunOptions.builder())));
+        assertEquals(contract.errors().get(0), assertThrows(IllegalArgumentException.class,
+            () -> ContractOptions.apply(contract, RunOptions.builder()).build()).getMessage());
         return contract.errors().get(0);
     }
 
@@ -86,8 +87,9 @@ final class DecodingRangesTest
             refusedContract("model: {decoding: {extra_body: {top_p: -0.5}}}\n"));
         assertEquals("workload.segments[1].extra_body.presence_penalty must be in [-2, 2], the OpenAI API's " +
             "range: 9", refusedContract("workload:\n  segments:\n" +
-            "    - {name: a, weight: 0.5, input_tokens: 8}\n" +
-            "    - {name: b, weight: 0.5, input_tokens: 8, extra_body: {presence_penalty: 9}}\n"));
+            "    - {name: a, weight: 0.5, input_tokens: {dist: fixed, value: 8}}\n" +
+            "    - {name: b, weight: 0.5, input_tokens: {dist: fixed, value: 8},\n" +
+            "       extra_body: {presence_penalty: 9}}\n"));
         assertEquals("quality.judge.temperature must be in [0, 2], the OpenAI API's range: 2.5",
             refusedContract("quality:\n  judge: {url: 'http://127.0.0.1:9/v1', model: j, rubric: r, " +
                 "temperature: 2.5}\n"));
