@@ -71,7 +71,7 @@ public final class ReplayCommand implements Callable<Integer>
         "directory (without it, such a directory is refused).")
     boolean force;
 
-    /** The recorded options whose values may hold a credential that is never stored, and the replay's own flag. */
+    /** The recorded options whose values may hold a credential that is never stored; replay takes each again. */
     private static final List<String> URL_OPTIONS = List.of("--url", "--power", "--server-metrics");
 
     @Override
