@@ -44,6 +44,10 @@ public final class AbCommand implements Callable<Integer>
     @Option(names = "--output-dir", description = "Where the runs and ab.json go (default: results/ab-TIME).")
     Path outputDir;
 
+    @Option(names = "--force", description = "Replace the runs of an earlier comparison in the output directory " +
+        "(without it, a directory that holds a run is refused).")
+    boolean force;
+
     @Override
     public Integer call() throws Exception
     {
@@ -68,7 +72,7 @@ public final class AbCommand implements Callable<Integer>
                 order.add(name);
                 System.out.printf(Locale.ROOT, "%ntokenclock ab: %s, repetition %d of %d%n", name, k, repetitions);
                 final RunOptions one = (isA ? a : b).toBuilder().repetitionIndex(k).runId("ab-" + name + "-rep" + k)
-                    .outputDir(base.resolve(name).resolve("rep-" + k)).build();
+                    .outputDir(base.resolve(name).resolve("rep-" + k)).force(force).build();
                 final RunResult result;
                 try
                 {
@@ -76,7 +80,7 @@ public final class AbCommand implements Callable<Integer>
                 }
                 catch (final ServerProbe.UnreachableException ex)
                 {
-                    System.err.println("tokenclock: " + ex.getMessage());
+                    System.err.println(Main.errorLine(ex.getMessage()));
                     return Main.EXIT_UNREACHABLE;
                 }
                 ConsoleSummary.print(result, System.out);

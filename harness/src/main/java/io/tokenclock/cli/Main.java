@@ -5,6 +5,8 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import io.tokenclock.framing.UntrustedText;
+
 /**
  * The {@code tokenclock} command. Exit codes: 0 success; 1 the run failed (no measured request succeeded, or an
  * internal error); 2 bad usage; 3 the server could not be used (unreachable, wrong URL, rejected key or model).
@@ -67,10 +69,10 @@ public final class Main implements Runnable
             final PrintWriter err = c.getErr();
             if (ex instanceof IllegalArgumentException)
             {
-                err.println("tokenclock: " + ex.getMessage());
+                err.println(errorLine(ex.getMessage()));
                 return EXIT_USAGE;
             }
-            err.println("tokenclock: " + (ex.getMessage() != null ? ex.getMessage() : ex.getClass().getName()));
+            err.println(errorLine(ex.getMessage() != null ? ex.getMessage() : ex.getClass().getName()));
             if (System.getenv("TOKENCLOCK_DEBUG") != null)
             {
                 ex.printStackTrace(err);
@@ -78,6 +80,16 @@ public final class Main implements Runnable
             return EXIT_FAILED;
         });
         return cli.execute(args);
+    }
+
+    /**
+     * @return {@code tokenclock: MESSAGE} on one line, every control character in it escaped: a message may quote
+     * what a server sent (an error body, a status line that is no HTTP, a model's name), and the sources escape it
+     * already; this is the last guard before the terminal, so that no path can miss it.
+     */
+    static String errorLine(final String message)
+    {
+        return "tokenclock: " + UntrustedText.escaped(message, Integer.MAX_VALUE);
     }
 
     @Override

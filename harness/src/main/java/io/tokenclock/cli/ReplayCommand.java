@@ -19,6 +19,7 @@ import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
+import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.OpenLoopSchedule;
 import io.tokenclock.runner.RunShape;
@@ -57,6 +58,21 @@ public final class ReplayCommand implements Callable<Integer>
     @Option(names = {"-H", "--header"}, description = "Header NAME:VALUE for the re-run (repeatable): gives again " +
         "the value of a header the record names but, being a possible credential, never stored.")
     List<String> headers = new ArrayList<>();
+
+    @Option(names = "--power", paramLabel = "SOURCE[:ARGS]", description = "Re-run with these power sources " +
+        "(repeatable) instead of the recorded ones: gives again a source whose URL held a credential or a query.")
+    List<String> power;
+
+    @Option(names = "--server-metrics", paramLabel = "URL|off", description = "Re-run scraping this URL instead " +
+        "of the recorded one: gives again a URL that held a credential or a query.")
+    String serverMetrics;
+
+    @Option(names = "--force", description = "Replace the results of a run already in the replay's output " +
+        "directory (without it, such a directory is refused).")
+    boolean force;
+
+    /** The recorded options whose values may hold a credential that is never stored; replay takes each again. */
+    private static final List<String> URL_OPTIONS = List.of("--url", "--power", "--server-metrics");
 
     @Override
     public Integer call() throws Exception
@@ -108,8 +124,10 @@ public final class ReplayCommand implements Callable<Integer>
         }
         if (record.path("partial").asBoolean(false))
         {
-            System.err.println("tokenclock: replaying a partial run (" + record.path("partial_reason").asText() +
-                "): the replay runs the whole recorded schedule");
+            // a file's text, which may quote a server: escaped
+            System.err.println("tokenclock: replaying a partial run (" + UntrustedText.escaped(
+                record.path("partial_reason").asText(), Integer.MAX_VALUE) + "): the replay runs the whole recorded " +
+                "schedule");
         }
         return record;
     }
@@ -119,22 +137,64 @@ public final class ReplayCommand implements Callable<Integer>
     {
         final List<String> rerun = new ArrayList<>(List.of("run"));
         List<String> kept = withoutOption(withoutOption(withoutOption(args, "--output-dir"), "--run-id"), "--model");
-        if (url != null)
+        kept = withoutFlag(kept, "--force");
+        for (final String option : URL_OPTIONS)
         {
-            kept = withoutOption(kept, "--url");
+            if (givenAgain(option) != null)
+            {
+                kept = withoutOption(kept, option);
+            }
         }
         rerun.addAll(withSecretsGivenAgain(kept, record));
         rerun.add("--model");
         rerun.add(model);
         rerun.add("--output-dir");
         rerun.add((outputDir != null ? outputDir : dir.resolve("replay")).toString());
-        if (url != null)
+        for (final String option : URL_OPTIONS)
         {
-            rerun.add("--url");
-            rerun.add(url);
+            final List<String> again = givenAgain(option);
+            if (again != null)
+            {
+                again.forEach(v -> rerun.addAll(List.of(option, v)));
+            }
         }
-        System.out.println("replay: re-running " + String.join(" ", rerun));
+        if (force)
+        {
+            rerun.add("--force");
+        }
+        System.out.println("replay: re-running " + shown(rerun));
         return Main.execute(rerun.toArray(String[]::new));
+    }
+
+    /**
+     * @return the command line as it may be printed: parsed, and rebuilt with every secret redacted, as
+     * {@code record.json}'s {@code command} is ({@link RecordedCommand}), however the secrets were spelled.
+     */
+    private static String shown(final List<String> rerun)
+    {
+        final CommandLine cli = new CommandLine(new RunCommand());
+        try
+        {
+            return String.join(" ", RecordedCommand.of("run", cli.parseArgs(rerun.subList(1, rerun.size())
+                .toArray(String[]::new))));
+        }
+        catch (final CommandLine.ParameterException ex)
+        {
+            // nothing unparsed is shown: the run itself says, in one line, what is wrong with it
+            return "tokenclock run (recorded options that no longer parse)";
+        }
+    }
+
+    /** @return the values this command gives again for a recorded URL option, or null when it gives none. */
+    private List<String> givenAgain(final String option)
+    {
+        return switch (option)
+        {
+            case "--url" -> url == null ? null : List.of(url);
+            case "--power" -> power;
+            case "--server-metrics" -> serverMetrics == null ? null : List.of(serverMetrics);
+            default -> null;
+        };
     }
 
     private static boolean checkWorkload(
@@ -217,10 +277,10 @@ public final class ReplayCommand implements Callable<Integer>
                 out.add(a);
                 out.add(redactedHeader(value) ? headerGivenAgain(name, given, missing) : value);
             }
-            else if (a.equals("--url") && i + 1 < args.size() && args.get(i + 1).contains(REDACTED))
+            else if (URL_OPTIONS.contains(a) && i + 1 < args.size() && args.get(i + 1).contains(REDACTED))
             {
-                throw new IllegalArgumentException("the recorded --url held credentials or a query, which are never " +
-                    "stored: give it again with replay --url URL");
+                throw new IllegalArgumentException("the recorded " + a + " held credentials or a query, which are " +
+                    "never stored: give it again with replay " + a + (a.equals("--power") ? " SOURCE" : " URL"));
             }
             else
             {
@@ -250,17 +310,31 @@ public final class ReplayCommand implements Callable<Integer>
     private static final String REDACTED = Redaction.REDACTED;
 
     /**
-     * The arguments to regenerate the workload offline with: this command's {@code --url} if given, else the
-     * recorded one with each {@code <redacted>} made a plain word, so that it parses; only its path (which API)
-     * matters to the check, and nothing is sent to it.
+     * The arguments to regenerate the workload offline with: this command's {@code --url}, {@code --power} and
+     * {@code --server-metrics} where given, else the recorded ones with each {@code <redacted>} made a plain word, so
+     * that they parse; only the URL's path (which API) matters to the check, and nothing is sent to any of them.
      */
     private List<String> urlForTheCheck(final List<String> args)
     {
-        final List<String> out = new ArrayList<>(args);
-        final int at = out.indexOf("--url");
-        if (at >= 0 && at + 1 < out.size())
+        List<String> out = new ArrayList<>(args);
+        for (final String option : URL_OPTIONS)
         {
-            out.set(at + 1, url != null ? url : out.get(at + 1).replace(REDACTED, "redacted"));
+            final List<String> again = givenAgain(option);
+            if (again != null)
+            {
+                out = withoutOption(out, option);
+                for (final String v : again)
+                {
+                    out.addAll(List.of(option, v));
+                }
+            }
+        }
+        for (int i = 0; i + 1 < out.size(); i++)
+        {
+            if (URL_OPTIONS.contains(out.get(i)))
+            {
+                out.set(i + 1, out.get(i + 1).replace(REDACTED, "redacted"));
+            }
         }
         return out;
     }
@@ -304,6 +378,13 @@ public final class ReplayCommand implements Callable<Integer>
                 out.add(args.get(i));
             }
         }
+        return out;
+    }
+
+    private static List<String> withoutFlag(final List<String> args, final String flag)
+    {
+        final List<String> out = new ArrayList<>(args);
+        out.removeIf(flag::equals);
         return out;
     }
 

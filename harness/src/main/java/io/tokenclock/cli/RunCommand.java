@@ -95,7 +95,7 @@ public final class RunCommand implements Callable<Integer>
         }
         catch (final ServerProbe.UnreachableException ex)
         {
-            System.err.println("tokenclock: " + ex.getMessage());
+            System.err.println(Main.errorLine(ex.getMessage()));
             return Main.EXIT_UNREACHABLE;
         }
         ConsoleSummary.print(result, System.out);
@@ -131,7 +131,7 @@ public final class RunCommand implements Callable<Integer>
             }
             catch (final ServerProbe.UnreachableException ex)
             {
-                System.err.println("tokenclock: " + ex.getMessage());
+                System.err.println(Main.errorLine(ex.getMessage()));
                 return Main.EXIT_UNREACHABLE;
             }
             ConsoleSummary.print(runs.get(runs.size() - 1), System.out);

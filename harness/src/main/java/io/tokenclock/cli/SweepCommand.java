@@ -140,7 +140,7 @@ public final class SweepCommand implements Callable<Integer>
         }
         catch (final ServerProbe.UnreachableException ex)
         {
-            System.err.println("tokenclock: " + ex.getMessage());
+            System.err.println(Main.errorLine(ex.getMessage()));
             return Main.EXIT_UNREACHABLE;
         }
     }

@@ -4,7 +4,10 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.load.ArrivalProcess;
@@ -16,6 +19,7 @@ import io.tokenclock.transport.HeaderRules;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.CancellationRule;
+import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.dataset.Datasets;
 
 /**
@@ -51,6 +55,7 @@ final class RunRules
         loadMode(b);
         loadValues(b);
         workload(b);
+        decoding(b);
         state(b);
         measurement(b);
         quality(b);
@@ -346,6 +351,92 @@ final class RunRules
         if (b.inputTokens < 1)
         {
             throw fail(b.name("inputTokens") + " must be >= 1: " + b.inputTokens);
+        }
+    }
+
+    /** A documented range of a decoding field of the OpenAI API. */
+    private record Range(double min, double max, boolean integer)
+    {
+        String shown()
+        {
+            final String lo = min == Math.rint(min) ? String.valueOf((long)min) : String.valueOf(min);
+            final String hi = max == Math.rint(max) ? String.valueOf((long)max) : String.valueOf(max);
+            if (integer)
+            {
+                return max == Double.POSITIVE_INFINITY ? "an integer >= " + lo : "an integer in [" + lo + ", " + hi +
+                    "]";
+            }
+            return "in [" + lo + ", " + hi + "], the OpenAI API's range";
+        }
+    }
+
+    /**
+     * The ranges the OpenAI API documents for the decoding fields tokenclock sends ({@code temperature}) or a request
+     * body may set through {@code extra_body}: a value outside is refused before the run rather than sent (a server
+     * may reject it on every request, or, worse, clamp it silently). Fields not listed here (an engine's own, such as
+     * {@code top_k}) are the server's to judge.
+     */
+    private static final Map<String, Range> DECODING_RANGES = Map.of(
+        "temperature", new Range(0, 2, false),
+        "top_p", new Range(0, 1, false),
+        "presence_penalty", new Range(-2, 2, false),
+        "frequency_penalty", new Range(-2, 2, false),
+        "n", new Range(1, Double.POSITIVE_INFINITY, true),
+        "max_tokens", new Range(1, Double.POSITIVE_INFINITY, true),
+        "max_completion_tokens", new Range(1, Double.POSITIVE_INFINITY, true),
+        "top_logprobs", new Range(0, 20, true));
+
+    /** The decoding values the run sends, wherever they were given, against {@link #DECODING_RANGES}. */
+    private static void decoding(final RunOptionsBuilder b)
+    {
+        if (b.temperature != null)
+        {
+            inRange(b.name("temperature"), DECODING_RANGES.get("temperature"), b.temperature,
+                String.valueOf(b.temperature));
+        }
+        final String extraBody = b.name("extraBody");
+        extraBody(extraBody + (extraBody.startsWith("--") ? " " : "."), b.extraBody);
+        if (b.segments != null)
+        {
+            for (int i = 0; i < b.segments.size(); i++)
+            {
+                extraBody(b.name("segments") + "[" + i + "].extra_body.", b.segments.get(i).extraBody());
+            }
+        }
+        if (b.judge != null)
+        {
+            inRange("quality.judge.temperature", DECODING_RANGES.get("temperature"), b.judge.temperature(),
+                String.valueOf(b.judge.temperature()));
+        }
+    }
+
+    private static void extraBody(final String prefix, final String json)
+    {
+        // the one parse of an extra body, which refuses what is no JSON object with its own line
+        final JsonNode body = RequestBodyFactory.parseExtraBody(json);
+        if (body == null)
+        {
+            return;
+        }
+        DECODING_RANGES.forEach((field, range) ->
+        {
+            final JsonNode v = body.get(field);
+            if (v != null && !v.isNull())
+            {
+                if (!v.isNumber())
+                {
+                    throw fail(prefix + field + " must be a number: " + v);
+                }
+                inRange(prefix + field, range, v.asDouble(), v.toString());
+            }
+        });
+    }
+
+    private static void inRange(final String name, final Range range, final double value, final String shown)
+    {
+        if (!(value >= range.min() && value <= range.max()) || range.integer() && value != Math.rint(value))
+        {
+            throw fail(name + " must be " + range.shown() + ": " + shown);
         }
     }
 

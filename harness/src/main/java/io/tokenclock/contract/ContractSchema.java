@@ -44,6 +44,7 @@ public final class ContractSchema
         .field("schema", jsonObject())
         .field("schema_file", string())
         .field("argv", listOf(string(), 1))
+        .field("pass_env", listOf(string(), 0))
         .field("timeout_s", number(0, true, 1e12));
     /** The LLM judge: a second OpenAI-compatible endpoint. */
     private static final Schema JUDGE = object()
@@ -81,7 +82,8 @@ public final class ContractSchema
             .field("context_limit", integer(1, 100_000_000))
             .field("decoding", object()
                 .field("max_tokens", integer(0, 100_000_000))
-                .field("temperature", number(0, false, 100))
+                // its range (the OpenAI API's) is config.RunRules's, as for --temperature
+                .field("temperature", number(-HUGE, false, HUGE))
                 .field("ignore_eos", bool())
                 .field("extra_body", jsonObject())))
         .field("runtime", object()

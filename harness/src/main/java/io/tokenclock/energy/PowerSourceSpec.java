@@ -5,6 +5,9 @@ import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
+
+import io.tokenclock.secrets.Redaction;
 
 /**
  * One configured power source (contract key {@code power}, flag {@code --power}; docs/COST_ENERGY.md).
@@ -57,7 +60,7 @@ public record PowerSourceSpec(Kind kind, String location, List<Integer> devices,
                 }
             }
             throw new IllegalArgumentException("power source must be one of nvml, nvidia-smi, dcgm, rapl, meter: " +
-                word);
+                Redaction.url(word));
         }
     }
 
@@ -133,6 +136,11 @@ public record PowerSourceSpec(Kind kind, String location, List<Integer> devices,
      * Parses {@code --power SOURCE[:ARG][,KEY=VALUE...]}: {@code rapl[:ROOT]}, {@code nvml[:0,1]},
      * {@code nvidia-smi[:0,1]}, {@code dcgm:URL}, {@code meter:FILE}; keys {@code interval_ms}, and for a meter
      * {@code align} ({@code wall}, {@code run_start}) and {@code offset_s}.
+     * <p>
+     * The argument is one value however many {@code =} it holds: a comma-separated part is a key only when what
+     * precedes its {@code =} is a plain word ({@code interval_ms=100}), so that the query of
+     * {@code dcgm:http://h/metrics?t=abc} stays in the URL. Nothing of the argument is ever repeated in an error:
+     * it may be a URL with a credential.
      *
      * @throws IllegalArgumentException one line naming what is wrong.
      */
@@ -149,10 +157,14 @@ public record PowerSourceSpec(Kind kind, String location, List<Integer> devices,
         {
             final int eq = part.indexOf('=');
             final String key = eq < 0 ? "" : part.substring(0, eq).trim();
-            final String value = eq < 0 ? part : part.substring(eq + 1).trim();
+            if (!KEY.matcher(key).matches())
+            {
+                positional.add(part);
+                continue;
+            }
+            final String value = part.substring(eq + 1).trim();
             switch (key)
             {
-                case "" -> positional.add(value);
                 case "interval_ms" -> intervalMs = (long)number(value, key);
                 case "align" -> align = Align.of(value);
                 case "offset_s" -> offsetS = number(value, key);
@@ -164,6 +176,9 @@ public record PowerSourceSpec(Kind kind, String location, List<Integer> devices,
         return new PowerSourceSpec(kind, indexed || arg.isEmpty() ? defaultLocation(kind) : arg,
             indexed && !arg.isEmpty() ? indices(arg) : List.of(), intervalMs, align, offsetS);
     }
+
+    /** A key of {@code --power}'s {@code KEY=VALUE} parts: a plain word, which no URL or path before a = is. */
+    private static final Pattern KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private static List<Integer> indices(final String text)
     {
@@ -183,7 +198,8 @@ public record PowerSourceSpec(Kind kind, String location, List<Integer> devices,
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException("--power: " + what + " is not a number: " + text);
+            // the value is not repeated: a device index may be the first word of a misplaced URL
+            throw new IllegalArgumentException("--power: " + what + " is not a number");
         }
     }
 

@@ -57,7 +57,7 @@ public final class Checks
             case "json_schema" -> JsonSchemaCheck.of(schema(spec, baseDir));
             case "finish_stop" -> new FinishStop();
             case "command" -> CommandCheck.of(strings(spec.path("argv")), spec.path("timeout_s").asDouble(
-                CommandCheck.DEFAULT_TIMEOUT_S));
+                CommandCheck.DEFAULT_TIMEOUT_S), strings(spec.path("pass_env")));
             default -> throw new IllegalArgumentException("quality check type must be one of " + TYPES + ": " + type);
         };
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -16,6 +17,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * "finish_reason"}} as one JSON object on its standard input, and allowed {@code timeoutS} to exit; exit status 0 is a
  * pass, any other a failure ({@code command}), no exit in time a failure ({@code command_timeout}, the process is
  * killed), a program that cannot start a failure ({@code command_error}). Its standard output and error are discarded.
+ * <p>
+ * Its environment is not tokenclock's: tokenclock's holds the run's keys ({@code OPENAI_API_KEY}, the variable named
+ * by {@code api_key_env}, the judge's), and a checker is a program the contract names, which may log its environment
+ * or send it anywhere. It gets only {@link #BASIC_ENVIRONMENT} (what a program needs to find its tools and speak the
+ * locale) and the variables the contract names in {@code pass_env}, each only if set.
  * Thread-safe: each sample gets a process of its own.
  */
 final class CommandCheck implements Check
@@ -23,17 +29,29 @@ final class CommandCheck implements Check
     /** How long the program may take per sample when the contract gives no {@code timeout_s}. */
     static final double DEFAULT_TIMEOUT_S = 10;
 
+    /** The variables a checker always gets (when set): none of them holds a key. */
+    static final List<String> BASIC_ENVIRONMENT = List.of("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL",
+        "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP");
+
     private final List<String> argv;
     private final double timeoutS;
+    private final List<String> passEnv;
 
-    private CommandCheck(final List<String> argv, final double timeoutS)
+    private CommandCheck(final List<String> argv, final double timeoutS, final List<String> passEnv)
     {
         this.argv = List.copyOf(argv);
         this.timeoutS = timeoutS;
+        this.passEnv = List.copyOf(passEnv);
     }
 
-    static CommandCheck of(final List<String> argv, final double timeoutS)
+    /** @param passEnv the contract's {@code pass_env}: variables let through besides the basic ones. */
+    static CommandCheck of(final List<String> argv, final double timeoutS, final List<String> passEnv)
     {
+        if (passEnv.stream().anyMatch(n -> n.isBlank() || n.contains("=")))
+        {
+            throw new IllegalArgumentException("quality check command's pass_env names variables: " +
+                "NAME, without = or a value");
+        }
         if (argv.isEmpty() || argv.get(0).isBlank())
         {
             throw new IllegalArgumentException("quality check command needs argv: the program and its arguments");
@@ -42,7 +60,7 @@ final class CommandCheck implements Check
         {
             throw new IllegalArgumentException("quality check command's timeout_s must be > 0: " + timeoutS);
         }
-        return new CommandCheck(argv, timeoutS);
+        return new CommandCheck(argv, timeoutS, passEnv);
     }
 
     @Override
@@ -57,8 +75,10 @@ final class CommandCheck implements Check
         final Process process;
         try
         {
-            process = new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            final ProcessBuilder builder = new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
+            environment(builder.environment());
+            process = builder.start();
         }
         catch (final IOException ex)
         {
@@ -87,6 +107,12 @@ final class CommandCheck implements Check
         {
             writer.interrupt();
         }
+    }
+
+    /** Leaves in {@code env} (a copy of tokenclock's) only the basic variables and those of {@code pass_env}. */
+    private void environment(final Map<String, String> env)
+    {
+        env.keySet().removeIf(name -> !BASIC_ENVIRONMENT.contains(name) && !passEnv.contains(name));
     }
 
     private static void writeInput(final Process process, final Sample s)
@@ -122,6 +148,8 @@ final class CommandCheck implements Check
         final ObjectNode n = Checks.JSON.createObjectNode().put("type", name());
         final ArrayNode a = n.putArray("argv");
         argv.forEach(a::add);
+        final ArrayNode pass = n.putArray("pass_env");
+        passEnv.forEach(pass::add);
         return n.put("timeout_s", timeoutS).put("input", "one JSON object on stdin: id, prompt, output, reference, " +
             "finish_reason").put("pass", "exit status 0");
     }

@@ -19,6 +19,9 @@ import java.util.concurrent.ExecutionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.transport.Endpoint;
+
 /**
  * Asks the judge of a {@link JudgeSpec} about each output: {@code samples} non-streaming chat completions per output,
  * the rubric as the system message and {@link #TEMPLATE} filled in as the user message, over connections of its own
@@ -48,13 +51,19 @@ public final class Judge
 
     private final JudgeSpec spec;
     private final HttpClient http;
-    private final String apiKey;
+    private final URI completions;
+    /** The Authorization header's value, or null: the URL's user information, else the key's variable (Bearer). */
+    private final String authorization;
 
     public Judge(final JudgeSpec spec)
     {
         this.spec = spec;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis((long)(spec.timeoutS() * 1e3))).build();
-        this.apiKey = spec.apiKeyEnv() == null ? null : System.getenv(spec.apiKeyEnv());
+        final Endpoint endpoint = spec.endpoint();
+        this.completions = URI.create(endpoint.completionUrl());
+        final String apiKey = spec.apiKeyEnv() == null ? null : System.getenv(spec.apiKeyEnv());
+        this.authorization = endpoint.userInfo() != null ? endpoint.basicAuthorization() :
+            apiKey != null && !apiKey.isBlank() ? "Bearer " + apiKey.strip() : null;
     }
 
     /** @return each sample's verdict by request id; calls {@code concurrency} at a time. */
@@ -99,7 +108,9 @@ public final class Judge
             catch (final IOException | RuntimeException ex)
             {
                 replies.add(Vote.ERROR);
-                error = error != null ? error : ex.getClass().getSimpleName() + ": " + ex.getMessage();
+                // the message may quote what the judge sent (a status line that is no HTTP): escaped
+                error = error != null ? error : ex.getClass().getSimpleName() + ": " +
+                    UntrustedText.oneLine(String.valueOf(ex.getMessage()));
             }
             catch (final InterruptedException ex)
             {
@@ -125,13 +136,13 @@ public final class Judge
             .add(Checks.JSON.createObjectNode().put("role", "system").put("content", spec.rubric()))
             .add(Checks.JSON.createObjectNode().put("role", "user").put("content", String.format(Locale.ROOT,
                 TEMPLATE, orNone(s.prompt()), orNone(s.reference()), s.output())));
-        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(completionsUrl()))
+        final HttpRequest.Builder request = HttpRequest.newBuilder(completions)
             .timeout(Duration.ofMillis((long)(spec.timeoutS() * 1e3)))
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(Checks.JSON.writeValueAsString(body)));
-        if (apiKey != null && !apiKey.isEmpty())
+        if (authorization != null)
         {
-            request.header("Authorization", "Bearer " + apiKey);
+            request.header("Authorization", authorization);
         }
         final HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200)
@@ -145,12 +156,6 @@ public final class Judge
             throw new IOException("no choices[0].message.content in the judge's answer");
         }
         return content.asText();
-    }
-
-    private String completionsUrl()
-    {
-        final String base = spec.url().endsWith("/") ? spec.url().substring(0, spec.url().length() - 1) : spec.url();
-        return base.endsWith("/chat/completions") ? base : base + "/chat/completions";
     }
 
     private static String orNone(final String text)

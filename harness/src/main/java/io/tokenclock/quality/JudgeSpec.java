@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.secrets.Redaction;
+import io.tokenclock.transport.Endpoint;
 import io.tokenclock.util.Sha256;
 
 /**
@@ -17,7 +18,8 @@ import io.tokenclock.util.Sha256;
  * Fixed before the run and written whole into the record: model and revision, the rubric's text and SHA-256,
  * sampling, how several samples are combined, and what an abstention or a failed call counts as. Immutable.
  *
- * @param url         the judge's API base URL, e.g. {@code http://127.0.0.1:9000/v1}.
+ * @param url         the judge's API base URL, e.g. {@code http://127.0.0.1:9000/v1}, or its
+ *                    {@code .../chat/completions} URL; parsed as {@code --url} is ({@link #endpoint()}).
  * @param model       the judge model's name.
  * @param revision    the judge model's revision, or null (then the record's grade lists it as missing).
  * @param rubric      the rubric, sent as the system message.
@@ -55,6 +57,7 @@ public record JudgeSpec(String url, String model, String revision, String rubric
             throw new IllegalArgumentException("quality.judge: aggregation must be one of " + AGGREGATIONS +
                 ", abstain and on_error one of " + TREATMENTS);
         }
+        endpoint(url);
         if (samples < 1 || maxTokens < 1 || concurrency < 1 || !(timeoutS > 0) || !(temperature >= 0))
         {
             throw new IllegalArgumentException("quality.judge: samples, max_tokens and concurrency must be >= 1, " +
@@ -91,6 +94,27 @@ public record JudgeSpec(String url, String model, String revision, String rubric
             spec.path("abstain").asText("fail"), spec.path("on_error").asText("fail"),
             spec.path("api_key_env").asText(null), spec.path("timeout_s").asDouble(60),
             spec.path("concurrency").asInt(4));
+    }
+
+    /**
+     * @return where the judge is asked: the URL parsed exactly as {@code --url} is, so that the path
+     * {@code /chat/completions} is joined before any query and the user information becomes a Basic
+     * {@code Authorization} header ({@link Endpoint#basicAuthorization()}).
+     */
+    public Endpoint endpoint()
+    {
+        return endpoint(url);
+    }
+
+    private static Endpoint endpoint(final String url)
+    {
+        final Endpoint e = Endpoint.parse(url, Endpoint.Api.CHAT, "quality.judge.url");
+        if (e.api() != Endpoint.Api.CHAT)
+        {
+            throw new IllegalArgumentException("quality.judge.url: the judge is asked through /chat/completions; " +
+                "give its API base (ending in /v1): " + Redaction.url(url));
+        }
+        return e;
     }
 
     /** @return the SHA-256 of the rubric's UTF-8 bytes, hex. */

@@ -2,8 +2,6 @@ package io.tokenclock.runner;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -147,8 +145,7 @@ final class Preparation
         final String key = o.target().apiKeyEnv() == null ? null : System.getenv(o.target().apiKeyEnv());
         if (endpoint.userInfo() != null)
         {
-            headers.put("authorization", "Basic " + Base64.getEncoder().encodeToString(
-                endpoint.decodedUserInfo().getBytes(StandardCharsets.UTF_8)));
+            headers.put("authorization", endpoint.basicAuthorization());
         }
         else if (key != null && !key.isBlank())
         {

@@ -294,8 +294,10 @@ public final class ServerProbe
             {
                 throw new UnreachableException(endpoint.origin() + ": " + tls);
             }
+            // the JDK quotes what the server sent (a status line that is no HTTP): escaped
             throw new UnreachableException("cannot talk to " + endpoint.origin() + ": " +
-                (ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage()));
+                (ex.getMessage() == null ? ex.getClass().getSimpleName() :
+                    UntrustedText.oneLine(ex.getMessage())));
         }
         catch (final InterruptedException ex)
         {

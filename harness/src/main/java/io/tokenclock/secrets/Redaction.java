@@ -19,9 +19,12 @@ import java.util.regex.Pattern;
  *   <li><b>URL user information</b> ({@code https://user:pass@host}) and <b>every query value</b>: Azure's
  *       {@code api-version} is harmless, but {@code ?key=}, {@code ?code=} and SAS signatures are not, and a value
  *       cannot tell which it is. Query names are kept, so the shape of the URL stays reconstructible.</li>
- *   <li><b>JVM options</b>: {@code -Dname=value} whose name contains password, secret, token, key, credential, auth
- *       or cookie, and the options of {@code -javaagent}/{@code -agentlib}/{@code -agentpath}, which are free
- *       text.</li>
+ *   <li><b>JVM options</b>: the value of every system property ({@code -Dname=value}) that is not the JVM's own
+ *       ({@code java.*}, {@code jdk.*}, {@code sun.*}, {@code file.*} and the like, see {@link #JVM_PROPERTY_PREFIXES})
+ *       or tokenclock's own ({@code tokenclock.*}): an application's property may be anything, a key included, and
+ *       its name cannot say which. Of those, one whose name contains password, secret, token, key, credential, auth
+ *       or cookie is redacted too ({@code javax.net.ssl.trustStorePassword}). The options of
+ *       {@code -javaagent}/{@code -agentlib}/{@code -agentpath} are free text, and redacted.</li>
  * </ul>
  * Worked example: {@code https://bob:pw@api.example.com/v1?api-version=2024-10-21&key=abc} is shown as
  * {@code https://<redacted>@api.example.com/v1?api-version=<redacted>&key=<redacted>}.
@@ -35,6 +38,14 @@ public final class Redaction
 
     private static final List<String> SECRET_WORDS = List.of("pass", "passwd", "password", "pwd", "secret", "token",
         "key", "credential", "auth", "cookie", "session", "signature", "sig");
+
+    /**
+     * The prefixes of the system properties that are the JVM's own (the Java SE and JDK properties, the JDK's
+     * networking properties) or tokenclock's: their values are configuration, and kept unless the name says secret.
+     */
+    public static final List<String> JVM_PROPERTY_PREFIXES = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.",
+        "file.", "user.", "os.", "line.", "path.", "native.", "http.", "https.", "ftp.", "socksProxy",
+        "networkaddress.", "tokenclock.");
 
     /** Splits a name into words: at dots, dashes, underscores and other separators, and at camelCase humps. */
     private static final Pattern WORD_BOUNDARY = Pattern.compile("[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])");
@@ -90,7 +101,7 @@ public final class Redaction
         if (arg.startsWith("-D"))
         {
             final int eq = arg.indexOf('=');
-            return eq > 0 && isSecretName(arg.substring(2, eq)) ? arg.substring(0, eq + 1) + REDACTED : arg;
+            return eq > 0 && !shownProperty(arg.substring(2, eq)) ? arg.substring(0, eq + 1) + REDACTED : arg;
         }
         final String lower = arg.toLowerCase(Locale.ROOT);
         if (lower.startsWith("-javaagent:") || lower.startsWith("-agentlib:") || lower.startsWith("-agentpath:"))
@@ -132,6 +143,12 @@ public final class Redaction
             }
         }
         return false;
+    }
+
+    /** @return true if the value of the system property {@code name} may be shown: see the class comment. */
+    private static boolean shownProperty(final String name)
+    {
+        return !isSecretName(name) && JVM_PROPERTY_PREFIXES.stream().anyMatch(name::startsWith);
     }
 
     private static String withoutUserInfo(final String s)

@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.tokenclock.framing.UntrustedText;
+
 /**
  * A parser of the Prometheus text exposition format, version 0.0.4, that also reads OpenMetrics text gracefully
  * ({@code # EOF}, {@code # UNIT}, {@code _created} samples, exemplars after {@code #}, float timestamps).
@@ -427,13 +429,8 @@ public final class Exposition
 
         static String shown(final String s)
         {
-            final StringBuilder sb = new StringBuilder(Math.min(s.length(), SHOWN_CHARS) + 2).append('"');
-            for (int i = 0; i < s.length() && i < SHOWN_CHARS; i++)
-            {
-                final char ch = s.charAt(i);
-                sb.append(ch < 0x20 || ch == 0x7f ? '?' : ch);
-            }
-            return sb.append(s.length() > SHOWN_CHARS ? "...\"" : "\"").toString();
+            // a server's bytes: every control character escaped, by the one escaper of server text
+            return '"' + UntrustedText.escaped(s, SHOWN_CHARS) + '"';
         }
     }
 

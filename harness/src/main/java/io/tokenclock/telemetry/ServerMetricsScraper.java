@@ -19,6 +19,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 import io.tokenclock.clock.NanoClock;
+import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.secrets.Redaction;
 
 /**
@@ -302,6 +303,7 @@ public final class ServerMetricsScraper implements AutoCloseable
         {
             sb.append(sb.isEmpty() ? "" : " ").append(word.contains("://") ? Redaction.url(word) : word);
         }
-        return sb.toString();
+        // the JDK quotes what the server sent in some messages (a status line that is no HTTP): escaped
+        return UntrustedText.oneLine(sb.toString());
     }
 }

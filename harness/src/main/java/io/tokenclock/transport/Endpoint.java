@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.Locale;
 
 import io.tokenclock.secrets.Redaction;
@@ -47,6 +48,18 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
      */
     public static Endpoint parse(final String url, final Api defaultApi)
     {
+        return parse(url, defaultApi, "--url");
+    }
+
+    /**
+     * Parses a URL given as {@code what} (a flag or a contract key, e.g. {@code quality.judge.url}) exactly as
+     * {@code --url} is parsed: one place for how a URL becomes an endpoint, so that every endpoint joins its path
+     * before its query and turns its user information into a header.
+     *
+     * @throws IllegalArgumentException with a one-line reason naming {@code what}, the URL redacted.
+     */
+    public static Endpoint parse(final String url, final Api defaultApi, final String what)
+    {
         final URI uri;
         try
         {
@@ -54,16 +67,16 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
         }
         catch (final URISyntaxException ex)
         {
-            throw new IllegalArgumentException("--url is not a URL: " + Redaction.url(url));
+            throw new IllegalArgumentException(what + " is not a URL: " + Redaction.url(url));
         }
         final String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https"))
         {
-            throw new IllegalArgumentException("--url must start with http:// or https://: " + Redaction.url(url));
+            throw new IllegalArgumentException(what + " must start with http:// or https://: " + Redaction.url(url));
         }
         if (uri.getHost() == null || uri.getHost().isEmpty())
         {
-            throw new IllegalArgumentException("--url has no host: " + Redaction.url(url));
+            throw new IllegalArgumentException(what + " has no host: " + Redaction.url(url));
         }
         final int port = uri.getPort() > 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
@@ -118,6 +131,13 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
     public String shownModelsUrl()
     {
         return Redaction.url(modelsUrl());
+    }
+
+    /** @return the {@code Authorization} header's value made of the URL's user information (Basic), or null. */
+    public String basicAuthorization()
+    {
+        return userInfo == null ? null : "Basic " + Base64.getEncoder().encodeToString(
+            decodedUserInfo().getBytes(StandardCharsets.UTF_8));
     }
 
     /** @return the decoded {@code user:password} of the URL, for a Basic Authorization header, or null. */

@@ -40,6 +40,7 @@ import io.netty.handler.ssl.SslContext;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 
 import io.tokenclock.clock.NanoClock;
+import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
@@ -381,6 +382,7 @@ public final class StreamingClient implements AutoCloseable
             return "unknown failure";
         }
         final String message = cause.getMessage();
-        return cause.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+        // a failure's message may quote the server (a TLS alert, a proxy's answer): escaped
+        return cause.getClass().getSimpleName() + (message == null ? "" : ": " + UntrustedText.oneLine(message));
     }
 }

@@ -21,6 +21,8 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 
+import io.tokenclock.framing.UntrustedText;
+
 /**
  * Which server certificates a run trusts: the JDK's default trust store (the default), the CAs of one PEM file
  * ({@code --ca-cert}), or none at all ({@code --insecure}: no verification, recorded in {@code record.json} and
@@ -147,8 +149,8 @@ public record TlsTrust(Path caCert, boolean insecure)
 
     private static String firstLine(final String message)
     {
-        final String line = message.lines().findFirst().orElse("");
-        return line.length() > 160 ? line.substring(0, 160) + "..." : line;
+        // the message may quote the server's certificate (its names are the server's text): escaped
+        return UntrustedText.escaped(message.lines().findFirst().orElse(""), 160);
     }
 
     private static final X509TrustManager TRUST_ALL = new X509TrustManager()

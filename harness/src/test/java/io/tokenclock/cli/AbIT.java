@@ -71,6 +71,25 @@ final class AbIT
     }
 
     @Test
+    void shouldReplaceTheRunsOfAnEarlierComparisonOnlyWithForce() throws Exception
+    {
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(1).decodeBaseMs(1).jitter(0)))
+        {
+            final Path a = contract("a", server.baseUrl(), 2);
+            final Path out = dir.resolve("out");
+            Files.createDirectories(out.resolve("A").resolve("rep-1"));
+            Files.writeString(out.resolve("A").resolve("rep-1").resolve("record.json"), "{}");
+            assertEquals(Main.EXIT_USAGE, Main.execute("ab", a.toString(), a.toString(), "--repetitions", "2",
+                "--output-dir", out.toString()));
+            assertTrue(console.err().contains("--force"), console.err());
+            console.resetErr();
+            assertEquals(Main.EXIT_OK, Main.execute("ab", a.toString(), a.toString(), "--repetitions", "2",
+                "--output-dir", out.toString(), "--force"), console.err());
+            assertTrue(Files.readString(out.resolve("A").resolve("rep-1").resolve("record.json")).length() > 2);
+        }
+    }
+
+    @Test
     void shouldRefuseVariantsJudgedByDifferentQualityRules() throws Exception
     {
         final Path a = contract("a", "http://127.0.0.1:9/v1", 4);

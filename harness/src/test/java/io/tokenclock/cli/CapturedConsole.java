@@ -66,6 +66,11 @@ final class CapturedConsole implements BeforeEachCallback, AfterEachCallback
         err.reset();
     }
 
+    void resetOut()
+    {
+        out.reset();
+    }
+
     void restore()
     {
         if (savedOut != null)

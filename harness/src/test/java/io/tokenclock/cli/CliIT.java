@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -187,6 +189,87 @@ final class CliIT
                 "X-Key: s3cret", "--output-dir", again.toString()), errText());
             final String record = Files.readString(again.resolve("record.json"));
             assertTrue(record.contains("X-Key: <redacted>") && !record.contains("s3cret"), record);
+        }
+    }
+
+    @Test
+    void shouldPrintReplaysCommandLineWithEverySecretRedacted() throws Exception
+    {
+        final Path recorded = dir.resolve("recorded");
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
+        {
+            final String url = "http://alice:pw-url-71b3@127.0.0.1:" + server.port() + "/v1?key=q-url-0c9e";
+            final String[] secrets = {"-H", "Authorization: Bearer sk-hdr-5d21", "-HX-Key:hdr-attached-88f0",
+                "--header=X-Other:hdr-equals-e4a7"};
+            final List<String> run = new ArrayList<>(List.of("run", "--url", url, "--concurrency", "1",
+                "--requests", "2", "--max-tokens", "4", "--no-progress", "--output-dir", recorded.toString()));
+            run.addAll(List.of(secrets));
+            assertEquals(Main.EXIT_OK, Main.execute(run.toArray(String[]::new)), errText());
+            console.resetOut();
+            console.resetErr();
+
+            final Path again = dir.resolve("again");
+            final List<String> replay = new ArrayList<>(List.of("replay", recorded.toString(), "--url", url,
+                "--output-dir", again.toString()));
+            replay.addAll(List.of(secrets));
+            assertEquals(Main.EXIT_OK, Main.execute(replay.toArray(String[]::new)), errText());
+            final String shown = console.out() + errText();
+            for (final String secret : List.of("pw-url-71b3", "q-url-0c9e", "sk-hdr-5d21", "hdr-attached-88f0",
+                "hdr-equals-e4a7"))
+            {
+                assertFalse(shown.contains(secret), secret + " printed: " + shown);
+            }
+            assertTrue(shown.contains("replay: re-running") && shown.contains("Authorization: <redacted>") &&
+                shown.contains("X-Key: <redacted>") && shown.contains("http://<redacted>@127.0.0.1"), shown);
+        }
+    }
+
+    @Test
+    void shouldReplayIntoADirectoryThatHoldsARunOnlyWithForce() throws Exception
+    {
+        final Path recorded = dir.resolve("recorded");
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
+        {
+            assertEquals(Main.EXIT_OK, Main.execute("run", "--url", server.baseUrl(), "--concurrency", "1",
+                "--requests", "2", "--max-tokens", "4", "--no-progress", "--output-dir", recorded.toString()),
+                errText());
+            final Path again = dir.resolve("again");
+            assertEquals(Main.EXIT_OK, Main.execute("replay", recorded.toString(), "--output-dir", again.toString()),
+                errText());
+            console.resetErr();
+            assertEquals(Main.EXIT_USAGE, Main.execute("replay", recorded.toString(), "--output-dir",
+                again.toString()));
+            assertTrue(errText().contains("--force"), errText());
+            console.resetErr();
+            assertEquals(Main.EXIT_OK, Main.execute("replay", recorded.toString(), "--output-dir", again.toString(),
+                "--force"), errText());
+        }
+    }
+
+    @Test
+    void shouldRefuseADecodingValueOutsideTheApisRangeWithOneLine()
+    {
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", "http://127.0.0.1:9/v1", "--concurrency", "1",
+            "--temperature", "-1"));
+        assertOneLineError();
+        assertTrue(errText().contains("--temperature must be in [0, 2]"), errText());
+    }
+
+    @Test
+    void shouldPrintWhatAServerThatSpeaksNoHttpSentEscaped() throws Exception
+    {
+        try (GarbageServer garbage = new GarbageServer())
+        {
+            // without --model the listing meets the bytes first; with it, the preflight does
+            assertEquals(Main.EXIT_UNREACHABLE, Main.execute("run", "--url", garbage.baseUrl(), "--concurrency", "1",
+                "--requests", "1", "--no-progress", "--output-dir", dir.resolve("a").toString()));
+            assertOneLineError();
+            assertTrue(GarbageServer.printable(errText()), errText());
+            console.resetErr();
+            assertEquals(Main.EXIT_UNREACHABLE, Main.execute("run", "--url", garbage.baseUrl(), "--model", "m",
+                "--concurrency", "1", "--requests", "1", "--no-progress", "--output-dir", dir.resolve("b").toString()));
+            assertOneLineError();
+            assertTrue(GarbageServer.printable(errText()), errText());
         }
     }
 }

@@ -4,19 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import com.sun.net.httpserver.HttpServer;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
@@ -37,7 +44,7 @@ import io.tokenclock.fixtures.sim.SimServer;
  * searched for every secret in UTF-8, UTF-16LE and UTF-16BE, and every string field of every JFR event is searched
  * too (JFR may store strings in a constant pool or in Latin-1, which a byte scan could miss).
  */
-@Timeout(180)
+@Timeout(400)
 @Tag("slow") // starts the launcher's JVM and scans every file it writes: skipped by -Pfast
 final class SecretScanIT
 {
@@ -132,6 +139,166 @@ final class SecretScanIT
             "the JVM option is recorded by name only");
     }
 
+    /** The secrets of the paths around the run: replay, the judge, a power source and the checker. */
+    private static final Map<String, String> AROUND = Map.ofEntries(
+        Map.entry("env API key", "sk-env-around-1b7c"),
+        Map.entry("contract api_key_env variable", "sk-contract-env-93de"),
+        Map.entry("judge api_key_env variable", "sk-judge-env-4f60"),
+        Map.entry("judge url user information", "judge-pw-c5a2"),
+        Map.entry("judge url query", "judge-q-28e9"),
+        Map.entry("power url user information", "power-pw-7d43"),
+        Map.entry("power url query", "power-q-e01b"),
+        Map.entry("--url user information", "url-pw-around-66f1"),
+        Map.entry("--url query", "url-q-around-a3c8"),
+        Map.entry("-H value", "hdr-around-0d5e"),
+        Map.entry("JVM plain option", "jvm-plain-b9a4"));
+
+    /** A loopback judge (always PASS) and DCGM exporter (always 503) that keep each request's target and auth. */
+    private static final class Remote implements AutoCloseable
+    {
+        final List<String> judgeTargets = new CopyOnWriteArrayList<>();
+        final List<String> judgeAuthorizations = new CopyOnWriteArrayList<>();
+        final List<String> exporterTargets = new CopyOnWriteArrayList<>();
+        final HttpServer server;
+
+        Remote() throws IOException
+        {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+            server.createContext("/", exchange ->
+            {
+                final String target = exchange.getRequestURI().toString();
+                exchange.getRequestBody().readAllBytes();
+                if (target.startsWith("/metrics"))
+                {
+                    exporterTargets.add(target);
+                    exchange.sendResponseHeaders(503, -1);
+                    exchange.close();
+                    return;
+                }
+                judgeTargets.add(target);
+                judgeAuthorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+                final byte[] out = "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": \"PASS\"}}]}"
+                    .getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, out.length);
+                try (OutputStream os = exchange.getResponseBody())
+                {
+                    os.write(out);
+                }
+            });
+            server.start();
+        }
+
+        String origin()
+        {
+            return "127.0.0.1:" + server.getAddress().getPort();
+        }
+
+        @Override
+        public void close()
+        {
+            server.stop(0);
+        }
+    }
+
+    @Test
+    void shouldPassNoSecretToReplaysConsoleTheJudgesRequestLineAPowerSourceOrTheChecker() throws Exception
+    {
+        final Path runDir = dir.resolve("around");
+        final Path envDump = dir.resolve("checker-env.txt");
+        final List<String> leaks = new ArrayList<>();
+        try (SimServer sim = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1));
+             Remote remote = new Remote())
+        {
+            final Path contract = dir.resolve("around.yaml");
+            Files.writeString(contract, String.join("\n",
+                "target: {url: 'http://127.0.0.1:9/v1', api_key_env: TC_SCAN_MODEL_KEY}",
+                "load: {concurrency: 2, requests: 4}",
+                "quality:",
+                "  checks:",
+                "    - {type: command, argv: [sh, -c, 'env > " + envDump + "'], pass_env: [TC_SCAN_ALLOWED]}",
+                "  judge:",
+                "    url: 'http://jbob:" + AROUND.get("judge url user information") + "@" + remote.origin() +
+                    "/judge/v1?k=" + AROUND.get("judge url query") + "'",
+                "    model: j",
+                "    rubric: Say PASS.",
+                "    api_key_env: TC_SCAN_JUDGE_KEY",
+                ""));
+            final String url = "http://alice:" + AROUND.get("--url user information") + "@127.0.0.1:" + sim.port() +
+                "/v1?key=" + AROUND.get("--url query");
+            final String power = "dcgm:http://u:" + AROUND.get("power url user information") + "@" +
+                remote.origin() + "/metrics?t=" + AROUND.get("power url query");
+            final Path console = dir.resolve("around-console.txt");
+            assertEquals(Main.EXIT_OK, tokenclock(List.of("run", "--config", contract.toString(), "--url", url,
+                "-H", "X-Key: " + AROUND.get("-H value"), "--power", power + ",interval_ms=100", "--max-tokens", "4",
+                "--no-progress", "--output-dir", runDir.toString()), console), Files.readString(console));
+            scanBytes(console, AROUND, leaks);
+
+            // replay re-runs the contract: its console line is built from redacted options
+            final Path replayConsole = dir.resolve("replay-console.txt");
+            assertEquals(Main.EXIT_OK, tokenclock(List.of("replay", runDir.toString(), "--url", url, "-H",
+                "X-Key: " + AROUND.get("-H value"), "--power", power + ",interval_ms=100"), replayConsole),
+                Files.readString(replayConsole));
+            assertTrue(Files.readString(replayConsole).contains("replay: re-running"),
+                Files.readString(replayConsole));
+            scanBytes(replayConsole, AROUND, leaks);
+
+            // a power source spec that is refused says so without its URL
+            final Path refusedConsole = dir.resolve("refused-console.txt");
+            assertEquals(Main.EXIT_USAGE, tokenclock(List.of("run", "--url", url, "--concurrency", "1",
+                "--power", power + ",bogus=1", "--output-dir", dir.resolve("refused").toString()), refusedConsole));
+            scanBytes(refusedConsole, AROUND, leaks);
+
+            for (final String target : remote.judgeTargets)
+            {
+                assertEquals("/judge/v1/chat/completions?k=" + AROUND.get("judge url query"), target,
+                    "the judge's path is joined before its query");
+            }
+            assertTrue(remote.judgeTargets.size() >= 4, "each output judged, twice over: " + remote.judgeTargets);
+            assertEquals(Set.of("Basic " + Base64.getEncoder().encodeToString(("jbob:" +
+                AROUND.get("judge url user information")).getBytes(StandardCharsets.UTF_8))),
+                Set.copyOf(remote.judgeAuthorizations), "the judge URL's user information is its Authorization");
+            assertTrue(remote.exporterTargets.contains("/metrics?t=" + AROUND.get("power url query")),
+                "the exporter's URL, query and all, is one value: " + remote.exporterTargets);
+        }
+        final String env = Files.readString(envDump);
+        assertTrue(env.lines().anyMatch(l -> l.equals("TC_SCAN_ALLOWED=allowed-a1")), "pass_env lets it in: " + env);
+        scanBytes(envDump, AROUND, leaks);
+        try (Stream<Path> walk = Files.walk(runDir))
+        {
+            for (final Path file : walk.filter(Files::isRegularFile).toList())
+            {
+                scanBytes(file, AROUND, leaks);
+            }
+        }
+        assertTrue(leaks.isEmpty(), "secrets written out: " + leaks);
+        final JsonNode record = JSON.readTree(runDir.resolve("record.json").toFile());
+        assertTrue(record.path("hardware").toString().contains("-Dplain.opt=<redacted>"), "named, never valued");
+    }
+
+    /** Runs tokenclock in a JVM of its own, as a user starts it, with the secrets in its environment. */
+    private static int tokenclock(final List<String> args, final Path console) throws Exception
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+            "-Dtokenclock.tty=0", "-Dplain.opt=" + AROUND.get("JVM plain option"), "-jar", jar().toString()));
+        command.addAll(args);
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(console.toFile());
+        builder.environment().put("OPENAI_API_KEY", AROUND.get("env API key"));
+        builder.environment().put("TC_SCAN_MODEL_KEY", AROUND.get("contract api_key_env variable"));
+        builder.environment().put("TC_SCAN_JUDGE_KEY", AROUND.get("judge api_key_env variable"));
+        builder.environment().put("TC_SCAN_ALLOWED", "allowed-a1");
+        final Process process = builder.start();
+        if (!process.waitFor(120, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            process.waitFor();
+        }
+        return process.exitValue();
+    }
+
     private static Path jar()
     {
         final Path jar = Path.of("target", "tokenclock.jar");
@@ -142,8 +309,14 @@ final class SecretScanIT
 
     private static void scanBytes(final Path file, final List<String> leaks) throws IOException
     {
+        scanBytes(file, SECRETS, leaks);
+    }
+
+    private static void scanBytes(final Path file, final Map<String, String> secrets, final List<String> leaks)
+        throws IOException
+    {
         final byte[] bytes = Files.readAllBytes(file);
-        for (final Map.Entry<String, String> secret : SECRETS.entrySet())
+        for (final Map.Entry<String, String> secret : secrets.entrySet())
         {
             for (final Charset cs : List.of(StandardCharsets.UTF_8, StandardCharsets.UTF_16LE,
                 StandardCharsets.UTF_16BE))

@@ -1,6 +1,7 @@
 package io.tokenclock.energy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
@@ -46,6 +47,29 @@ final class PowerSourceSpecTest
         assertEquals("align must be wall or run_start: now",
             assertThrows(IllegalArgumentException.class, () -> PowerSourceSpec.parse("meter:x.csv,align=now"))
                 .getMessage());
+    }
+
+    @Test
+    void shouldTakeAnExportersUrlWithAQueryAndCredentialsAsOneValue()
+    {
+        final String url = "http://u:pw-51c2@127.0.0.1:1/metrics?t=tok-9e1f&x";
+        assertEquals(new PowerSourceSpec(PowerSourceSpec.Kind.DCGM, url, List.of(), 1000,
+            PowerSourceSpec.Align.WALL, 0), PowerSourceSpec.parse("dcgm:" + url));
+        assertEquals(new PowerSourceSpec(PowerSourceSpec.Kind.DCGM, url, List.of(), 500,
+            PowerSourceSpec.Align.WALL, 0), PowerSourceSpec.parse("dcgm:" + url + ",interval_ms=500"));
+    }
+
+    @Test
+    void shouldNeverPrintTheExportersUrlInAnError()
+    {
+        for (final String bad : List.of("dcgm:http://u:pw-51c2@127.0.0.1:1/metrics?t=tok-9e1f,bogus=1",
+            "dcgm:http://u:pw-51c2@127.0.0.1:1/metrics?t=tok-9e1f,interval_ms=tok-9e1f",
+            "dcgm:ftp://u:pw-51c2@127.0.0.1:1/metrics?t=tok-9e1f", "dcgm:http://u:pw-51c2@/m?t=tok-9e1f"))
+        {
+            final String message = assertThrows(IllegalArgumentException.class, () -> PowerSourceSpec.parse(bad))
+                .getMessage();
+            assertFalse(message.contains("pw-51c2") || message.contains("tok-9e1f"), message);
+        }
     }
 
     @Test

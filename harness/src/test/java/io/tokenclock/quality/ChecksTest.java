@@ -135,6 +135,27 @@ final class ChecksTest
     }
 
     @Test
+    void shouldGiveTheCommandOnlyTheBasicEnvironmentAndTheVariablesTheContractLetsThrough() throws Exception
+    {
+        // a variable of this JVM's environment that is none of the basic ones a checker always gets
+        final String other = System.getenv().keySet().stream().filter(n -> n.matches("[A-Za-z_][A-Za-z0-9_]*") &&
+            !List.of("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR", "USER", "LOGNAME", "PWD", "SHLVL",
+                "OLDPWD", "_").contains(n)).sorted().findFirst().orElseThrow();
+        final Path dump = dir.resolve("env.txt");
+        final String argv = "\"argv\": [\"sh\", \"-c\", \"env > " + dump + "\"]";
+        final Check closed = check("{\"type\": \"command\", " + argv + "}");
+        assertTrue(closed.check(sample("42", "42")).pass());
+        final String env = Files.readString(dump);
+        assertTrue(env.contains("PATH="), env);
+        assertFalse(env.lines().anyMatch(l -> l.startsWith(other + "=")), other + " was passed: " + env);
+
+        final Check open = check("{\"type\": \"command\", " + argv + ", \"pass_env\": [\"" + other + "\"]}");
+        assertTrue(open.check(sample("42", "42")).pass());
+        assertTrue(Files.readString(dump).lines().anyMatch(l -> l.startsWith(other + "=")), Files.readString(dump));
+        assertEquals("[\"" + other + "\"]", open.describe().path("pass_env").toString());
+    }
+
+    @Test
     void shouldReadFlagsAndRefuseUnknownTypes()
     {
         assertEquals("numeric", Checks.fromFlag("numeric=0.01").name());

@@ -2,12 +2,17 @@ package io.tokenclock.quality;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,6 +35,9 @@ final class JudgeTest
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    /** Each request's target as the judge's request line had it, and its Authorization header. */
+    private final List<String> requestLines = new CopyOnWriteArrayList<>();
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private HttpServer server;
 
     @BeforeEach
@@ -37,6 +45,12 @@ final class JudgeTest
     {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         server.createContext("/v1/chat/completions", this::answer);
+        server.createContext("/", exchange ->
+        {
+            requestLines.add(exchange.getRequestURI().toString());
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+        });
         server.start();
     }
 
@@ -50,6 +64,8 @@ final class JudgeTest
     {
         final JsonNode body = JSON.readTree(exchange.getRequestBody());
         received.add(body);
+        requestLines.add(exchange.getRequestURI().toString());
+        authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
         final String user = body.path("messages").path(1).path("content").asText();
         final String answer = user.substring(user.indexOf("Answer to judge:\n") + 17).split("\n")[0];
         if (answer.equals("crash"))
@@ -77,8 +93,15 @@ final class JudgeTest
 
     private JudgeSpec spec(final int samples, final String aggregation, final String abstain, final String onError)
     {
-        return new JudgeSpec("http://127.0.0.1:" + server.getAddress().getPort() + "/v1", "judge-1", "rev-7",
-            "Judge arithmetic.", null, 0.0, 8, 5L, samples, aggregation, abstain, onError, null, 10, 2);
+        return spec("http://127.0.0.1:" + server.getAddress().getPort() + "/v1", samples, aggregation, abstain,
+            onError);
+    }
+
+    private static JudgeSpec spec(final String url, final int samples, final String aggregation, final String abstain,
+        final String onError)
+    {
+        return new JudgeSpec(url, "judge-1", "rev-7", "Judge arithmetic.", null, 0.0, 8, 5L, samples, aggregation,
+            abstain, onError, null, 10, 2);
     }
 
     private static Sample sample(final long id, final String output)
@@ -136,6 +159,58 @@ final class JudgeTest
         assertEquals(List.of(Judge.Vote.PASS, Judge.Vote.PASS, Judge.Vote.PASS),
             r.verdicts().get(1L).judge().replies());
         assertEquals(List.of("numeric"), r.verdicts().get(2L).reasons());
+    }
+
+    @Test
+    void shouldJoinThePathBeforeTheQueryAndSendTheUserInformationAsBasicAuthorization() throws Exception
+    {
+        final String url = "http://judge:pw%40x@127.0.0.1:" + server.getAddress().getPort() + "/v1/?k=q-7d1e&v=2";
+        final Map<Long, Judge.Verdict> v = new Judge(spec(url, 1, "majority", "fail", "fail"))
+            .judge(List.of(sample(1, "42")));
+        assertEquals(List.of("/v1/chat/completions?k=q-7d1e&v=2"), requestLines);
+        assertEquals(Judge.Vote.PASS, v.get(1L).vote());
+        assertEquals(List.of("Basic " + Base64.getEncoder().encodeToString("judge:pw@x".getBytes(
+            StandardCharsets.UTF_8))), authorizations);
+    }
+
+    @Test
+    void shouldRefuseAJudgeUrlThatIsNoHttpUrlWithOneLineAndNoCredential()
+    {
+        for (final String bad : List.of("ftp://u:pw-3a@127.0.0.1/v1", "http://u:pw-3a@/v1?k=pw-3a",
+            "http://u:pw-3a@127.0.0.1/v1/completions?k=pw-3a"))
+        {
+            final String message = assertThrows(IllegalArgumentException.class,
+                () -> spec(bad, 1, "majority", "fail", "fail")).getMessage();
+            assertTrue(message.startsWith("quality.judge.url"), message);
+            assertFalse(message.contains("pw-3a"), message);
+        }
+    }
+
+    @Test
+    void shouldEscapeWhatAJudgeThatSpeaksNoHttpSentInTheErrorItRecords() throws Exception
+    {
+        try (ServerSocket raw = new ServerSocket(0, 4, InetAddress.getLoopbackAddress()))
+        {
+            final Thread answering = Thread.ofVirtual().start(() ->
+            {
+                try (Socket s = raw.accept())
+                {
+                    s.getInputStream().read(new byte[4096]);
+                    s.getOutputStream().write("\0\377\033]0;pwned\007 garbage\r\n\r\n"
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                }
+                catch (final IOException ex)
+                {
+                    // the judge hung up first
+                }
+            });
+            final Map<Long, Judge.Verdict> v = new Judge(spec("http://127.0.0.1:" + raw.getLocalPort() + "/v1", 1,
+                "majority", "fail", "fail")).judge(List.of(sample(1, "42")));
+            answering.join(10_000);
+            assertEquals(Judge.Vote.ERROR, v.get(1L).vote());
+            final String error = v.get(1L).error();
+            assertTrue(error.chars().noneMatch(c -> c < 0x20 || c >= 0x7f && c <= 0x9f), error);
+        }
     }
 
     @Test

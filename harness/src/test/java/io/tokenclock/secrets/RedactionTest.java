@@ -48,6 +48,17 @@ final class RedactionTest
     }
 
     @Test
+    void shouldRedactTheValueOfEverySystemPropertyThatIsNeitherTheJvmsNorTokenclocks()
+    {
+        final List<String> shown = Redaction.jvmArguments(List.of("-Dplain.opt=hunter2", "-Dx=1",
+            "-Djava.io.tmpdir=/tmp/x", "-Djdk.tracePinnedThreads=full", "-Dsun.net.inetaddr.ttl=5",
+            "-Dfile.encoding=UTF-8", "-Dtokenclock.tty=0", "-Dflag", "-Djava.secret.thing=s"));
+        assertEquals(List.of("-Dplain.opt=<redacted>", "-Dx=<redacted>", "-Djava.io.tmpdir=/tmp/x",
+            "-Djdk.tracePinnedThreads=full", "-Dsun.net.inetaddr.ttl=5", "-Dfile.encoding=UTF-8",
+            "-Dtokenclock.tty=0", "-Dflag", "-Djava.secret.thing=<redacted>"), shown);
+    }
+
+    @Test
     void shouldTakeNamesThatSayPasswordKeyOrTokenAsSecret()
     {
         assertTrue(Redaction.isSecretName("keyStorePassword"));

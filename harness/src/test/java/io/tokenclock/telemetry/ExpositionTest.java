@@ -87,6 +87,18 @@ final class ExpositionTest
     }
 
     @Test
+    void shouldEscapeC1ControlsAndNulOfAMalformedLineInItsError()
+    {
+        // U+009B is a C1 CSI: a terminal reads it as ESC [
+        final Scrape s = Exposition.parse("a 1 \u009b2J\0x\n");
+
+        assertEquals(1, s.errorCount(), s.errors().toString());
+        final String message = s.errors().get(0).message();
+        assertTrue(message.chars().noneMatch(c -> c < 0x20 || c >= 0x7f && c <= 0x9f), message);
+        assertTrue(message.contains("\\u009b2J\\u0000x"), message);
+    }
+
+    @Test
     void shouldRejectNumbersOnlyJavaWouldRead()
     {
         final Scrape s = Exposition.parse("a 1d\nb 0x10\nc 1f\nd 1_000\ne\nf 1e\n");

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ProtocolException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -243,6 +244,14 @@ final class ServerMetricsScraperTest
         assertEquals("IOException: Server returned 401 for URL: http://<redacted>@h/metrics?token=<redacted> now",
             ServerMetricsScraper.oneLine(new IOException("Server returned 401 for URL: " +
                 "http://u:pw@h/metrics?token=t0k\nnow")));
+    }
+
+    @Test
+    void shouldEscapeWhatAServerThatSpeaksNoHttpSentInAFailure()
+    {
+        assertEquals("ProtocolException: Invalid status line: \"\\u0000\u00ff\\u001b]0;pwned\\u0007\"",
+            ServerMetricsScraper.oneLine(new ProtocolException("Invalid status line: \"\0\377\033]0;pwned" +
+                "\007\"")));
     }
 
     @Test
