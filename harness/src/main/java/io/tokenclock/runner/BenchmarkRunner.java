@@ -75,7 +75,7 @@ public final class BenchmarkRunner
         throws ServerProbe.UnreachableException, IOException, InterruptedException
     {
         checkBeforeStart(options);
-        final Preparation.Prepared prep = Preparation.prepare(options, err);
+        final Preparation.Prepared prep = prepare(options, err);
         final long[] warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) :
             new long[4];
         final RunResult.Target target = target(options, prep);
@@ -99,6 +99,41 @@ public final class BenchmarkRunner
             measurement.writeRecord(result);
         }
         return result;
+    }
+
+    /**
+     * The preparation; a server that refused the configuration at the preflight leaves its refusal in the run
+     * directory ({@link Refusal}), and the one line says where.
+     */
+    private static Preparation.Prepared prepare(final RunOptions options, final PrintStream err)
+        throws ServerProbe.UnreachableException, IOException
+    {
+        try
+        {
+            return Preparation.prepare(options, err);
+        }
+        catch (final ServerProbe.UnreachableException ex)
+        {
+            if (ex.refusal() == null || options.state().selfWarmupRun())
+            {
+                throw ex;
+            }
+            final String runId = runId(options, Instant.now());
+            final Path file = ex.refusal().write(outputDir(options, runId), runId, ex.getMessage());
+            throw new ServerProbe.UnreachableException(ex.getMessage() + " (recorded in " + file + ")", false,
+                ex.refusal());
+        }
+    }
+
+    private static String runId(final RunOptions options, final Instant startedAt)
+    {
+        return options.output().runId() != null ? options.output().runId() : "run-" +
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
+    }
+
+    private static Path outputDir(final RunOptions options, final String runId)
+    {
+        return options.output().outputDir() != null ? options.output().outputDir() : Path.of("results", runId);
     }
 
     /** @return the measurement wired around the client; the client is closed if wiring fails. */
@@ -138,12 +173,11 @@ public final class BenchmarkRunner
         throws IOException
     {
         final Instant startedAt = Instant.now();
-        final String runId = options.output().runId() != null ? options.output().runId() : "run-" +
-            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
-        final Path outputDir = options.output().outputDir() != null ? options.output().outputDir() : Path.of("results",
-            runId);
+        final String runId = runId(options, startedAt);
+        final Path outputDir = outputDir(options, runId);
         refuseExistingRun(outputDir, options);
         Files.createDirectories(outputDir);
+        Files.deleteIfExists(outputDir.resolve(Refusal.FILE)); // an earlier refusal does not describe this run
         return new RunResult.Target(prep.endpoint(), prep.model(), prep.server(), runId, outputDir, startedAt);
     }
 
