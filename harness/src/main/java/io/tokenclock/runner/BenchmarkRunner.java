@@ -75,9 +75,19 @@ public final class BenchmarkRunner
         throws ServerProbe.UnreachableException, IOException, InterruptedException
     {
         checkBeforeStart(options);
-        final Preparation.Prepared prep = prepare(options, err);
-        final long[] warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) :
-            new long[4];
+        interruption.preparing();
+        final Preparation.Prepared prep;
+        final long[] warm;
+        try
+        {
+            prep = prepare(options, err);
+            warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) : new long[4];
+        }
+        catch (final ServerProbe.UnreachableException | IOException | RuntimeException ex)
+        {
+            interruption.stopIfSignalledBeforeWindow(); // a signal, not the server, ended the preparation
+            throw ex;
+        }
         final RunResult.Target target = target(options, prep);
         final StreamingClient client = new StreamingClient(prep.endpoint(), clock, new ChunkRecords(RING_BYTES),
             prep.headers(), options.maxInFlight(), options.measurement().ioThreads(), options.limits(),
@@ -88,6 +98,7 @@ public final class BenchmarkRunner
         final Monitors.InLoad inLoad;
         try (measurement)
         {
+            interruption.windowOpens();
             inLoad = measurement.measure(err);
         }
         Tokenizers.closeQuietly(prep.tokenizer());
@@ -210,7 +221,7 @@ public final class BenchmarkRunner
      *
      * @param warm the self-warm-up's {requests, chunks, ns, JIT ms}.
      */
-    private static ReadinessReport readyBeforeT0(
+    private ReadinessReport readyBeforeT0(
         final RunOptions options, final StreamingClient client, final double preflightMs, final long[] warm)
         throws InterruptedException
     {
@@ -231,6 +242,7 @@ public final class BenchmarkRunner
         catch (final InterruptedException | RuntimeException ex)
         {
             client.close();
+            interruption.stopIfSignalledBeforeWindow();
             throw ex;
         }
     }
