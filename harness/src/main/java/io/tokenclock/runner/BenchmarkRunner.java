@@ -81,6 +81,7 @@ public final class BenchmarkRunner
         try
         {
             prep = prepare(options, err);
+            checkDescriptors(options, prep.server().preflightMs());
             warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) : new long[4];
         }
         catch (final ServerProbe.UnreachableException | IOException | RuntimeException ex)
@@ -170,13 +171,35 @@ public final class BenchmarkRunner
         {
             refuseExistingRun(options.output().outputDir(), options);
         }
-        if (!options.state().selfWarmupRun())
+        if (!options.state().selfWarmupRun() && !openLoopWithoutCap(options))
         {
-            // Open loop without --max-concurrency: the connections it expects (a latency of 1 s before the probe).
-            DescriptorLimit.check(options.closedLoop() || options.load().users() != null ||
-                options.load().maxConcurrency() != null ?
-                options.maxInFlight() : Readiness.expectedConcurrency(options, Double.NaN));
+            DescriptorLimit.check(options.maxInFlight(), null);
         }
+    }
+
+    private static boolean openLoopWithoutCap(final RunOptions options)
+    {
+        return !options.closedLoop() && options.load().users() == null && options.load().maxConcurrency() == null;
+    }
+
+    /**
+     * An open loop without {@code --max-concurrency} holds as many connections as requests in flight: the rate times
+     * the expected request time, which only the probe can tell. Checked after the preflight, before anything else.
+     */
+    private static void checkDescriptors(final RunOptions options, final double preflightMs)
+    {
+        if (!options.state().selfWarmupRun() && openLoopWithoutCap(options))
+        {
+            final double e2eS = Readiness.expectedE2eS(options, preflightMs);
+            DescriptorLimit.check(Readiness.inFlight(options, e2eS), String.format(Locale.ROOT, "--rate %s x %.1f " +
+                "s expected per request%s", trim(options.peakRate()), e2eS, Double.isNaN(preflightMs) ?
+                " (assumed: no preflight)" : " (from the preflight)"));
+        }
+    }
+
+    private static String trim(final double value)
+    {
+        return value == Math.rint(value) ? Long.toString((long)value) : Double.toString(value);
     }
 
     /** @return the run's identity and directory, created; refused if it already holds a run. */
