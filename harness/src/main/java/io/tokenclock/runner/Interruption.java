@@ -27,6 +27,7 @@ public final class Interruption
     private final PrintStream err;
     private volatile String signal;
     private volatile double graceS;
+    private volatile long signalledAtNs;
     /** The thread preparing a run (probe, preflight, readiness), before its window opens; null in the window. */
     private Thread preparing;
     /** Whether the first signal came before a window opened: nothing was measured, nothing to let finish. */
@@ -140,6 +141,7 @@ public final class Interruption
         {
             return;
         }
+        signalledAtNs = System.nanoTime();
         signal = name;
         if (err != null)
         {
@@ -157,6 +159,7 @@ public final class Interruption
         {
             return false;
         }
+        signalledAtNs = System.nanoTime();
         signal = name;
         beforeWindow = true;
         if (err != null)
@@ -167,6 +170,12 @@ public final class Interruption
         }
         preparing.interrupt();
         return true;
+    }
+
+    /** @return when the first signal came (System.nanoTime); meaningful once {@link #requested()}. */
+    public long signalledAtNs()
+    {
+        return signalledAtNs;
     }
 
     /** @return whether a stop was asked for. */
