@@ -6,10 +6,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.runner.Interruption;
 
 /**
  * The {@code tokenclock} command. Exit codes: 0 success; 1 the run failed (no measured request succeeded, or an
- * internal error); 2 bad usage; 3 the server could not be used (unreachable, wrong URL, rejected key or model).
+ * internal error); 2 bad usage; 3 the server could not be used (unreachable, wrong URL, rejected key or model);
+ * 130 and 143 stopped by SIGINT and SIGTERM.
  * Errors are one line on stderr, never a stack trace (set {@code TOKENCLOCK_DEBUG=1} for one).
  */
 @Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -67,6 +69,10 @@ public final class Main implements Runnable
         cli.setExecutionExceptionHandler((ex, c, parseResult) ->
         {
             final PrintWriter err = c.getErr();
+            if (ex instanceof Interruption.Stopped stopped)
+            {
+                return stopped.exitStatus(); // the signal's handler said so, in one line
+            }
             if (ex instanceof IllegalArgumentException)
             {
                 err.println(errorLine(ex.getMessage()));

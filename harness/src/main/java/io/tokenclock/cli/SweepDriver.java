@@ -11,6 +11,7 @@ import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
+import io.tokenclock.runner.Refusal;
 import io.tokenclock.runner.ServerProbe;
 import io.tokenclock.sweep.AutoPlan;
 import io.tokenclock.sweep.SloSearch;
@@ -64,6 +65,8 @@ final class SweepDriver
     private final String sweepId;
     private final List<String> runCommand;
     private final Interruption signals;
+    /** The point the server refused at its preflight, which ended the sweep; null while none was. */
+    private SweepReport.Refused refused;
     private final List<SweepPoint> points = new ArrayList<>();
     private SweepPoint ceiling;
     private String stoppedEarly;
@@ -252,7 +255,19 @@ final class SweepDriver
         System.out.printf(Locale.ROOT, "tokenclock sweep: %s %s%s, %s s -> %s%n", p.loop().key(),
             StopRule.format(p.load()), p.ceiling() ? " (ceiling)" : "", StopRule.format(plan.pointDurationS()),
             runDir);
-        final RunResult r = new BenchmarkRunner().interruptedBy(signals).run(o, System.err);
+        final RunResult r;
+        try
+        {
+            r = new BenchmarkRunner().interruptedBy(signals).run(o, System.err);
+        }
+        catch (final ServerProbe.UnreachableException ex)
+        {
+            if (ex.refusal() != null)
+            {
+                refused = new SweepReport.Refused(p.load(), runDir, runDir.resolve(Refusal.FILE));
+            }
+            throw ex;
+        }
         final SweepPoint point = SweepPoint.of(r, p.loop(), p.load());
         System.out.printf(Locale.ROOT, "tokenclock sweep: %d ok, %d errors, %d cancelled; %.2f req/s, TTFT p99 %.1f " +
             "ms%n", point.ok(), point.errors(), point.cancelled(), point.achievedRps(), point.ttftP99Ms());
@@ -277,7 +292,7 @@ final class SweepDriver
     {
         final SweepReport r = new SweepReport(plan, base.quality().slo() == null ? null :
             base.quality().slo().describe(), ceiling, points, stoppedEarly, partialReason,
-            SweepAnalysis.of(points, plan.kneeFactor()), search);
+            SweepAnalysis.of(points, plan.kneeFactor()), search, refused);
         SweepJson.write(r, dir);
         SweepTable.print(r, System.out);
         System.out.println("tokenclock sweep: " + dir.resolve(SweepJson.FILE));

@@ -24,6 +24,16 @@ public record QualityVerdict(boolean pass, boolean excluded, List<String> reason
         details = List.copyOf(details);
     }
 
+    /**
+     * @return the verdict of an output that judging did not reach (stopped at the grace period after a signal): left
+     * out, like an exclusion, with no reason, so that it is counted neither passed nor failed.
+     */
+    public static QualityVerdict unjudged()
+    {
+        return new QualityVerdict(false, true, List.of(), List.of("unjudged: judging stopped at the grace period " +
+            "after a signal"), null);
+    }
+
     /** @return the verdict as requests.jsonl writes it in {@code quality}. */
     public ObjectNode toJson()
     {

@@ -52,7 +52,12 @@ public enum ErrorClass
     /** The TLS handshake failed (an untrusted certificate, a protocol mismatch). */
     TLS("tls"),
     /** An SSE event longer than {@code --max-event-bytes}, or more answer text than {@code --max-output-bytes}. */
-    OVERSIZE("oversize");
+    OVERSIZE("oversize"),
+    /**
+     * The client could not open a connection for the request: it ran out of file descriptors (EMFILE, ENFILE;
+     * Netty's "Unable to create Channel"). The client, not the server, was the limit.
+     */
+    CLIENT_LIMIT("client_limit");
 
     private static final ErrorClass[] VALUES = values();
 

@@ -205,6 +205,13 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "  %s %d", e.getKey(), e.getValue());
         }
         out.println();
+        final long refused = r.counts().errorsByClass().getOrDefault(ErrorClass.CLIENT_LIMIT.label(), 0L);
+        if (refused > 0)
+        {
+            out.printf(Locale.ROOT, "CLIENT LIMIT: %d requests could not open a connection: this client ran out of " +
+                "file descriptors (ulimit -n), so the client, not the server, was the limit; raise the limit or set " +
+                "--max-concurrency%n", refused);
+        }
         final long limited = r.counts().errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
         if (limited > 0 && r.options().target().retries429() == 0)
         {

@@ -39,6 +39,7 @@ public final class QualitySection
         n.set("rule", q.rule().deepCopy());
         n.put("checked", q.checked()).put("success", q.success()).put("success_fraction", q.successFraction());
         n.put("excluded", q.excluded());
+        n.put("unjudged", q.unjudged());
         final ObjectNode reasons = n.putObject("failures_by_reason");
         q.failuresByReason().forEach(reasons::put);
         return n;
@@ -72,8 +73,10 @@ public final class QualitySection
         {
             return;
         }
-        out.printf(Locale.ROOT, "quality: %d of %d outputs passed (%.1f%%)%s%s%n", q.success(), q.checked(),
+        out.printf(Locale.ROOT, "quality: %d of %d outputs passed (%.1f%%)%s%s%s%n", q.success(), q.checked(),
             100.0 * q.successFraction(), q.excluded() > 0 ? ", " + q.excluded() + " excluded" : "",
+            q.unjudged() > 0 ? ", " + q.unjudged() + " unjudged (judging stopped at the grace period after a " +
+                "signal: neither passed nor failed)" : "",
             q.failuresByReason().isEmpty() ? "" : "; failed: " + q.failuresByReason());
     }
 

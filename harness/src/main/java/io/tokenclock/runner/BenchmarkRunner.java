@@ -78,9 +78,20 @@ public final class BenchmarkRunner
         throws ServerProbe.UnreachableException, IOException, InterruptedException
     {
         checkBeforeStart(options);
-        final Preparation.Prepared prep = Preparation.prepare(options, err);
-        final long[] warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) :
-            new long[4];
+        interruption.preparing();
+        final Preparation.Prepared prep;
+        final long[] warm;
+        try
+        {
+            prep = prepare(options, err);
+            checkDescriptors(options, prep.server().preflightMs());
+            warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) : new long[4];
+        }
+        catch (final ServerProbe.UnreachableException | IOException | RuntimeException ex)
+        {
+            interruption.stopIfSignalledBeforeWindow(); // a signal, not the server, ended the preparation
+            throw ex;
+        }
         final RunResult.Target target = target(options, prep);
         final StreamingClient client = new StreamingClient(prep.endpoint(), clock, new ChunkRecords(RING_BYTES),
             prep.headers(), options.maxInFlight(), options.measurement().ioThreads(), options.limits(),
@@ -91,6 +102,7 @@ public final class BenchmarkRunner
         final Monitors.InLoad inLoad;
         try (measurement)
         {
+            interruption.windowOpens();
             inLoad = measurement.measure(err);
         }
         Tokenizers.closeQuietly(prep.tokenizer());
@@ -102,6 +114,41 @@ public final class BenchmarkRunner
             measurement.writeRecord(result);
         }
         return result;
+    }
+
+    /**
+     * The preparation; a server that refused the configuration at the preflight leaves its refusal in the run
+     * directory ({@link Refusal}), and the one line says where.
+     */
+    private static Preparation.Prepared prepare(final RunOptions options, final PrintStream err)
+        throws ServerProbe.UnreachableException, IOException
+    {
+        try
+        {
+            return Preparation.prepare(options, err);
+        }
+        catch (final ServerProbe.UnreachableException ex)
+        {
+            if (ex.refusal() == null || options.state().selfWarmupRun())
+            {
+                throw ex;
+            }
+            final String runId = runId(options, Instant.now());
+            final Path file = ex.refusal().write(outputDir(options, runId), runId, ex.getMessage());
+            throw new ServerProbe.UnreachableException(ex.getMessage() + " (recorded in " + file + ")", false,
+                ex.refusal());
+        }
+    }
+
+    private static String runId(final RunOptions options, final Instant startedAt)
+    {
+        return options.output().runId() != null ? options.output().runId() : "run-" +
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
+    }
+
+    private static Path outputDir(final RunOptions options, final String runId)
+    {
+        return options.output().outputDir() != null ? options.output().outputDir() : Path.of("results", runId);
     }
 
     /** @return the measurement wired around the client; the client is closed if wiring fails. */
@@ -127,13 +174,35 @@ public final class BenchmarkRunner
         {
             refuseExistingRun(options.output().outputDir(), options);
         }
-        if (!options.state().selfWarmupRun())
+        if (!options.state().selfWarmupRun() && !openLoopWithoutCap(options))
         {
-            // Open loop without --max-concurrency: the connections it expects (a latency of 1 s before the probe).
-            DescriptorLimit.check(options.closedLoop() || options.load().users() != null ||
-                options.load().maxConcurrency() != null ?
-                options.maxInFlight() : Readiness.expectedConcurrency(options, Double.NaN));
+            DescriptorLimit.check(options.maxInFlight(), null);
         }
+    }
+
+    private static boolean openLoopWithoutCap(final RunOptions options)
+    {
+        return !options.closedLoop() && options.load().users() == null && options.load().maxConcurrency() == null;
+    }
+
+    /**
+     * An open loop without {@code --max-concurrency} holds as many connections as requests in flight: the rate times
+     * the expected request time, which only the probe can tell. Checked after the preflight, before anything else.
+     */
+    private static void checkDescriptors(final RunOptions options, final double preflightMs)
+    {
+        if (!options.state().selfWarmupRun() && openLoopWithoutCap(options))
+        {
+            final double e2eS = Readiness.expectedE2eS(options, preflightMs);
+            DescriptorLimit.check(Readiness.inFlight(options, e2eS), String.format(Locale.ROOT, "--rate %s x %.1f " +
+                "s expected per request%s", trim(options.peakRate()), e2eS, Double.isNaN(preflightMs) ?
+                " (assumed: no preflight)" : " (from the preflight)"));
+        }
+    }
+
+    private static String trim(final double value)
+    {
+        return value == Math.rint(value) ? Long.toString((long)value) : Double.toString(value);
     }
 
     /** @return the run's identity and directory, created; refused if it already holds a run. */
@@ -141,12 +210,11 @@ public final class BenchmarkRunner
         throws IOException
     {
         final Instant startedAt = Instant.now();
-        final String runId = options.output().runId() != null ? options.output().runId() : "run-" +
-            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(startedAt);
-        final Path outputDir = options.output().outputDir() != null ? options.output().outputDir() : Path.of("results",
-            runId);
+        final String runId = runId(options, startedAt);
+        final Path outputDir = outputDir(options, runId);
         refuseExistingRun(outputDir, options);
         Files.createDirectories(outputDir);
+        Files.deleteIfExists(outputDir.resolve(Refusal.FILE)); // an earlier refusal does not describe this run
         return new RunResult.Target(prep.endpoint(), prep.model(), prep.server(), runId, outputDir, startedAt);
     }
 
@@ -179,7 +247,7 @@ public final class BenchmarkRunner
      *
      * @param warm the self-warm-up's {requests, chunks, ns, JIT ms}.
      */
-    private static ReadinessReport readyBeforeT0(
+    private ReadinessReport readyBeforeT0(
         final RunOptions options, final StreamingClient client, final double preflightMs, final long[] warm)
         throws InterruptedException
     {
@@ -200,6 +268,7 @@ public final class BenchmarkRunner
         catch (final InterruptedException | RuntimeException ex)
         {
             client.close();
+            interruption.stopIfSignalledBeforeWindow();
             throw ex;
         }
     }

@@ -30,9 +30,10 @@ final class DescriptorLimit
 
     /**
      * @param connections the most connections the run may hold at once.
+     * @param why         how an open loop's connections were sized, for the line; null for a cap the user gave.
      * @throws IllegalArgumentException when the limit cannot be raised far enough (exit 2).
      */
-    static void check(final int connections)
+    static void check(final int connections, final String why)
     {
         final long needed = (long)connections + RESERVED;
         long[] limits = read();
@@ -49,10 +50,11 @@ final class DescriptorLimit
                 return;
             }
         }
-        throw new IllegalArgumentException(String.format(Locale.ROOT, "this run may hold %d connections, " +
-            "but the open-files limit is %d (ulimit -n; hard limit %d): raise it to at least %d, or lower " +
-            "--concurrency / --max-concurrency", connections, limits == null ? -1 : limits[0],
-            limits == null ? -1 : limits[1], needed));
+        throw new IllegalArgumentException(String.format(Locale.ROOT, "this run may hold %d connections%s, " +
+            "but the open-files limit is %d (ulimit -n; hard limit %d): raise it to at least %d, or %s",
+            connections, why == null ? "" : " (" + why + ")", limits == null ? -1 : limits[0],
+            limits == null ? -1 : limits[1], needed, why == null ? "lower --concurrency / --max-concurrency" :
+                "set --max-concurrency"));
     }
 
     /** @return {soft, hard} from /proc/self/limits ("unlimited" as Long.MAX_VALUE), or null where unreadable. */

@@ -9,7 +9,8 @@ import java.util.Locale;
  * {@code record.json} marked partial, and exit 130 (SIGINT) or 143 (SIGTERM). A second signal stops the process at
  * once with the same status: whoever sends it has decided not to wait. What is already on disk stays valid:
  * {@code requests.jsonl} is written in whole lines, and {@code record.json} was written, marked partial, at the
- * start of the measured window.
+ * start of the measured window. A first signal before the window opens (probe, preflight, readiness waits) ends the
+ * run at once with the same status and one line: nothing was measured, so nothing is written ({@link #preparing}).
  * <p>
  * Why {@code sun.misc.Signal} (module {@code jdk.unsupported}, in every JDK since 9): the JVM's default handling runs
  * shutdown hooks, which cannot keep a run going for a grace period, and it ignores a second signal. Where the
@@ -26,6 +27,33 @@ public final class Interruption
     private final PrintStream err;
     private volatile String signal;
     private volatile double graceS;
+    private volatile long signalledAtNs;
+    /** The thread preparing a run (probe, preflight, readiness), before its window opens; null in the window. */
+    private Thread preparing;
+    /** Whether the first signal came before a window opened: nothing was measured, nothing to let finish. */
+    private volatile boolean beforeWindow;
+
+    /**
+     * Thrown on the preparing thread when a signal came before the measured window opened: the run ends at once,
+     * with the signal's exit status; the signal's handler has already said so in one line.
+     */
+    public static final class Stopped extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+        private final int exitStatus;
+
+        Stopped(final String signal, final int exitStatus)
+        {
+            super("stopped by " + signal + " before the measured window");
+            this.exitStatus = exitStatus;
+        }
+
+        /** @return 130 for SIGINT, 143 for SIGTERM. */
+        public int exitStatus()
+        {
+            return exitStatus;
+        }
+    }
 
     private Interruption(final PrintStream err)
     {
@@ -54,6 +82,46 @@ public final class Interruption
         return interruption;
     }
 
+    /**
+     * The calling thread prepares a run: probes, preflight, readiness waits. A first signal from now until
+     * {@link #windowOpens} interrupts it, and the run ends at once ({@link Stopped}): there is nothing in flight to
+     * give a grace period to, and no record to mark partial. No-op for {@link #NONE}.
+     */
+    public void preparing()
+    {
+        if (this != NONE)
+        {
+            synchronized (this)
+            {
+                preparing = Thread.currentThread();
+            }
+        }
+    }
+
+    /**
+     * The measured window opens: from here a first signal is the graceful stop.
+     *
+     * @throws Stopped if a signal came while the run was being prepared.
+     */
+    public void windowOpens()
+    {
+        synchronized (this)
+        {
+            preparing = null;
+        }
+        stopIfSignalledBeforeWindow();
+    }
+
+    /** @throws Stopped, with the interrupt the signal left cleared, if a signal came before the window opened. */
+    public void stopIfSignalledBeforeWindow()
+    {
+        if (beforeWindow)
+        {
+            Thread.interrupted();
+            throw new Stopped(signal, exitStatus());
+        }
+    }
+
     /** Handles a signal as if the operating system had delivered it (also for tests). */
     void onSignal(final String name)
     {
@@ -61,13 +129,19 @@ public final class Interruption
         {
             if (err != null)
             {
-                err.println("tokenclock: second " + name + ": stopping now (requests.jsonl holds the finished " +
-                    "requests; record.json is the partial record written when the window opened)");
+                err.println("tokenclock: second " + name + ": stopping now" + (beforeWindow ? "" :
+                    " (requests.jsonl holds the finished requests; record.json is the partial record written when " +
+                        "the window opened)"));
                 err.flush();
             }
             Runtime.getRuntime().halt(exitStatus());
             return;
         }
+        if (stopPreparation(name))
+        {
+            return;
+        }
+        signalledAtNs = System.nanoTime();
         signal = name;
         if (err != null)
         {
@@ -76,6 +150,32 @@ public final class Interruption
                 graceS, name);
             err.flush();
         }
+    }
+
+    /** A first signal before the window: one line, and the preparing thread is interrupted. */
+    private synchronized boolean stopPreparation(final String name)
+    {
+        if (preparing == null)
+        {
+            return false;
+        }
+        signalledAtNs = System.nanoTime();
+        signal = name;
+        beforeWindow = true;
+        if (err != null)
+        {
+            err.printf(Locale.ROOT, "%ntokenclock: %s before the measured window (probe, preflight or readiness): " +
+                "stopped; nothing was measured and no record is written%n", name);
+            err.flush();
+        }
+        preparing.interrupt();
+        return true;
+    }
+
+    /** @return when the first signal came (System.nanoTime); meaningful once {@link #requested()}. */
+    public long signalledAtNs()
+    {
+        return signalledAtNs;
     }
 
     /** @return whether a stop was asked for. */

@@ -203,7 +203,7 @@ final class Measurement implements AutoCloseable, RequestListener
      */
     void judgeQuality(final PrintStream err) throws IOException, InterruptedException
     {
-        qualityReport = quality.judge(goodput, target.outputDir().resolve("requests.jsonl"), err);
+        qualityReport = quality.judge(goodput, target.outputDir().resolve("requests.jsonl"), interruption, err);
     }
 
     /** @return seconds since the wiring, the run's wall time so far. */

@@ -50,10 +50,9 @@ final class Preparation
     {
         final Endpoint endpoint = Endpoint.parse(options.target().url(), options.target().api());
         final Map<String, String> headers = requestHeaders(options, endpoint);
-        final ServerProbe probe = new ServerProbe(endpoint, headers, options.limits(), options.tlsTrust());
-        final long readyDeadlineNs = System.nanoTime() + (long)(options.target().waitReadyS() * 1e9);
-        ServerInfo server = options.target().preflight() ? probe.modelsWhenReady(readyDeadlineNs, err) :
-            ServerInfo.NONE;
+        final ServerProbe probe = new ServerProbe(endpoint, headers, options.limits(), options.tlsTrust())
+            .waitingReady(options.target().waitReadyS());
+        ServerInfo server = options.target().preflight() ? probe.modelsWhenReady(err) : ServerInfo.NONE;
         final String model = options.model().name() != null ? options.model().name() : servedModel(server, endpoint,
             options);
         final Tokenizer tokenizer = Workloads.tokenizer(options);
@@ -61,7 +60,7 @@ final class Preparation
         if (options.target().preflight())
         {
             final byte[] hello = bodies(options, endpoint, model, 4).body("Say hello.");
-            server = probe.preflightWhenReady(server, hello, readyDeadlineNs, err);
+            server = probe.preflightWhenReady(server, hello, err);
         }
         final Map<String, Object> networkRtt = EnvironmentCapture.connectRtt(endpoint.host(), endpoint.port(), 20);
         final String cacheAction = applyCachePolicy(options, probe, server, endpoint, model, workload);
@@ -117,9 +116,7 @@ final class Preparation
             final boolean loading = status == 502 || status == 503 || status == 504;
             throw new ServerProbe.UnreachableException("GET " + endpoint.shownModelsUrl() + " answered " + status +
                 (server.modelsDetail().isEmpty() ? "" : ": " + server.modelsDetail()) + (loading ?
-                    " (the server is not ready: --wait-ready S waits for it" +
-                        (options.target().waitReadyS() > 0 ? ", and " + options.target().waitReadyS() +
-                            " s were not enough)" : ")") :
+                    " (the server is not ready: --wait-ready S waits for it)" :
                     status == 404 ? " (is --url the API base, ending in /v1? without /models, give --model)" :
                         " (give --model to skip the listing)"));
         }

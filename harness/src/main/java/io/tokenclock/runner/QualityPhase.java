@@ -72,8 +72,8 @@ final class QualityPhase
      * @param goodput the run's goodput, or null when it reports none.
      * @return the quality report, or null when the rule judges no output.
      */
-    QualityReport judge(final GoodputBook goodput, final Path requestsJsonl, final PrintStream err)
-        throws IOException, InterruptedException
+    QualityReport judge(final GoodputBook goodput, final Path requestsJsonl, final Interruption interruption,
+        final PrintStream err) throws IOException, InterruptedException
     {
         if (options.state().selfWarmupRun())
         {
@@ -90,11 +90,15 @@ final class QualityPhase
                     k.finishReason()));
             }
             kept.clear();
-            final QualityEvaluator.Result result = QualityEvaluator.evaluate(rule, samples);
+            final QualityEvaluator.Result result = QualityEvaluator.evaluate(rule, samples,
+                bounds(interruption, startNs));
             verdicts.putAll(result.verdicts());
+            samples.forEach(sample -> verdicts.putIfAbsent(sample.id(), QualityVerdict.unjudged()));
             report = result.report();
-            err.printf(Locale.ROOT, "tokenclock: quality judged %d outputs after the window in %.1f s%n",
-                samples.size(), (System.nanoTime() - startNs) / 1e9);
+            err.printf(Locale.ROOT, "tokenclock: quality judged %d outputs after the window in %.1f s%s%n",
+                samples.size() - report.unjudged(), (System.nanoTime() - startNs) / 1e9, report.unjudged() == 0 ?
+                    "" : "; " + report.unjudged() + " left unjudged (the grace period after " +
+                    interruption.signalName() + " ran out)");
         }
         if (goodput != null)
         {
@@ -102,6 +106,27 @@ final class QualityPhase
         }
         RequestsJsonlVerdicts.annotate(requestsJsonl, verdicts::get);
         return report;
+    }
+
+    /**
+     * Checks run on up to {@link #checkParallelism()} outputs at once; after a signal, judging has the grace
+     * period, counted from the signal or from the start of judging, whichever is later.
+     */
+    private QualityEvaluator.Bounds bounds(final Interruption interruption, final long startNs)
+    {
+        final long graceNs = Math.round(options.load().graceS() * 1e9);
+        return new QualityEvaluator.Bounds(checkParallelism(), () -> interruption.requested() ?
+            Math.max(interruption.signalledAtNs(), startNs) + graceNs : Long.MAX_VALUE);
+    }
+
+    /**
+     * @return how many outputs are checked at once: {@code -Dtokenclock.checkParallelism=N}, by default the
+     * processors the JVM sees (a command check is one process per output).
+     */
+    static int checkParallelism()
+    {
+        return Math.max(1, Integer.getInteger("tokenclock.checkParallelism",
+            Runtime.getRuntime().availableProcessors()));
     }
 
     private int goodputVerdict(final long id)

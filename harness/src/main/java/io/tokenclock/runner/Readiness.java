@@ -161,12 +161,24 @@ public final class Readiness
         // 99.9th percentile, and a request that finds no open connection pays a TCP connect in its send lag (measured:
         // 417 of 3,000 requests at 1,000 req/s with the mean x 1.25 alone, docs/ACCURACY.md). Spare connections cost
         // a descriptor each.
-        final double rate = o.peakRate();
-        final double latencyS = Double.isNaN(preflightMs) ? 1.0 :
-            preflightMs / 1e3 * Math.max(1.0, o.model().maxTokens() / 4.0);
-        final double mean = rate * latencyS * 1.25;
-        final int expected = (int)Math.ceil(mean + 4 * Math.sqrt(mean)) + 2;
-        return Math.min(Math.min(expected, o.maxInFlight()), MAX_PRECONNECT);
+        return Math.min(inFlight(o, expectedE2eS(o, preflightMs)), MAX_PRECONNECT);
+    }
+
+    /**
+     * @return the expected time of one request of the run, s: the preflight's (4 output tokens) scaled to
+     * {@code --max-tokens}; 1 s without a preflight.
+     */
+    static double expectedE2eS(final RunOptions o, final double preflightMs)
+    {
+        return Double.isNaN(preflightMs) ? 1.0 : preflightMs / 1e3 * Math.max(1.0, o.model().maxTokens() / 4.0);
+    }
+
+    /** @return the requests an open loop holds in flight at its peak rate, with margin, capped by its cap. */
+    static int inFlight(final RunOptions o, final double e2eS)
+    {
+        final double mean = o.peakRate() * e2eS * 1.25;
+        final double expected = Math.ceil(mean + 4 * Math.sqrt(mean)) + 2;
+        return (int)Math.min(expected, o.maxInFlight());
     }
 
     /** Waits until the JIT's compilation time stands still for {@link #QUIET_NS}, or the warm-up's time is up. */

@@ -6,9 +6,7 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,6 +41,7 @@ public final class ServerProbe
     {
         private static final long serialVersionUID = 1L;
         private final boolean notReadyYet;
+        private final transient Refusal refusal;
 
         public UnreachableException(final String message)
         {
@@ -52,8 +51,15 @@ public final class ServerProbe
         /** @param notReadyYet whether a server that is starting or loading would answer so (worth waiting for). */
         public UnreachableException(final String message, final boolean notReadyYet)
         {
+            this(message, notReadyYet, null);
+        }
+
+        /** @param refusal what the server answered when it refused the run's configuration, or null. */
+        UnreachableException(final String message, final boolean notReadyYet, final Refusal refusal)
+        {
             super(message);
             this.notReadyYet = notReadyYet;
+            this.refusal = refusal;
         }
 
         /** @return whether waiting could help: a refused connection, or 502, 503, 504. */
@@ -61,25 +67,35 @@ public final class ServerProbe
         {
             return notReadyYet;
         }
+
+        /** @return the server's refusal of the configuration, to be recorded; null when it did not answer so. */
+        public Refusal refusal()
+        {
+            return refusal;
+        }
     }
 
     private final Endpoint endpoint;
     private final Map<String, String> headers;
-    private final Duration timeout;
+    private final RequestLimits limits;
     private final HttpClient http;
     private final long firstProbeNs = System.nanoTime();
+    private double waitReadyS;
+    /** The last answer that said the server was not ready yet, for the line when the wait runs out. */
+    private String lastNotReady;
     private int probes;
 
     /**
-     * @param limits the run's limits: one probe may take {@code --timeout} in all, {@code --connect-timeout} to
-     *               connect (5 s when that is 0, so that a probe of a dead address ends).
+     * @param limits the run's limits ({@code RunOptions.limits()}), which every probe request honours as a request
+     *               of the run does ({@link ProbeExchange}): {@code --connect-timeout} to connect (5 s when that is
+     *               0, so that a probe of a dead address ends), then the first-byte, idle and total limits.
      */
     public ServerProbe(final Endpoint endpoint, final Map<String, String> headers, final RequestLimits limits,
         final TlsTrust trust)
     {
         this.endpoint = endpoint;
         this.headers = headers;
-        final double timeoutS = limits.totalNs() / 1e9;
+        this.limits = limits;
         if (trust.insecure())
         {
             // The JDK client checks host names unless this is set before it is built; --insecure asked for none.
@@ -88,63 +104,118 @@ public final class ServerProbe
         this.http = HttpClient.newBuilder()
             .connectTimeout(limits.connectNs() > 0 ? Duration.ofNanos(limits.connectNs()) : Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1).sslContext(trust.jdkContext()).build();
-        this.timeout = Duration.ofMillis(Math.max(1, Math.round(timeoutS * 1e3)));
     }
 
     /**
-     * GET /models until it answers 200, or it answers what waiting cannot change, or {@code deadlineNs} passes
-     * ({@code --wait-ready}; pass the current time for no waiting).
+     * Lets {@link #modelsWhenReady} and {@link #preflightWhenReady} wait for a server that is not ready yet, for
+     * {@code seconds} from this probe's creation ({@code --wait-ready}; 0, the default, for no waiting). No probe
+     * made while waiting outlasts the wait.
+     */
+    public ServerProbe waitingReady(final double seconds)
+    {
+        this.waitReadyS = seconds;
+        return this;
+    }
+
+    private long readyDeadlineNs()
+    {
+        return firstProbeNs + Math.round(waitReadyS * 1e9);
+    }
+
+    /**
+     * @return the cap of a probe made now: the end of the wait, once the server has said it is not ready. The first
+     * probe runs under the run's limits alone, as a request of the run would: on a cold JVM or a busy machine it may
+     * take longer than a short wait, and cutting it would say "not ready" of a server that never answered.
+     */
+    private long capNs()
+    {
+        return waitReadyS > 0 && lastNotReady != null ? readyDeadlineNs() : Long.MAX_VALUE;
+    }
+
+    /** @return the one line for a wait that ran out: how long it ran, and the server's last answer. */
+    private UnreachableException waitRanOut(final String lastAnswer)
+    {
+        return new UnreachableException(String.format(Locale.ROOT, "the server was still not ready when the " +
+            "wait ran out after %.1f s (--wait-ready %s): %s", readyAfterS(), stripZeros(waitReadyS), lastAnswer));
+    }
+
+    private static String stripZeros(final double seconds)
+    {
+        return seconds == Math.rint(seconds) ? Long.toString((long)seconds) : Double.toString(seconds);
+    }
+
+    /**
+     * GET /models until it answers 200, or it answers what waiting cannot change, or the wait runs out
+     * ({@link #waitingReady}); without a wait, the first answer.
      *
      * @param err where one line says that the probe is waiting, once.
      */
-    public ServerInfo modelsWhenReady(final long deadlineNs, final PrintStream err) throws UnreachableException
+    public ServerInfo modelsWhenReady(final PrintStream err) throws UnreachableException
     {
         boolean told = false;
         while (true)
         {
+            String why;
             try
             {
-                final ServerInfo info = models();
-                if (!retryable(info.modelsStatus()) || System.nanoTime() >= deadlineNs)
+                final ServerInfo info = models(capNs());
+                if (!retryable(info.modelsStatus()) || waitReadyS <= 0)
                 {
                     return info;
                 }
-                told = tellWaiting(told, err, "GET " + endpoint.shownModelsUrl() + " answered " + info.modelsStatus() +
-                    (info.modelsDetail().isEmpty() ? "" : ": " + info.modelsDetail()), deadlineNs);
+                why = "GET " + endpoint.shownModelsUrl() + " answered " + info.modelsStatus() +
+                    (info.modelsDetail().isEmpty() ? "" : ": " + info.modelsDetail());
             }
             catch (final UnreachableException ex)
             {
-                if (!ex.notReadyYet() || System.nanoTime() >= deadlineNs)
+                if (!ex.notReadyYet() || waitReadyS <= 0)
                 {
                     throw ex;
                 }
-                told = tellWaiting(told, err, ex.getMessage(), deadlineNs);
+                why = ex.getMessage();
             }
-            pause(deadlineNs);
+            told = waitOrGiveUp(told, err, why);
         }
     }
 
     /** The preflight ({@link #preflight}), retried like {@link #modelsWhenReady} while the server is not ready. */
-    public ServerInfo preflightWhenReady(final ServerInfo models, final byte[] body, final long deadlineNs,
-        final PrintStream err) throws UnreachableException
+    public ServerInfo preflightWhenReady(final ServerInfo models, final byte[] body, final PrintStream err)
+        throws UnreachableException
     {
         boolean told = false;
         while (true)
         {
             try
             {
-                return preflight(models, body);
+                return preflight(models, body, capNs());
             }
             catch (final UnreachableException ex)
             {
-                if (!ex.notReadyYet() || System.nanoTime() >= deadlineNs)
+                if (!ex.notReadyYet() || waitReadyS <= 0)
                 {
                     throw ex;
                 }
-                told = tellWaiting(told, err, ex.getMessage(), deadlineNs);
+                told = waitOrGiveUp(told, err, ex.getMessage());
             }
-            pause(deadlineNs);
         }
+    }
+
+    /** Says once that the probe waits, and pauses; throws the one line when the wait has run out. */
+    private boolean waitOrGiveUp(final boolean told, final PrintStream err, final String why)
+        throws UnreachableException
+    {
+        if (System.nanoTime() - readyDeadlineNs() >= 0)
+        {
+            throw waitRanOut(why);
+        }
+        lastNotReady = why;
+        final boolean nowTold = tellWaiting(told, err, why, readyDeadlineNs());
+        pause(readyDeadlineNs());
+        if (System.nanoTime() - readyDeadlineNs() >= 0)
+        {
+            throw waitRanOut(why);
+        }
+        return nowTold;
     }
 
     private static boolean retryable(final int status)
@@ -167,7 +238,13 @@ public final class ServerProbe
     {
         try
         {
-            Thread.sleep(Math.max(1, Math.min(RETRY_PAUSE_NS, deadlineNs - System.nanoTime()) / 1_000_000));
+            // To the end of the pause or the wait, never short of it: a probe sent a moment before the wait ends
+            // could not finish within it.
+            final long untilNs = System.nanoTime() + Math.min(RETRY_PAUSE_NS, deadlineNs - System.nanoTime());
+            for (long leftNs; (leftNs = untilNs - System.nanoTime()) > 0; )
+            {
+                Thread.sleep(Duration.ofNanos(leftNs));
+            }
         }
         catch (final InterruptedException ex)
         {
@@ -179,7 +256,13 @@ public final class ServerProbe
     /** GET /models. A refused connection throws; a server without /models yields an empty list. */
     public ServerInfo models() throws UnreachableException
     {
-        final HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(endpoint.modelsUrl())).GET());
+        return models(Long.MAX_VALUE);
+    }
+
+    private ServerInfo models(final long capNs) throws UnreachableException
+    {
+        final ProbeExchange.Answer response = send(HttpRequest.newBuilder(URI.create(endpoint.modelsUrl())).GET(),
+            capNs);
         final List<String> ids = new ArrayList<>();
         JsonNode body = null;
         if (response.statusCode() == 200)
@@ -218,28 +301,49 @@ public final class ServerProbe
     /** Sends one streaming request with {@code body}; throws with a clear line unless the answer is 200. */
     public ServerInfo preflight(final ServerInfo models, final byte[] body) throws UnreachableException
     {
+        return preflight(models, body, Long.MAX_VALUE);
+    }
+
+    private ServerInfo preflight(final ServerInfo models, final byte[] body, final long capNs)
+        throws UnreachableException
+    {
         final long start = System.nanoTime();
-        final HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(endpoint.completionUrl()))
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).header("content-type", "application/json"));
+        final ProbeExchange.Answer response = send(HttpRequest.newBuilder(URI.create(endpoint.completionUrl()))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body)).header("content-type", "application/json"), capNs);
         final double ms = (System.nanoTime() - start) / 1e6;
-        if (response.statusCode() != 200)
-        {
-            final String detail = UntrustedText.oneLine(response.body());
-            throw new UnreachableException(endpoint.shownCompletionUrl() + " answered " + response.statusCode() +
-                hint(response.statusCode()) + (detail.isEmpty() ? "" : ": " + detail),
-                retryable(response.statusCode()));
-        }
-        final String type = response.headers().firstValue("content-type").orElse("");
-        if (type.toLowerCase(Locale.ROOT).contains("json"))
-        {
-            throw new UnreachableException(endpoint.shownCompletionUrl() + " answered 200 with a JSON body, not an " +
-                "event stream: the server ignored stream: true, so there is nothing to time per token (" +
-                UntrustedText.oneLine(response.body()) + ")");
-        }
+        refuseUnusable(response);
         final Map<String, String> engine = new LinkedHashMap<>(models.engineHeaders());
         engine.putAll(engineHeaders(response));
         return new ServerInfo(models.modelIds(), models.modelsResponse(), models.modelsStatus(), models.modelsDetail(),
             engine, response.statusCode(), ms, readyAfterS(), probes);
+    }
+
+    /** Throws the one line, and the refusal to record, unless the preflight's answer is a usable stream. */
+    private void refuseUnusable(final ProbeExchange.Answer response) throws UnreachableException
+    {
+        final String shown = endpoint.shownCompletionUrl();
+        final int status = response.statusCode();
+        if (status != 200)
+        {
+            final String detail = UntrustedText.oneLine(response.body());
+            throw new UnreachableException(shown + " answered " + status + (waitReadyS > 0 && retryable(status) ?
+                "" : hint(status)) + (detail.isEmpty() ? "" : ": " + detail), retryable(status),
+                retryable(status) ? null : Refusal.of(Refusal.Kind.STATUS, shown, status, response.body()));
+        }
+        if (response.errorEvent() != null)
+        {
+            throw new UnreachableException(shown + " answered 200, then an error event in the stream (the run " +
+                "would count every request error_event): " + UntrustedText.oneLine(response.errorEvent()), false,
+                Refusal.of(Refusal.Kind.ERROR_EVENT, shown, status, response.errorEvent()));
+        }
+        final String type = response.headers().firstValue("content-type").orElse("");
+        if (type.toLowerCase(Locale.ROOT).contains("json"))
+        {
+            throw new UnreachableException(shown + " answered 200 with a JSON body, not an event stream: the " +
+                "server ignored stream: true, so there is nothing to time per token (" +
+                UntrustedText.oneLine(response.body()) + ")", false,
+                Refusal.of(Refusal.Kind.NOT_STREAMING, shown, status, response.body()));
+        }
     }
 
     /**
@@ -258,7 +362,7 @@ public final class ServerProbe
         {
             builder.POST(HttpRequest.BodyPublishers.noBody());
         }
-        final HttpResponse<String> response = send(builder);
+        final ProbeExchange.Answer response = send(builder, Long.MAX_VALUE);
         final String body = UntrustedText.oneLine(response.body());
         if (response.statusCode() / 100 != 2)
         {
@@ -268,14 +372,25 @@ public final class ServerProbe
         return method + " " + Redaction.url(url) + " -> " + response.statusCode() + (body.isEmpty() ? "" : ": " + body);
     }
 
-    private HttpResponse<String> send(final HttpRequest.Builder builder) throws UnreachableException
+    private ProbeExchange.Answer send(final HttpRequest.Builder builder, final long capNs)
+        throws UnreachableException
     {
         probes++;
-        builder.timeout(timeout);
         headers.forEach(builder::header);
         try
         {
-            return http.send(builder.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return new ProbeExchange(limits).exchange(http, builder.build(), capNs);
+        }
+        catch (final ProbeExchange.TimedOut ex)
+        {
+            if (ex.limit == ProbeExchange.Limit.WAIT)
+            {
+                throw waitRanOut(lastNotReady);
+            }
+            throw new UnreachableException(String.format(Locale.ROOT, "%s from %s within %.1f s (%s)",
+                ex.limit == ProbeExchange.Limit.IDLE ? "the answer went silent mid-response: nothing more" :
+                    ex.limit == ProbeExchange.Limit.TOTAL ? "no whole answer" : "no answer",
+                endpoint.origin(), ex.afterS, ex.limit.flag));
         }
         catch (final ConnectException ex)
         {
@@ -284,10 +399,15 @@ public final class ServerProbe
         }
         catch (final HttpTimeoutException ex)
         {
-            throw new UnreachableException("no answer from " + endpoint.origin() + " within " +
-                timeout.toMillis() / 1e3 + " s (--timeout)");
+            throw new UnreachableException("cannot connect to " + endpoint.origin() + " within " +
+                (limits.connectNs() > 0 ? limits.connectNs() / 1e9 : 5) + " s (--connect-timeout)");
         }
-        catch (final IOException ex)
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new UnreachableException("interrupted while probing " + endpoint.origin());
+        }
+        catch (final Exception ex)
         {
             final String tls = TlsTrust.explain(ex);
             if (tls != null)
@@ -298,11 +418,6 @@ public final class ServerProbe
             throw new UnreachableException("cannot talk to " + endpoint.origin() + ": " +
                 (ex.getMessage() == null ? ex.getClass().getSimpleName() :
                     UntrustedText.oneLine(ex.getMessage())));
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new UnreachableException("interrupted while probing " + endpoint.origin());
         }
     }
 
@@ -319,7 +434,7 @@ public final class ServerProbe
         };
     }
 
-    private static Map<String, String> engineHeaders(final HttpResponse<?> response)
+    private static Map<String, String> engineHeaders(final ProbeExchange.Answer response)
     {
         final Map<String, String> m = new LinkedHashMap<>();
         response.headers().map().forEach((name, values) ->

@@ -64,6 +64,16 @@ public final class SweepJson
         }
         final ArrayNode points = n.putArray("points");
         r.points().forEach(p -> point(points.addObject(), p, dir));
+        if (r.refused() == null)
+        {
+            n.putNull("refused_point");
+        }
+        else
+        {
+            n.putObject("refused_point").put("offered", r.refused().offered())
+                .put("run_dir", relative(dir, r.refused().runDir().toString()))
+                .put("refusal", relative(dir, r.refused().refusal().toString()));
+        }
         knees(n.putObject("knee"), r.analysis());
         final SweepPoint best = r.analysis().maxGoodput();
         if (best == null)

@@ -14,13 +14,34 @@ import java.util.List;
  * @param partialReason why the sweep is incomplete (interrupted, server unreachable), or null.
  * @param analysis      the knees and the maximum goodput over {@code points}.
  * @param search        the SLO search, or null when none ran.
+ * @param refused       the point whose configuration the server refused at the preflight, which ended the sweep;
+ *                      null when none was.
  */
 public record SweepReport(SweepPlan plan, String slo, SweepPoint ceiling, List<SweepPoint> points,
-    String stoppedEarly, String partialReason, SweepAnalysis analysis, Search search)
+    String stoppedEarly, String partialReason, SweepAnalysis analysis, Search search, Refused refused)
 {
     public SweepReport
     {
         points = List.copyOf(points);
+    }
+
+    /** A sweep in which the server refused no point. */
+    public SweepReport(final SweepPlan plan, final String slo, final SweepPoint ceiling, final List<SweepPoint> points,
+        final String stoppedEarly, final String partialReason, final SweepAnalysis analysis, final Search search)
+    {
+        this(plan, slo, ceiling, points, stoppedEarly, partialReason, analysis, search, null);
+    }
+
+    /**
+     * A point the server refused before its window (a 500 "CUDA out of memory" on the preflight): it has no
+     * figures, only the refusal its run directory holds.
+     *
+     * @param offered  the point's load (req/s or concurrency).
+     * @param runDir   its run directory.
+     * @param refusal  the refusal file in it ({@code refusal.json}).
+     */
+    public record Refused(double offered, java.nio.file.Path runDir, java.nio.file.Path refusal)
+    {
     }
 
     /**

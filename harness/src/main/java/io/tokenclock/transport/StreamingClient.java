@@ -212,8 +212,9 @@ public final class StreamingClient implements AutoCloseable
                 final String tls = TlsTrust.explain(cause);
                 StreamRecorder.failUnsent(records, slot, connectTimedOut(cause) ? ErrorClass.TIMEOUT_CONNECT :
                     tls != null ? ErrorClass.TLS : isConnectFailure(cause) ? ErrorClass.CONNECT :
-                    ErrorClass.CLIENT_ERROR, connectTimedOut(cause) ? "not connected within --connect-timeout " +
-                    limits.connectNs() / 1e9 + " s" : tls != null ? tls : describe(cause), clock.nanoTime());
+                    outOfDescriptors(cause) ? ErrorClass.CLIENT_LIMIT : ErrorClass.CLIENT_ERROR,
+                    connectTimedOut(cause) ? "not connected within --connect-timeout " + limits.connectNs() / 1e9 +
+                    " s" : tls != null ? tls : describe(cause), clock.nanoTime());
                 return;
             }
             send(connect.channel().pipeline().get(ResponseHandler.class), slot);
@@ -371,6 +372,25 @@ public final class StreamingClient implements AutoCloseable
                 return true;
             }
             t = t.getCause();
+        }
+        return false;
+    }
+
+    /**
+     * @return whether the channel could not be created for want of a file descriptor: Netty's channel factory fails
+     * with "Unable to create Channel" around the socket(2) error, "Too many open files" (EMFILE) or "Too many open
+     * files in system" (ENFILE).
+     */
+    static boolean outOfDescriptors(final Throwable cause)
+    {
+        for (Throwable t = cause; t != null; t = t.getCause())
+        {
+            final String m = t.getMessage();
+            if (m != null && (m.contains("Unable to create Channel") || m.contains("Too many open files") ||
+                m.contains("EMFILE") || m.contains("ENFILE")))
+            {
+                return true;
+            }
         }
         return false;
     }

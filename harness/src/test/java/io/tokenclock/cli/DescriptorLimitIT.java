@@ -12,9 +12,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Tag;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.fixtures.sim.SimConfig;
+import io.tokenclock.fixtures.sim.SimServer;
 
 /**
  * A run planned for more connections than the open-files limit allows is refused before anything is sent, with one
@@ -62,5 +67,61 @@ final class DescriptorLimitIT
         final String[] result = run("ulimit -S -n 300", "-XX:-MaxFDLimit", 500).split("\\|", 2);
         assertFalse(result[1].contains("open-files limit"), result[1]);
         assertEquals("1", result[0], "it ran (port 9 refuses, so no request succeeds): " + result[1]);
+    }
+
+    @Test
+    void shouldSizeAnOpenLoopFromTheProbesLatencyAndRefuseItBeforeTheRun() throws Exception
+    {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/limits")), "Linux only");
+        // 4 preflight tokens at 100 ms: about 10 s per 100-token request, so --rate 300 holds about 3,000
+        // connections. The old estimate (1 s per request) said 455 and let the run start under ulimit -n 800.
+        try (SimServer sim = SimServer.start(new SimConfig().prefillBaseMs(0).decodeBaseMs(100).decodePerSeqMs(0)
+            .jitter(0)))
+        {
+            final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            final Path run = dir.resolve("open");
+            final String command = "ulimit -n 800 && exec '" + java + "' --add-exports " +
+                "java.base/jdk.internal.misc=ALL-UNNAMED -Dtokenclock.selfWarmup=false -jar target/tokenclock.jar " +
+                "run --url " + sim.baseUrl() + " --model m --no-progress --rate 300 --duration 2 --max-tokens 100 " +
+                "--ignore-eos --timeout 3 --output-dir '" + run + "'";
+            final Path console = dir.resolve("console-open.txt");
+            final Process p = new ProcessBuilder(List.of("bash", "-c", command)).redirectErrorStream(true)
+                .redirectOutput(console.toFile()).start();
+            assertTrue(p.waitFor(90, TimeUnit.SECONDS), "finished");
+            final String said = Files.readString(console, StandardCharsets.UTF_8).strip();
+            assertEquals(2, p.exitValue(), said);
+            assertEquals(1, said.lines().count(), "one line: " + said);
+            assertTrue(said.contains("open-files limit is 800") && said.contains("--rate 300") &&
+                said.contains("from the preflight") && said.contains("--max-concurrency"), said);
+            assertEquals(1, sim.engine().requestsTotal(), "only the preflight was sent: " + said);
+        }
+    }
+
+    @Test
+    void shouldClassifyARefusedChannelAsTheClientsLimitAndSaySo() throws Exception
+    {
+        assumeTrue(Files.isReadable(Path.of("/proc/self/limits")), "Linux only");
+        // Without a preflight the open loop is sized on an assumed 1 s per request; these take 10 s, so the run
+        // opens more connections than ulimit -n 800 allows (900 in flight after 3 s), and the client is the limit.
+        try (SimServer sim = SimServer.start(new SimConfig().prefillBaseMs(0).decodeBaseMs(100).decodePerSeqMs(0)
+            .jitter(0).batchSlots(4096)))
+        {
+            final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            final Path run = dir.resolve("refused");
+            final String command = "ulimit -n 800 && exec '" + java + "' --add-exports " +
+                "java.base/jdk.internal.misc=ALL-UNNAMED -Dtokenclock.selfWarmup=false -jar target/tokenclock.jar " +
+                "run --url " + sim.baseUrl() + " --model m --no-preflight --no-progress --rate 300 --duration 3 " +
+                "--max-tokens 100 --ignore-eos --timeout 8 --drain-timeout 10 --output-dir '" + run + "'";
+            final Path console = dir.resolve("console-refused.txt");
+            final Process p = new ProcessBuilder(List.of("bash", "-c", command)).redirectErrorStream(true)
+                .redirectOutput(console.toFile()).start();
+            assertTrue(p.waitFor(90, TimeUnit.SECONDS), "finished");
+            final String said = Files.readString(console, StandardCharsets.UTF_8);
+            final JsonNode errors = new ObjectMapper().readTree(run.resolve("record.json").toFile()).path("report")
+                .path("errors_by_class");
+            assertTrue(errors.path("client_limit").asLong() > 0, errors + "\n" + said);
+            assertFalse(errors.has("client_error"), "a refused channel is not a client_error: " + errors);
+            assertTrue(said.contains("CLIENT LIMIT") && said.contains("ulimit -n"), said);
+        }
     }
 }

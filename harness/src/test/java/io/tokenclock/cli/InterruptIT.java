@@ -5,15 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -137,6 +141,127 @@ final class InterruptIT
         final Process forced = start(run, "--requests", "2", "--max-tokens", "2", "--force");
         assertEquals(0, exit(forced, 60), console(run));
         assertFalse(record(run).path("partial").asBoolean());
+    }
+
+    @Test
+    void shouldEndAReadinessWaitAtOnceOnAFirstSigtermWithOneTrueLine() throws Exception
+    {
+        try (NotReady notReady = new NotReady(false))
+        {
+            final Path run = dir.resolve("run");
+            final Process p = startAgainst(run, notReady.url(), "--wait-ready", "120");
+            awaitConsole(run, "not ready");
+            signal(p, "TERM");
+            assertEquals(143, exit(p, 10), "a first signal ended the wait: " + console(run));
+            assertStoppedBeforeTheWindow(run, "SIGTERM");
+        }
+    }
+
+    @Test
+    void shouldEndAPreflightThatWaitsForASilentStreamAtOnceOnAFirstSigint() throws Exception
+    {
+        try (NotReady silent = new NotReady(true))
+        {
+            final Path run = dir.resolve("run");
+            final Process p = startAgainst(run, silent.url(), "--timeout", "120");
+            silent.awaitPreflight();
+            signal(p, "INT");
+            assertEquals(130, exit(p, 10), "a first signal ended the preflight: " + console(run));
+            assertStoppedBeforeTheWindow(run, "SIGINT");
+        }
+    }
+
+    private void assertStoppedBeforeTheWindow(final Path run, final String signal) throws IOException
+    {
+        final List<String> lines = console(run).strip().lines().filter(l -> !l.isBlank())
+            .filter(l -> !l.contains("not ready")).toList();
+        assertEquals(1, lines.size(), "one line: " + lines);
+        assertTrue(lines.get(0).contains(signal) && lines.get(0).contains("before the measured window"), lines.get(0));
+        assertFalse(console(run).contains("in flight") || console(run).contains("partial"),
+            "nothing speaks of requests in flight or of a partial record: " + console(run));
+        assertFalse(Files.exists(run.resolve("record.json")), "there is no record");
+    }
+
+    /**
+     * A server that is loading (503 on every path), or one whose stream starts and then says nothing until it is
+     * closed.
+     */
+    private static final class NotReady implements AutoCloseable
+    {
+        private final HttpServer http;
+        private final CountDownLatch preflight = new CountDownLatch(1);
+        private final CountDownLatch closing = new CountDownLatch(1);
+
+        NotReady(final boolean silentStream) throws IOException
+        {
+            http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            http.setExecutor(Executors.newCachedThreadPool());
+            http.createContext("/v1/models", x -> FakeHttp.reply(x, silentStream ? 200 : 503, silentStream ?
+                "{\"data\":[{\"id\":\"m\"}]}" : "{\"error\":\"Loading model\"}"));
+            http.createContext("/v1/chat/completions", x ->
+            {
+                if (!silentStream)
+                {
+                    FakeHttp.reply(x, 503, "{\"error\":\"Loading model\"}");
+                    return;
+                }
+                x.getRequestBody().readAllBytes();
+                x.getResponseHeaders().add("content-type", "text/event-stream");
+                x.sendResponseHeaders(200, 0);
+                preflight.countDown();
+                try
+                {
+                    closing.await(60, TimeUnit.SECONDS);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+                x.close();
+            });
+            http.start();
+        }
+
+        String url()
+        {
+            return "http://127.0.0.1:" + http.getAddress().getPort() + "/v1";
+        }
+
+        void awaitPreflight() throws InterruptedException
+        {
+            assertTrue(preflight.await(60, TimeUnit.SECONDS), "the preflight was sent");
+        }
+
+        @Override
+        public void close()
+        {
+            closing.countDown();
+            http.stop(0);
+        }
+    }
+
+    private void awaitConsole(final Path run, final String text) throws Exception
+    {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!console(run).contains(text))
+        {
+            assertTrue(System.nanoTime() < deadlineNs, "never said " + text + ": " + console(run));
+            Thread.sleep(50);
+        }
+    }
+
+    private Process startAgainst(final Path run, final String url, final String... extra) throws IOException
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+            "-Dtokenclock.tty=0", "-Dtokenclock.selfWarmup=false",
+            "-jar", Path.of("target", "tokenclock.jar").toString(), "run", "--url", url, "--model", "m",
+            "--concurrency", "1", "--requests", "2", "--no-progress", "--output-dir", run.toString()));
+        command.addAll(List.of(extra));
+        Files.createDirectories(dir);
+        return new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(dir.resolve("console-" + run.getFileName() + ".txt").toFile()).start();
     }
 
     /** A run of 200 three-second answers at concurrency 4: far longer than any test waits. */

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -44,6 +45,21 @@ final class WaitReadyIT
     private volatile boolean jsonBody;
     /** The completion endpoint reads the request and then says nothing for this long. */
     private volatile long muteMs;
+    /** The completion endpoint's stream: these events, then silence for {@link #SILENCE_MS}; null for a good one. */
+    private volatile String thenSilent;
+    /** The completion endpoint refuses every request with this status and body; 0 for none. */
+    private volatile int refuseStatus;
+    private volatile String refuseBody;
+    /** Each "not ready" answer takes this long to come. */
+    private volatile long slowNotReadyMs;
+    /**
+     * Set when the server's silence (muteMs, SILENCE_MS) ends: a probe that gave up at its limit has ended before.
+     * A flag rather than a wall-clock bound, so a busy machine's slow start cannot fail the test.
+     */
+    private volatile boolean silenceOver;
+    private final AtomicInteger modelsProbes = new AtomicInteger();
+    /** Longer than any test here waits: a probe that waits for it has not honoured its limits. */
+    private static final long SILENCE_MS = 20_000;
 
     @TempDir
     Path dir;
@@ -72,12 +88,14 @@ final class WaitReadyIT
 
     private void models(final HttpExchange x) throws IOException
     {
+        modelsProbes.incrementAndGet();
         if (modelsMissing)
         {
             FakeHttp.reply(x, 404, "{\"detail\":\"Not Found\"}");
         }
         else if (!ready())
         {
+            sleep(slowNotReadyMs);
             FakeHttp.reply(x, 503, LOADING);
         }
         else
@@ -94,6 +112,23 @@ final class WaitReadyIT
             FakeHttp.reply(x, 503, LOADING);
             return;
         }
+        if (refuseStatus != 0)
+        {
+            FakeHttp.reply(x, refuseStatus, refuseBody);
+            return;
+        }
+        if (thenSilent != null)
+        {
+            x.getResponseHeaders().add("content-type", "text/event-stream");
+            x.sendResponseHeaders(200, 0);
+            final OutputStream body = x.getResponseBody();
+            body.write(thenSilent.getBytes(StandardCharsets.UTF_8));
+            body.flush();
+            sleep(SILENCE_MS);
+            silenceOver = true;
+            body.close();
+            return;
+        }
         if (jsonBody)
         {
             x.getResponseHeaders().add("content-type", "application/json");
@@ -102,14 +137,8 @@ final class WaitReadyIT
         }
         if (muteMs > 0)
         {
-            try
-            {
-                Thread.sleep(muteMs);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
+            sleep(muteMs);
+            silenceOver = true;
         }
         x.getResponseHeaders().add("content-type", "text/event-stream");
         x.sendResponseHeaders(200, 0);
@@ -124,6 +153,18 @@ final class WaitReadyIT
             body.write(("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"length\"}]," +
                 "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}\n\ndata: [DONE]\n\n")
                 .getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static void sleep(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -176,7 +217,7 @@ final class WaitReadyIT
         final long startNs = System.nanoTime();
         assertEquals(Main.EXIT_UNREACHABLE, run("--wait-ready", "1.5"));
         assertTrue(System.nanoTime() - startNs >= 1_400_000_000L, "it waited");
-        assertTrue(errText().contains("were not enough"), errText());
+        assertTrue(errText().contains("wait ran out after") && errText().contains("--wait-ready 1.5"), errText());
     }
 
     @Test
@@ -192,10 +233,9 @@ final class WaitReadyIT
     void shouldLetTheProbeRunForTimeoutAndSayWhichLimitRanOut()
     {
         readyAtNs = 0;
-        // The server answers after 5 s: a probe that waited longer than --timeout (its own 60 s, say) would get the
-        // answer and go on to the run, so "unreachable, naming --timeout" is what shows the 1 s limit held.
-        muteMs = 5_000;
+        muteMs = SILENCE_MS;
         assertEquals(Main.EXIT_UNREACHABLE, run("--timeout", "1"));
+        assertFalse(silenceOver, "the probe gave up at --timeout, before the server answered");
         assertTrue(errText().contains("--timeout"), errText());
     }
 
@@ -208,5 +248,72 @@ final class WaitReadyIT
         assertTrue(errText().contains("404") && errText().contains("--model"), errText());
         console.resetErr();
         assertEquals(Main.EXIT_OK, run("--model", "loaded-model", "--force"), errText());
+    }
+
+    @Test
+    void shouldEndThePreflightAtAnErrorEventThatSilenceFollows()
+    {
+        readyAtNs = 0;
+        thenSilent = "data: {\"error\":{\"message\":\"engine dead\",\"type\":\"server_error\"}}\n\n";
+        assertEquals(Main.EXIT_UNREACHABLE, run("--timeout", "15"));
+        assertFalse(silenceOver, "it ended at the error event, not after the server's silence: " + errText());
+        assertTrue(errText().contains("error event") && errText().contains("engine dead"), errText());
+    }
+
+    @Test
+    void shouldHoldThePreflightToTheRunsTotalLimitWhenTheStreamGoesSilent()
+    {
+        readyAtNs = 0;
+        thenSilent = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n";
+        assertEquals(Main.EXIT_UNREACHABLE, run("--timeout", "2"));
+        assertFalse(silenceOver, "the preflight gave up at --timeout 2, before the server's silence ended: " +
+            errText());
+        assertTrue(errText().contains("(--timeout)"), errText());
+    }
+
+    @Test
+    void shouldHoldThePreflightToTheRunsIdleLimit()
+    {
+        readyAtNs = 0;
+        thenSilent = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n";
+        assertEquals(Main.EXIT_UNREACHABLE, run("--timeout", "15", "--idle-timeout", "1"));
+        assertTrue(errText().contains("went silent") && errText().contains("(--idle-timeout)"), errText());
+    }
+
+    @Test
+    void shouldSayTheWaitRanOutAndAfterHowLongWithinItsBudget()
+    {
+        readyAtNs = Long.MAX_VALUE;
+        slowNotReadyMs = 2_000;
+        assertEquals(Main.EXIT_UNREACHABLE, run("--wait-ready", "3"));
+        final String text = errText().strip();
+        // Probe 1 answers after 2 s, the pause takes the wait to its end: a second probe would be sent after the
+        // budget ran out (and answer 2 s later still). Counted, not timed, so a slow machine cannot pass or fail it.
+        assertEquals(1, modelsProbes.get(), "no probe starts once the 3 s have run out: " + text);
+        final String last = text.lines().reduce((a, b) -> b).orElse("");
+        assertTrue(last.contains("wait ran out after 3.") && last.contains("--wait-ready 3"), last);
+        assertFalse(last.contains("--wait-ready S"), "it does not suggest the flag already given: " + last);
+    }
+
+    @Test
+    void shouldRecordARefusedConfigurationThatRecordPrints() throws Exception
+    {
+        readyAtNs = 0;
+        refuseStatus = 500;
+        refuseBody = "{\"error\":{\"message\":\"CUDA out of memory. Tried to allocate 2.00 GiB\u001b[2J\"}}";
+        assertEquals(Main.EXIT_UNREACHABLE, run());
+        final Path file = dir.resolve("run").resolve("refusal.json");
+        assertTrue(errText().contains("500") && errText().contains(file.toString()), errText());
+        final JsonNode refusal = JSON.readTree(file.toFile());
+        assertEquals("status", refusal.path("kind").asText());
+        assertEquals(500, refusal.path("status").asInt());
+        assertTrue(refusal.path("body").asText().contains("CUDA out of memory"), refusal.toString());
+        assertTrue(refusal.path("body").asText().contains("\\u001b[2J"), "escaped: " + refusal);
+        console.resetErr();
+        assertEquals(Main.EXIT_OK, Main.execute("record", dir.resolve("run").toString()));
+        final String shown = console.out();
+        assertTrue(shown.contains("REFUSED") && shown.contains("CUDA out of memory") && shown.contains("500"),
+            shown);
+        assertFalse(shown.contains("\u001b"), "no raw escape reaches the terminal: " + shown);
     }
 }

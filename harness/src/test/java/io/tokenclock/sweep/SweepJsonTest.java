@@ -60,6 +60,20 @@ final class SweepJsonTest
     }
 
     @Test
+    void shouldCiteThePointWhoseConfigurationTheServerRefused()
+    {
+        final SweepReport r = report();
+        assertTrue(SweepJson.tree(r, DIR).path("refused_point").isNull(), "no point was refused");
+        final SweepReport refused = new SweepReport(r.plan(), r.slo(), r.ceiling(), r.points(), r.stoppedEarly(),
+            "the server could not be used: 500", r.analysis(), r.search(),
+            new SweepReport.Refused(50, DIR.resolve("points/50"), DIR.resolve("points/50/refusal.json")));
+        final JsonNode n = SweepJson.tree(refused, DIR).path("refused_point");
+        assertEquals(50, n.path("offered").asDouble());
+        assertEquals("points/50", n.path("run_dir").asText());
+        assertEquals("points/50/refusal.json", n.path("refusal").asText());
+    }
+
+    @Test
     void shouldWriteBothKneesTheMaximumGoodputAndTheSearch()
     {
         final JsonNode n = SweepJson.tree(report(), DIR);
