@@ -266,7 +266,7 @@ final class Measurement implements AutoCloseable, RequestListener
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
             c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429), errors, records.fullWaits(),
             recorders.clampedCount(), c.get(Collector.MEASURED_WASTED_INPUT_TOKENS),
-            c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS));
+            c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS), c.get(Collector.MEASURED_WASTED_INPUT_TOKENS_TOKENIZER));
     }
 
     private RunResult.Provenance provenance()
