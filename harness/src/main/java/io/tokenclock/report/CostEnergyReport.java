@@ -75,6 +75,11 @@ public final class CostEnergyReport
         report.set("energy", e == null ? null : energyNode(e, usage(r), successes(r), goodput(r)));
         final String boundary = e == null ? null : e.powerBoundary();
         ((ObjectNode)record.get("measurement")).put("power_boundary", boundary);
+        if (e != null && e.joules() != null && !e.synthetic().isEmpty())
+        {
+            gaps.add("report.energy: the power readings are synthetic, not measured (" + e.synthetic().get(0) +
+                "): use a meter's own file or a live source (contract: power, or --power)");
+        }
         if (!r.options().power().sources().isEmpty() && boundary == null)
         {
             gaps.add("measurement.power_boundary (contract: power, or --power): energy was asked for but no " +
@@ -159,6 +164,8 @@ public final class CostEnergyReport
         e.unavailable().forEach(unavailable::add);
         final ArrayNode sources = n.putArray("sources");
         e.sources().forEach(sources::add);
+        final ArrayNode synthetic = n.putArray("synthetic");
+        e.synthetic().forEach(synthetic::add);
         n.put("samples_file", PowerMeter.FILE);
         return n;
     }
@@ -197,6 +204,10 @@ public final class CostEnergyReport
         for (final String line : e.unavailable())
         {
             out.println("ENERGY  " + line);
+        }
+        for (final String line : e.synthetic())
+        {
+            out.println("ENERGY  not a measurement: " + line);
         }
     }
 

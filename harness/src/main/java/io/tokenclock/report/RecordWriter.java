@@ -81,6 +81,8 @@ public final class RecordWriter
         root.set("report", report(r).set("server", ServerMetricsReport.window(r)));
         CostEnergyReport.addTo(root, r, gaps);
         require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
+        require(gaps, !r.partial(), "partial: " + r.partialReason() + " (the record does not cover the whole " +
+            "planned run: run it to the end)");
         QualitySection.gaps(r, gaps);
         final ObjectNode contractNode = root.putObject("contract");
         contractNode.put("file", o.output().contractPath() == null ? null : o.output().contractPath().toString());

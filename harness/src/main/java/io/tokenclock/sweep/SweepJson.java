@@ -101,7 +101,7 @@ public final class SweepJson
         number(n, "running", p.queue().running());
         number(n, "waiting", p.queue().waiting());
         number(n, "in_flight", p.queue().inFlight());
-        n.putNull("energy_j_per_token");
+        number(n, "energy_j_per_token", p.energyJPerToken());
         n.put("run_dir", relative(dir, p.runDir()));
     }
 
