@@ -75,12 +75,7 @@ public final class ConsoleSummary
     {
         final var o = r.options();
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
-            o.closedLoop() ? "closed loop, concurrency " + o.load().concurrency() :
-                String.format(Locale.ROOT, "open loop, %s %.3g req/s%s",
-                    o.load().arrival().name().toLowerCase(Locale.ROOT),
-                    o.load().rate(), o.load().maxConcurrency() != null ? ", max concurrency " +
-                        o.load().maxConcurrency() : ""),
-            r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
+            loadDescription(o), r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
                 r.counts().warmupRequests());
         printScenario(out, o);
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
@@ -88,6 +83,27 @@ public final class ConsoleSummary
                 rate(r.counts().inputTokens(), r));
         GoodputSection.print(r, out);
         QualitySection.print(r, out);
+    }
+
+    /** @return the load offered, in words: each kind of load by what drives it (a user load has no rate). */
+    static String loadDescription(final RunOptions o)
+    {
+        final String cap = o.load().maxConcurrency() != null ? ", max concurrency " + o.load().maxConcurrency() : "";
+        if (o.load().users() != null)
+        {
+            return "user sessions, " + o.load().users() + " simulated users (each sends its next turn after the " +
+                "answer and a think time)" + (o.load().sticky() ? ", one connection each" : "");
+        }
+        if (o.load().fixedSchedule())
+        {
+            return "trace replay at the trace's own timestamps" + cap;
+        }
+        if (o.closedLoop())
+        {
+            return "closed loop, concurrency " + o.load().concurrency();
+        }
+        return String.format(Locale.ROOT, "open loop, %s %.3g req/s%s",
+            o.load().arrival().name().toLowerCase(Locale.ROOT), o.load().rate(), cap);
     }
 
     /** The latency table: one row per latency metric that has samples, with its p99's interval. */
