@@ -115,6 +115,10 @@ public final class SweepJson
         number(latency, "offered", k.offered());
         number(latency, "last_within", k.lastWithin());
         number(latency, "first_above", k.firstAbove());
+        n.put("advice", a.advice());
+        final ArrayNode warnings = n.putArray("warnings");
+        a.warnings().forEach(warnings::add);
+        latency.put("baseline_samples", a.baselineSamples());
         final TwoSegmentFit f = a.throughputFit();
         if (f == null)
         {
