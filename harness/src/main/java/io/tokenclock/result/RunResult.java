@@ -192,6 +192,12 @@ public record RunResult(
         return partialReason != null;
     }
 
+    /** @return the energy inside the power boundary over the window, J, or null when none was measured. */
+    public Double energyJoules()
+    {
+        return energy == null ? null : energy.joules();
+    }
+
     /** @return the measurement window in seconds: earliest measured intended start to latest measured end. */
     public double windowSeconds()
     {

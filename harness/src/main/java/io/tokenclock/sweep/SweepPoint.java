@@ -131,7 +131,7 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
     /** The record's {@code per_output_token_j}: joules in the boundary over the completed requests' output tokens. */
     private static double energyPerToken(final RunResult r)
     {
-        final Double joules = r.energy() == null ? null : r.energy().joules();
+        final Double joules = r.energyJoules();
         return joules == null || r.counts().outputTokens() <= 0 ? Double.NaN : joules / r.counts().outputTokens();
     }
 
