@@ -124,6 +124,32 @@ public final class ConsoleSummary
                 interval(d.p99Low(), d.p99High()));
         }
         p999Note(r, out);
+        sizedNote(r, out);
+    }
+
+    /**
+     * The 95% interval of the percentile the run was sized for ({@code --min-samples-for}, or a scenario's), one
+     * line for the latency rows: the figure the request count was chosen to bound; the record keeps each row's.
+     */
+    private static void sizedNote(final RunResult r, final PrintStream out)
+    {
+        final StringBuilder rows = new StringBuilder();
+        String label = null;
+        for (final Metric m : LATENCIES)
+        {
+            final Distribution d = r.distributions().get(m);
+            if (d.count() > 0 && d.sized() != null)
+            {
+                label = d.sized().label();
+                rows.append(rows.isEmpty() ? "" : ", ").append(m.key()).append(' ')
+                    .append(String.format(Locale.ROOT, "%.3f ", d.sized().value()))
+                    .append(interval(d.sized().low(), d.sized().high()));
+            }
+        }
+        if (label != null)
+        {
+            out.println(label + " and its 95% interval (the run was sized for it): " + rows);
+        }
     }
 
     /**

@@ -507,6 +507,12 @@ public final class RecordWriter
                 .put("max", d.max());
             interval(n.putArray("p99_ci95"), d.p99Low(), d.p99High());
             interval(n.putArray("p99_9_ci95"), d.p999Low(), d.p999High());
+            if (d.sized() != null)
+            {
+                final ObjectNode sized = n.putObject("sized_for").put("percentile", d.sized().label())
+                    .put("value", d.sized().value());
+                interval(sized.putArray("ci95"), d.sized().low(), d.sized().high());
+            }
         }
     }
 
