@@ -25,7 +25,8 @@ import io.tokenclock.runner.ServerProbe;
  * {@code tokenclock ab A.yaml B.yaml}: compares two contracts on the same system, interleaved so that drift (thermal,
  * caches, a neighbour's load) falls on both alike: A B, then B A, then A B ... Each run keeps its own directory
  * ({@code DIR/A/rep-K}, {@code DIR/B/rep-K}); {@code DIR/ab.json} gives each figure's difference B - A with a seeded
- * 95% bootstrap interval and whether it exceeds the noise (the interval excludes 0). Flags: docs/CLI.md.
+ * 95% bootstrap interval and whether it exceeds the noise (the interval excludes 0). Each pair K runs with its own
+ * seed ({@link #pairSeed}), A and B of it with the same one. Flags: docs/CLI.md.
  */
 @Command(name = "ab", mixinStandardHelpOptions = true,
     description = "Compare two contracts, interleaved (A B B A ...), with intervals on every difference.")
@@ -71,8 +72,8 @@ public final class AbCommand implements Callable<Integer>
                 final String name = isA ? "A" : "B";
                 order.add(name);
                 System.out.printf(Locale.ROOT, "%ntokenclock ab: %s, repetition %d of %d%n", name, k, repetitions);
-                final RunOptions one = (isA ? a : b).toBuilder().repetitionIndex(k).runId("ab-" + name + "-rep" + k)
-                    .outputDir(base.resolve(name).resolve("rep-" + k)).force(force).build();
+                final RunOptions one = variant(isA ? a : b, name, k, a.workload().seed(), base).toBuilder().force(force)
+                    .build();
                 final RunResult result;
                 try
                 {
@@ -89,6 +90,30 @@ public final class AbCommand implements Callable<Integer>
         }
         AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
         return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
+    }
+
+    /** @return the options of variant {@code name}'s run in pair {@code k}, in {@code DIR/NAME/rep-K}. */
+    static RunOptions variant(final RunOptions v, final String name, final int k, final long baseSeed,
+        final Path base)
+    {
+        return v.toBuilder().repetitionIndex(k).runId("ab-" + name + "-rep" + k).seed(pairSeed(baseSeed, k))
+            .outputDir(base.resolve(name).resolve("rep-" + k)).build();
+    }
+
+    /**
+     * The seed of pair {@code k} (1-based), the same for A and B within it: {@code mix64(base + k x 0x9E3779B97F4A7C15)},
+     * with {@code mix64} the finalizer of {@link java.util.SplittableRandom} (Stafford's variant 13), {@code base} A's
+     * declared seed. Every pair draws its own prompts and its own arrival times, so a difference between A and B is
+     * measured over several schedules instead of being an artefact of one: with one seed for every pair, open-loop
+     * runs replay identical arrivals and a variant that answers later only looks slower in throughput. A and B of a
+     * pair share theirs, so within a pair the comparison stays paired. Depends on the base seed and k alone.
+     */
+    static long pairSeed(final long baseSeed, final int k)
+    {
+        long z = baseSeed + k * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /**

@@ -136,11 +136,13 @@ public final class RunCommand implements Callable<Integer>
             }
             ConsoleSummary.print(runs.get(runs.size() - 1), System.out);
         }
-        Repetitions.write(runs, base.resolve("repetitions.json"), System.out);
+        final String cutShort = signals.requested() ? "interrupted by " + signals.signalName() +
+            " during repetition " + runs.size() + " of " + o.state().repetitions() : null;
+        Repetitions.write(runs, cutShort, base.resolve("repetitions.json"), System.out);
         if (signals.requested())
         {
-            System.err.println("tokenclock: interrupted by " + signals.signalName() + " during repetition " +
-                runs.size() + " of " + o.state().repetitions() + "; its record.json is marked partial");
+            System.err.println("tokenclock: " + cutShort + "; its record.json and repetitions.json are marked " +
+                "partial");
             return signals.exitStatus();
         }
         return runs.stream().allMatch(r -> r.counts().ok() > 0) ? Main.EXIT_OK : Main.EXIT_FAILED;

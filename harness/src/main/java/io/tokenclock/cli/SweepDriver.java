@@ -107,6 +107,8 @@ final class SweepDriver
     /** Runs the sweep, the search, writes sweep.json, prints the table; @return the exit status. */
     int run() throws IOException, InterruptedException, ServerProbe.UnreachableException
     {
+        System.out.println(plan.describeDuration(base.quality().slo() != null, base.state().warmupDurationS(),
+            base.load().drainTimeoutS()));
         final boolean ceilingOk;
         try
         {
@@ -188,7 +190,13 @@ final class SweepDriver
             }
             final SweepPoint done = run(p);
             points.add(done);
-            final String stop = plan.stopRule().reason(done, base.quality().slo() != null);
+            final String rule = plan.stopRule().reason(done, base.quality().slo() != null);
+            final String stop = SweepAnalysis.stopNow(rule, points, plan.kneeFactor());
+            if (rule != null && stop == null && p != todo.get(todo.size() - 1))
+            {
+                System.out.println("tokenclock sweep: " + rule + ", but the throughput fit does not see saturation " +
+                    "yet: going on to the planned points, so that the capacity knee can be placed");
+            }
             if (stop != null && p != todo.get(todo.size() - 1))
             {
                 stoppedEarly = stop;

@@ -56,7 +56,7 @@ public final class CostModel
             g(total), p.currency());
         return report(p, u, successes, total, wasted, boundary, "for API: the failed and cancelled requests' " +
             "own input tokens (those the server had taken on), the output tokens streamed to them, and their " +
-            "per-request fees", arithmetic);
+            "per-request fees (" + u.wastedTokenSources() + ")", arithmetic);
     }
 
     private static CostReport selfHosted(final PriceModel.SelfHosted p, final Usage u, final Successes successes)
@@ -72,7 +72,7 @@ public final class CostModel
             g(p.idleReserveFactor()), g(u.windowSeconds()), g(total), p.currency());
         return report(p, u, successes, total, wasted, boundary, String.format(Locale.ROOT, "for self-hosted: the " +
             "run total times the failed and cancelled requests' share of all tokens processed, input and output " +
-            "(%d of %d)", wastedTokens, u.allTokens()), arithmetic);
+            "(%d of %d; %s)", wastedTokens, u.allTokens(), u.wastedTokenSources()), arithmetic);
     }
 
     private static CostReport report(

@@ -26,9 +26,12 @@ import java.util.Set;
  * @param windowSeconds     the measured window, s.
  * @param parts             every channel measured, in the boundary or beside it.
  * @param unavailable       one line per source or channel that could not be read.
+ * @param synthetic         one line per source whose readings declare themselves synthetic (not a measurement of
+ *                          any machine, e.g. the shipped example meter file); empty when every reading is measured.
  */
 public record EnergyMeasurement(List<String> sources, String boundary, Map<String, List<String>> boundarySources,
-    Double joules, Double uncertaintyJoules, double windowSeconds, List<Part> parts, List<String> unavailable)
+    Double joules, Double uncertaintyJoules, double windowSeconds, List<Part> parts, List<String> unavailable,
+    List<String> synthetic)
 {
     /**
      * One channel's energy.
@@ -48,6 +51,14 @@ public record EnergyMeasurement(List<String> sources, String boundary, Map<Strin
         boundarySources = Collections.unmodifiableMap(new LinkedHashMap<>(boundarySources));
         parts = List.copyOf(parts);
         unavailable = List.copyOf(unavailable);
+        synthetic = List.copyOf(synthetic);
+    }
+
+    /** @return this measurement, with {@code lines} saying which sources' readings are synthetic. */
+    public EnergyMeasurement withSynthetic(final List<String> lines)
+    {
+        return new EnergyMeasurement(sources, boundary, boundarySources, joules, uncertaintyJoules, windowSeconds,
+            parts, unavailable, lines);
     }
 
     /**
@@ -99,7 +110,7 @@ public record EnergyMeasurement(List<String> sources, String boundary, Map<Strin
         final String boundary = in.isEmpty() ? null : wall ? (bySource.get(Component.WALL.word()).size() > 1 ?
             "nodes" : "wall") : String.join(" + ", in.stream().map(Component::word).toList());
         return new EnergyMeasurement(sources, boundary, bySource, in.isEmpty() ? null : joules,
-            in.isEmpty() ? null : error, windowSeconds, parts, lines);
+            in.isEmpty() ? null : error, windowSeconds, parts, lines, List.of());
     }
 
     /** @return the boundary with the channels of each component, for {@code measurement.power_boundary}; or null. */

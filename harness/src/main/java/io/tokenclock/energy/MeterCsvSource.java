@@ -35,6 +35,7 @@ final class MeterCsvSource implements PowerSource
     private long anchorRunNs;
     private long anchorWallNs;
     private String unavailable;
+    private String synthetic;
 
     MeterCsvSource(final Path file, final PowerSourceSpec.Align align, final double offsetS, final NanoClock clock)
     {
@@ -82,6 +83,11 @@ final class MeterCsvSource implements PowerSource
         for (int n = 0; n < lines.size(); n++)
         {
             final String line = lines.get(n).strip();
+            if (line.startsWith("#") && isSyntheticDeclaration(line))
+            {
+                synthetic = "meter: " + file.getFileName() + " declares itself synthetic (line " + (n + 1) + ": " +
+                    "'# SYNTHETIC ...'): example data, not a measurement of any machine";
+            }
             if (line.isEmpty() || line.startsWith("#"))
             {
                 continue;
@@ -112,6 +118,17 @@ final class MeterCsvSource implements PowerSource
         return List.of(channel);
     }
 
+    /**
+     * @return whether a comment line declares the file synthetic: its first word is {@code SYNTHETIC} (any case), as
+     * in the shipped example's {@code # SYNTHETIC example data ...}. A word further on ("a synthetic load") does not.
+     */
+    static boolean isSyntheticDeclaration(final String commentLine)
+    {
+        final String text = commentLine.substring(1).strip();
+        return text.regionMatches(true, 0, "SYNTHETIC", 0, "SYNTHETIC".length()) &&
+            (text.length() == "SYNTHETIC".length() || !Character.isLetterOrDigit(text.charAt("SYNTHETIC".length())));
+    }
+
     /** @return an ISO-8601 instant or a decimal number of seconds, in ns. */
     private static long timestampNs(final String text)
     {
@@ -133,6 +150,12 @@ final class MeterCsvSource implements PowerSource
     {
         return String.format(Locale.ROOT, "wall-power meter CSV %s, aligned by %s, offset %.3f s", file,
             align.word(), offsetNs / NS_PER_S);
+    }
+
+    @Override
+    public String synthetic()
+    {
+        return synthetic;
     }
 
     @Override

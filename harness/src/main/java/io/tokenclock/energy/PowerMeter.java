@@ -87,6 +87,7 @@ public final class PowerMeter implements AutoCloseable
         final List<String> configured = new ArrayList<>();
         final List<EnergyMeasurement.Part> parts = new ArrayList<>();
         final List<String> unavailable = new ArrayList<>();
+        final List<String> synthetic = new ArrayList<>();
         for (int i = 0; i < sources.size(); i++)
         {
             final PowerSource source = sources.get(i);
@@ -105,8 +106,12 @@ public final class PowerMeter implements AutoCloseable
             {
                 parts.add(new EnergyMeasurement.Part(c.id(), c.component(), true, c.integrate(startNs, endNs)));
             }
+            if (source.synthetic() != null)
+            {
+                synthetic.add(source.synthetic());
+            }
         }
-        return EnergyMeasurement.of(configured, parts, unavailable, (endNs - startNs) / 1e9);
+        return EnergyMeasurement.of(configured, parts, unavailable, (endNs - startNs) / 1e9).withSynthetic(synthetic);
     }
 
     private static String stripKind(final String why, final PowerSourceSpec spec)

@@ -29,6 +29,15 @@ public interface PowerSource extends AutoCloseable
     /** @return why nothing can be read from this source (one line), or null when it can be. */
     String unavailable();
 
+    /**
+     * @return why this source's readings are not a measurement of any machine (one line), once its channels were
+     * read; null when they are measured. Only the data can say so: a meter file that declares itself synthetic.
+     */
+    default String synthetic()
+    {
+        return null;
+    }
+
     @Override
     void close();
 }

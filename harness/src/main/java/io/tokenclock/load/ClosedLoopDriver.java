@@ -70,16 +70,19 @@ final class ClosedLoopDriver extends LoadGenerator
             final BuiltRequest request = filler.build(i);
             if (stages != null && !adjustConcurrency(stages))
             {
+                filler.onDropped(i);
                 break;
             }
             final RequestSlot slot = acquire();
             if (slot == null)
             {
+                filler.onDropped(i);
                 break;
             }
             if (!warmup && pastEnd(clock.nanoTime()))
             {
                 pool.cancel(slot);
+                filler.onDropped(i);
                 break;
             }
             final long previousEndNs = pool.pollEndStamp();

@@ -32,6 +32,14 @@ public abstract sealed class LoadGenerator implements Runnable
         default void onSubmit(RequestSlot slot, long i)
         {
         }
+
+        /**
+         * Request {@code i}, built ahead of its send, will never be sent: the run ended first (its window, a stop).
+         * It leaves the workload's hash and count, which cover the requests sent.
+         */
+        default void onDropped(long i)
+        {
+        }
     }
 
     /** Takes a filled slot and sends it. Must not block. */

@@ -56,16 +56,19 @@ final class OpenLoopDriver extends LoadGenerator
             }
             // Build the request before waiting, so that building never delays the send.
             final BuiltRequest request = filler.build(i);
-            schedule.digest(offsetNs);
             if (!sleepUntil(intendedNs))
             {
+                filler.onDropped(i);
                 break;
             }
             final RequestSlot slot = acquire();
             if (slot == null)
             {
+                filler.onDropped(i);
                 break;
             }
+            // Only a request that is sent enters the schedule's hash, as only it enters the workload's.
+            schedule.digest(offsetNs);
             slot.scheduledNs = intendedNs;
             final int stage = schedule.stage();
             final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :

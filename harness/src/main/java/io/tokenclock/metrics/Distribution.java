@@ -16,8 +16,52 @@ import io.tokenclock.stats.OrderStatistics;
 public record Distribution(
     String unit, long count, double min, double mean, double stdev,
     double p50, double p90, double p95, double p99, double p999, double max,
-    double p99Low, double p99High, double p999Low, double p999High)
+    double p99Low, double p99High, double p999Low, double p999High, Sized sized)
 {
+    /**
+     * The percentile the run's request count was sized for ({@code --min-samples-for}), with its 95% interval from
+     * order statistics like the p99's: the figure the run was made long enough to bound.
+     *
+     * @param label    the percentile as the user wrote it, e.g. {@code p90}.
+     * @param quantile the quantile, e.g. 0.9.
+     * @param value    the percentile, in the metric's unit.
+     * @param low      the interval's lower end, NaN when the samples cannot bound it.
+     * @param high     the interval's upper end, NaN when the samples cannot bound it.
+     */
+    public record Sized(String label, double quantile, double value, double low, double high)
+    {
+    }
+
+    /** A distribution of a run not sized for a percentile of its own. */
+    public Distribution(final String unit, final long count, final double min, final double mean, final double stdev,
+        final double p50, final double p90, final double p95, final double p99, final double p999, final double max,
+        final double p99Low, final double p99High, final double p999Low, final double p999High)
+    {
+        this(unit, count, min, mean, stdev, p50, p90, p95, p99, p999, max, p99Low, p99High, p999Low, p999High,
+            null);
+    }
+
+    /**
+     * @return {@link #of(Histogram, Metric)}, plus the 95% interval of the percentile the run was sized for (null
+     * {@code label}: none).
+     */
+    public static Distribution of(final Histogram histogram, final Metric metric, final String label,
+        final double quantile)
+    {
+        final Distribution d = of(histogram, metric);
+        if (label == null || d.count() == 0)
+        {
+            return d;
+        }
+        final OrderStatistics.Ranks ranks = OrderStatistics.interval(d.count(), quantile, TAIL_LEVEL);
+        final double scale = metric.scale();
+        final Sized sized = new Sized(label, quantile, histogram.getValueAtPercentile(100 * quantile) / scale,
+            atRank(histogram, ranks.lower(), ranks.hasLower(), scale),
+            atRank(histogram, ranks.upper(), ranks.hasUpper(), scale));
+        return new Distribution(d.unit(), d.count(), d.min(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(),
+            d.p99(), d.p999(), d.max(), d.p99Low(), d.p99High(), d.p999Low(), d.p999High(), sized);
+    }
+
     /** The coverage of the tail intervals. */
     public static final double TAIL_LEVEL = 0.95;
 

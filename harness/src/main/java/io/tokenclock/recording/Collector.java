@@ -48,7 +48,12 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_WASTED_INPUT_TOKENS = 13;
     /** Output tokens streamed to measured requests that then failed (cancelled: {@link #MEASURED_WASTED_TOKENS}). */
     public static final int MEASURED_FAILED_OUTPUT_TOKENS = 14;
-    private static final int COUNTER_COUNT = 15;
+    /**
+     * The part of {@link #MEASURED_WASTED_INPUT_TOKENS} counted by the harness's tokenizer (the prompt's length as it
+     * was built) because the server reported no usage for the request; the rest is the server's own count.
+     */
+    public static final int MEASURED_WASTED_INPUT_TOKENS_TOKENIZER = 15;
+    private static final int COUNTER_COUNT = 16;
 
     private final RingBuffer ring;
     private final SlotPool pool;

@@ -83,6 +83,21 @@ public enum ErrorClass
         return VALUES.length;
     }
 
+    /**
+     * @return whether a request that ended so, with no byte of an answer, was refused before the server did any work
+     * on its prompt: it never reached the server (connect, TLS, the harness's own failure), or the server turned it
+     * away at the door (429, any other 4xx). Every other failure (a 5xx, a timeout, a cut stream) is counted as work
+     * wasted: the server may have prefilled the prompt, and the cost report says it counts it.
+     */
+    public boolean refusedBeforeWork()
+    {
+        return switch (this)
+        {
+            case CONNECT, TIMEOUT_CONNECT, TLS, CLIENT_ERROR, HTTP_429, HTTP_4XX, PROTOCOL -> true;
+            default -> false;
+        };
+    }
+
     /** Classifies a non-200 HTTP status. */
     public static ErrorClass ofHttpStatus(final int status)
     {

@@ -277,13 +277,26 @@ public final class RequestStage implements Runnable
             {
                 add(Collector.MEASURED_FAILED_OUTPUT_TOKENS, m.outputTokens);
             }
-            // A request refused before any byte came back (429, connect error) consumed no input on the server.
-            if (cancelled || slot.chunkCount > 0)
-            {
-                add(Collector.MEASURED_WASTED_INPUT_TOKENS, Math.max(0, m.inputTokens));
-            }
+            wastedInput(slot, m, cancelled);
             final int errorClass = slot.errorClass.ordinal();
             errorsByClass.lazySet(errorClass, errorsByClass.get(errorClass) + 1);
+        }
+    }
+
+    /**
+     * Counts the input a failed or cancelled request wasted. A request refused before any work (429, connect error, a
+     * 4xx) consumed no input on the server; one that failed without answering (a 500, a first-byte timeout) had its
+     * prompt taken on all the same. Without the server's usage, the count is the harness's tokenizer's.
+     */
+    private void wastedInput(final RequestSlot slot, final RequestMetrics m, final boolean cancelled)
+    {
+        if (cancelled || slot.chunkCount > 0 || !slot.errorClass.refusedBeforeWork())
+        {
+            add(Collector.MEASURED_WASTED_INPUT_TOKENS, Math.max(0, m.inputTokens));
+            if (slot.usagePromptTokens < 0)
+            {
+                add(Collector.MEASURED_WASTED_INPUT_TOKENS_TOKENIZER, Math.max(0, m.inputTokens));
+            }
         }
     }
 

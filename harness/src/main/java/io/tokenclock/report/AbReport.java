@@ -53,6 +53,7 @@ public final class AbReport
         final Path contractA, final Path contractB, final List<String> order, final List<RunResult> runsA,
         final List<RunResult> runsB, final Path file, final PrintStream out) throws IOException
     {
+        // The resampling seed: pair 1's, so that the same contracts give the same intervals.
         final long seed = runsA.isEmpty() ? 0 : runsA.get(0).options().workload().seed();
         final ObjectNode root = JSON.createObjectNode();
         root.putObject("variants").put("A", contractA.toString()).put("B", contractB.toString());
@@ -60,6 +61,8 @@ public final class AbReport
         order.forEach(sequence::add);
         root.put("ci", "95% percentile bootstrap of mean(B) - mean(A), each variant resampled on its own, " +
             Bootstrap.RESAMPLES + " resamples, seed " + seed);
+        final ArrayNode seeds = root.putArray("pair_seeds");
+        runsA.forEach(r -> seeds.add(r.options().workload().seed()));
         final ObjectNode figures = root.putObject("figures");
         out.printf(Locale.ROOT, "%nA/B over %d + %d runs, interleaved %s (B - A, 95%% bootstrap interval)%n",
             runsA.size(), runsB.size(), String.join(" ", order));
@@ -95,12 +98,16 @@ public final class AbReport
             vb.add(x);
         }
         final double diff = c.meanB() - c.meanA();
-        final double relative = c.meanA() != 0 ? diff / c.meanA() : Double.NaN;
-        n.put("mean_a", c.meanA()).put("mean_b", c.meanB()).put("difference", diff).put("relative", relative);
+        // No relative difference from a base of 0: the absolute one says it all (0 errors vs 2 is +2, not +inf%).
+        final boolean relativeKnown = c.meanA() != 0;
+        n.put("mean_a", c.meanA()).put("mean_b", c.meanB()).put("difference", diff)
+            .put("relative", relativeKnown ? diff / c.meanA() : null);
         n.putArray("ci95").add(c.difference().low()).add(c.difference().high());
         n.put("exceeds_noise", c.exceedsNoise());
-        out.printf(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %8.1f%% %25s %s%n", name, c.meanA(), c.meanB(), diff,
-            100 * relative, String.format(Locale.ROOT, "[%.3f, %.3f]", c.difference().low(), c.difference().high()),
+        final String rel = relativeKnown ? String.format(Locale.ROOT, "%.1f%%", 100 * diff / c.meanA()) :
+            c.meanB() == 0 ? "0 vs 0" : "A is 0";
+        out.printf(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %9s %25s %s%n", name, c.meanA(), c.meanB(), diff, rel,
+            String.format(Locale.ROOT, "[%.3f, %.3f]", c.difference().low(), c.difference().high()),
             c.exceedsNoise() ? "differs" : "within noise");
     }
 }

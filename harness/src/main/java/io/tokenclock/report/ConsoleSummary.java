@@ -1,6 +1,8 @@
 package io.tokenclock.report;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -39,13 +41,11 @@ public final class ConsoleSummary
         segments(r, out);
         otherFigures(r, out);
         errors(r, out);
-        for (final String line : TailWarnings.of(r.distributions()))
-        {
-            out.println("warning: " + line);
-        }
-        clientHealth(r, out);
-        clientReadiness(r, out);
+        final List<String> client = new ArrayList<>();
+        clientHealth(r, out, client);
+        clientReadiness(r, out, client);
         notes(r, out);
+        warnings(r, client, out);
         CostEnergyReport.print(r, out);
         ServerMetricsReport.print(r, out);
         out.println();
@@ -75,12 +75,7 @@ public final class ConsoleSummary
     {
         final var o = r.options();
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
-            o.closedLoop() ? "closed loop, concurrency " + o.load().concurrency() :
-                String.format(Locale.ROOT, "open loop, %s %.3g req/s%s",
-                    o.load().arrival().name().toLowerCase(Locale.ROOT),
-                    o.load().rate(), o.load().maxConcurrency() != null ? ", max concurrency " +
-                        o.load().maxConcurrency() : ""),
-            r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
+            loadDescription(o), r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
                 r.counts().warmupRequests());
         printScenario(out, o);
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
@@ -88,6 +83,27 @@ public final class ConsoleSummary
                 rate(r.counts().inputTokens(), r));
         GoodputSection.print(r, out);
         QualitySection.print(r, out);
+    }
+
+    /** @return the load offered, in words: each kind of load by what drives it (a user load has no rate). */
+    static String loadDescription(final RunOptions o)
+    {
+        final String cap = o.load().maxConcurrency() != null ? ", max concurrency " + o.load().maxConcurrency() : "";
+        if (o.load().users() != null)
+        {
+            return "user sessions, " + o.load().users() + " simulated users (each sends its next turn after the " +
+                "answer and a think time)" + (o.load().sticky() ? ", one connection each" : "");
+        }
+        if (o.load().fixedSchedule())
+        {
+            return "trace replay at the trace's own timestamps" + cap;
+        }
+        if (o.closedLoop())
+        {
+            return "closed loop, concurrency " + o.load().concurrency();
+        }
+        return String.format(Locale.ROOT, "open loop, %s %.3g req/s%s",
+            o.load().arrival().name().toLowerCase(Locale.ROOT), o.load().rate(), cap);
     }
 
     /** The latency table: one row per latency metric that has samples, with its p99's interval. */
@@ -108,6 +124,32 @@ public final class ConsoleSummary
                 interval(d.p99Low(), d.p99High()));
         }
         p999Note(r, out);
+        sizedNote(r, out);
+    }
+
+    /**
+     * The 95% interval of the percentile the run was sized for ({@code --min-samples-for}, or a scenario's), one
+     * line for the latency rows: the figure the request count was chosen to bound; the record keeps each row's.
+     */
+    private static void sizedNote(final RunResult r, final PrintStream out)
+    {
+        final StringBuilder rows = new StringBuilder();
+        String label = null;
+        for (final Metric m : LATENCIES)
+        {
+            final Distribution d = r.distributions().get(m);
+            if (d.count() > 0 && d.sized() != null)
+            {
+                label = d.sized().label();
+                rows.append(rows.isEmpty() ? "" : ", ").append(m.key()).append(' ')
+                    .append(String.format(Locale.ROOT, "%.3f ", d.sized().value()))
+                    .append(interval(d.sized().low(), d.sized().high()));
+            }
+        }
+        if (label != null)
+        {
+            out.println(label + " and its 95% interval (the run was sized for it): " + rows);
+        }
     }
 
     /**
@@ -221,8 +263,27 @@ public final class ConsoleSummary
         }
     }
 
-    /** The client's own hiccups, GC and CPU cost, with a warning when its hiccups approach the chunk gaps. */
-    private static void clientHealth(final RunResult r, final PrintStream out)
+    /**
+     * The warnings, ranked, one line per problem: first the client's own interference (it may have shaped every
+     * figure; its hiccups, safepoints and JIT in one line), then a run too short for its p99s (one line for every
+     * metric). The record keeps the details: {@code report.tail_warnings} per metric, the client's figures.
+     */
+    private static void warnings(final RunResult r, final List<String> client, final PrintStream out)
+    {
+        if (!client.isEmpty())
+        {
+            out.println("warning: the client machine may be shaping these figures: " + String.join("; ", client) +
+                " (record.json report.harness)");
+        }
+        final String tail = TailWarnings.consoleLine(r.distributions());
+        if (tail != null)
+        {
+            out.println("warning: " + tail);
+        }
+    }
+
+    /** The client's own hiccups, GC and CPU cost; a warning (into {@code warnings}) when its hiccups approach the gaps. */
+    private static void clientHealth(final RunResult r, final PrintStream out, final List<String> warnings)
     {
         final var health = r.clientHealth();
         final Distribution hiccups = health.hiccupsMs();
@@ -234,9 +295,8 @@ public final class ConsoleSummary
             final Distribution icl = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
             if (icl.count() > 0 && hiccups.p99() >= r.options().measurement().hiccupWarnFraction() * icl.p50())
             {
-                out.printf(Locale.ROOT, "warning: the client's own hiccups (p99 %.3f ms) reach %.0f%% of the " +
-                    "inter-chunk latency p50 (%.3f ms): the client machine may be shaping these figures%n",
-                    hiccups.p99(), 100.0 * hiccups.p99() / icl.p50(), icl.p50());
+                warnings.add(String.format(Locale.ROOT, "its own hiccups (p99 %.3f ms) reach %.0f%% of the " +
+                    "inter-chunk latency p50 (%.3f ms)", hiccups.p99(), 100.0 * hiccups.p99() / icl.p50(), icl.p50()));
             }
         }
         if (r.counts().chunks() > 0)
@@ -252,7 +312,7 @@ public final class ConsoleSummary
      * How ready the client was at t0, then warnings when safepoints or the JIT took, during load, as long as the
      * chunk gaps being measured; and the profile written, if any.
      */
-    private static void clientReadiness(final RunResult r, final PrintStream out)
+    private static void clientReadiness(final RunResult r, final PrintStream out, final List<String> warnings)
     {
         final var health = r.clientHealth();
         final var ready = health.readiness();
@@ -265,17 +325,16 @@ public final class ConsoleSummary
         final Distribution gaps = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
         if (gaps.count() > 0 && safepoints != null && safepoints.totalNs() / 1e6 >= gaps.p50())
         {
-            out.printf(Locale.ROOT, "warning: the client's threads were stopped at safepoints for %.1f ms during " +
+            warnings.add(String.format(Locale.ROOT, "its threads were stopped at safepoints for %.1f ms during " +
                 "load (GC pauses included), at least one inter-chunk latency (p50 %.3f ms): chunks arriving then " +
-                "were stamped late%n", safepoints.totalNs() / 1e6, gaps.p50());
+                "were stamped late", safepoints.totalNs() / 1e6, gaps.p50()));
         }
         if (gaps.count() > 0 && health.jitMsDuringLoad() >= JIT_WARN_GAPS * gaps.p50())
         {
-            out.printf(Locale.ROOT, "warning: the JIT compiled for %d ms during load, over %d inter-chunk latencies " +
-                "(p50 %.3f ms): %s%n", health.jitMsDuringLoad(), JIT_WARN_GAPS, gaps.p50(),
-                ready.compilerThreadsIdle() > 0 ? "its threads ran in the idle scheduling class, so they took only " +
-                    "CPU the stamping thread did not want, but the code they compiled ran slower until then" :
-                    "compiler threads competed with the stamping thread");
+            warnings.add(String.format(Locale.ROOT, "the JIT compiled for %d ms during load, over %d inter-chunk " +
+                "latencies (p50 %.3f ms), %s", health.jitMsDuringLoad(), JIT_WARN_GAPS, gaps.p50(),
+                ready.compilerThreadsIdle() > 0 ? "in the idle scheduling class (code ran slower until compiled)" :
+                    "competing with the stamping thread"));
         }
         if (!health.profileFiles().isEmpty())
         {

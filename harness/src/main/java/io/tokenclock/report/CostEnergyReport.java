@@ -51,7 +51,8 @@ public final class CostEnergyReport
     {
         final RunResult.Counts c = r.counts();
         return new Usage(c.total(), c.ok(), c.errors() + c.cancelled(), c.inputTokens(), c.outputTokens(), -1,
-            c.wastedInputTokens(), c.wastedOutputTokens() + c.failedOutputTokens(), r.windowSeconds());
+            c.wastedInputTokens(), c.wastedOutputTokens() + c.failedOutputTokens(), r.windowSeconds(),
+            c.wastedInputTokensFromTokenizer());
     }
 
     /** @return the run's cost, or null when no price model was given. */
@@ -69,11 +70,16 @@ public final class CostEnergyReport
     {
         final ObjectNode report = (ObjectNode)record.get("report");
         final CostReport cost = cost(r);
-        report.set("cost", cost == null ? null : costNode(cost));
+        report.set("cost", cost == null ? null : costNode(cost).set("wasted_tokens", wastedTokens(usage(r))));
         final EnergyMeasurement e = r.energy();
         report.set("energy", e == null ? null : energyNode(e, usage(r), successes(r), goodput(r)));
         final String boundary = e == null ? null : e.powerBoundary();
         ((ObjectNode)record.get("measurement")).put("power_boundary", boundary);
+        if (e != null && e.joules() != null && !e.synthetic().isEmpty())
+        {
+            gaps.add("report.energy: the power readings are synthetic, not measured (" + e.synthetic().get(0) +
+                "): use a meter's own file or a live source (contract: power, or --power)");
+        }
         if (!r.options().power().sources().isEmpty() && boundary == null)
         {
             gaps.add("measurement.power_boundary (contract: power, or --power): energy was asked for but no " +
@@ -96,6 +102,15 @@ public final class CostEnergyReport
     {
         return r.goodput() != null ? new Goodput(r.goodput().good(), "goodput") :
             new Goodput(successes(r).count(), successes(r).basis().word());
+    }
+
+    /** Where the wasted tokens were counted: the server's usage, or the harness's tokenizer (docs/COST_ENERGY.md). */
+    private static ObjectNode wastedTokens(final Usage u)
+    {
+        return JSON.createObjectNode()
+            .put("input_from_server", u.wastedInputTokens() - u.wastedInputTokensFromTokenizer())
+            .put("input_from_tokenizer", u.wastedInputTokensFromTokenizer())
+            .put("output_streamed", u.wastedOutputTokens());
     }
 
     static ObjectNode costNode(final CostReport c)
@@ -149,6 +164,8 @@ public final class CostEnergyReport
         e.unavailable().forEach(unavailable::add);
         final ArrayNode sources = n.putArray("sources");
         e.sources().forEach(sources::add);
+        final ArrayNode synthetic = n.putArray("synthetic");
+        e.synthetic().forEach(synthetic::add);
         n.put("samples_file", PowerMeter.FILE);
         return n;
     }
@@ -187,6 +204,10 @@ public final class CostEnergyReport
         for (final String line : e.unavailable())
         {
             out.println("ENERGY  " + line);
+        }
+        for (final String line : e.synthetic())
+        {
+            out.println("ENERGY  not a measurement: " + line);
         }
     }
 

@@ -82,6 +82,8 @@ public final class RecordWriter
         root.set("report", report(r).set("server", ServerMetricsReport.window(r)));
         CostEnergyReport.addTo(root, r, gaps);
         require(gaps, r.counts().ok() > 0, "report: no measured request succeeded");
+        require(gaps, !r.partial(), "partial: " + r.partialReason() + " (the record does not cover the whole " +
+            "planned run: run it to the end)");
         QualitySection.gaps(r, gaps);
         final ObjectNode contractNode = root.putObject("contract");
         contractNode.put("file", o.output().contractPath() == null ? null : o.output().contractPath().toString());
@@ -506,6 +508,12 @@ public final class RecordWriter
                 .put("max", d.max());
             interval(n.putArray("p99_ci95"), d.p99Low(), d.p99High());
             interval(n.putArray("p99_9_ci95"), d.p999Low(), d.p999High());
+            if (d.sized() != null)
+            {
+                final ObjectNode sized = n.putObject("sized_for").put("percentile", d.sized().label())
+                    .put("value", d.sized().value());
+                interval(sized.putArray("ci95"), d.sized().low(), d.sized().high());
+            }
         }
     }
 

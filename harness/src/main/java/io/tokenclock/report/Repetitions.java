@@ -57,39 +57,93 @@ public final class Repetitions
         return f;
     }
 
-    /** Writes {@code repetitions.json} and prints the spread table. */
+    /** Writes {@code repetitions.json} and prints the spread table, for a set that ran to its end. */
     public static void write(final List<RunResult> runs, final Path file, final PrintStream out) throws IOException
+    {
+        write(runs, null, file, out);
+    }
+
+    /**
+     * Writes {@code repetitions.json} and prints the spread table. A repetition whose own record is partial (the one
+     * a signal cut short) keeps its values in the file but is no sample of the run: the statistics leave it out.
+     *
+     * @param partialReason why the set stopped before its last repetition (a signal), or null when it ran to its end.
+     */
+    public static void write(final List<RunResult> runs, final String partialReason, final Path file,
+        final PrintStream out) throws IOException
     {
         final ObjectNode root = JSON.createObjectNode();
         root.put("repetitions", runs.size());
+        root.put("partial", partialReason);
         final ArrayNode dirs = root.putArray("runs");
         runs.forEach(r -> dirs.add(r.target().outputDir().toString()));
+        final ArrayNode partialReps = root.putArray("partial_repetitions");
+        final boolean[] whole = new boolean[runs.size()];
+        for (int i = 0; i < runs.size(); i++)
+        {
+            whole[i] = !runs.get(i).partial();
+            if (!whole[i])
+            {
+                partialReps.add(i + 1);
+            }
+        }
         root.put("outlier_rule", Outliers.RULE);
         root.put("ci", "95% percentile bootstrap of the mean over the kept repetitions, " + Bootstrap.RESAMPLES +
             " resamples, seed " + seed(runs));
+        root.put("ci_min_repetitions", Bootstrap.MIN_N_NARROWER_THAN_RANGE);
+        root.put("ci_note", CI_NOTE);
         final ObjectNode figures = root.putObject("figures");
-        out.println();
-        out.printf(Locale.ROOT,
-            "run-to-run over %d repetitions (95%% interval of the mean: bootstrap; outliers: Tukey)%n",
-            runs.size());
-        out.printf(Locale.ROOT, "%-22s %12s %12s %8s %25s %s%n", "figure", "mean", "stdev", "cv", "ci95", "excluded");
+        header(runs, partialReason, partialReps.size(), out);
         for (final Map.Entry<String, ToDoubleFunction<RunResult>> e : figures().entrySet())
         {
-            final double[] v = runs.stream().mapToDouble(e.getValue()).toArray();
-            if (Arrays.stream(v).allMatch(Double::isNaN))
+            final double[] all = runs.stream().mapToDouble(e.getValue()).toArray();
+            if (Arrays.stream(all).allMatch(Double::isNaN))
             {
                 continue; // goodput without an SLO or a quality rule
             }
-            figure(figures.putObject(e.getKey()), e.getKey(), v, seed(runs), out);
+            figure(figures.putObject(e.getKey()), e.getKey(), all, whole, seed(runs), out);
         }
         Files.write(file, JSON.writeValueAsBytes(root));
         out.println("repetitions: " + file.toAbsolutePath().normalize());
     }
 
-    /** Writes one figure's values, spread, interval and exclusions, and prints its line. */
-    private static void figure(
-        final ObjectNode n, final String name, final double[] v, final long seed, final PrintStream out)
+    /** What the interval over few repetitions is, for {@code repetitions.json} and the console. */
+    static final String CI_NOTE = "with 2 or 3 repetitions a 95% percentile-bootstrap interval of the mean is always " +
+        "[min, max]: each end is a resample of one value drawn n times, with probability (1/n)^n >= 2.5%; it shows " +
+        "the range, not a confidence interval. It can be narrower from at least " +
+        Bootstrap.MIN_N_NARROWER_THAN_RANGE + " repetitions, and covers about 90% from " +
+        Bootstrap.N_NEAR_NOMINAL_COVERAGE + " (it undercovers below)";
+
+    private static void header(final List<RunResult> runs, final String partialReason, final int partialReps,
+        final PrintStream out)
     {
+        out.println();
+        if (partialReason != null)
+        {
+            out.println("PARTIAL: " + partialReason + "; " + (runs.size() - partialReps) + " whole repetition(s) " +
+                "kept, the one cut short is listed but left out of the figures below");
+        }
+        out.printf(Locale.ROOT,
+            "run-to-run over %d repetitions (95%% interval of the mean: bootstrap; outliers: Tukey)%n",
+            runs.size() - partialReps);
+        if (runs.size() - partialReps < Bootstrap.MIN_N_NARROWER_THAN_RANGE)
+        {
+            out.println("note: " + CI_NOTE);
+        }
+        out.printf(Locale.ROOT, "%-22s %12s %12s %8s %25s %s%n", "figure", "mean", "stdev", "cv", "ci95", "excluded");
+    }
+
+    /** Writes one figure's values (all), its spread and interval (over the whole repetitions), and prints its line. */
+    private static void figure(final ObjectNode n, final String name, final double[] all, final boolean[] whole,
+        final long seed, final PrintStream out)
+    {
+        final ArrayNode values = n.putArray("values");
+        for (final double x : all)
+        {
+            values.add(x);
+        }
+        final double[] v = java.util.stream.IntStream.range(0, all.length).filter(i -> whole[i])
+            .mapToDouble(i -> all[i]).toArray();
         final double mean = Bootstrap.mean(v);
         double ss = 0;
         for (final double x : v)
@@ -97,20 +151,28 @@ public final class Repetitions
             ss += (x - mean) * (x - mean);
         }
         final double stdev = v.length > 1 ? Math.sqrt(ss / (v.length - 1)) : 0;
-        final ArrayNode values = n.putArray("values");
-        for (final double x : v)
-        {
-            values.add(x);
-        }
         final List<Integer> excluded = Outliers.excluded(v);
-        final Bootstrap.Interval ci = Bootstrap.interval(Outliers.without(v, excluded), Bootstrap::mean, 0.95, seed);
+        final double[] kept = Outliers.without(v, excluded);
+        final Bootstrap.Interval ci = Bootstrap.interval(kept, Bootstrap::mean, 0.95, seed);
         n.put("mean", mean).put("stdev", stdev).put("min", Arrays.stream(v).min().orElse(Double.NaN))
             .put("max", Arrays.stream(v).max().orElse(Double.NaN)).put("cv", mean != 0 ? stdev / mean : 0);
-        n.putArray("ci95").add(ci.low()).add(ci.high());
+        // One value has no spread to resample: [x, x] would claim a certainty nothing measured.
+        final boolean hasInterval = kept.length >= 2;
+        if (hasInterval)
+        {
+            n.putArray("ci95").add(ci.low()).add(ci.high());
+        }
+        else
+        {
+            n.putNull("ci95");
+        }
+        n.put("ci95_is_range", hasInterval && kept.length < Bootstrap.MIN_N_NARROWER_THAN_RANGE);
         final ArrayNode ex = n.putArray("excluded_repetitions");
         excluded.forEach(i -> ex.add(i + 1));
         out.printf(Locale.ROOT, "%-22s %12.3f %12.3f %7.1f%% %25s %s%n", name, mean, stdev,
-            mean != 0 ? 100 * stdev / mean : 0.0, String.format(Locale.ROOT, "[%.3f, %.3f]", ci.low(), ci.high()),
+            mean != 0 ? 100 * stdev / mean : 0.0, hasInterval ? String.format(Locale.ROOT, "[%.3f, %.3f]%s",
+                ci.low(), ci.high(), kept.length < Bootstrap.MIN_N_NARROWER_THAN_RANGE ? " range" : "") :
+                "none (1 repetition)",
             excluded.isEmpty() ? "-" : excluded.stream().map(i -> "rep " + (i + 1)).toList().toString());
     }
 

@@ -22,6 +22,33 @@ final class TailWarnings
     {
     }
 
+    /**
+     * @return the console's one line for all of {@link #of}'s (one problem: the run is too short for its p99s), or
+     * null when no tail is short; the record keeps one line per metric ({@code report.tail_warnings}).
+     */
+    static String consoleLine(final Map<Metric, Distribution> distributions)
+    {
+        final List<String> names = new ArrayList<>();
+        long fewest = Long.MAX_VALUE;
+        for (final Metric m : TAILS)
+        {
+            final Distribution d = distributions.get(m);
+            if (d != null && d.count() > 0 && !d.p99Bounded())
+            {
+                names.add(m.key());
+                fewest = Math.min(fewest, d.count());
+            }
+        }
+        if (names.isEmpty())
+        {
+            return null;
+        }
+        return String.format(Locale.ROOT, "the p99 of %s rests on %s%,d samples; a p99's 95%% interval has an upper " +
+            "end from %,d: the true p99 may be well above the one shown (run more requests, e.g. --min-samples-for " +
+            "p99; per metric: record.json report.tail_warnings)", String.join(", ", names),
+            names.size() > 1 ? "as few as " : "", fewest, Distribution.samplesForUpperEnd(0.99));
+    }
+
     /** @return one line per tail metric whose p99 rests on too few samples to be bounded; empty when none. */
     static List<String> of(final Map<Metric, Distribution> distributions)
     {

@@ -92,12 +92,26 @@ public record RunResult(
      * @param clampedValues      values clamped to a histogram's range.
      * @param wastedInputTokens  input tokens of measured requests cancelled, or failed after the server took them on.
      * @param failedOutputTokens output tokens streamed to measured requests that then failed.
+     * @param wastedInputTokensFromTokenizer the part of {@code wastedInputTokens} counted by the harness's tokenizer
+     *                           (the server reported no usage for those requests); the rest is the server's count.
      */
     public record Counts(long ok, long errors, long cancelled, long warmupRequests, long chunks, long outputTokens,
         long inputTokens, long wastedOutputTokens, long lateCompletions, long truncated, long retries429,
         Map<String, Long> errorsByClass, long ringFullWaits, long clampedValues, long wastedInputTokens,
-        long failedOutputTokens)
+        long failedOutputTokens, long wastedInputTokensFromTokenizer)
     {
+        /** Counts whose wasted input tokens were all the server's own count. */
+        public Counts(final long ok, final long errors, final long cancelled, final long warmupRequests,
+            final long chunks, final long outputTokens, final long inputTokens, final long wastedOutputTokens,
+            final long lateCompletions, final long truncated, final long retries429,
+            final Map<String, Long> errorsByClass, final long ringFullWaits, final long clampedValues,
+            final long wastedInputTokens, final long failedOutputTokens)
+        {
+            this(ok, errors, cancelled, warmupRequests, chunks, outputTokens, inputTokens, wastedOutputTokens,
+                lateCompletions, truncated, retries429, errorsByClass, ringFullWaits, clampedValues, wastedInputTokens,
+                failedOutputTokens, 0);
+        }
+
         /** @return every measured request: ok, failed or cancelled. */
         public long total()
         {
@@ -176,6 +190,12 @@ public record RunResult(
     public boolean partial()
     {
         return partialReason != null;
+    }
+
+    /** @return the energy inside the power boundary over the window, J, or null when none was measured. */
+    public Double energyJoules()
+    {
+        return energy == null ? null : energy.joules();
     }
 
     /** @return the measurement window in seconds: earliest measured intended start to latest measured end. */

@@ -191,7 +191,7 @@ final class Measurement implements AutoCloseable, RequestListener
         final String partialReason)
     {
         return new RunResult(options, target, counts(), new RunResult.Window(collector.windowStartNs(),
-            collector.windowEndNs(), wallSeconds), distributions(recorders), monitors.health(inLoad, ready,
+            collector.windowEndNs(), wallSeconds), distributions(recorders, options), monitors.health(inLoad, ready,
             stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
             server.summary(collector.windowStartNs(), collector.windowEndNs()),
             goodput == null ? null : goodput.overall(), qualityReport, energy);
@@ -266,7 +266,7 @@ final class Measurement implements AutoCloseable, RequestListener
             c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
             c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429), errors, records.fullWaits(),
             recorders.clampedCount(), c.get(Collector.MEASURED_WASTED_INPUT_TOKENS),
-            c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS));
+            c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS), c.get(Collector.MEASURED_WASTED_INPUT_TOKENS_TOKENIZER));
     }
 
     private RunResult.Provenance provenance()
@@ -295,6 +295,19 @@ final class Measurement implements AutoCloseable, RequestListener
         for (final Metric m : Metric.values())
         {
             d.put(m, Distribution.of(recorders.total(m), m));
+        }
+        return d;
+    }
+
+    /** The run's distributions, each with the interval of the percentile its request count was sized for. */
+    private static Map<Metric, Distribution> distributions(final MetricRecorders recorders, final RunOptions o)
+    {
+        final var sized = o.load().minSamplesFor();
+        final Map<Metric, Distribution> d = new EnumMap<>(Metric.class);
+        for (final Metric m : Metric.values())
+        {
+            d.put(m, sized == null ? Distribution.of(recorders.total(m), m) :
+                Distribution.of(recorders.total(m), m, sized.label(), sized.quantile()));
         }
         return d;
     }

@@ -3,6 +3,9 @@ package io.tokenclock.sweep;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+
+import io.tokenclock.metrics.Distribution;
 
 /**
  * What a sweep's points say about the server: the knee two ways ({@link LatencyKnee} on the TTFT p99,
@@ -12,9 +15,73 @@ import java.util.List;
  * @param latencyKnee    the knee by latency factor, on the TTFT p99.
  * @param throughputFit  the knee by two-segment fit, or null with fewer than {@link TwoSegmentFit#MIN_POINTS} points.
  * @param maxGoodput     the point of highest goodput (the lowest load among equals), or null when there is no point.
+ * @param baselineSamples the requests the latency knee's baseline p99 rests on (those that ended ok at the lowest
+ *                       load with a p99), 0 when there is none.
  */
-public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit, SweepPoint maxGoodput)
+public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit, SweepPoint maxGoodput,
+    long baselineSamples)
 {
+    /**
+     * @return what makes the knees less trustworthy than they look, one line each: a baseline p99 from fewer samples
+     * than its 95% interval needs for an upper end (368) sets the threshold from a figure that may be far too low.
+     */
+    public List<String> warnings()
+    {
+        final long needed = Distribution.samplesForUpperEnd(0.99);
+        if (Double.isNaN(latencyKnee.baselineMs()) || baselineSamples >= needed)
+        {
+            return List.of();
+        }
+        return List.of(String.format(Locale.ROOT, "the low-load baseline TTFT p99 (%.1f ms) rests on %d samples, " +
+            "fewer than the %d a p99 needs for its 95%% interval to have an upper end: the latency knee's threshold " +
+            "(%s x it) is uncertain; lengthen --point-duration or raise the lowest rate", latencyKnee.baselineMs(),
+            baselineSamples, needed, StopRule.format(latencyKnee.factor())));
+    }
+
+    /**
+     * @return one plain sentence saying which knee to believe and why. The throughput fit measures capacity, where
+     * achieved requests/s stop following the load, but only once the sweep has reached the plateau (saturated); the
+     * latency knee measures where the TTFT p99 leaves its low-load level by the factor, a latency budget that can
+     * fall well below capacity.
+     */
+    public String advice()
+    {
+        final boolean latency = !Double.isNaN(latencyKnee.offered());
+        if (throughputFit != null && throughputFit.saturated())
+        {
+            return "Trust the throughput fit's knee (" + StopRule.format(throughputFit.breakpoint()) + ") as the " +
+                "server's capacity: past it the achieved throughput stopped following the offered load" +
+                (latency ? "; the latency knee (" + StopRule.format(latencyKnee.offered()) + ") is where the TTFT " +
+                    "p99 passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, a latency " +
+                    "budget, not capacity." : ".");
+        }
+        if (latency)
+        {
+            return "The throughput fit saw no saturation (the sweep did not reach the plateau), so its breakpoint is " +
+                "no knee: trust the latency knee (" + StopRule.format(latencyKnee.offered()) + ") only as where the " +
+                "TTFT p99 passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, and sweep " +
+                "higher loads to find capacity.";
+        }
+        return "Neither knee was found: the throughput kept following the load and the TTFT p99 stayed within " +
+            StopRule.format(latencyKnee.factor()) + " x its low-load level; sweep higher loads.";
+    }
+
+    /**
+     * @param reason the stop rule's reason after the last point, or null.
+     * @param done   the points measured so far.
+     * @return {@code reason} when the sweep should stop now: only once the throughput fit sees saturation, since a
+     * sweep stopped before the plateau cannot place the capacity knee; the planned points bound how long it goes on.
+     */
+    public static String stopNow(final String reason, final List<SweepPoint> done, final double kneeFactor)
+    {
+        if (reason == null)
+        {
+            return null;
+        }
+        final TwoSegmentFit fit = of(done, kneeFactor).throughputFit();
+        return fit != null && fit.saturated() ? reason : null;
+    }
+
     /**
      * @param points     the sweep's points, all of one loop kind, with distinct offered loads.
      * @param kneeFactor the latency factor, &gt; 1.
@@ -27,14 +94,20 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         final double[] ttftP99 = new double[sorted.size()];
         final double[] achieved = new double[sorted.size()];
         SweepPoint best = null;
+        long baselineSamples = 0;
         for (int i = 0; i < x.length; i++)
         {
             final SweepPoint p = sorted.get(i);
+            if (baselineSamples == 0 && !Double.isNaN(p.ttftP99Ms()))
+            {
+                baselineSamples = p.ok();
+            }
             x[i] = p.offered();
             ttftP99[i] = p.ttftP99Ms();
             achieved[i] = p.achievedRps();
             best = best == null || p.goodputRps() > best.goodputRps() ? p : best;
         }
-        return new SweepAnalysis(LatencyKnee.find(x, ttftP99, kneeFactor), TwoSegmentFit.fit(x, achieved), best);
+        return new SweepAnalysis(LatencyKnee.find(x, ttftP99, kneeFactor), TwoSegmentFit.fit(x, achieved), best,
+            baselineSamples);
     }
 }

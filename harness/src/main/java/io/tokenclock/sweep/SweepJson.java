@@ -111,7 +111,7 @@ public final class SweepJson
         number(n, "running", p.queue().running());
         number(n, "waiting", p.queue().waiting());
         number(n, "in_flight", p.queue().inFlight());
-        n.putNull("energy_j_per_token");
+        number(n, "energy_j_per_token", p.energyJPerToken());
         n.put("run_dir", relative(dir, p.runDir()));
     }
 
@@ -125,6 +125,10 @@ public final class SweepJson
         number(latency, "offered", k.offered());
         number(latency, "last_within", k.lastWithin());
         number(latency, "first_above", k.firstAbove());
+        n.put("advice", a.advice());
+        final ArrayNode warnings = n.putArray("warnings");
+        a.warnings().forEach(warnings::add);
+        latency.put("baseline_samples", a.baselineSamples());
         final TwoSegmentFit f = a.throughputFit();
         if (f == null)
         {

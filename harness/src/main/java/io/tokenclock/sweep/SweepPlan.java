@@ -44,6 +44,34 @@ public record SweepPlan(String mode, List<Double> loads, double pointDurationS, 
             SloSearch.RUNS_PER_VERDICT + ": " + searchMaxRuns);
     }
 
+    /** @return the most runs the sweep makes: the ceiling (auto), every point, and the SLO search's budget. */
+    public int maxRuns(final boolean sloSet)
+    {
+        return (mode.equals("auto") ? 1 + autoPoints : loads.size()) + (sloSet && search ? searchMaxRuns : 0);
+    }
+
+    /**
+     * @param perRunExtraS what a run adds to its window at most: its warm-up time and its drain timeout, s.
+     * @return an upper bound of the sweep's duration, s: every run it may make, each as long as it may last. Warm-up
+     * by request count, the preflight and the first run's self-warm-up come on top (seconds, not minutes).
+     */
+    public double maxDurationS(final boolean sloSet, final double perRunExtraS)
+    {
+        return maxRuns(sloSet) * (pointDurationS + perRunExtraS);
+    }
+
+    /** @return the planned duration in one line, for the console before the sweep starts. */
+    public String describeDuration(final boolean sloSet, final double warmupS, final double drainS)
+    {
+        final double total = maxDurationS(sloSet, warmupS + drainS);
+        return String.format(java.util.Locale.ROOT, "tokenclock sweep: planned at most %d runs (%s%d points%s), each " +
+            "at most %s s (window %s s + warm-up %s s + drain %s s): at most %.0f s (%.1f min) in all, plus warm-up " +
+            "requests and preflights", maxRuns(sloSet), mode.equals("auto") ? "1 ceiling + " : "",
+            mode.equals("auto") ? autoPoints : loads.size(), sloSet && search ? " + up to " + searchMaxRuns +
+                " SLO-search runs" : "", StopRule.format(pointDurationS + warmupS + drainS),
+            StopRule.format(pointDurationS), StopRule.format(warmupS), StopRule.format(drainS), total, total / 60);
+    }
+
     private static List<Double> sortedDistinct(final String mode, final List<Double> loads)
     {
         final String flag = "--" + mode;

@@ -30,11 +30,23 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
  * @param good             measured requests that met the SLO ({@code ok} when there is none).
  * @param queue            the queue during the window.
  * @param runDir           the point's run directory.
+ * @param energyJPerToken  the energy in the power boundary per output token of a completed request, J (the point's
+ *                         {@code report.energy.per_output_token_j}); NaN when no energy was measured.
  */
 public record SweepPoint(Loop loop, double offered, double achievedRps, double ttftP50Ms, double ttftP99Ms,
     double tpotP50Ms, double tpotP99Ms, double e2eP99Ms, double outputTokensPerS, double goodputRps, long ok,
-    long errors, long cancelled, long good, Queue queue, String runDir)
+    long errors, long cancelled, long good, Queue queue, String runDir, double energyJPerToken)
 {
+    /** A point that measured no energy. */
+    public SweepPoint(final Loop loop, final double offered, final double achievedRps, final double ttftP50Ms,
+        final double ttftP99Ms, final double tpotP50Ms, final double tpotP99Ms, final double e2eP99Ms,
+        final double outputTokensPerS, final double goodputRps, final long ok, final long errors,
+        final long cancelled, final long good, final Queue queue, final String runDir)
+    {
+        this(loop, offered, achievedRps, ttftP50Ms, ttftP99Ms, tpotP50Ms, tpotP99Ms, e2eP99Ms, outputTokensPerS,
+            goodputRps, ok, errors, cancelled, good, queue, runDir, Double.NaN);
+    }
+
     /** How a point offers its load. */
     public enum Loop
     {
@@ -113,7 +125,14 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
         return new SweepPoint(loop, offered, Formulas.rate(r.counts().ok(), w), ttft.p50(), ttft.p99(), tpot.p50(),
             tpot.p99(), e2e.p99(), Formulas.rate(r.counts().outputTokens(), w), Formulas.rate(good, w),
             r.counts().ok(), r.counts().errors(), r.counts().cancelled(), good, queue(r, e2e, w),
-            r.target().outputDir().toString());
+            r.target().outputDir().toString(), energyPerToken(r));
+    }
+
+    /** The record's {@code per_output_token_j}: joules in the boundary over the completed requests' output tokens. */
+    private static double energyPerToken(final RunResult r)
+    {
+        final Double joules = r.energyJoules();
+        return joules == null || r.counts().outputTokens() <= 0 ? Double.NaN : joules / r.counts().outputTokens();
     }
 
     private static Queue queue(final RunResult r, final Distribution e2e, final double windowS)

@@ -61,6 +61,11 @@ public final class SweepTable
             " points" : String.format(Locale.ROOT, "%s %s, slope %.3f below, %.3f above%s",
             StopRule.format(f.breakpoint()), unit, f.slopeBelow(), f.slopeAbove(), f.saturated() ? "" :
             " (not saturated: the slope hardly changes)")));
+        for (final String warning : r.analysis().warnings())
+        {
+            out.println("warning: " + warning);
+        }
+        out.println("which knee: " + r.analysis().advice());
         final SweepPoint best = r.analysis().maxGoodput();
         if (best != null)
         {

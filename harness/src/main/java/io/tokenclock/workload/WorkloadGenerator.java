@@ -70,6 +70,8 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
     private SharedPrefixes prefixes;
     private final Map<Long, String> prefixBlocks = new HashMap<>();
     private long requests;
+    /** The body of the last request built, not yet in {@link #digest}: see {@link #settlePending()}. */
+    private byte[] pending;
     private long residualRequests;
 
     /**
@@ -273,9 +275,30 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
     {
         final SplittableRandom random = new SplittableRandom(Seeds.mix(seed, i));
         final BuiltRequest request = dataset != null ? datasetRequest(i, random) : syntheticRequest(i, random);
-        digest.update(request.body());
-        requests++;
+        settlePending();
+        pending = request.body();
         return request;
+    }
+
+    /**
+     * The last request built stays out of the hash until the next is built (the driver builds one only after sending
+     * the one before) or the hash is read: a request built ahead and then dropped at the end of the run was never
+     * sent, and the hash and count cover what was sent (requests.jsonl's lines).
+     */
+    private void settlePending()
+    {
+        if (pending != null)
+        {
+            digest.update(pending);
+            requests++;
+            pending = null;
+        }
+    }
+
+    @Override
+    public void onDropped(final long i)
+    {
+        pending = null;
     }
 
     /** @return the body of request {@code i} (see {@link #build}). */
@@ -404,13 +427,14 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
     @Override
     public String hash()
     {
+        settlePending();
         return Sha256.hex(digest);
     }
 
     @Override
     public long requests()
     {
-        return requests;
+        return requests + (pending != null ? 1 : 0);
     }
 
     /** @return requests whose prompt could not be made exactly the drawn length (see PromptSynthesizer). */

@@ -95,6 +95,21 @@ final class CostModelTest
     }
 
     @Test
+    void shouldCountTheTokenizerCountedInputOfFailedRequestsInTheSelfHostedWasteAndSaySo()
+    {
+        // The audit's run: 66 output tokens of cancelled requests out of 3709 processed, and 46 failed requests whose
+        // 725 input tokens only the harness's tokenizer counted (the server reported no usage for them).
+        final PriceModel hosted = new PriceModel.SelfHosted("USD", 2, 1, 0, 1);
+        final Usage usage = new Usage(200, 154, 46, 2_000, 918, -1, 725, 66, 3600, 725);
+        final CostReport c = CostModel.price(hosted, usage, Successes.completed(154));
+
+        assertEquals(2.0 * (725 + 66) / (2_000 + 918 + 725 + 66), c.wasted(), 1e-12);
+        assertTrue(c.wastedBasis().contains("(791 of 3709;"), c.wastedBasis());
+        assertTrue(c.wastedBasis().contains("0 as reported by the server, 725 counted by the harness's tokenizer"),
+            c.wastedBasis());
+    }
+
+    @Test
     void shouldLeaveARatioNullWhenThereIsNothingToDivideBy()
     {
         final CostReport c = CostModel.price(new PriceModel.SelfHosted("EUR", 1, 1, 0, 1),

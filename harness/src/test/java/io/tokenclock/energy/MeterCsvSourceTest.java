@@ -50,6 +50,24 @@ final class MeterCsvSourceTest
     }
 
     @Test
+    void shouldTakeTheShippedExampleFileAsSyntheticAndAMetersOwnFileAsMeasured() throws IOException
+    {
+        // The example contract's meter file says so in its first line: "# SYNTHETIC example data ...".
+        final Path shipped = Path.of("..", "examples", "data", "wall-meter-example.csv");
+        final PowerMeter meter = new PowerMeter(List.of(PowerSourceSpec.parse("meter:" + shipped + ",align=run_start")),
+            List.of(new MeterCsvSource(shipped, PowerSourceSpec.Align.RUN_START, 0, new ManualNanoClock(0))));
+        final EnergyMeasurement e = meter.measure(0, 5 * S);
+        assertTrue(e.joules() != null && e.joules() > 0, "it is read like any meter file: " + e);
+        assertEquals(1, e.synthetic().size(), e.synthetic().toString());
+        assertTrue(e.synthetic().get(0).contains("wall-meter-example.csv"), e.synthetic().get(0));
+
+        final Path own = Files.writeString(dir.resolve("own.csv"), "# my meter, synthetic load test\n0,400\n1,400\n");
+        final MeterCsvSource real = new MeterCsvSource(own, PowerSourceSpec.Align.RUN_START, 0, new ManualNanoClock(0));
+        real.channels(0);
+        assertEquals(null, real.synthetic(), "only a comment line that starts with SYNTHETIC declares it");
+    }
+
+    @Test
     void shouldPlaceTheFirstSampleAtTheWindowsStartWhenAlignedToTheRun() throws IOException
     {
         final Path csv = Files.writeString(dir.resolve("replay.csv"), "0,400\n0.5,400\n1.0,600\n1.5,600\n");

@@ -174,6 +174,32 @@ final class RequestStageTest
         assertEquals(0, collector.counters().get(Collector.MEASURED_WASTED_TOKENS), "none was cancelled");
     }
 
+    @Test
+    void shouldCountTheTokenizerCountedInputOfRequestsTheServerFailedWithoutAnswering() throws InterruptedException
+    {
+        listenerMayGo.countDown();
+        // A 500 and a first-byte timeout: no byte of an answer, but the server had the prompt (the audit's 46 failed
+        // requests whose 725 input tokens were left out of the wasted work). Their counts are the tokenizer's.
+        final ErrorClass[] failures = {ErrorClass.HTTP_5XX, ErrorClass.TIMEOUT_FIRST_BYTE, ErrorClass.HTTP_429};
+        for (int i = 0; i < failures.length; i++)
+        {
+            final RequestSlot slot = pool.acquire(TimeUnit.SECONDS.toNanos(WAIT_S));
+            slot.requestId = i + 1;
+            slot.phase = RequestSlot.PHASE_MEASURE;
+            slot.promptTokensHint = 300 + i;
+            recorder.begin(slot);
+            slot.sentNs = 1_000_000L * (i + 1);
+            recorder.finish(slot.sentNs + 1_000, failures[i], null);
+            awaitCompleted(i + 1);
+        }
+
+        assertEquals(3, collector.counters().get(Collector.MEASURED_ERROR));
+        assertEquals(300 + 301, collector.counters().get(Collector.MEASURED_WASTED_INPUT_TOKENS),
+            "the 500's and the timeout's prompts count; the 429 was shed before any work");
+        assertEquals(300 + 301, collector.counters().get(Collector.MEASURED_WASTED_INPUT_TOKENS_TOKENIZER),
+            "no server reported usage for them: the harness's tokenizer counted them");
+    }
+
     private void awaitCompleted(final long count) throws InterruptedException
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);

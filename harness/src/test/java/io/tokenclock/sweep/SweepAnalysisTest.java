@@ -1,6 +1,7 @@
 package io.tokenclock.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -10,6 +11,48 @@ import org.junit.jupiter.api.Test;
 
 final class SweepAnalysisTest
 {
+    /** The audit's sweep: the latency knee at 9.8 req/s, the fit's breakpoint at 18 "not saturated". */
+    private static List<SweepPoint> beforeThePlateau()
+    {
+        return List.of(Points.point(2, 2, 40, 2, 29, 0, 29), Points.point(6, 6, 45, 6, 180, 0, 180),
+            Points.point(10, 10, 85, 10, 300, 0, 300), Points.point(14, 13.8, 120, 13.8, 414, 0, 414),
+            Points.point(18, 17.5, 200, 17.5, 525, 0, 525));
+    }
+
+    @Test
+    void shouldWarnWhenTheLowLoadBaselineP99RestsOnTooFewSamples()
+    {
+        final SweepAnalysis a = SweepAnalysis.of(beforeThePlateau(), 2);
+        assertEquals(1, a.warnings().size(), a.warnings().toString());
+        assertTrue(a.warnings().get(0).contains("29 samples") && a.warnings().get(0).contains("368"),
+            a.warnings().get(0));
+    }
+
+    @Test
+    void shouldSayWhichKneeToTrustInOneSentence()
+    {
+        final String before = SweepAnalysis.of(beforeThePlateau(), 2).advice();
+        assertTrue(before.contains("no saturation") && before.contains("latency"), before);
+        final List<SweepPoint> plateau = new java.util.ArrayList<>(beforeThePlateau());
+        plateau.add(Points.point(22, 18, 400, 18, 540, 0, 540));
+        plateau.add(Points.point(26, 18.1, 900, 18.1, 543, 0, 543));
+        final SweepAnalysis saturated = SweepAnalysis.of(plateau, 2);
+        assertTrue(saturated.throughputFit().saturated(), saturated.throughputFit().toString());
+        assertTrue(saturated.advice().startsWith("Trust the throughput fit's knee"), saturated.advice());
+    }
+
+    @Test
+    void shouldNotStopEarlyBeforeTheThroughputFitSeesSaturation()
+    {
+        final String reason = "12% of requests failed";
+        assertEquals(null, SweepAnalysis.stopNow(reason, beforeThePlateau(), 2), "the plateau is not seen yet");
+        final List<SweepPoint> plateau = new java.util.ArrayList<>(beforeThePlateau());
+        plateau.add(Points.point(22, 18, 400, 18, 540, 0, 540));
+        plateau.add(Points.point(26, 18.1, 900, 18.1, 543, 0, 543));
+        assertEquals(reason, SweepAnalysis.stopNow(reason, plateau, 2));
+        assertEquals(null, SweepAnalysis.stopNow(null, plateau, 2));
+    }
+
     @Test
     void shouldTakeTheMaximumGoodputAndTheLowestLoadAmongEquals()
     {
