@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
@@ -84,6 +86,19 @@ public final class AbCommand implements Callable<Integer>
             }
         }
         AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
+        final List<Index.Member> members = new ArrayList<>();
+        for (int k = 1; k <= Math.max(runsA.size(), runsB.size()); k++)
+        {
+            if (k <= runsA.size())
+            {
+                members.add(new Index.Member(base.resolve("A").resolve("rep-" + k).toString(), "a " + k));
+            }
+            if (k <= runsB.size())
+            {
+                members.add(new Index.Member(base.resolve("B").resolve("rep-" + k).toString(), "b " + k));
+            }
+        }
+        Index.write(base, Kind.AB, members);
         return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
     }
 

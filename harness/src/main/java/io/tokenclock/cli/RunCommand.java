@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
 
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.load.ArrivalProcess;
@@ -137,6 +139,12 @@ public final class RunCommand implements Callable<Integer>
             ConsoleSummary.print(runs.get(runs.size() - 1), System.out);
         }
         Repetitions.write(runs, base.resolve("repetitions.json"), System.out);
+        final List<Index.Member> members = new ArrayList<>();
+        for (int k = 1; k <= runs.size(); k++)
+        {
+            members.add(new Index.Member(base.resolve("rep-" + k).toString(), "repetition " + k));
+        }
+        Index.write(base, Kind.REPETITIONS, members);
         if (signals.requested())
         {
             System.err.println("tokenclock: interrupted by " + signals.signalName() + " during repetition " +
