@@ -43,7 +43,7 @@ public final class RecordJson
         return JSON.valueToTree(value);
     }
 
-    /** @return the record in {@code file}; a file that is not one is an {@link IOException} naming it. */
+    /** @return the record in {@code file}; one that is not a record is an IllegalArgumentException naming it. */
     public static RunRecord read(final Path file) throws IOException
     {
         try
@@ -52,7 +52,7 @@ public final class RecordJson
         }
         catch (final com.fasterxml.jackson.core.JacksonException ex)
         {
-            throw new IOException(file + ": not a record.json: " + ex.getOriginalMessage(), ex);
+            throw new IllegalArgumentException(file + ": not a record.json: " + ex.getOriginalMessage(), ex);
         }
     }
 

@@ -70,7 +70,10 @@ public record Index(String format, String kind, List<Member> members,
         of(kind, members.stream().map(m -> new Member(relative(dir, m.path()), m.role())).toList()).write(dir);
     }
 
-    /** @return the index in {@code DIR}, or null when it has none; a broken one is an IOException naming it. */
+    /**
+     * @return the index in {@code DIR}, or null when it has none.
+     * @throws IllegalArgumentException for one that is not an index of this format (one line naming the file).
+     */
     public static Index read(final Path dir) throws IOException
     {
         final Path file = dir.resolve(FILE);
@@ -85,11 +88,11 @@ public record Index(String format, String kind, List<Member> members,
         }
         catch (final com.fasterxml.jackson.core.JacksonException ex)
         {
-            throw new IOException(file + ": not an index.json: " + ex.getOriginalMessage(), ex);
+            throw new IllegalArgumentException(file + ": not an index.json: " + ex.getOriginalMessage(), ex);
         }
         if (!FORMAT.equals(index.format()))
         {
-            throw new IOException(file + ": field format: expected \"" + FORMAT + "\", got " + index.format());
+            throw new IllegalArgumentException(file + ": field format: expected \"" + FORMAT + "\", got " + index.format());
         }
         return index;
     }

@@ -109,7 +109,7 @@ final class ResultsTest
     void shouldRefuseAnIndexOfAnotherFormatNamingItsField() throws IOException
     {
         Files.writeString(dir.resolve("index.json"), "{\"format\": \"other/9\", \"kind\": \"run\"}");
-        final IOException ex = assertThrows(IOException.class, () -> Results.open(dir));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> Results.open(dir));
         assertTrue(ex.getMessage().contains("field format: expected \"tokenclock-index/1\""), ex.getMessage());
     }
 
