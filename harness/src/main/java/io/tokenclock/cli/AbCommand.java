@@ -1,5 +1,6 @@
 package io.tokenclock.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,12 +12,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import io.tokenclock.compare.ContractDiff;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.report.AbReport;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
+import io.tokenclock.results.Results;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.ServerProbe;
@@ -86,9 +91,14 @@ public final class AbCommand implements Callable<Integer>
                 }
                 ConsoleSummary.print(result, System.out);
                 (isA ? runsA : runsB).add(result);
+                if (runsA.size() == 1 && runsB.size() == 1 && order.size() == 2 && refused(runsA.get(0), runsB.get(0)))
+                {
+                    return Main.EXIT_INCOMPARABLE;
+                }
             }
         }
         AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
+        writeIndex(base, runsA.size(), runsB.size());
         return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
     }
 
@@ -114,6 +124,48 @@ public final class AbCommand implements Callable<Integer>
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
+    }
+
+    /** Writes the A/B's index: by repetition, {@code A/rep-K} as {@code a K}, then {@code B/rep-K} as {@code b K}. */
+    private static void writeIndex(final Path base, final int runsA, final int runsB) throws IOException
+    {
+        final List<Index.Member> members = new ArrayList<>();
+        for (int k = 1; k <= Math.max(runsA, runsB); k++)
+        {
+            if (k <= runsA)
+            {
+                members.add(new Index.Member(base.resolve("A").resolve("rep-" + k).toAbsolutePath().toString(),
+                    "a " + k));
+            }
+            if (k <= runsB)
+            {
+                members.add(new Index.Member(base.resolve("B").resolve("rep-" + k).toAbsolutePath().toString(),
+                    "b " + k));
+            }
+        }
+        Index.write(base, Kind.AB, members);
+    }
+
+    /**
+     * The rules of {@code compare}, on the first record of each variant: variants that differ in timing endpoints,
+     * token counting, formulas, percentile method, workload, load model, warm-up or failure handling are refused
+     * before the other runs are made.
+     *
+     * @return whether the variants are refused (the differences printed).
+     */
+    private static boolean refused(final RunResult a, final RunResult b) throws IOException
+    {
+        final ContractDiff diff = ContractDiff.of(Results.record(a.target().outputDir()),
+            Results.record(b.target().outputDir()));
+        if (diff.refusals().isEmpty())
+        {
+            System.out.println("tokenclock ab: " + diff.sentence());
+            return false;
+        }
+        diff.differences().forEach(d -> System.err.println("  " + d.line()));
+        System.err.println("tokenclock: refused: the variants differ in " + String.join(", ", diff.brokenRules()) +
+            " (listed above): their figures would not measure the same thing");
+        return true;
     }
 
     /**

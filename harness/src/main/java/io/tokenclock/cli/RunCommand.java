@@ -22,6 +22,8 @@ import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.Repetitions;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.ServerProbe;
@@ -139,6 +141,12 @@ public final class RunCommand implements Callable<Integer>
         final String cutShort = signals.requested() ? "interrupted by " + signals.signalName() +
             " during repetition " + runs.size() + " of " + o.state().repetitions() : null;
         Repetitions.write(runs, cutShort, base.resolve("repetitions.json"), System.out);
+        final List<Index.Member> members = new ArrayList<>();
+        for (int k = 1; k <= runs.size(); k++)
+        {
+            members.add(new Index.Member(base.resolve("rep-" + k).toAbsolutePath().toString(), "repetition " + k));
+        }
+        Index.write(base, Kind.REPETITIONS, members);
         if (signals.requested())
         {
             System.err.println("tokenclock: " + cutShort + "; its record.json and repetitions.json are marked " +

@@ -9,6 +9,8 @@ import java.util.Locale;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.Refusal;
@@ -296,12 +298,42 @@ final class SweepDriver
         return c;
     }
 
+    /** @return the sweep's runs for its index: the ceiling, the points in increasing load, the search's probes. */
+    private List<Index.Member> members()
+    {
+        final List<Index.Member> members = new ArrayList<>();
+        if (ceiling != null)
+        {
+            members.add(new Index.Member(absolute(ceiling.runDir()), "ceiling"));
+        }
+        for (int k = 0; k < points.size(); k++)
+        {
+            members.add(new Index.Member(absolute(points.get(k).runDir()), "point " + (k + 1)));
+        }
+        if (search != null)
+        {
+            for (int k = 0; k < search.runs().size(); k++)
+            {
+                members.add(new Index.Member(absolute(search.runs().get(k).point().runDir()),
+                    "search " + (k + 1)));
+            }
+        }
+        return members;
+    }
+
+    /** @return a run directory as recorded (relative to the working directory, or absolute), made absolute. */
+    private static String absolute(final String runDir)
+    {
+        return Path.of(runDir).toAbsolutePath().toString();
+    }
+
     private void report() throws IOException
     {
         final SweepReport r = new SweepReport(plan, base.quality().slo() == null ? null :
             base.quality().slo().describe(), ceiling, points, stoppedEarly, partialReason,
             SweepAnalysis.of(points, plan.kneeFactor()), search, refused);
         SweepJson.write(r, dir);
+        Index.write(dir, Kind.SWEEP, members());
         SweepTable.print(r, System.out);
         System.out.println("tokenclock sweep: " + dir.resolve(SweepJson.FILE));
     }

@@ -41,6 +41,8 @@ import io.tokenclock.report.RequestsJsonlWriter;
 import io.tokenclock.result.AnswerText;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.transport.StreamingClient;
 import io.tokenclock.workload.AgentWorkload;
 
@@ -215,6 +217,7 @@ final class Measurement implements AutoCloseable, RequestListener
     void writeRecord(final RunResult result) throws IOException
     {
         RecordWriter.write(result, prep.workload().describe(), target.outputDir().resolve("record.json"));
+        Index.write(target.outputDir(), Kind.RUN, List.of());
     }
 
     @Override

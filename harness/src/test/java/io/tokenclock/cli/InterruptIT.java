@@ -254,7 +254,7 @@ final class InterruptIT
     {
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+            System.getProperty("tokenclock.jvmFlags"),
             "-Dtokenclock.tty=0", "-Dtokenclock.selfWarmup=false",
             "-jar", Path.of("target", "tokenclock.jar").toString(), "run", "--url", url, "--model", "m",
             "--concurrency", "1", "--requests", "2", "--no-progress", "--output-dir", run.toString()));

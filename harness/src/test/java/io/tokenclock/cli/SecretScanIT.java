@@ -281,7 +281,7 @@ final class SecretScanIT
     {
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+            System.getProperty("tokenclock.jvmFlags"),
             "-Dtokenclock.tty=0", "-Dplain.opt=" + AROUND.get("JVM plain option"), "-jar", jar().toString()));
         command.addAll(args);
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)

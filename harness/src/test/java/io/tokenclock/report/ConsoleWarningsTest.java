@@ -17,6 +17,7 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.MinimalRuns;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.record.RecordJson;
 
 /** A short healthy run's warnings: one line per real problem, not one per metric. */
 final class ConsoleWarningsTest
@@ -45,7 +46,7 @@ final class ConsoleWarningsTest
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).contains("ttft, tpot, e2e") && warnings.get(0).contains("64 samples"),
             warnings.get(0));
-        assertEquals(3, RecordWriter.build(r, "w").path("report").path("tail_warnings").size(),
+        assertEquals(3, RecordJson.tree(RecordWriter.build(r, "w")).path("report").path("tail_warnings").size(),
             "the record keeps one line per metric");
     }
 }

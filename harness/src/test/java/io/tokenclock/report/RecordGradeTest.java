@@ -13,6 +13,7 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.Component;
 import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.energy.Integral;
+import io.tokenclock.record.RecordJson;
 import io.tokenclock.result.MinimalRuns;
 
 /**
@@ -41,9 +42,9 @@ final class RecordGradeTest
     @Test
     void shouldNotGradeARecordInterruptedBeforeTheEndOfItsWindowComparisonGrade()
     {
-        final List<String> whole = missing(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000), "w"));
-        final List<String> partial = new ArrayList<>(missing(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000,
-            "interrupted (SIGINT) 8.9 s into the 20 s window", null), "w")));
+        final List<String> whole = missing(RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000), "w")));
+        final List<String> partial = new ArrayList<>(missing(RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000,
+            "interrupted (SIGINT) 8.9 s into the 20 s window", null), "w"))));
         partial.removeAll(whole);
 
         assertEquals(1, partial.size(), "one more line than the whole run's: " + partial);
@@ -54,10 +55,10 @@ final class RecordGradeTest
     @Test
     void shouldNotGradeARunWhoseEnergyCameFromSyntheticPowerComparisonGrade()
     {
-        final List<String> measured = missing(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000, null,
-            meter(List.of())), "w"));
-        final JsonNode record = RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000, null,
-            meter(List.of("meter: wall.csv declares itself synthetic"))), "w");
+        final List<String> measured = missing(RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000, null,
+            meter(List.of())), "w")));
+        final JsonNode record = RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000, null,
+            meter(List.of("meter: wall.csv declares itself synthetic"))), "w"));
         final List<String> synthetic = new ArrayList<>(missing(record));
         synthetic.removeAll(measured);
 

@@ -19,6 +19,7 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.MinimalRuns;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.record.RecordJson;
 
 /** {@code --min-samples-for p90} sizes the run for a p90 interval: the record and the summary report that interval. */
 final class SizedPercentileTest
@@ -43,7 +44,7 @@ final class SizedPercentileTest
         d.put(Metric.TTFT, ttft);
         final RunResult r = new RunResult(o, bare.target(), bare.counts(), bare.window(), d, bare.clientHealth(),
             bare.provenance(), bare.groups(), null, null, null, null, null, null, null);
-        final JsonNode sized = RecordWriter.build(r, "w").path("report").path("distributions").path("ttft")
+        final JsonNode sized = RecordJson.tree(RecordWriter.build(r, "w")).path("report").path("distributions").path("ttft")
             .path("sized_for");
         assertEquals("p90", sized.path("percentile").asText(), sized.toString());
         assertEquals(ttft.sized().low(), sized.path("ci95").get(0).asDouble(), 1e-9);
