@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Finding a JDK >= 21, shared by ./tokenclock and every script under scripts/. Source it, never run it:
+# Finding a JDK >= 25, shared by ./tokenclock and every script under scripts/. Source it, never run it:
 #
 #   . "$root/scripts/lib/java.sh"
 #   use_java_home scripts/NAME        # sets and exports JAVA_HOME, or prints one line and exits 1
@@ -10,7 +10,7 @@
 # and takes the first whose java reports a feature release >= tokenclock_min_java. Defines only the functions below
 # and tokenclock_min_java; needs bash, and nothing outside the repository.
 
-tokenclock_min_java=21
+tokenclock_min_java=25
 
 # java_major JAVA: prints the feature release of the java binary given, or nothing if it does not run.
 java_major() {

@@ -260,9 +260,8 @@ public final class RecordWriter
         m.put("tls", r.target().endpoint().tls() ? r.options().tlsTrust().describe() : null);
         m.set("tcp_connect_rtt", JSON.valueToTree(r.provenance().connectRtt()));
         m.put("clock", "System.nanoTime (CLOCK_MONOTONIC on Linux), one clock for all stamps, ns");
-        m.put("transport", "Netty HTTP/1.1, " + r.provenance().transport() + " event loops, keep-alive, TCP_NODELAY");
-        m.put("stamping", "one stamp per network read, taken before TLS/HTTP/SSE decoding; an SSE event is stamped " +
-            "with the read that completed it");
+        m.put("transport", StampingSection.transport(r.provenance()));
+        m.set("stamping", StampingSection.json(r.provenance().stamping()));
         m.put("first_token_rule", "first chunk with non-empty content, reasoning_content/reasoning, or tool_calls; " +
             "role-only and usage-only chunks are not tokens");
         m.put("token_counts", "usage.completion_tokens from the server when reported (stream_options.include_usage), " +
@@ -372,6 +371,8 @@ public final class RecordWriter
         distributions(rep.putObject("distributions"), r.distributions());
         final ArrayNode tail = rep.putArray("tail_warnings");
         TailWarnings.of(r.distributions()).forEach(tail::add);
+        StampingSection.tailWarning(r.provenance().stamping()).ifPresent(tail::add);
+        rep.set("client_receive_delay", StampingSection.receiveDelay(r.provenance().stamping()));
         rep.set("cold_start", coldStart(r.coldStart()));
         rep.set("tasks", tasks(r.tasks(), w));
         segments(rep.putObject("segments"), r.groups(), r.options().quality().rule().judgesOutputs());
