@@ -39,7 +39,7 @@ public final class RecordWriter
 {
     /** Version of the metric definitions in docs/METRICS.md that this build implements. */
     public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
-    public static final int RECORD_FORMAT = 4;
+    public static final int RECORD_FORMAT = 5;
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -231,7 +231,7 @@ public final class RecordWriter
         final ObjectNode m = JSON.createObjectNode();
         method(m, r);
         final RunResult.ClientHealth h = r.clientHealth();
-        clientThreads(m.putObject("client_threads"), h);
+        clientThreads(m.putObject("client_threads"), r, h);
         clientJitter(m.putObject("client_jitter"), h);
         clientGc(m.putObject("client_gc"), h);
         clientCost(m.putObject("client_cost"), h, r.counts().chunks());
@@ -273,9 +273,11 @@ public final class RecordWriter
     }
 
     /** What each of the client's threads does, and the request stage's scheduling priority. */
-    private static void clientThreads(final ObjectNode n, final RunResult.ClientHealth h)
+    private static void clientThreads(final ObjectNode n, final RunResult r, final RunResult.ClientHealth h)
     {
-        n.put("stamping", "the Netty event loop threads: read, stamp, frame SSE, publish fixed-size records, send")
+        n.put("stamping", r.provenance().transport().startsWith("recvmsg") ? "the kernel client's epoll loop " +
+            "threads (tokenclock-kstamp-N): recvmsg, stamp, decode HTTP, frame SSE, publish fixed-size records, send" :
+            "the Netty event loop threads: read, stamp, frame SSE, publish fixed-size records, send")
             .put("collector", "one thread: drains the ring, rebuilds chunk timelines, frees permits")
             .put("request_stage", "one thread: token counts, metrics, histograms, requests.jsonl (flushed within " +
                 RequestStage.FLUSH_INTERVAL_NS / 1_000_000 + " ms)")

@@ -85,7 +85,7 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
      *                 it costs one core per event loop. Epoll only; ignored with NIO.
      * @param trust    which server certificates to accept (https endpoints only).
      */
-    public StreamingClient(
+    StreamingClient(
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
         final int maxConnections, final int ioThreads, final RequestLimits limits, final boolean busyPoll,
         final TlsTrust trust)

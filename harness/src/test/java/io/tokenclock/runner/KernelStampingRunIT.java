@@ -66,7 +66,8 @@ final class KernelStampingRunIT
             final JsonNode record = JSON.readTree(dir.resolve("record.json").toFile());
             final JsonNode stamping = record.path("measurement").path("stamping");
             assertEquals("kernel", stamping.path("mode").asText(), stamping.toString());
-            assertEquals(0, stamping.path("fallback_reads").asLong());
+            assertTrue(stamping.path("fallback_reads").asLong() * 4 < stamping.path("reads").asLong(),
+                "most reads kernel-stamped: " + stamping);
             assertTrue(stamping.path("reads").asLong() >= 6 * 20, stamping.toString());
             assertTrue(record.path("measurement").path("transport").asText().contains("recvmsg"));
             final JsonNode delay = record.path("report").path("client_receive_delay");

