@@ -163,7 +163,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
                 status = response.status().code();
                 keepAlive = HttpUtil.isKeepAlive(response);
                 recorder.slot().httpStatus = status;
-                notStreaming = ErrorClassifier.notStreaming(status, response.headers().get(HttpHeaderNames.CONTENT_TYPE));
+                notStreaming =
+                    ErrorClassifier.notStreaming(status, response.headers().get(HttpHeaderNames.CONTENT_TYPE));
                 if (ErrorClassifier.keepsBody(status, notStreaming))
                 {
                     errorBody = new StringBuilder();

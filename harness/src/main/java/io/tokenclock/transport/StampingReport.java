@@ -17,7 +17,7 @@ package io.tokenclock.transport;
 public record StampingReport(String mode, String requested, long reads, long fallbackReads, String fallbackReason,
     long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, ReceiveDelay receiveDelay)
 {
-    /** An offset move larger than this between two samples is a step of the realtime clock (NTP slews stay far below). */
+    /** An offset move larger than this between two samples is a step of the realtime clock (NTP slews stay below). */
     public static final long STEP_NS = 1_000_000;
 
     /**

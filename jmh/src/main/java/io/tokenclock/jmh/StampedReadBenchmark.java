@@ -28,11 +28,12 @@ import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
  * What one stamped read costs: a loopback TCP connection; before each call the benchmark thread writes one 200-byte
- * SSE event on one end (not measured), and the call reads it on the other, three ways. {@code userRead}: one {@code recvmsg} (through FFM) without control
- * messages, then {@code System.nanoTime()} (the syscall and the stamp of today's path, without Netty's buffer and
- * pipeline). {@code kernelRead}: one {@code recvmsg} with {@code SO_TIMESTAMPING}, the control message parsed, the
- * realtime-to-monotonic offset sampled and the stamp converted. {@code kernelEventRead}: the read path the client
- * uses, {@code MSG_PEEK} to the first event's end, then an exact read: one more system call per read.
+ * SSE event on one end (not measured), and the call reads it on the other, three ways. {@code userRead}: one
+ * {@code recvmsg} (through FFM) without control messages, then {@code System.nanoTime()} (the syscall and the stamp
+ * of today's path, without Netty's buffer and pipeline). {@code kernelRead}: one {@code recvmsg} with
+ * {@code SO_TIMESTAMPING}, the control message parsed, the realtime-to-monotonic offset sampled and the stamp
+ * converted. {@code kernelEventRead}: the read path the client uses, {@code MSG_PEEK} to the first event's end, then
+ * an exact read: one more system call per read.
  * <p>
  * The differences between the three are what stamping by the kernel adds per read; {@code socketKind} {@code user}
  * is a socket without the option (what {@code kernelRead} costs when it falls back). Linux x86-64 only.

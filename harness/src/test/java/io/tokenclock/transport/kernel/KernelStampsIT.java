@@ -120,7 +120,8 @@ final class KernelStampsIT
         int chunks = 0;
         for (final Read r : reads)
         {
-            assertTrue(r.rawStamp() >= 0, "every read carries a kernel stamp: " + ControlMessages.describe(r.rawStamp()));
+            assertTrue(r.rawStamp() >= 0, "every read carries a kernel stamp: " +
+                ControlMessages.describe(r.rawStamp()));
             assertTrue(r.kernelNs() <= r.userNs() + CONVERSION_SLACK_NS,
                 "kernel stamp not after the user stamp: " + r);
             for (final long sent : r.sentNs())
