@@ -5,6 +5,7 @@ import java.util.List;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.transport.Stamping;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.quality.Checks;
 import io.tokenclock.recording.Slo;
@@ -45,6 +46,11 @@ final class MeasurementFlags
     @Option(names = "--busy-poll", description = "Precision mode: event loops busy-poll epoll instead of sleeping " +
         "(no wake-up latency; costs a core per --io-threads).")
     boolean busyPoll;
+
+    @Option(names = "--stamping", paramLabel = "user|kernel", description = "Where each read's stamp comes from: " +
+        "user (System.nanoTime() on the event loop, the default) or kernel (SO_TIMESTAMPING receive stamps through " +
+        "recvmsg; Linux x86-64, plain http; falls back to user stamps, in one line, where the kernel gives none).")
+    String stamping;
 
     @Option(names = "--profile", description = "Profile the harness with async-profiler: cpu, wall, alloc or lock.")
     String profile;
@@ -89,6 +95,10 @@ final class MeasurementFlags
         if (given.typed("--quality-check"))
         {
             o.qualityChecks(qualityChecks.stream().map(Checks::fromFlag).toList());
+        }
+        if (given.typed("--stamping"))
+        {
+            o.stamping(Stamping.of(stamping));
         }
         if (given.set("--busy-poll"))
         {

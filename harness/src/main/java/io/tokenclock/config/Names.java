@@ -77,6 +77,7 @@ final class Names
         Map.entry("preconnect", new String[] {"--preconnect", null}),
         Map.entry("ioThreads", new String[] {"--io-threads", "measurement.io_threads"}),
         Map.entry("busyPoll", new String[] {"--busy-poll", null}),
+        Map.entry("stamping", new String[] {"--stamping", "measurement.stamping"}),
         Map.entry("profile", new String[] {"--profile", null}),
         Map.entry("profileOut", new String[] {"--profile-out", null}),
         Map.entry("hiccupWarnFraction", new String[] {"--hiccup-warn-fraction", "measurement.hiccup_warn_fraction"}),

@@ -15,6 +15,7 @@ import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.quality.QualityRule;
 import io.tokenclock.recording.Slo;
+import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
@@ -179,9 +180,10 @@ public final class RunOptions
      * @param serverMetrics      The server's Prometheus metrics URL, {@code off}, or null for the target's origin +
      *                           {@code /metrics} ({@link RunOptions#serverMetricsUrl()}).
      * @param serverMetricsIntervalMs How often the server's metrics are scraped, ms.
+     * @param stamping           Where each read's stamp comes from: user space (Netty's event loop) or the kernel.
      */
     public record Measurement(int ioThreads, boolean busyPoll, String profile, Path profileOut,
-        double hiccupWarnFraction, String serverMetrics, long serverMetricsIntervalMs)
+        double hiccupWarnFraction, String serverMetrics, long serverMetricsIntervalMs, Stamping stamping)
     {
     }
 

@@ -17,6 +17,7 @@ import io.tokenclock.quality.Check;
 import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.quality.QualityRule;
 import io.tokenclock.recording.Slo;
+import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.workload.SharedPrefixes;
@@ -108,6 +109,7 @@ public final class RunOptionsBuilder
     Integer preconnect;
     int ioThreads = 0;
     boolean busyPoll = false;
+    Stamping stamping = Stamping.USER;
     String profile;
     Path profileOut;
     double hiccupWarnFraction = 0.1;
@@ -242,6 +244,7 @@ public final class RunOptionsBuilder
     {
         ioThreads = m.ioThreads();
         busyPoll = m.busyPoll();
+        stamping = m.stamping();
         profile = m.profile();
         profileOut = m.profileOut();
         hiccupWarnFraction = m.hiccupWarnFraction();
@@ -814,6 +817,14 @@ public final class RunOptionsBuilder
         return this;
     }
 
+    /** Where each read's stamp comes from ({@code --stamping}, {@code measurement.stamping}). */
+    public RunOptionsBuilder stamping(final Stamping stamping)
+    {
+        this.stamping = stamping;
+        given.put("stamping", source);
+        return this;
+    }
+
     /** Precision mode: the event loops busy-poll epoll instead of sleeping in it. */
     public RunOptionsBuilder busyPoll(final boolean busyPoll)
     {
@@ -1044,7 +1055,7 @@ public final class RunOptionsBuilder
             new RunOptions.State(warmupRequests, warmupDurationS, coldStart, cachePolicy, flushUrl, flushMethod,
                 repetitions, repetitionIndex, selfWarmup, selfWarmupRun, preconnect),
             new RunOptions.Measurement(ioThreads, busyPoll, profile, profileOut, hiccupWarnFraction, serverMetrics,
-                serverMetricsIntervalMs),
+                serverMetricsIntervalMs, stamping),
             new RunOptions.Quality(slo, acceptTruncated, new QualityRule(qualitySuccess, qualityChecks, judge)),
             new RunOptions.Output(outputDir, runId, force, saveText, progress, commandLine, contract, contractPath),
             new RunOptions.Cost(price), new RunOptions.Power(power));

@@ -20,6 +20,7 @@ import io.tokenclock.quality.Check;
 import io.tokenclock.quality.Checks;
 import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.recording.Slo;
+import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.SharedPrefixes;
 
@@ -239,6 +240,10 @@ public final class ContractOptions
         if (measurement.has("io_threads"))
         {
             o.ioThreads(measurement.get("io_threads").asInt());
+        }
+        if (measurement.has("stamping"))
+        {
+            o.stamping(Stamping.of(measurement.get("stamping").asText()));
         }
         if (measurement.has("hiccup_warn_fraction"))
         {

@@ -184,6 +184,7 @@ public final class ContractSchema
         .field("measurement", object()
             .field("formulas", oneOf("tokenclock-metrics/1"))
             .field("io_threads", integer(0, 1024))
+            .field("stamping", oneOf("user", "kernel"))
             .field("hiccup_warn_fraction", number(0, true, HUGE))
             // Server telemetry (issue 13): the metrics URL or off (YAML reads a bare off as false: any value, checked
             // by RunRules), and the scrape interval.

@@ -11,13 +11,15 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * The record's {@code measurement} section (N and E): where and how the client measured, the rules every figure
  * follows, then how the client itself behaved while it did. Keys: docs/RESULTS.md.
  *
+ * @param stamping       how reads were stamped: an object since record_format 5 (mode, reads, fallbacks,
+ *                       offsets; docs/RESULTS.md), a sentence before.
  * @param powerBoundary  what the energy figures cover, or null when no power source was read.
  * @param profile        the profiler's output, or null (then absent) when none ran.
  * @param serverMetrics  how the server's {@code /metrics} were scraped, or null.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record MeasurementSection(String boundary, String networkPath, String tls, JsonNode tcpConnectRtt,
-    String clock, String transport, String stamping, String firstTokenRule, String tokenCounts, String formulas,
+    String clock, String transport, JsonNode stamping, String firstTokenRule, String tokenCounts, String formulas,
     String histograms, String powerBoundary, ClientThreads clientThreads, ClientJitter clientJitter,
     ClientGc clientGc, ClientCost clientCost, Readiness readiness, ClientJit clientJit,
     ClientSafepoints clientSafepoints, @JsonInclude(JsonInclude.Include.NON_NULL) Profile profile,

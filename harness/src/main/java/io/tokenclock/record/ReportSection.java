@@ -20,7 +20,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ReportSection(Window window, Counts counts, Map<String, Long> errorsByClass, Throughput throughput,
-    Map<String, Dist> distributions, List<String> tailWarnings, ColdStart coldStart, JsonNode tasks,
+    Map<String, Dist> distributions, List<String> tailWarnings, JsonNode clientReceiveDelay, ColdStart coldStart,
+    JsonNode tasks,
     Map<String, Segment> segments, Harness harness, Goodput goodput, JsonNode quality, RepetitionRef repetitions,
     JsonNode server, Cost cost, Energy energy)
 {

@@ -44,7 +44,7 @@ public final class ChunkRecords
     /** The bytes a record takes in the ring: Agrona's header plus the record, aligned. */
     public static final int FRAMED_LENGTH =
         BitUtil.align(RecordDescriptor.HEADER_LENGTH + RECORD_LENGTH, RecordDescriptor.ALIGNMENT);
-    static final int SLOT_OFFSET = 0;
+    public static final int SLOT_OFFSET = 0;
     static final int TOKENS_OFFSET = 4;
     /** Offset of the arrival stamp; public for the ring benchmark's reader. */
     public static final int NS_OFFSET = 8;

@@ -15,6 +15,7 @@ import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.transport.StampingReport;
 
 /**
  * The summary table printed at the end of a run. When the server reported its own timings (llama.cpp's
@@ -299,12 +300,29 @@ public final class ConsoleSummary
                     "inter-chunk latency p50 (%.3f ms)", hiccups.p99(), 100.0 * hiccups.p99() / icl.p50(), icl.p50()));
             }
         }
+        stamping(r.provenance().stamping(), out);
         if (r.counts().chunks() > 0)
         {
             out.printf(Locale.ROOT, "client cost: CPU user %.2f s + system %.2f s (%.1f + %.1f us per chunk), peak " +
                 "heap %d MiB%n", health.cpuUserNs() / 1e9, health.cpuSystemNs() / 1e9,
                 health.cpuUserNs() / 1e3 / r.counts().chunks(), health.cpuSystemNs() / 1e3 / r.counts().chunks(),
                 health.peakHeapBytes() >> 20);
+        }
+    }
+
+    /** How the reads were stamped, and with kernel stamps the client's own receive delay (kernel to user stamp). */
+    private static void stamping(final StampingReport s, final PrintStream out)
+    {
+        final StampingReport.ReceiveDelay d = s.receiveDelay();
+        if (d != null && d.count() > 0)
+        {
+            out.printf(Locale.ROOT, "stamping: kernel, %d reads (%d fell back to user stamps, %d backlog reads); " +
+                "client receive delay p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f us%n", s.reads(), s.fallbackReads(),
+                s.backlogReads(), d.p50Ns() / 1e3, d.p99Ns() / 1e3, d.p999Ns() / 1e3, d.maxNs() / 1e3);
+        }
+        else if (s.fallbackReason() != null)
+        {
+            out.printf(Locale.ROOT, "stamping: user (kernel stamps were asked: %s)%n", s.fallbackReason());
         }
     }
 

@@ -121,7 +121,7 @@ public final class RecordBlock
         section(sb, "MEASUREMENT");
         line(sb, "boundary", m.path("boundary").asText() + "; network " + m.path("network_path").asText());
         line(sb, "formulas", m.path("formulas").asText());
-        line(sb, "stamping", m.path("stamping").asText());
+        line(sb, "stamping", stamping(m.path("stamping")));
         final JsonNode lateness = m.path("client_jitter").path("lateness");
         line(sb, "client hiccups", lateness.has("p99") ? String.format(Locale.ROOT, "p50 %.3f ms, p99 %.3f ms, max " +
             "%.3f ms", lateness.get("p50").asDouble(), lateness.get("p99").asDouble(), lateness.get("max").asDouble()) :
@@ -225,5 +225,25 @@ public final class RecordBlock
             }
         }
         return String.join(", ", parts);
+    }
+
+    /** @return how reads were stamped, in one line: the mode, what fell back and why, then the rule. */
+    private static String stamping(final JsonNode n)
+    {
+        if (n.isTextual() || n.isMissingNode())
+        {
+            return n.asText(); // a record written before record.json said kernel or user
+        }
+        final StringBuilder sb = new StringBuilder(n.path("mode").asText());
+        if (n.path("reads").asLong() > 0)
+        {
+            sb.append(" (").append(n.path("reads").asLong()).append(" reads, ").append(n.path("fallback_reads")
+                .asLong()).append(" fell back to user stamps)");
+        }
+        if (!n.path("fallback_reason").isNull() && !n.path("fallback_reason").isMissingNode())
+        {
+            sb.append(" (kernel asked: ").append(n.path("fallback_reason").asText()).append(')');
+        }
+        return sb.append(": ").append(n.path("rule").asText()).toString();
     }
 }

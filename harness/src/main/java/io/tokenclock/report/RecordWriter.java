@@ -43,14 +43,12 @@ public final class RecordWriter
 {
     /** Version of the metric definitions in docs/METRICS.md that this build implements. */
     public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
-    public static final int RECORD_FORMAT = 4;
+    public static final int RECORD_FORMAT = 5;
 
     private static final ObjectMapper JSON = RecordJson.JSON;
     private static final String BOUNDARY = "client-side: from the client's write of the request to arrival of " +
         "response bytes at the client's socket; includes network, server queueing, prefill and decode";
     private static final String CLOCK = "System.nanoTime (CLOCK_MONOTONIC on Linux), one clock for all stamps, ns";
-    private static final String STAMPING = "one stamp per network read, taken before TLS/HTTP/SSE decoding; an SSE " +
-        "event is stamped with the read that completed it";
     /** Which chunk is the first token: the rule {@code compare} holds two results to. */
     public static final String FIRST_TOKEN_RULE = "first chunk with non-empty content, reasoning_content/reasoning, " +
         "or tool_calls; role-only and usage-only chunks are not tokens";
@@ -187,10 +185,10 @@ public final class RecordWriter
             r.options().measurement().profile(), h.profileEvent(), List.copyOf(h.profileFiles()));
         return new MeasurementSection(BOUNDARY, r.target().endpoint().isLoopback() ? "loopback" : "remote",
             r.target().endpoint().tls() ? r.options().tlsTrust().describe() : null,
-            JSON.valueToTree(r.provenance().connectRtt()), CLOCK, "Netty HTTP/1.1, " + r.provenance().transport() +
-            " event loops, keep-alive, TCP_NODELAY", STAMPING, FIRST_TOKEN_RULE, TOKEN_COUNTS,
+            JSON.valueToTree(r.provenance().connectRtt()), CLOCK, StampingSection.transport(r.provenance()),
+            StampingSection.json(r.provenance().stamping()), FIRST_TOKEN_RULE, TOKEN_COUNTS,
             "docs/METRICS.md, " + FORMULAS_VERSION, HISTOGRAMS, r.energy() == null ? null : r.energy().powerBoundary(),
-            clientThreads(h), clientJitter(h), new MeasurementSection.ClientGc(List.copyOf(h.gcCollectors()),
+            clientThreads(r, h), clientJitter(h), new MeasurementSection.ClientGc(List.copyOf(h.gcCollectors()),
             h.gcCount(), h.gcTotalMs(), h.gcMaxMs()), clientCost(h, r.counts().chunks()), readiness(r),
             new MeasurementSection.ClientJit(h.jitMsDuringLoad(), "CompilationMXBean total compilation time (summed " +
             "over compiler threads) from the start of load to the end of the drain"),
@@ -198,9 +196,11 @@ public final class RecordWriter
     }
 
     /** What each of the client's threads does, and the request stage's scheduling priority. */
-    private static MeasurementSection.ClientThreads clientThreads(final RunResult.ClientHealth h)
+    private static MeasurementSection.ClientThreads clientThreads(final RunResult r, final RunResult.ClientHealth h)
     {
-        return new MeasurementSection.ClientThreads(
+        return new MeasurementSection.ClientThreads(r.provenance().transport().startsWith("recvmsg") ?
+            "the kernel client's epoll loop threads (tokenclock-kstamp-N): recvmsg, stamp, decode HTTP, frame SSE, " +
+            "publish fixed-size records, send" :
             "the Netty event loop threads: read, stamp, frame SSE, publish fixed-size records, send",
             "one thread: drains the ring, rebuilds chunk timelines, frees permits",
             "one thread: token counts, metrics, histograms, requests.jsonl (flushed within " +
@@ -261,12 +261,20 @@ public final class RecordWriter
         final ReportSection.Throughput throughput = new ReportSection.Throughput(Formulas.rate(c.ok(), w),
             Formulas.rate(c.outputTokens(), w), Formulas.rate(c.inputTokens(), w));
         return new ReportSection(window, counts(r), new LinkedHashMap<>(c.errorsByClass()), throughput,
-            distributions(r.distributions()), List.copyOf(TailWarnings.of(r.distributions())),
-            coldStart(r.coldStart()), tasks(r.tasks(), w),
+            distributions(r.distributions()), tailWarnings(r),
+            StampingSection.receiveDelay(r.provenance().stamping()), coldStart(r.coldStart()), tasks(r.tasks(), w),
             segments(r.groups(), r.options().quality().rule().judgesOutputs()),
             new ReportSection.Harness(c.ringFullWaits(), c.clampedValues()), GoodputSection.json(r),
             QualitySection.json(r), repetitions(r.options().state()), ServerMetricsReport.window(r),
             CostEnergyReport.costSection(r), CostEnergyReport.energySection(r));
+    }
+
+    /** The per-metric tail warnings, then a step of the realtime clock under kernel stamps, if one was seen. */
+    private static List<String> tailWarnings(final RunResult r)
+    {
+        final List<String> tail = new ArrayList<>(TailWarnings.of(r.distributions()));
+        StampingSection.tailWarning(r.provenance().stamping()).ifPresent(tail::add);
+        return List.copyOf(tail);
     }
 
     /** Every measured request and what it carried, by outcome. */

@@ -17,6 +17,7 @@ import io.tokenclock.recording.GoodputCounts;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.telemetry.ServerMetricsSummary;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
 
 /**
@@ -157,11 +158,12 @@ public record RunResult(
     /**
      * What identifies and conditions the run beyond its options: a SHA-256 over every request body in request order
      * and, in open loop, over the intended start offsets; the tokenizer and its file hash; how many prompts missed
-     * their exact token count; what the cache flush answered; TCP connect round trips to the server before the run.
+     * their exact token count; what the cache flush answered; TCP connect round trips to the server before the run;
+     * the transport, and how its reads were stamped (kernel or user, fallbacks, the client's receive delay).
      */
     public record Provenance(String hash, String scheduleHash, long requests, long residualRequests,
         String tokenizerSha256, String tokenizerId, String cacheAction, Map<String, Object> connectRtt,
-        String transport)
+        String transport, StampingReport stamping)
     {
     }
 

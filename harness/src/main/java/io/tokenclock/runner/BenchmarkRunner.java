@@ -16,7 +16,9 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
-import io.tokenclock.transport.StreamingClient;
+import io.tokenclock.transport.ClientSettings;
+import io.tokenclock.transport.StreamClient;
+import io.tokenclock.transport.StreamClients;
 import io.tokenclock.workload.tokenizer.Tokenizers;
 
 /**
@@ -93,10 +95,10 @@ public final class BenchmarkRunner
             throw ex;
         }
         final RunResult.Target target = target(options, prep);
-        final StreamingClient client = new StreamingClient(prep.endpoint(), clock, new ChunkRecords(RING_BYTES),
-            prep.headers(), options.maxInFlight(), options.measurement().ioThreads(), options.limits(),
-                options.measurement().busyPoll(),
-            options.tlsTrust());
+        final StreamClient client = StreamClients.open(new ClientSettings(prep.endpoint(), clock,
+            new ChunkRecords(RING_BYTES), prep.headers(), options.maxInFlight(), options.measurement().ioThreads(),
+            options.limits(), options.measurement().busyPoll(), options.tlsTrust(),
+            options.measurement().stamping()), err::println);
         final ReadinessReport ready = readyBeforeT0(options, client, prep.server().preflightMs(), warm);
         final Measurement measurement = wire(options, prep, target, client, ready, err);
         final Monitors.InLoad inLoad;
@@ -154,7 +156,7 @@ public final class BenchmarkRunner
     /** @return the measurement wired around the client; the client is closed if wiring fails. */
     private Measurement wire(
         final RunOptions options, final Preparation.Prepared prep, final RunResult.Target target,
-        final StreamingClient client, final ReadinessReport ready, final PrintStream err) throws IOException
+        final StreamClient client, final ReadinessReport ready, final PrintStream err) throws IOException
     {
         try
         {
@@ -248,7 +250,7 @@ public final class BenchmarkRunner
      * @param warm the self-warm-up's {requests, chunks, ns, JIT ms}.
      */
     private ReadinessReport readyBeforeT0(
-        final RunOptions options, final StreamingClient client, final double preflightMs, final long[] warm)
+        final RunOptions options, final StreamClient client, final double preflightMs, final long[] warm)
         throws InterruptedException
     {
         try

@@ -43,7 +43,7 @@ import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
-import io.tokenclock.transport.StreamingClient;
+import io.tokenclock.transport.StreamClient;
 import io.tokenclock.workload.AgentWorkload;
 
 /**
@@ -57,14 +57,14 @@ import io.tokenclock.workload.AgentWorkload;
 final class Measurement implements AutoCloseable, RequestListener
 {
     private static final long PROGRESS_INTERVAL_NS = TimeUnit.MILLISECONDS.toNanos(500);
-    /** How long requests may take to end after {@link StreamingClient#cancelAll()} before the run gives up on them. */
+    /** How long requests may take to end after {@link StreamClient#cancelAll()} before the run gives up on them. */
     private static final long CANCEL_WAIT_NS = TimeUnit.SECONDS.toNanos(10);
 
     private final RunOptions options;
     private final NanoClock clock;
     private final Preparation.Prepared prep;
     private final RunResult.Target target;
-    private final StreamingClient client;
+    private final StreamClient client;
     private final ReadinessReport ready;
     private final Interruption interruption;
     private final Monitors monitors;
@@ -90,7 +90,7 @@ final class Measurement implements AutoCloseable, RequestListener
     /** Wires the run around the client, which {@link #close()} closes. */
     Measurement(
         final RunOptions options, final NanoClock clock, final Preparation.Prepared prep,
-        final RunResult.Target target, final StreamingClient client, final ReadinessReport ready,
+        final RunResult.Target target, final StreamClient client, final ReadinessReport ready,
         final Interruption interruption, final PrintStream err) throws IOException
     {
         this.options = options;
@@ -276,7 +276,7 @@ final class Measurement implements AutoCloseable, RequestListener
     {
         return new RunResult.Provenance(prep.workload().hash(), generator.scheduleHash(), prep.workload().requests(),
             prep.workload().residualRequests(), prep.tokenizer().fileSha256(), prep.tokenizer().id(),
-            prep.cacheAction(), prep.networkRtt(), client.transport());
+            prep.cacheAction(), prep.networkRtt(), client.transport(), client.stamping());
     }
 
     private List<RunResult.GroupResult> groupResults()

@@ -10,7 +10,7 @@ import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.GroupStats;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.report.ProgressLine;
-import io.tokenclock.transport.StreamingClient;
+import io.tokenclock.transport.StreamClient;
 
 /**
  * The calling thread's part of the window: every interval it samples the histograms, draws the progress line, and
@@ -25,7 +25,7 @@ final class Supervisor
     private final Interruption interruption;
     private final LoadGenerator generator;
     private final SlotPool pool;
-    private final StreamingClient client;
+    private final StreamClient client;
     private final Collector collector;
     private final MetricRecorders recorders;
     private final GroupStats[] groups;
@@ -38,7 +38,7 @@ final class Supervisor
 
     Supervisor(
         final RunOptions options, final NanoClock clock, final Interruption interruption,
-        final LoadGenerator generator, final SlotPool pool, final StreamingClient client, final Collector collector,
+        final LoadGenerator generator, final SlotPool pool, final StreamClient client, final Collector collector,
         final MetricRecorders recorders, final GroupStats[] groups, final ProgressLine progress)
     {
         this.options = options;

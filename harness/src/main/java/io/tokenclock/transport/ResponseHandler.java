@@ -1,12 +1,6 @@
 package io.tokenclock.transport;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
@@ -41,13 +35,11 @@ import io.tokenclock.recording.StreamRecorder;
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter
 {
-    private static final int ERROR_BODY_LIMIT = 1024;
-    /** The longest a {@code --retry-429} waits, whatever {@code Retry-After} says. */
-    private static final long MAX_RETRY_WAIT_MS = 60_000;
+    static final int ERROR_BODY_LIMIT = 1024;
 
     private final NanoClock clock;
     private final StreamRecorder recorder;
-    private final StreamingClient client;
+    private final ConnectionOwner client;
     private final ArrivalStamper stamper = new ArrivalStamper();
     private final Runnable onWatchdog = this::watchdog;
     private final Runnable onCancelRule = this::cancelByRule;
@@ -70,14 +62,13 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     /** The 200 answer is a JSON body, not an event stream: collected like an error body, classed not_streaming. */
     private boolean notStreaming;
     private ScheduledFuture<?> timeoutFuture;
-    /** The limits of the request in flight, its send stamp, and whether any byte of its response has come. */
+    /** The limits of the request in flight, counted from its send stamp and its last read. */
+    private final Deadlines deadlines = new Deadlines();
     private RequestLimits limits = RequestLimits.DEFAULT;
-    private long sentAtNs;
-    private boolean responded;
     private Channel channel;
 
     ResponseHandler(
-        final NanoClock clock, final ChunkRecords records, final StreamingClient client, final Channel ch, final int id,
+        final NanoClock clock, final ChunkRecords records, final ConnectionOwner client, final Channel ch, final int id,
         final RequestLimits limits)
     {
         this.id = id;
@@ -121,7 +112,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     {
         active = true;
         this.limits = limits;
-        responded = false;
         keepAlive = true;
         status = 0;
         errorBody = null;
@@ -129,15 +119,16 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         recorder.begin(slot);
         slot.connectionId = id;
         slot.newConnection = requestsCarried++ == 0 && !preopened;
-        sentAtNs = clock.nanoTime();
-        armWatchdog(sentAtNs);
+        final long armedNs = clock.nanoTime();
+        deadlines.start(limits, armedNs);
+        armWatchdog(armedNs);
         if (slot.cancelAfterNs > 0)
         {
             cancelFuture = channel.eventLoop().schedule(onCancelRule, slot.cancelAfterNs, TimeUnit.NANOSECONDS);
         }
         final long sentNs = clock.nanoTime();
         slot.sentNs = sentNs;
-        sentAtNs = sentNs; // the watchdog's deadlines count from the send stamp (armed a microsecond before)
+        deadlines.resend(sentNs); // the deadlines count from the send stamp (armed a microsecond before)
         return sentNs;
     }
 
@@ -155,14 +146,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             {
                 return;
             }
-            if (!responded)
+            if (deadlines.onRead())
             {
-                responded = true;
-                if (limits.idleNs() > 0)
-                {
-                    // Once per request: the idle deadline starts to count now, and may be the earliest.
-                    rearmWatchdog();
-                }
+                // Once per request: the idle deadline starts to count now, and may be the earliest.
+                rearmWatchdog();
             }
             if (msg instanceof HttpObject decoded && decoded.decoderResult().isFailure())
             {
@@ -176,16 +163,16 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
                 status = response.status().code();
                 keepAlive = HttpUtil.isKeepAlive(response);
                 recorder.slot().httpStatus = status;
-                final String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
-                notStreaming = status == 200 && type != null &&
-                    type.toLowerCase(Locale.ROOT).contains("json");
-                if (status != 200 || notStreaming)
+                notStreaming =
+                    ErrorClassifier.notStreaming(status, response.headers().get(HttpHeaderNames.CONTENT_TYPE));
+                if (ErrorClassifier.keepsBody(status, notStreaming))
                 {
                     errorBody = new StringBuilder();
                 }
-                if (status == 429 || status == 503)
+                if (RetryPolicy.readsRetryAfter(status))
                 {
-                    recorder.slot().retryAfterMs = retryAfterMs(response.headers().get(HttpHeaderNames.RETRY_AFTER));
+                    recorder.slot().retryAfterMs =
+                        RetryPolicy.retryAfterMs(response.headers().get(HttpHeaderNames.RETRY_AFTER));
                 }
             }
             if (msg instanceof HttpContent content)
@@ -251,53 +238,14 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         }
         client.release(this);
         final RequestSlot slot = recorder.slot();
-        if (status == 429 && slot.retries429 < limits.retries429())
+        if (RetryPolicy.retries(status, slot.retries429, limits))
         {
             retryLater(slot);
         }
-        else if (notStreaming)
-        {
-            end(lastReadNs, ErrorClass.NOT_STREAMING, "HTTP 200 with a JSON body, not an event stream (the server " +
-                "ignored stream: true): " + UntrustedText.oneLine(errorBody.toString()));
-        }
-        else if (errorBody != null)
-        {
-            end(lastReadNs, ErrorClass.ofHttpStatus(status), "HTTP " + status + ": " +
-                UntrustedText.oneLine(errorBody.toString()));
-        }
         else
         {
-            end(lastReadNs, ErrorClass.NONE, null);
-        }
-    }
-
-    /**
-     * @return a {@code Retry-After} value in ms: delay-seconds, or an HTTP date (from now); -1 when absent or not
-     * understood.
-     */
-    static long retryAfterMs(final String value)
-    {
-        if (value == null || value.isBlank())
-        {
-            return -1;
-        }
-        final String v = value.trim();
-        try
-        {
-            return Math.max(0, Math.round(Double.parseDouble(v) * 1e3));
-        }
-        catch (final NumberFormatException notSeconds)
-        {
-            try
-            {
-                final ZonedDateTime at = ZonedDateTime.parse(v,
-                    DateTimeFormatter.RFC_1123_DATE_TIME);
-                return Math.max(0, Duration.between(Instant.now(), at.toInstant()).toMillis());
-            }
-            catch (final DateTimeParseException notDate)
-            {
-                return -1;
-            }
+            final ErrorClassifier.Classified outcome = ErrorClassifier.completed(status, notStreaming, errorBody);
+            end(lastReadNs, outcome.error(), outcome.detail());
         }
     }
 
@@ -343,17 +291,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
 
     private long nextDeadlineNs()
     {
-        final RequestLimits t = limits;
-        long next = t.totalNs() > 0 ? sentAtNs + t.totalNs() : Long.MAX_VALUE;
-        if (!responded && t.firstByteNs() > 0)
-        {
-            next = Math.min(next, sentAtNs + t.firstByteNs());
-        }
-        if (responded && t.idleNs() > 0)
-        {
-            next = Math.min(next, lastReadNs + t.idleNs());
-        }
-        return next;
+        return deadlines.nextNs(lastReadNs);
     }
 
     private void watchdog()
@@ -364,20 +302,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             return;
         }
         final long now = clock.nanoTime();
-        final RequestLimits t = limits;
-        if (t.totalNs() > 0 && now - sentAtNs >= t.totalNs())
+        final ErrorClass expired = deadlines.expired(now, lastReadNs);
+        if (expired != ErrorClass.NONE)
         {
-            abort(ErrorClass.TIMEOUT_TOTAL, "no complete response within --timeout " + t.totalNs() / 1e9 + " s");
-        }
-        else if (!responded && t.firstByteNs() > 0 && now - sentAtNs >= t.firstByteNs())
-        {
-            abort(ErrorClass.TIMEOUT_FIRST_BYTE, "no byte of the response within --first-byte-timeout " +
-                t.firstByteNs() / 1e9 + " s");
-        }
-        else if (responded && t.idleNs() > 0 && now - lastReadNs >= t.idleNs())
-        {
-            abort(ErrorClass.TIMEOUT_IDLE, "the response went silent for --idle-timeout " + t.idleNs() / 1e9 +
-                " s mid-stream");
+            abort(expired, deadlines.detail(expired));
         }
         else
         {
@@ -393,8 +321,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     }
 
     /**
-     * {@code --retry-429}: the request is not ended but sent again after the server's {@code Retry-After} (1 s when
-     * it gave none, at most 60 s), on whatever connection is free then. Its permit stays taken meanwhile, its
+     * {@code --retry-429} ({@link RetryPolicy}): the request is not ended but sent again later, on whatever
+     * connection is free then. Its permit stays taken meanwhile, its
      * intended start stays the first one (so TTFT from schedule includes the waits), its send stamp becomes the last
      * send's, and its retries are counted.
      */
@@ -403,10 +331,9 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         stopTimers();
         recorder.detach();
         client.onRequestEnded(this);
-        final long delayMs = slot.retryAfterMs >= 0 ? Math.min(slot.retryAfterMs, MAX_RETRY_WAIT_MS) : 1_000;
         slot.retries429++;
         slot.httpStatus = 0;
-        client.retryLater(slot, TimeUnit.MILLISECONDS.toNanos(delayMs));
+        client.retryLater(slot, RetryPolicy.delayNs(slot.retryAfterMs));
     }
 
     private void stopTimers()
@@ -439,9 +366,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     {
         if (active)
         {
-            final String tls = TlsTrust.explain(cause);
-            end(clock.nanoTime(), tls != null ? ErrorClass.TLS : ErrorClass.STREAM_CUT, tls != null ? tls :
-                cause.getClass().getSimpleName() + ": " + UntrustedText.oneLine(cause.getMessage()));
+            final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(cause);
+            end(clock.nanoTime(), failure.error(), failure.detail());
             ctx.channel().close();
         }
         else

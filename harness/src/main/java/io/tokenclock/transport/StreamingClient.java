@@ -1,9 +1,5 @@
 package io.tokenclock.transport;
 
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.UnknownHostException;
-import java.nio.channels.UnresolvedAddressException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +16,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SelectStrategy;
@@ -62,7 +57,7 @@ import io.tokenclock.recording.StreamRecorder;
  * {@link #submit} is thread-safe and returns at once; the outcome of every submitted slot arrives at the collector
  * as an end record, whatever happens (connect failure, HTTP error, cut stream, timeout, cancellation).
  */
-public final class StreamingClient implements AutoCloseable
+public final class StreamingClient implements StreamClient, ConnectionOwner
 {
     private final Endpoint endpoint;
     private final NanoClock clock;
@@ -79,6 +74,7 @@ public final class StreamingClient implements AutoCloseable
     private final AtomicInteger connections =
         new AtomicInteger();
     private AtomicReferenceArray<ResponseHandler> sticky;
+    private final StampingReport stamping;
 
     /**
      * @param maxConnections cap on idle connections kept, normally the cap on requests in flight.
@@ -90,11 +86,22 @@ public final class StreamingClient implements AutoCloseable
      *                 it costs one core per event loop. Epoll only; ignored with NIO.
      * @param trust    which server certificates to accept (https endpoints only).
      */
-    public StreamingClient(
+    StreamingClient(
         final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
         final int maxConnections, final int ioThreads, final RequestLimits limits, final boolean busyPoll,
         final TlsTrust trust)
     {
+        this(endpoint, clock, records, headers, maxConnections, ioThreads, limits, busyPoll, trust,
+            StampingReport.user(null));
+    }
+
+    /** As above; {@code stamping} says how the reads are stamped, and why user stamps where kernel ones were asked. */
+    StreamingClient(
+        final Endpoint endpoint, final NanoClock clock, final ChunkRecords records, final Map<String, String> headers,
+        final int maxConnections, final int ioThreads, final RequestLimits limits, final boolean busyPoll,
+        final TlsTrust trust, final StampingReport stamping)
+    {
+        this.stamping = stamping;
         this.endpoint = endpoint;
         this.clock = clock;
         this.records = records;
@@ -140,6 +147,7 @@ public final class StreamingClient implements AutoCloseable
      * previous turn whenever that connection is still open (session affinity, as sticky load balancers give).
      * Call before the run.
      */
+    @Override
     public StreamingClient stickyUsers(final int users)
     {
         this.sticky = new AtomicReferenceArray<>(users);
@@ -152,6 +160,7 @@ public final class StreamingClient implements AutoCloseable
      *
      * @return the connections that opened in time.
      */
+    @Override
     public int preconnect(final int count, final long timeoutMs) throws InterruptedException
     {
         final List<ChannelFuture> opening = new ArrayList<>(count);
@@ -183,6 +192,7 @@ public final class StreamingClient implements AutoCloseable
     }
 
     /** Sends the request held by {@code slot} on an idle connection, or on a new one. Thread-safe, non-blocking. */
+    @Override
     public void submit(final RequestSlot slot)
     {
         ResponseHandler handler;
@@ -208,21 +218,16 @@ public final class StreamingClient implements AutoCloseable
         {
             if (!f.isSuccess())
             {
-                final Throwable cause = f.cause();
-                final String tls = TlsTrust.explain(cause);
-                StreamRecorder.failUnsent(records, slot, connectTimedOut(cause) ? ErrorClass.TIMEOUT_CONNECT :
-                    tls != null ? ErrorClass.TLS : isConnectFailure(cause) ? ErrorClass.CONNECT :
-                    outOfDescriptors(cause) ? ErrorClass.CLIENT_LIMIT : ErrorClass.CLIENT_ERROR,
-                    connectTimedOut(cause) ? "not connected within --connect-timeout " + limits.connectNs() / 1e9 +
-                    " s" : tls != null ? tls : describe(cause), clock.nanoTime());
+                final ErrorClassifier.Classified failure = ErrorClassifier.connectFailure(f.cause(), limits);
+                StreamRecorder.failUnsent(records, slot, failure.error(), failure.detail(), clock.nanoTime());
                 return;
             }
             send(connect.channel().pipeline().get(ResponseHandler.class), slot);
         });
     }
 
-    /** Writes the request on the handler's connection. Event loop of that connection only. */
-    void send(final ResponseHandler handler, final RequestSlot slot)
+    @Override
+    public void send(final ResponseHandler handler, final RequestSlot slot)
     {
         final Channel ch = handler.channel();
         if (!ch.isActive())
@@ -252,15 +257,14 @@ public final class StreamingClient implements AutoCloseable
         {
             if (!w.isSuccess())
             {
-                final String tls = TlsTrust.explain(w.cause());
-                handler.abort(tls != null ? ErrorClass.TLS : ErrorClass.STREAM_CUT,
-                    tls != null ? tls : "write failed: " + describe(w.cause()));
+                final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(w.cause());
+                handler.abort(failure.error(), failure.detail());
             }
         });
     }
 
-    /** A request on this connection ended cleanly: keep the connection for the next one, or close it. */
-    void release(final ResponseHandler handler)
+    @Override
+    public void release(final ResponseHandler handler)
     {
         final Channel ch = handler.channel();
         if (ch.isActive() && handler.stickyUser >= 0)
@@ -278,27 +282,37 @@ public final class StreamingClient implements AutoCloseable
         }
     }
 
-    void onRequestEnded(final ResponseHandler handler)
+    @Override
+    public void onRequestEnded(final ResponseHandler handler)
     {
         inFlight.remove(handler);
     }
 
-    /** @return where this client's handlers publish chunk and end records. */
+    @Override
     public ChunkRecords records()
     {
         return records;
     }
 
     /** @return the I/O transport in use: {@code epoll} on Linux, else {@code nio}. */
+    @Override
     public String transport()
     {
         return transport;
+    }
+
+    /** Every read is stamped by the event loop that reads it ({@code System.nanoTime()} after Netty's read). */
+    @Override
+    public StampingReport stamping()
+    {
+        return stamping;
     }
 
     /**
      * Cancels every request in flight: each ends as {@code cancelled} with what it had received, and its connection
      * is closed (a server that honours disconnects then stops generating). Thread-safe.
      */
+    @Override
     public void cancelAll()
     {
         for (final ResponseHandler handler : inFlight)
@@ -317,7 +331,8 @@ public final class StreamingClient implements AutoCloseable
     }
 
     /** Sends {@code slot} again after {@code delayNs} (a 429 under {@code --retry-429}); cancelAll ends it. */
-    void retryLater(final RequestSlot slot, final long delayNs)
+    @Override
+    public void retryLater(final RequestSlot slot, final long delayNs)
     {
         waitingToRetry.add(slot);
         group.next().schedule(() ->
@@ -346,63 +361,5 @@ public final class StreamingClient implements AutoCloseable
             }
         }
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    }
-
-    private static boolean connectTimedOut(final Throwable cause)
-    {
-        for (Throwable t = cause; t != null; t = t.getCause())
-        {
-            if (t instanceof ConnectTimeoutException)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean isConnectFailure(final Throwable cause)
-    {
-        Throwable t = cause;
-        while (t != null)
-        {
-            if (t instanceof ConnectException || t instanceof UnresolvedAddressException ||
-                t instanceof UnknownHostException || t instanceof NoRouteToHostException ||
-                t instanceof ConnectTimeoutException)
-            {
-                return true;
-            }
-            t = t.getCause();
-        }
-        return false;
-    }
-
-    /**
-     * @return whether the channel could not be created for want of a file descriptor: Netty's channel factory fails
-     * with "Unable to create Channel" around the socket(2) error, "Too many open files" (EMFILE) or "Too many open
-     * files in system" (ENFILE).
-     */
-    static boolean outOfDescriptors(final Throwable cause)
-    {
-        for (Throwable t = cause; t != null; t = t.getCause())
-        {
-            final String m = t.getMessage();
-            if (m != null && (m.contains("Unable to create Channel") || m.contains("Too many open files") ||
-                m.contains("EMFILE") || m.contains("ENFILE")))
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String describe(final Throwable cause)
-    {
-        if (cause == null)
-        {
-            return "unknown failure";
-        }
-        final String message = cause.getMessage();
-        // a failure's message may quote the server (a TLS alert, a proxy's answer): escaped
-        return cause.getClass().getSimpleName() + (message == null ? "" : ": " + UntrustedText.oneLine(message));
     }
 }

@@ -42,6 +42,7 @@ import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.result.ServerInfo;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.dist.TruncatedNormal;
 
@@ -185,7 +186,10 @@ final class ReportGoldenTest
         rtt.put("p99_ms", 0.9);
         rtt.put("max_ms", 1.1);
         final RunResult.Provenance provenance = new RunResult.Provenance("9f".repeat(32), "5a".repeat(32), 225, 2,
-            "c1".repeat(32), "cl100k_base", "flushed: HTTP 200", rtt, "epoll");
+            "c1".repeat(32), "cl100k_base", "flushed: HTTP 200", rtt, "recvmsg epoll (FFM, SO_TIMESTAMPING)",
+            new StampingReport("kernel", "kernel", 4_400, 3, null, 1_764_000_000_000_000_000L,
+                1_764_000_000_000_000_120L, 0, 12, new StampingReport.ReceiveDelay(4_397, 21_000, 640_000, 1_900_000,
+                2_400_000)));
         return new RunResult(o, target(o, "full", true), counts,
             new RunResult.Window(1_000 * MS, 31_000 * MS, 44.5), distributions(200), health, provenance, groups,
             new RunResult.ColdStart("ok", null, 812.5, 21.25, 5_040.75, 230), tasks,
@@ -210,7 +214,7 @@ final class ReportGoldenTest
             null, List.of(), new ProcessUsage.CpuTimes(20_000_000L, 0, false), 8_388_608L, ReadinessReport.NONE, 0,
             null, "normal");
         final RunResult.Provenance provenance = new RunResult.Provenance("0b".repeat(32), null, 4, 0, null, null,
-            "preserve: no flush", Map.of(), "nio");
+            "preserve: no flush", Map.of(), "nio", StampingReport.user(null));
         return new RunResult(o, target(o, "bare", false), counts, new RunResult.Window(5 * MS, 905 * MS, 1.25), none,
             health, provenance, List.of(), null, null, null, null, null, null, null);
     }

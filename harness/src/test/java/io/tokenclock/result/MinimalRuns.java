@@ -12,6 +12,7 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.StampingReport;
 
 /**
  * Minimal finished runs for tests of what is computed from a run (records, sweep points, grades): every distribution
@@ -50,7 +51,7 @@ public final class MinimalRuns
             List.of(), null, List.of(), new ProcessUsage.CpuTimes(0, 0, false), 0, ReadinessReport.NONE, 0, null,
             "normal");
         final RunResult.Provenance provenance = new RunResult.Provenance("0b".repeat(32), null, ok, 0, null, null,
-            "preserve: no flush", Map.of(), "nio");
+            "preserve: no flush", Map.of(), "nio", StampingReport.user(null));
         final RunResult.Target target = new RunResult.Target(Endpoint.parse(o.target().url(), o.target().api()),
             "tiny", ServerInfo.NONE, "minimal", Path.of("/results/minimal"), Instant.parse("2025-01-02T03:04:05Z"));
         return new RunResult(o, target, counts, new RunResult.Window(0, 10_000 * MS, 11), none, health, provenance,

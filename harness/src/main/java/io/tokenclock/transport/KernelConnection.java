@@ -1,0 +1,471 @@
+package io.tokenclock.transport;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.netty.channel.ConnectTimeoutException;
+
+import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.StreamRecorder;
+import io.tokenclock.transport.kernel.LinuxNet;
+import io.tokenclock.transport.kernel.StampedSocket;
+
+/**
+ * One keep-alive connection of the kernel-stamped client, carrying one request at a time: it writes the request,
+ * reads the response with {@link StampedSocket#readEvent} (each read stamped by the kernel), decodes HTTP with
+ * {@link HttpResponseDecoder}, and feeds the body with each read's stamp to its {@link StreamRecorder}, exactly as
+ * Netty's {@code ResponseHandler} does. Its loop's thread only.
+ */
+final class KernelConnection implements HttpResponseDecoder.Sink
+{
+    private static final int ERROR_BODY_LIMIT = ResponseHandler.ERROR_BODY_LIMIT;
+
+    private final KernelLoop loop;
+    private final int id;
+    private final StampedSocket socket;
+    private final StreamRecorder recorder;
+    private final HttpResponseDecoder decoder = new HttpResponseDecoder();
+    private final Deadlines deadlines = new Deadlines();
+    private final Arena arena = Arena.ofShared();
+    private final long connectDeadlineNs;
+    private MemorySegment out;
+    private long outLength;
+    private long outAt;
+    private RequestSlot waiting;
+    private CountDownLatch preconnected;
+    private AtomicInteger opened;
+    private boolean connected;
+    private boolean open = true;
+    private boolean active;
+    private int requestsCarried;
+    private boolean preopened;
+    private long lastReadNs;
+    private long cancelAtNs = Long.MAX_VALUE;
+    private int status;
+    private boolean keepAlive;
+    private boolean notStreaming;
+    private StringBuilder errorBody;
+    private int user = -1;
+
+    KernelConnection(final KernelLoop loop, final int id, final StampedSocket socket, final RequestSlot waiting,
+        final CountDownLatch preconnected, final AtomicInteger opened)
+    {
+        this.loop = loop;
+        this.id = id;
+        this.socket = socket;
+        this.waiting = waiting;
+        this.preconnected = preconnected;
+        this.opened = opened;
+        this.preopened = waiting == null;
+        final RequestLimits limits = loop.settings().limits();
+        this.recorder = new StreamRecorder(loop.settings().records(), limits.maxEventBytes(),
+            limits.maxOutputBytes());
+        this.connectDeadlineNs = limits.connectNs() > 0 ? loop.settings().clock().nanoTime() + limits.connectNs() :
+            Long.MAX_VALUE;
+        this.out = arena.allocate(4096, 8);
+    }
+
+    int id()
+    {
+        return id;
+    }
+
+    int fd()
+    {
+        return socket.fd();
+    }
+
+    boolean isOpen()
+    {
+        return open;
+    }
+
+    boolean busy()
+    {
+        return active || !connected;
+    }
+
+    /** What epoll said of this socket. */
+    void onReady(final int events)
+    {
+        if (!open)
+        {
+            return;
+        }
+        if (!connected)
+        {
+            if ((events & (LinuxNet.EPOLLOUT | LinuxNet.EPOLLERR | LinuxNet.EPOLLHUP)) != 0)
+            {
+                finishConnect();
+            }
+            return;
+        }
+        if ((events & LinuxNet.EPOLLOUT) != 0 && outAt < outLength)
+        {
+            flush();
+        }
+        if ((events & (LinuxNet.EPOLLIN | LinuxNet.EPOLLRDHUP | LinuxNet.EPOLLHUP | LinuxNet.EPOLLERR)) != 0)
+        {
+            readAvailable();
+        }
+    }
+
+    private void finishConnect()
+    {
+        final int error = socket.finishConnect();
+        if (error != 0)
+        {
+            failConnect(new ConnectException("connect to " + loop.client().address().getHostAddress() + ":" +
+                loop.settings().endpoint().port() + " failed: " + (error == 111 ? "Connection refused" :
+                "errno " + error)));
+            return;
+        }
+        connected = true;
+        loop.watch(this, false);
+        if (preconnected != null)
+        {
+            opened.incrementAndGet();
+            preconnected.countDown();
+            preconnected = null;
+        }
+        final RequestSlot slot = waiting;
+        waiting = null;
+        if (slot != null)
+        {
+            send(slot);
+        }
+        else
+        {
+            loop.release(this, -1);
+        }
+    }
+
+    private void failConnect(final Throwable cause)
+    {
+        final RequestSlot slot = waiting;
+        waiting = null;
+        if (preconnected != null)
+        {
+            preconnected.countDown();
+            preconnected = null;
+        }
+        close();
+        if (slot != null)
+        {
+            final ErrorClassifier.Classified failure = ErrorClassifier.connectFailure(cause, loop.settings().limits());
+            loop.client().failUnsent(slot, failure.error(), failure.detail());
+        }
+    }
+
+    /** Starts {@code slot}'s request on this idle, connected connection. */
+    void send(final RequestSlot slot)
+    {
+        final ClientSettings s = loop.settings();
+        active = true;
+        status = 0;
+        keepAlive = true;
+        notStreaming = false;
+        errorBody = null;
+        user = slot.user;
+        decoder.reset();
+        recorder.begin(slot);
+        slot.connectionId = id;
+        slot.newConnection = requestsCarried++ == 0 && !preopened;
+        encode(slot);
+        final long armedNs = s.clock().nanoTime();
+        deadlines.start(s.limits(), armedNs);
+        cancelAtNs = slot.cancelAfterNs > 0 ? armedNs + slot.cancelAfterNs : Long.MAX_VALUE;
+        final long sentNs = s.clock().nanoTime();
+        slot.sentNs = sentNs;
+        lastReadNs = sentNs;
+        deadlines.resend(sentNs);
+        flush();
+    }
+
+    /** Writes the request head and body into {@link #out}, growing it when a body needs more. */
+    private void encode(final RequestSlot slot)
+    {
+        final byte[] head = loop.client().requestHead();
+        final byte[] length = (Integer.toString(slot.bodyLength) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        final long total = (long)head.length + length.length + slot.bodyLength;
+        if (total > out.byteSize())
+        {
+            out = arena.allocate(Math.max(total, out.byteSize() * 2), 8);
+        }
+        MemorySegment.copy(head, 0, out, ValueLayout.JAVA_BYTE, 0, head.length);
+        MemorySegment.copy(length, 0, out, ValueLayout.JAVA_BYTE, head.length, length.length);
+        MemorySegment.copy(slot.body, 0, out, ValueLayout.JAVA_BYTE, head.length + length.length, slot.bodyLength);
+        outLength = total;
+        outAt = 0;
+    }
+
+    private void flush()
+    {
+        while (outAt < outLength)
+        {
+            final long n = socket.send(out.asSlice(outAt), outLength - outAt);
+            if (n == -1)
+            {
+                loop.watch(this, true);
+                return;
+            }
+            if (n < 0)
+            {
+                final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(
+                    new IOException("send failed, errno " + socket.lastErrno()));
+                abort(failure.error(), failure.detail());
+                return;
+            }
+            outAt += n;
+        }
+        loop.watch(this, false);
+    }
+
+    /** Reads what is queued, one stamped read at a time (each event its own read while a backlog waits). */
+    private void readAvailable()
+    {
+        for (int i = 0; i < KernelLoop.READS_PER_EVENT && open; i++)
+        {
+            final int n = socket.readEvent();
+            if (n == -1)
+            {
+                return;
+            }
+            if (n < 0)
+            {
+                final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(
+                    new IOException("recvmsg failed, errno " + socket.lastErrno()));
+                abortOrClose(failure.error(), failure.detail());
+                return;
+            }
+            if (n == 0)
+            {
+                onEndOfStream();
+                return;
+            }
+            onRead(n, loop.stamp(socket.lastStampNs(), socket.lastReadWasBacklog()));
+        }
+    }
+
+    private void onRead(final int n, final long stampNs)
+    {
+        // Bytes cannot be there before the bytes before them, nor before the request went out: a stamp earlier than
+        // the last one (a converted stamp's own error, a reassembled segment) takes the last one.
+        lastReadNs = Math.max(stampNs, lastReadNs);
+        if (!active)
+        {
+            // Bytes on an idle connection belong to no request: the server misbehaves; do not reuse it.
+            close();
+            return;
+        }
+        deadlines.onRead();
+        final byte[] readBuffer = loop.readBuffer();
+        MemorySegment.copy(socket.data(), ValueLayout.JAVA_BYTE, 0, readBuffer, 0, n);
+        decoder.decode(readBuffer, 0, n, this);
+        if (active && decoder.failure() != null)
+        {
+            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
+                UntrustedText.oneLine(decoder.failure()));
+        }
+    }
+
+    private void onEndOfStream()
+    {
+        if (active)
+        {
+            decoder.onClose(this);
+        }
+        if (active)
+        {
+            end(loop.settings().clock().nanoTime(), ErrorClass.STREAM_CUT,
+                "connection closed before the response ended");
+        }
+        close();
+    }
+
+    @Override
+    public void head(final int status, final String contentType, final String retryAfter, final boolean keepAlive)
+    {
+        this.status = status;
+        this.keepAlive = keepAlive;
+        final RequestSlot slot = recorder.slot();
+        slot.httpStatus = status;
+        notStreaming = ErrorClassifier.notStreaming(status, contentType);
+        if (ErrorClassifier.keepsBody(status, notStreaming))
+        {
+            errorBody = new StringBuilder();
+        }
+        if (RetryPolicy.readsRetryAfter(status))
+        {
+            slot.retryAfterMs = RetryPolicy.retryAfterMs(retryAfter);
+        }
+    }
+
+    @Override
+    public void body(final byte[] src, final int offset, final int length)
+    {
+        if (!active)
+        {
+            return;
+        }
+        if (errorBody != null)
+        {
+            final int n = Math.min(length, ERROR_BODY_LIMIT - errorBody.length());
+            if (n > 0)
+            {
+                errorBody.append(new String(src, offset, n, StandardCharsets.UTF_8));
+            }
+            return;
+        }
+        recorder.onBytes(src, offset, length, lastReadNs);
+        if (recorder.errorSeen())
+        {
+            abort(ErrorClass.ERROR_EVENT, null);
+        }
+        else if (recorder.oversize())
+        {
+            abort(ErrorClass.OVERSIZE, recorder.oversizeDetail());
+        }
+        else if (recorder.cancelDue())
+        {
+            abort(ErrorClass.CANCEL_RULE, "cancelled by the workload's cancellation rule");
+        }
+    }
+
+    @Override
+    public void end()
+    {
+        if (!active)
+        {
+            return;
+        }
+        // Back to the pool before the end is published, as with Netty: a closed loop refilling at once finds it idle.
+        final RequestSlot slot = recorder.slot();
+        final int carried = user;
+        if (RetryPolicy.retries(status, slot.retries429, loop.settings().limits()))
+        {
+            active = false;
+            recorder.detach();
+            slot.retries429++;
+            slot.httpStatus = 0;
+            reuseOrClose(carried);
+            loop.retryLater(slot, RetryPolicy.delayNs(slot.retryAfterMs));
+            return;
+        }
+        final ErrorClassifier.Classified outcome = ErrorClassifier.completed(status, notStreaming, errorBody);
+        active = false;
+        reuseOrClose(carried);
+        recorder.finish(lastReadNs, outcome.error(), outcome.detail());
+    }
+
+    private void reuseOrClose(final int carriedUser)
+    {
+        if (keepAlive && open)
+        {
+            loop.release(this, carriedUser);
+        }
+        else
+        {
+            close();
+        }
+    }
+
+    /** @return the earliest time this connection must be looked at: a limit of its request, or its connect. */
+    long nextDeadlineNs()
+    {
+        if (!open)
+        {
+            return Long.MAX_VALUE;
+        }
+        if (!connected)
+        {
+            return connectDeadlineNs;
+        }
+        return active ? Math.min(deadlines.nextNs(lastReadNs), cancelAtNs) : Long.MAX_VALUE;
+    }
+
+    /** Ends the request (or the connect) whose limit has run out at {@code nowNs}. */
+    void checkDeadlines(final long nowNs)
+    {
+        if (!open)
+        {
+            return;
+        }
+        if (!connected)
+        {
+            if (nowNs >= connectDeadlineNs)
+            {
+                failConnect(new ConnectTimeoutException("connect timed out"));
+            }
+            return;
+        }
+        if (!active)
+        {
+            return;
+        }
+        final ErrorClass expired = deadlines.expired(nowNs, lastReadNs);
+        if (expired != ErrorClass.NONE)
+        {
+            abort(expired, deadlines.detail(expired));
+        }
+        else if (nowNs >= cancelAtNs)
+        {
+            abort(ErrorClass.CANCEL_RULE, "cancelled by the workload's cancellation rule");
+        }
+    }
+
+    /** Ends the request in flight, if any, with {@code error}, and closes the connection. */
+    void abort(final ErrorClass error, final String detail)
+    {
+        if (!connected && waiting != null)
+        {
+            final RequestSlot slot = waiting;
+            waiting = null;
+            close();
+            loop.client().failUnsent(slot, error, detail);
+            return;
+        }
+        if (active)
+        {
+            end(loop.settings().clock().nanoTime(), error, detail);
+            close();
+        }
+    }
+
+    private void abortOrClose(final ErrorClass error, final String detail)
+    {
+        if (active)
+        {
+            abort(error, detail);
+        }
+        else
+        {
+            close();
+        }
+    }
+
+    private void end(final long endNs, final ErrorClass error, final String detail)
+    {
+        active = false;
+        recorder.finish(endNs, error, detail);
+    }
+
+    void close()
+    {
+        if (open)
+        {
+            open = false;
+            loop.forget(this);
+            socket.close();
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,406 @@
+package io.tokenclock.transport;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+
+import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.transport.kernel.ClockBridge;
+import io.tokenclock.transport.kernel.ControlMessages;
+import io.tokenclock.transport.kernel.KernelStamps;
+import io.tokenclock.transport.kernel.LinuxNet;
+import io.tokenclock.transport.kernel.StampedSocket;
+
+/**
+ * One I/O thread of the kernel-stamped client: an epoll set over its connections and an eventfd that wakes it for
+ * new work. Every connection, timer and counter here is touched by this thread only; other threads reach it through
+ * {@link #submit} and control tasks on its queue.
+ * <p>
+ * Timers are not scheduled: each turn computes the earliest deadline of every connection ({@link Deadlines}, the
+ * connect limit, the cancellation rule, retries due) and waits in epoll at most until then (millisecond grain: a
+ * limit fires up to 1 ms late). That scan is linear in the loop's connections, which is fine for hundreds.
+ */
+final class KernelLoop implements Runnable
+{
+    /** The epoll key of the wake-up eventfd; connections use their index. */
+    private static final long WAKE_KEY = -1L;
+    private static final int MAX_EVENTS = 256;
+    private static final int MAX_WAIT_MS = 100;
+    /** Reads taken from one connection per readiness event, so that one busy stream cannot starve the others. */
+    static final int READS_PER_EVENT = 64;
+
+    /** What this loop counted, for {@link StampingReport}. */
+    record Counts(long reads, long fallbackReads, long backlogReads, long steps, long minOffsetNs, long maxOffsetNs,
+        Histogram receiveDelay)
+    {
+    }
+
+    private final KernelStreamClient client;
+    private final Thread thread;
+    private final ManyToOneConcurrentArrayQueue<Object> tasks;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment errno = LinuxNet.newErrno(arena);
+    private final MemorySegment event = arena.allocate(LinuxNet.EPOLL_EVENT_BYTES, 8);
+    private final MemorySegment events = arena.allocate((long)LinuxNet.EPOLL_EVENT_BYTES * MAX_EVENTS, 8);
+    private final MemorySegment scratch = arena.allocate(8, 8);
+    private final int epfd;
+    private final int wakeFd;
+    private final ClockBridge bridge = new ClockBridge(KernelStamps.systemClocks(), StampingReport.STEP_NS);
+    /** Kernel stamp to user stamp, ns; fixed range (10 s) so that a copy from another thread never sees a resize. */
+    private final Histogram receiveDelay = new Histogram(10_000_000_000L, 3);
+    private final List<KernelConnection> connections = new ArrayList<>();
+    private final ArrayDeque<KernelConnection> idle = new ArrayDeque<>();
+    /** Indices of closed connections, reused by the next ones (an index is its epoll key). */
+    private final ArrayDeque<Integer> freeIds = new ArrayDeque<>();
+    private final PriorityQueue<Retry> retries = new PriorityQueue<>();
+    private KernelConnection[] sticky;
+    private volatile boolean running = true;
+    private volatile long reads;
+    private volatile long fallbackReads;
+    private volatile long backlogReads;
+    private boolean fallbackNoted;
+    /** The heap copy of each read (the core takes byte arrays); one per loop, reads never overlap. */
+    private final byte[] readBuffer = new byte[StampedSocket.READ_BYTES];
+
+    /** A request waiting out its Retry-After. */
+    private record Retry(long dueNs, RequestSlot slot) implements Comparable<Retry>
+    {
+        @Override
+        public int compareTo(final Retry o)
+        {
+            return Long.compare(dueNs, o.dueNs);
+        }
+    }
+
+    KernelLoop(final KernelStreamClient client, final int index, final int maxConnections)
+    {
+        this.client = client;
+        this.tasks = new ManyToOneConcurrentArrayQueue<>(Math.max(1024, 4 * maxConnections));
+        this.epfd = LinuxNet.epollCreate(errno);
+        this.wakeFd = LinuxNet.eventfd(errno);
+        if (epfd < 0 || wakeFd < 0)
+        {
+            throw new IllegalStateException("epoll_create1 or eventfd failed, errno " + LinuxNet.errno(errno));
+        }
+        LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_ADD, wakeFd, LinuxNet.EPOLLIN, WAKE_KEY, event);
+        this.thread = new Thread(this, "tokenclock-kstamp-" + index);
+        thread.setDaemon(true);
+    }
+
+    void start()
+    {
+        thread.start();
+    }
+
+    ClientSettings settings()
+    {
+        return client.settings();
+    }
+
+    KernelStreamClient client()
+    {
+        return client;
+    }
+
+    byte[] readBuffer()
+    {
+        return readBuffer;
+    }
+
+    /** Queues {@code task} (a slot to send, or a Runnable) and wakes the loop. Any thread. */
+    private void post(final Object task)
+    {
+        while (!tasks.offer(task))
+        {
+            Thread.onSpinWait();
+        }
+        LinuxNet.eventfdSignal(errno, wakeFd, scratch);
+    }
+
+    void submit(final RequestSlot slot)
+    {
+        post(slot);
+    }
+
+    void stickyUsers(final int users)
+    {
+        post((Runnable)() -> sticky = new KernelConnection[users]);
+    }
+
+    void preconnect(final CountDownLatch done, final AtomicInteger opened)
+    {
+        post((Runnable)() -> open(null, done, opened));
+    }
+
+    void cancelAll()
+    {
+        post((Runnable)this::cancelEverything);
+    }
+
+    void stop()
+    {
+        running = false;
+        LinuxNet.eventfdSignal(errno, wakeFd, scratch);
+    }
+
+    void join()
+    {
+        try
+        {
+            thread.join(5_000);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    Counts counts()
+    {
+        return new Counts(reads, fallbackReads, backlogReads, bridge.steps(), bridge.minOffsetNs(),
+            bridge.maxOffsetNs(), receiveDelay.copy());
+    }
+
+    @Override
+    public void run()
+    {
+        try
+        {
+            while (running)
+            {
+                final int timeoutMs = settings().busyPoll() ? 0 : waitMs(settings().clock().nanoTime());
+                final int n = LinuxNet.epollWait(errno, epfd, events, MAX_EVENTS, timeoutMs);
+                for (int i = 0; i < n; i++)
+                {
+                    final long at = (long)i * LinuxNet.EPOLL_EVENT_BYTES;
+                    final int ready = events.get(ValueLayout.JAVA_INT_UNALIGNED, at);
+                    final long key = events.get(ValueLayout.JAVA_LONG_UNALIGNED, at + 4);
+                    if (key == WAKE_KEY)
+                    {
+                        LinuxNet.eventfdDrain(errno, wakeFd, scratch);
+                    }
+                    else
+                    {
+                        connections.get((int)key).onReady(ready);
+                    }
+                }
+                runTasks();
+                checkTimers(settings().clock().nanoTime());
+            }
+        }
+        finally
+        {
+            shutdown();
+        }
+    }
+
+    private void runTasks()
+    {
+        Object task;
+        while ((task = tasks.poll()) != null)
+        {
+            if (task instanceof RequestSlot slot)
+            {
+                send(slot);
+            }
+            else
+            {
+                ((Runnable)task).run();
+            }
+        }
+    }
+
+    /** Sends {@code slot} on the user's connection, an idle one, or a new one. */
+    private void send(final RequestSlot slot)
+    {
+        if (sticky != null && slot.user >= 0 && slot.user < sticky.length)
+        {
+            final KernelConnection mine = sticky[slot.user];
+            sticky[slot.user] = null;
+            if (mine != null && mine.isOpen() && !mine.busy())
+            {
+                mine.send(slot);
+                return;
+            }
+        }
+        KernelConnection c;
+        while ((c = idle.poll()) != null)
+        {
+            if (c.isOpen())
+            {
+                c.send(slot);
+                return;
+            }
+        }
+        open(slot, null, null);
+    }
+
+    private void open(final RequestSlot slot, final CountDownLatch done, final AtomicInteger opened)
+    {
+        final StampedSocket socket;
+        try
+        {
+            socket = StampedSocket.connect(client.address(), settings().endpoint().port(), client.askKernel());
+        }
+        catch (final IOException | RuntimeException e)
+        {
+            if (slot != null)
+            {
+                final ErrorClassifier.Classified failure = ErrorClassifier.connectFailure(e, settings().limits());
+                client.failUnsent(slot, failure.error(), failure.detail());
+            }
+            if (done != null)
+            {
+                done.countDown();
+            }
+            return;
+        }
+        final Integer free = freeIds.poll();
+        final int id = free != null ? free : connections.size();
+        final KernelConnection c = new KernelConnection(this, id, socket, slot, done, opened);
+        if (free != null)
+        {
+            connections.set(id, c);
+        }
+        else
+        {
+            connections.add(c);
+        }
+        LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_ADD, socket.fd(),
+            LinuxNet.EPOLLOUT | LinuxNet.EPOLLIN | LinuxNet.EPOLLRDHUP, c.id(), event);
+    }
+
+    /** Changes what epoll watches on {@code c}: readable always, writable while a request is half written. */
+    void watch(final KernelConnection c, final boolean writable)
+    {
+        LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_MOD, c.fd(), LinuxNet.EPOLLIN | LinuxNet.EPOLLRDHUP |
+            (writable ? LinuxNet.EPOLLOUT : 0), c.id(), event);
+    }
+
+    /** {@code c} closed: epoll forgets it (closing the fd does too; this keeps the set exact). */
+    void forget(final KernelConnection c)
+    {
+        LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_DEL, c.fd(), 0, c.id(), event);
+        idle.remove(c);
+        freeIds.add(c.id());
+    }
+
+    /** A connection is free again: for its user (session affinity), or for anyone. */
+    void release(final KernelConnection c, final int user)
+    {
+        if (sticky != null && user >= 0 && user < sticky.length)
+        {
+            final KernelConnection previous = sticky[user];
+            sticky[user] = c;
+            if (previous != null && previous != c)
+            {
+                previous.close();
+            }
+            return;
+        }
+        idle.add(c);
+    }
+
+    void retryLater(final RequestSlot slot, final long delayNs)
+    {
+        retries.add(new Retry(settings().clock().nanoTime() + delayNs, slot));
+    }
+
+    /**
+     * Counts one read and returns its stamp on the run's clock: the kernel's, converted with the offset sampled now,
+     * or, when the read carried none, the user stamp taken now (counted as a fallback).
+     *
+     * @param kernelStampNs the read's kernel stamp ({@code CLOCK_REALTIME}), or a negative code.
+     */
+    long stamp(final long kernelStampNs, final boolean backlog)
+    {
+        final long userNs = bridge.sample();
+        reads++;
+        if (backlog)
+        {
+            backlogReads++;
+        }
+        if (kernelStampNs < 0)
+        {
+            fallbackReads++;
+            noteFallback(kernelStampNs);
+            return userNs;
+        }
+        // A kernel stamp a few hundred ns "after" the user stamp is the offset's own error: never later than user.
+        final long kernelNs = Math.min(bridge.toMonotonicNs(kernelStampNs), userNs);
+        receiveDelay.recordValue(Math.min(userNs - kernelNs, receiveDelay.getHighestTrackableValue()));
+        return kernelNs;
+    }
+
+    private void noteFallback(final long code)
+    {
+        if (!fallbackNoted)
+        {
+            fallbackNoted = true;
+            client.note().accept("stamping: a read carried no kernel stamp (" + ControlMessages.describe(code) +
+                "): such reads take a user stamp and are counted (measurement.stamping.fallback_reads)");
+        }
+    }
+
+    private int waitMs(final long nowNs)
+    {
+        long earliest = nowNs + MAX_WAIT_MS * 1_000_000L;
+        for (final KernelConnection c : connections)
+        {
+            earliest = Math.min(earliest, c.nextDeadlineNs());
+        }
+        if (!retries.isEmpty())
+        {
+            earliest = Math.min(earliest, retries.peek().dueNs());
+        }
+        final long waitNs = earliest - nowNs;
+        return waitNs <= 0 ? 0 : (int)Math.min(MAX_WAIT_MS, (waitNs + 999_999) / 1_000_000);
+    }
+
+    private void checkTimers(final long nowNs)
+    {
+        for (int i = 0; i < connections.size(); i++)
+        {
+            connections.get(i).checkDeadlines(nowNs);
+        }
+        while (!retries.isEmpty() && retries.peek().dueNs() <= nowNs)
+        {
+            client.resubmit(retries.poll().slot());
+        }
+    }
+
+    private void cancelEverything()
+    {
+        for (int i = 0; i < connections.size(); i++)
+        {
+            connections.get(i).abort(ErrorClass.CANCELLED, "cancelled at the end of the run");
+        }
+        Retry r;
+        while ((r = retries.poll()) != null)
+        {
+            client.failUnsent(r.slot(), ErrorClass.CANCELLED, "cancelled at the end of the run while waiting to " +
+                "retry a 429");
+        }
+    }
+
+    private void shutdown()
+    {
+        for (int i = 0; i < connections.size(); i++)
+        {
+            connections.get(i).close();
+        }
+        LinuxNet.close(errno, wakeFd);
+        LinuxNet.close(errno, epfd);
+    }
+}

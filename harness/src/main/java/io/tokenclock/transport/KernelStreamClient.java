@@ -1,0 +1,225 @@
+package io.tokenclock.transport;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import org.HdrHistogram.Histogram;
+
+import io.tokenclock.recording.ChunkRecords;
+import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.StreamRecorder;
+
+/**
+ * The kernel-stamped HTTP/1.1 client: plain TCP sockets driven by epoll loops of its own over FFM
+ * ({@link io.tokenclock.transport.kernel}), each read a {@code recvmsg} whose stamp is the kernel's receive time,
+ * converted to the run's clock. Everything that is not reading and stamping is shared with Netty's client: time
+ * limits ({@link Deadlines}), the 429 policy ({@link RetryPolicy}), error classes ({@link ErrorClassifier}), and the
+ * measurement core behind {@link StreamRecorder}.
+ * <p>
+ * Threads: one or more I/O loops ({@link KernelLoop}); {@link #submit} hands a slot to a loop through its queue and
+ * wakes it with an eventfd. Connections are kept alive and reused within their loop. Plain http only.
+ */
+final class KernelStreamClient implements StreamClient
+{
+    private final ClientSettings settings;
+    private final KernelLoop[] loops;
+    private final AtomicInteger next = new AtomicInteger();
+    private final InetAddress address;
+    private final byte[] requestHead;
+    private volatile boolean stickyUsers;
+    private final Consumer<String> note;
+    private final boolean askKernel;
+
+    KernelStreamClient(final ClientSettings settings, final Consumer<String> note)
+    {
+        this(settings, note, true);
+    }
+
+    /** @param askKernel false for sockets without {@code SO_TIMESTAMPING} (the fallback test's socket). */
+    KernelStreamClient(final ClientSettings settings, final Consumer<String> note, final boolean askKernel)
+    {
+        this.settings = settings;
+        this.note = note;
+        this.askKernel = askKernel;
+        try
+        {
+            this.address = InetAddress.getByName(settings.endpoint().host());
+        }
+        catch (final UnknownHostException e)
+        {
+            throw new IllegalArgumentException("cannot resolve " + settings.endpoint().host() + ": " +
+                e.getMessage(), e);
+        }
+        this.requestHead = requestHead(settings.endpoint(), settings.headers());
+        final int threads = settings.ioThreads() > 0 ? settings.ioThreads() :
+            Math.max(1, Runtime.getRuntime().availableProcessors());
+        this.loops = new KernelLoop[threads];
+        for (int i = 0; i < threads; i++)
+        {
+            loops[i] = new KernelLoop(this, i, Math.max(2, settings.maxConnections()));
+        }
+        for (final KernelLoop loop : loops)
+        {
+            loop.start();
+        }
+    }
+
+    /** The request line and headers up to {@code Content-Length: } (the length and the body follow per request). */
+    private static byte[] requestHead(final Endpoint endpoint, final Map<String, String> headers)
+    {
+        final StringBuilder sb = new StringBuilder(256)
+            .append("POST ").append(endpoint.completionPath()).append(" HTTP/1.1\r\n")
+            .append("host: ").append(endpoint.hostHeader()).append("\r\n")
+            .append("content-type: application/json\r\n")
+            .append("accept: text/event-stream\r\n")
+            .append("connection: keep-alive\r\n");
+        for (final Map.Entry<String, String> h : headers.entrySet())
+        {
+            sb.append(h.getKey()).append(": ").append(h.getValue()).append("\r\n");
+        }
+        return sb.append("content-length: ").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    ClientSettings settings()
+    {
+        return settings;
+    }
+
+    InetAddress address()
+    {
+        return address;
+    }
+
+    /** @return where the one line of a first fallback read goes. */
+    Consumer<String> note()
+    {
+        return note;
+    }
+
+    boolean askKernel()
+    {
+        return askKernel;
+    }
+
+    byte[] requestHead()
+    {
+        return requestHead;
+    }
+
+    @Override
+    public StreamClient stickyUsers(final int users)
+    {
+        for (final KernelLoop loop : loops)
+        {
+            loop.stickyUsers(users);
+        }
+        this.stickyUsers = true;
+        return this;
+    }
+
+    @Override
+    public int preconnect(final int count, final long timeoutMs) throws InterruptedException
+    {
+        final CountDownLatch done = new CountDownLatch(count);
+        final AtomicInteger opened = new AtomicInteger();
+        for (int i = 0; i < count; i++)
+        {
+            loops[i % loops.length].preconnect(done, opened);
+        }
+        done.await(timeoutMs, TimeUnit.MILLISECONDS);
+        return opened.get();
+    }
+
+    @Override
+    public void submit(final RequestSlot slot)
+    {
+        final KernelLoop loop = stickyUsers && slot.user >= 0 ? loops[slot.user % loops.length] :
+            loops[Math.floorMod(next.getAndIncrement(), loops.length)];
+        loop.submit(slot);
+    }
+
+    @Override
+    public ChunkRecords records()
+    {
+        return settings.records();
+    }
+
+    @Override
+    public String transport()
+    {
+        return "recvmsg epoll (FFM, SO_TIMESTAMPING)";
+    }
+
+    @Override
+    public StampingReport stamping()
+    {
+        long reads = 0;
+        long fallback = 0;
+        long backlog = 0;
+        long steps = 0;
+        long minOffset = Long.MAX_VALUE;
+        long maxOffset = Long.MIN_VALUE;
+        final Histogram delay = new Histogram(3);
+        for (final KernelLoop loop : loops)
+        {
+            final KernelLoop.Counts c = loop.counts();
+            reads += c.reads();
+            fallback += c.fallbackReads();
+            backlog += c.backlogReads();
+            steps += c.steps();
+            if (c.reads() > 0)
+            {
+                minOffset = Math.min(minOffset, c.minOffsetNs());
+                maxOffset = Math.max(maxOffset, c.maxOffsetNs());
+            }
+            delay.add(c.receiveDelay());
+        }
+        final StampingReport.ReceiveDelay receive = new StampingReport.ReceiveDelay(delay.getTotalCount(),
+            delay.getValueAtPercentile(50), delay.getValueAtPercentile(99), delay.getValueAtPercentile(99.9),
+            delay.getMaxValue());
+        return new StampingReport(fallback == reads && reads > 0 ? "user" : "kernel", "kernel", reads, fallback,
+            fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
+            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, receive);
+    }
+
+    @Override
+    public void cancelAll()
+    {
+        for (final KernelLoop loop : loops)
+        {
+            loop.cancelAll();
+        }
+    }
+
+    /** Ends a request that never reached a connection. */
+    void failUnsent(final RequestSlot slot, final ErrorClass error, final String detail)
+    {
+        StreamRecorder.failUnsent(settings.records(), slot, error, detail, settings.clock().nanoTime());
+    }
+
+    /** Sends {@code slot} on the loop that should carry it (a retry after its wait). */
+    void resubmit(final RequestSlot slot)
+    {
+        submit(slot);
+    }
+
+    @Override
+    public void close()
+    {
+        for (final KernelLoop loop : loops)
+        {
+            loop.stop();
+        }
+        for (final KernelLoop loop : loops)
+        {
+            loop.join();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.tokenclock.transport;
+
+/**
+ * How a run's reads were stamped: {@code measurement.stamping} in record.json.
+ *
+ * @param mode           {@code kernel} or {@code user}: what stamped the reads.
+ * @param requested      what the run asked for ({@code --stamping}).
+ * @param reads          network reads stamped (kernel client only; 0 for the Netty client, which does not count).
+ * @param fallbackReads  reads that carried no kernel stamp and took the user stamp instead.
+ * @param fallbackReason why the run stamps in user space although kernel stamps were asked, or null.
+ * @param offsetMinNs    the smallest realtime-to-monotonic offset sampled beside a read (kernel only).
+ * @param offsetMaxNs    the largest one; {@code max - min} well above a few µs means the realtime clock moved.
+ * @param realtimeSteps  samples where the offset jumped by more than {@link #STEP_NS} (a step of the realtime clock).
+ * @param backlogReads   reads cut to one event's boundary because more was queued behind it.
+ * @param receiveDelay   kernel stamp to user stamp, per read: the client's own receive delay; null for user stamps.
+ */
+public record StampingReport(String mode, String requested, long reads, long fallbackReads, String fallbackReason,
+    long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, ReceiveDelay receiveDelay)
+{
+    /** An offset move larger than this between two samples is a step of the realtime clock (NTP slews stay below). */
+    public static final long STEP_NS = 1_000_000;
+
+    /**
+     * The distribution of kernel stamp to user stamp over the reads that had both, ns.
+     *
+     * @param count reads.
+     * @param p50Ns median.
+     * @param p99Ns 99th percentile.
+     * @param p999Ns 99.9th percentile.
+     * @param maxNs largest.
+     */
+    public record ReceiveDelay(long count, long p50Ns, long p99Ns, long p999Ns, long maxNs)
+    {
+    }
+
+    /** @return a report of user stamps; {@code fallbackReason} non-null when kernel stamps were asked. */
+    public static StampingReport user(final String fallbackReason)
+    {
+        return new StampingReport("user", fallbackReason == null ? "user" : "kernel", 0, 0, fallbackReason, 0, 0, 0,
+            0, null);
+    }
+}

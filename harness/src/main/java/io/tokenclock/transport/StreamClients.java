@@ -1,0 +1,59 @@
+package io.tokenclock.transport;
+
+import java.util.function.Consumer;
+
+import io.tokenclock.clock.SystemNanoClock;
+import io.tokenclock.transport.kernel.KernelStamps;
+
+/**
+ * Picks the client for a run by {@code measurement.stamping}: Netty's (user stamps) or the kernel-stamped one. When
+ * kernel stamps are asked but cannot be had (another OS or CPU, an https endpoint, a kernel that refuses the socket
+ * option, a test clock), it says why in one line and returns Netty's client, whose record then says {@code user}
+ * with that reason.
+ */
+public final class StreamClients
+{
+    private StreamClients()
+    {
+    }
+
+    /**
+     * @param note where the one line of a fallback goes.
+     * @return the client, not yet connected.
+     */
+    public static StreamClient open(final ClientSettings s, final Consumer<String> note)
+    {
+        if (s.stamping() == Stamping.KERNEL)
+        {
+            final String unavailable = kernelUnavailable(s);
+            if (unavailable == null)
+            {
+                return new KernelStreamClient(s, note);
+            }
+            note.accept("stamping: kernel receive stamps are not available (" + unavailable + "): every read is " +
+                "stamped in user space (measurement.stamping = user in record.json)");
+            return netty(s, StampingReport.user(unavailable));
+        }
+        return netty(s, StampingReport.user(null));
+    }
+
+    /** @return why the kernel-stamped client cannot serve these settings here, or null when it can. */
+    static String kernelUnavailable(final ClientSettings s)
+    {
+        if (s.endpoint().tls())
+        {
+            return "https: the kernel-stamped client speaks plain TCP; TLS stays on Netty";
+        }
+        if (s.clock() != SystemNanoClock.INSTANCE)
+        {
+            return "the run's clock is not System.nanoTime()";
+        }
+        return KernelStamps.unavailableReason();
+    }
+
+    private static StreamingClient netty(final ClientSettings s, final StampingReport stamping)
+    {
+        return new StreamingClient(s.endpoint(), s.clock(), s.records(), s.headers(), s.maxConnections(),
+            s.ioThreads(), s.limits(), s.busyPoll(), s.trust(), stamping);
+    }
+}

@@ -1,0 +1,376 @@
+package io.tokenclock.transport.kernel;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.Locale;
+
+/**
+ * The few libc calls the kernel-stamped client makes, as FFM downcalls, each returning the call's result and leaving
+ * {@code errno} in a caller-owned segment ({@link #newErrno}). Linux on x86-64 only ({@link #available}): the struct
+ * layouts below (msghdr, the packed epoll_event, cmsghdr) are that ABI's.
+ * <p>
+ * Why FFM and not JNA: a JNA call costs about a microsecond, and this is once per read. The handles are built once.
+ */
+public final class LinuxNet
+{
+    public static final int AF_INET = 2;
+    public static final int AF_INET6 = 10;
+    static final int SOCK_STREAM = 1;
+    static final int SOCK_NONBLOCK = 0x800;
+    static final int SOCK_CLOEXEC = 0x80000;
+    public static final int SOL_SOCKET = 1;
+    static final int SO_ERROR = 4;
+    static final int SO_KEEPALIVE = 9;
+    /** {@code SO_TIMESTAMPING} (the 64-bit "old" value; {@code _NEW} is 65, same layout on 64-bit). */
+    public static final int SO_TIMESTAMPING = 37;
+    public static final int SO_TIMESTAMPING_NEW = 65;
+    public static final int SOF_TIMESTAMPING_RX_SOFTWARE = 1 << 3;
+    public static final int SOF_TIMESTAMPING_SOFTWARE = 1 << 4;
+    static final int IPPROTO_TCP = 6;
+    static final int TCP_NODELAY = 1;
+    public static final int MSG_PEEK = 2;
+    public static final int MSG_CTRUNC = 8;
+    public static final int MSG_DONTWAIT = 0x40;
+    static final int MSG_NOSIGNAL = 0x4000;
+    public static final int EPOLLIN = 1;
+    public static final int EPOLLOUT = 4;
+    public static final int EPOLLERR = 8;
+    public static final int EPOLLHUP = 0x10;
+    public static final int EPOLLRDHUP = 0x2000;
+    public static final int EPOLL_CTL_ADD = 1;
+    public static final int EPOLL_CTL_DEL = 2;
+    public static final int EPOLL_CTL_MOD = 3;
+    /** The packed {@code struct epoll_event} of x86-64: u32 events, u64 data. */
+    public static final int EPOLL_EVENT_BYTES = 12;
+    static final int EFD_NONBLOCK = 0x800;
+    static final long FIONREAD = 0x541B;
+    public static final int EAGAIN = 11;
+    public static final int EINTR = 4;
+    public static final int EINPROGRESS = 115;
+    static final int CLOCK_REALTIME = 0;
+    static final int CLOCK_MONOTONIC = 1;
+    /** {@code struct msghdr} of x86-64 (56 bytes) and its fields' offsets. */
+    public static final long MSGHDR_BYTES = 56;
+    public static final long MSG_IOV = 16;
+    public static final long MSG_IOVLEN = 24;
+    public static final long MSG_CONTROL = 32;
+    public static final long MSG_CONTROLLEN = 40;
+    public static final long MSG_FLAGS = 48;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
+    private static final VarHandle ERRNO_HANDLE = Linker.Option.captureStateLayout()
+        .varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final boolean AVAILABLE = isLinuxAmd64();
+    private static final ValueLayout.OfInt I = ValueLayout.JAVA_INT;
+    private static final ValueLayout.OfLong J = ValueLayout.JAVA_LONG;
+    private static final ValueLayout A = ValueLayout.ADDRESS;
+
+    private static final MethodHandle SOCKET = handle("socket", FunctionDescriptor.of(I, I, I, I));
+    private static final MethodHandle CONNECT = handle("connect", FunctionDescriptor.of(I, I, A, I));
+    private static final MethodHandle SETSOCKOPT = handle("setsockopt", FunctionDescriptor.of(I, I, I, I, A, I));
+    private static final MethodHandle GETSOCKOPT = handle("getsockopt", FunctionDescriptor.of(I, I, I, I, A, A));
+    private static final MethodHandle RECVMSG = handle("recvmsg", FunctionDescriptor.of(J, I, A, I));
+    private static final MethodHandle SEND = handle("send", FunctionDescriptor.of(J, I, A, J, I));
+    private static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(I, I));
+    private static final MethodHandle IOCTL = handle("ioctl", FunctionDescriptor.of(I, I, J, A));
+    private static final MethodHandle EPOLL_CREATE1 = handle("epoll_create1", FunctionDescriptor.of(I, I));
+    private static final MethodHandle EPOLL_CTL = handle("epoll_ctl", FunctionDescriptor.of(I, I, I, I, A));
+    private static final MethodHandle EPOLL_WAIT = handle("epoll_wait", FunctionDescriptor.of(I, I, A, I, I));
+    private static final MethodHandle EVENTFD = handle("eventfd", FunctionDescriptor.of(I, I, I));
+    private static final MethodHandle WRITE = handle("write", FunctionDescriptor.of(J, I, A, J));
+    private static final MethodHandle READ = handle("read", FunctionDescriptor.of(J, I, A, J));
+    private static final MethodHandle CLOCK_GETTIME = handle("clock_gettime", FunctionDescriptor.of(I, I, A));
+
+    private LinuxNet()
+    {
+    }
+
+    /** @return whether this JVM runs on Linux x86-64 and the calls above linked. */
+    public static boolean available()
+    {
+        return AVAILABLE && SOCKET != null && RECVMSG != null && CLOCK_GETTIME != null;
+    }
+
+    /** @return a segment that receives {@code errno} after each call that takes it. */
+    public static MemorySegment newErrno(final Arena arena)
+    {
+        return arena.allocate(Linker.Option.captureStateLayout());
+    }
+
+    /** @return the {@code errno} the last call left in {@code state}. */
+    public static int errno(final MemorySegment state)
+    {
+        return (int)ERRNO_HANDLE.get(state, 0L);
+    }
+
+    public static int socket(final MemorySegment errno, final int family)
+    {
+        try
+        {
+            return (int)SOCKET.invokeExact(errno, family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("socket", t);
+        }
+    }
+
+    public static int connect(final MemorySegment errno, final int fd, final MemorySegment address)
+    {
+        try
+        {
+            return (int)CONNECT.invokeExact(errno, fd, address, (int)address.byteSize());
+        }
+        catch (final Throwable t)
+        {
+            throw failed("connect", t);
+        }
+    }
+
+    public static int setIntOption(final MemorySegment errno, final int fd, final int level, final int name,
+        final int value, final MemorySegment scratchInt)
+    {
+        scratchInt.set(I, 0, value);
+        try
+        {
+            return (int)SETSOCKOPT.invokeExact(errno, fd, level, name, scratchInt, 4);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("setsockopt", t);
+        }
+    }
+
+    /** @return the socket's pending error ({@code SO_ERROR}), or -1 when the call failed. */
+    public static int socketError(final MemorySegment errno, final int fd, final MemorySegment scratch8)
+    {
+        scratch8.set(I, 0, 0);
+        scratch8.set(I, 4, 4);
+        final int r;
+        try
+        {
+            r = (int)GETSOCKOPT.invokeExact(errno, fd, SOL_SOCKET, SO_ERROR, scratch8, scratch8.asSlice(4));
+        }
+        catch (final Throwable t)
+        {
+            throw failed("getsockopt", t);
+        }
+        return r == 0 ? scratch8.get(I, 0) : -1;
+    }
+
+    public static int setNoDelay(final MemorySegment errno, final int fd, final MemorySegment scratchInt)
+    {
+        return setIntOption(errno, fd, IPPROTO_TCP, TCP_NODELAY, 1, scratchInt);
+    }
+
+    public static int setKeepAlive(final MemorySegment errno, final int fd, final MemorySegment scratchInt)
+    {
+        return setIntOption(errno, fd, SOL_SOCKET, SO_KEEPALIVE, 1, scratchInt);
+    }
+
+    /** Asks for software receive stamps on every read of {@code fd}. */
+    public static int enableRxTimestamps(final MemorySegment errno, final int fd, final MemorySegment scratchInt)
+    {
+        return setIntOption(errno, fd, SOL_SOCKET, SO_TIMESTAMPING,
+            SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE, scratchInt);
+    }
+
+    public static long recvmsg(final MemorySegment errno, final int fd, final MemorySegment msghdr, final int flags)
+    {
+        try
+        {
+            return (long)RECVMSG.invokeExact(errno, fd, msghdr, flags);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("recvmsg", t);
+        }
+    }
+
+    public static long send(final MemorySegment errno, final int fd, final MemorySegment bytes, final long length)
+    {
+        try
+        {
+            return (long)SEND.invokeExact(errno, fd, bytes, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("send", t);
+        }
+    }
+
+    public static int close(final MemorySegment errno, final int fd)
+    {
+        try
+        {
+            return (int)CLOSE.invokeExact(errno, fd);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("close", t);
+        }
+    }
+
+    /** @return the bytes queued for reading on {@code fd} ({@code FIONREAD}), or -1. */
+    public static int queuedBytes(final MemorySegment errno, final int fd, final MemorySegment scratchInt)
+    {
+        final int r;
+        try
+        {
+            r = (int)IOCTL.invokeExact(errno, fd, FIONREAD, scratchInt);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("ioctl", t);
+        }
+        return r == 0 ? scratchInt.get(I, 0) : -1;
+    }
+
+    public static int epollCreate(final MemorySegment errno)
+    {
+        try
+        {
+            return (int)EPOLL_CREATE1.invokeExact(errno, 0x80000);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("epoll_create1", t);
+        }
+    }
+
+    /** Registers, changes or removes {@code fd} in {@code epfd} with {@code events} and {@code data} as its key. */
+    public static int epollCtl(final MemorySegment errno, final int epfd, final int op, final int fd,
+        final int events, final long data, final MemorySegment event)
+    {
+        event.set(ValueLayout.JAVA_INT_UNALIGNED, 0, events);
+        event.set(ValueLayout.JAVA_LONG_UNALIGNED, 4, data);
+        try
+        {
+            return (int)EPOLL_CTL.invokeExact(errno, epfd, op, fd, event);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("epoll_ctl", t);
+        }
+    }
+
+    public static int epollWait(final MemorySegment errno, final int epfd, final MemorySegment events,
+        final int max, final int timeoutMs)
+    {
+        try
+        {
+            return (int)EPOLL_WAIT.invokeExact(errno, epfd, events, max, timeoutMs);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("epoll_wait", t);
+        }
+    }
+
+    public static int eventfd(final MemorySegment errno)
+    {
+        try
+        {
+            return (int)EVENTFD.invokeExact(errno, 0, EFD_NONBLOCK | SOCK_CLOEXEC);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("eventfd", t);
+        }
+    }
+
+    /** Adds 1 to an eventfd's counter (a wake-up). */
+    public static long eventfdSignal(final MemorySegment errno, final int fd, final MemorySegment scratch8)
+    {
+        scratch8.set(J, 0, 1L);
+        try
+        {
+            return (long)WRITE.invokeExact(errno, fd, scratch8, 8L);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("write", t);
+        }
+    }
+
+    /** Resets an eventfd's counter. */
+    public static long eventfdDrain(final MemorySegment errno, final int fd, final MemorySegment scratch8)
+    {
+        try
+        {
+            return (long)READ.invokeExact(errno, fd, scratch8, 8L);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("read", t);
+        }
+    }
+
+    /** @return {@code CLOCK_REALTIME}, ns since the epoch. {@code ts} is a 16-byte scratch segment. */
+    public static long realtimeNs(final MemorySegment ts)
+    {
+        return clock(CLOCK_REALTIME, ts);
+    }
+
+    /** @return {@code CLOCK_MONOTONIC}, ns (the clock of {@code System.nanoTime()} on Linux). */
+    public static long monotonicNs(final MemorySegment ts)
+    {
+        return clock(CLOCK_MONOTONIC, ts);
+    }
+
+    private static long clock(final int id, final MemorySegment ts)
+    {
+        try
+        {
+            final int r = (int)CLOCK_GETTIME.invokeExact(id, ts);
+            return r == 0 ? ts.get(J, 0) * 1_000_000_000L + ts.get(J, 8) : Long.MIN_VALUE;
+        }
+        catch (final Throwable t)
+        {
+            throw new IllegalStateException("clock_gettime", t);
+        }
+    }
+
+    private static IllegalStateException failed(final String call, final Throwable t)
+    {
+        return new IllegalStateException(call + " failed to run", t);
+    }
+
+    private static MethodHandle handle(final String name, final FunctionDescriptor descriptor)
+    {
+        if (!AVAILABLE)
+        {
+            return null;
+        }
+        try
+        {
+            final MemorySegment symbol = LINKER.defaultLookup().find(name)
+                .or(() -> SymbolLookup.loaderLookup().find(name)).orElse(null);
+            if (symbol == null)
+            {
+                return null;
+            }
+            return "clock_gettime".equals(name) ? LINKER.downcallHandle(symbol, descriptor) :
+                LINKER.downcallHandle(symbol, descriptor, ERRNO);
+        }
+        catch (final RuntimeException | LinkageError unavailable)
+        {
+            return null;
+        }
+    }
+
+    private static boolean isLinuxAmd64()
+    {
+        final String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        final String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        return os.contains("linux") && (arch.equals("amd64") || arch.equals("x86_64"));
+    }
+}

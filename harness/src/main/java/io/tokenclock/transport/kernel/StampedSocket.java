@@ -1,0 +1,245 @@
+package io.tokenclock.transport.kernel;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+
+/**
+ * One non-blocking TCP socket whose reads the kernel stamps. Each read is a {@code recvmsg} that returns the bytes
+ * and the {@code SCM_TIMESTAMPING} control message; {@link #lastStampNs()} is then the kernel's receive time of the
+ * last segment the read consumed ({@code CLOCK_REALTIME}), or a negative {@link ControlMessages} code.
+ * <p>
+ * <b>A backlog keeps its own stamps.</b> TCP gives a read the stamp of the last segment it consumed, so one large
+ * read after a stall would give every queued event the last one's time. {@link #readEvent} therefore peeks at what is
+ * queued ({@code MSG_PEEK}) and, while more than one event is there, reads exactly to the end of the first (an SSE
+ * event ends at a blank line): with servers that write one event per segment (loopback, {@code TCP_NODELAY}), each
+ * event gets its own arrival. It costs one more system call per read (the peek), measured in JMH.
+ * <p>
+ * Native memory is owned by a shared arena closed by {@link #close}. Used by one thread at a time.
+ */
+public final class StampedSocket implements AutoCloseable
+{
+    /** The most bytes one read takes. */
+    public static final int READ_BYTES = 16 * 1024;
+    private static final int CONTROL_BYTES = 256;
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment errno = LinuxNet.newErrno(arena);
+    private final MemorySegment scratch = arena.allocate(16, 8);
+    private final MemorySegment data = arena.allocate(READ_BYTES, 8);
+    private final MemorySegment control = arena.allocate(CONTROL_BYTES, 8);
+    private final MemorySegment iov = arena.allocate(16, 8);
+    private final MemorySegment msghdr = arena.allocate(LinuxNet.MSGHDR_BYTES, 8);
+    private final int fd;
+    private final boolean timestamps;
+    private long lastStampNs = ControlMessages.MISSING;
+    private int lastErrno;
+    private long backlogReads;
+    private boolean lastReadWasBacklog;
+    private boolean closed;
+
+    private StampedSocket(final int fd, final boolean timestamps)
+    {
+        this.fd = fd;
+        this.timestamps = timestamps;
+        msghdr.fill((byte)0);
+        msghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_IOV, iov);
+        msghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_IOVLEN, 1L);
+        iov.set(ValueLayout.ADDRESS, 0, data);
+    }
+
+    /**
+     * Opens a non-blocking socket and starts connecting it to {@code address}:{@code port}; the connect completes
+     * when the socket becomes writable ({@link #finishConnect}).
+     *
+     * @param stamps ask the kernel for receive stamps ({@code false}: a socket without them, as a fallback test uses).
+     * @throws java.io.IOException when the socket cannot be created or the connect fails at once.
+     */
+    public static StampedSocket connect(final InetAddress address, final int port, final boolean stamps)
+        throws java.io.IOException
+    {
+        try (Arena call = Arena.ofConfined())
+        {
+            final MemorySegment err = LinuxNet.newErrno(call);
+            final MemorySegment one = call.allocate(4, 4);
+            final boolean v6 = address instanceof Inet6Address;
+            final int fd = LinuxNet.socket(err, v6 ? LinuxNet.AF_INET6 : LinuxNet.AF_INET);
+            if (fd < 0)
+            {
+                throw new java.io.IOException("Unable to create Channel: socket() failed, errno " +
+                    LinuxNet.errno(err));
+            }
+            LinuxNet.setNoDelay(err, fd, one);
+            LinuxNet.setKeepAlive(err, fd, one);
+            final boolean timestamps = stamps && LinuxNet.enableRxTimestamps(err, fd, one) == 0;
+            final int r = LinuxNet.connect(err, fd, sockaddr(call, address, port));
+            if (r != 0 && LinuxNet.errno(err) != LinuxNet.EINPROGRESS)
+            {
+                final int e = LinuxNet.errno(err);
+                LinuxNet.close(err, fd);
+                throw new java.net.ConnectException("connect to " + address.getHostAddress() + ":" + port +
+                    " failed, errno " + e);
+            }
+            return new StampedSocket(fd, timestamps);
+        }
+    }
+
+    private static MemorySegment sockaddr(final Arena arena, final InetAddress address, final int port)
+    {
+        final byte[] ip = address.getAddress();
+        final MemorySegment sa;
+        if (address instanceof Inet4Address)
+        {
+            sa = arena.allocate(16, 4);
+            sa.fill((byte)0);
+            sa.set(ValueLayout.JAVA_SHORT, 0, (short)LinuxNet.AF_INET);
+            MemorySegment.copy(ip, 0, sa, ValueLayout.JAVA_BYTE, 4, 4);
+        }
+        else
+        {
+            sa = arena.allocate(28, 4);
+            sa.fill((byte)0);
+            sa.set(ValueLayout.JAVA_SHORT, 0, (short)LinuxNet.AF_INET6);
+            MemorySegment.copy(ip, 0, sa, ValueLayout.JAVA_BYTE, 8, 16);
+        }
+        sa.set(ValueLayout.JAVA_BYTE, 2, (byte)(port >>> 8));
+        sa.set(ValueLayout.JAVA_BYTE, 3, (byte)port);
+        return sa;
+    }
+
+    /** @return 0 when the connect completed, else the socket's error ({@code errno} value). */
+    public int finishConnect()
+    {
+        return LinuxNet.socketError(errno, fd, scratch);
+    }
+
+    /** @return the file descriptor (for epoll). */
+    public int fd()
+    {
+        return fd;
+    }
+
+    /** @return whether the kernel accepted {@code SO_TIMESTAMPING} on this socket. */
+    public boolean timestamps()
+    {
+        return timestamps;
+    }
+
+    /** @return the native buffer the last read filled (its first {@code n} bytes). */
+    public MemorySegment data()
+    {
+        return data;
+    }
+
+    /** @return the last read's kernel stamp ({@code CLOCK_REALTIME} ns), or a negative {@link ControlMessages} code. */
+    public long lastStampNs()
+    {
+        return lastStampNs;
+    }
+
+    /** @return the {@code errno} of the last call that failed. */
+    public int lastErrno()
+    {
+        return lastErrno;
+    }
+
+    /** @return whether the last {@link #readEvent} stopped at an event's end with more queued behind it. */
+    public boolean lastReadWasBacklog()
+    {
+        return lastReadWasBacklog;
+    }
+
+    /** @return reads cut at an event's end because more was queued behind it. */
+    public long backlogReads()
+    {
+        return backlogReads;
+    }
+
+    /**
+     * Reads what is queued, at most one whole event while more than one is queued, into {@link #data()}.
+     *
+     * @return bytes read; 0 at the end of the stream; -1 when nothing is queued ({@code EAGAIN}); -2 on another
+     * error ({@link #lastErrno()}).
+     */
+    public int readEvent()
+    {
+        final long peeked = recv(READ_BYTES, LinuxNet.MSG_PEEK | LinuxNet.MSG_DONTWAIT);
+        if (peeked <= 0)
+        {
+            return result(peeked);
+        }
+        final int end = EventBoundary.firstEnd(data, (int)peeked);
+        lastReadWasBacklog = end > 0 && end < peeked;
+        if (lastReadWasBacklog)
+        {
+            backlogReads++;
+        }
+        return result(recv(end > 0 ? end : (int)peeked, LinuxNet.MSG_DONTWAIT));
+    }
+
+    /** Reads what is queued (up to {@link #READ_BYTES}) in one {@code recvmsg}, as a plain read would. */
+    public int readAll()
+    {
+        return result(recv(READ_BYTES, LinuxNet.MSG_DONTWAIT));
+    }
+
+    private int result(final long n)
+    {
+        if (n >= 0)
+        {
+            return (int)n;
+        }
+        return lastErrno == LinuxNet.EAGAIN ? -1 : -2;
+    }
+
+    private long recv(final int length, final int flags)
+    {
+        iov.set(ValueLayout.JAVA_LONG, 8, length);
+        msghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_CONTROL, control);
+        msghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN, CONTROL_BYTES);
+        msghdr.set(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS, 0);
+        final long n = LinuxNet.recvmsg(errno, fd, msghdr, flags);
+        if (n < 0)
+        {
+            lastErrno = LinuxNet.errno(errno);
+            return n;
+        }
+        if ((flags & LinuxNet.MSG_PEEK) == 0)
+        {
+            lastStampNs = n == 0 ? ControlMessages.MISSING : ControlMessages.softwareStampNs(control,
+                msghdr.get(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN), msghdr.get(ValueLayout.JAVA_INT,
+                LinuxNet.MSG_FLAGS));
+        }
+        return n;
+    }
+
+    /**
+     * Writes {@code length} bytes of {@code bytes} without blocking.
+     *
+     * @return bytes written (maybe fewer), -1 when the socket's buffer is full, -2 on an error.
+     */
+    public long send(final MemorySegment bytes, final long length)
+    {
+        final long n = LinuxNet.send(errno, fd, bytes, length);
+        if (n < 0)
+        {
+            lastErrno = LinuxNet.errno(errno);
+            return lastErrno == LinuxNet.EAGAIN ? -1 : -2;
+        }
+        return n;
+    }
+
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            LinuxNet.close(errno, fd);
+            arena.close();
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.tokenclock.transport.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/** Realtime to monotonic on a fake clock pair: the midpoint offset, its range, and a step of the realtime clock. */
+final class ClockBridgeTest
+{
+    /** Realtime = monotonic + offset; each reading advances both by {@code tickNs}. */
+    private static final class FakeClocks implements ClockBridge.Clocks
+    {
+        long monotonicNs = 1_000_000;
+        long offsetNs = 1_700_000_000_000_000_000L;
+        final long tickNs;
+
+        FakeClocks(final long tickNs)
+        {
+            this.tickNs = tickNs;
+        }
+
+        @Override
+        public long realtimeNs()
+        {
+            monotonicNs += tickNs;
+            return monotonicNs + offsetNs;
+        }
+
+        @Override
+        public long monotonicNs()
+        {
+            monotonicNs += tickNs;
+            return monotonicNs;
+        }
+    }
+
+    @Test
+    void shouldConvertWithTheMidpointOffsetOfTheTwoRealtimeReadings()
+    {
+        final FakeClocks clocks = new FakeClocks(10);
+        final ClockBridge bridge = new ClockBridge(clocks, 1_000_000);
+        final long m = bridge.sample();
+        // r1 = m - 10 + off, r2 = m + 10 + off: the midpoint is exactly m + off.
+        assertEquals(clocks.offsetNs, bridge.offsetNs());
+        assertEquals(m - 5_000, bridge.toMonotonicNs(m - 5_000 + clocks.offsetNs), "a stamp 5 us before the sample");
+        assertEquals(0, bridge.steps());
+        assertEquals(bridge.minOffsetNs(), bridge.maxOffsetNs());
+    }
+
+    @Test
+    void shouldCountAStepOfTheRealtimeClockAndRecordTheOffsetRange()
+    {
+        final FakeClocks clocks = new FakeClocks(10);
+        final ClockBridge bridge = new ClockBridge(clocks, 1_000_000);
+        final long before = clocks.offsetNs;
+        bridge.sample();
+        clocks.offsetNs += 500; // a slew: well under the threshold
+        bridge.sample();
+        assertEquals(0, bridge.steps());
+        clocks.offsetNs -= 2_000_000_000L; // settimeofday two seconds back
+        final long m = bridge.sample();
+        assertEquals(1, bridge.steps());
+        assertEquals(before - 2_000_000_000L + 500, bridge.minOffsetNs());
+        assertEquals(before + 500, bridge.maxOffsetNs());
+        assertEquals(m, bridge.toMonotonicNs(m + clocks.offsetNs), "after the step, stamps use the new offset");
+        bridge.sample();
+        assertEquals(1, bridge.steps(), "one step, counted once");
+        assertEquals(4, bridge.samples());
+    }
+
+    @Test
+    void shouldKeepThePreviousOffsetWhenASampleWasPreemptedBetweenItsReadings()
+    {
+        final FakeClocks clocks = new FakeClocks(10);
+        final ClockBridge bridge = new ClockBridge(new ClockBridge.Clocks()
+        {
+            private int calls;
+
+            @Override
+            public long realtimeNs()
+            {
+                // the third call is the second sample's first reading: the thread "sleeps" 4 ms after it
+                final long r = clocks.realtimeNs();
+                if (++calls == 3)
+                {
+                    clocks.monotonicNs += 4_000_000;
+                }
+                return r;
+            }
+
+            @Override
+            public long monotonicNs()
+            {
+                return clocks.monotonicNs();
+            }
+        }, 1_000_000);
+        bridge.sample();
+        final long m = bridge.sample();
+        assertEquals(clocks.offsetNs, bridge.offsetNs(), "the loose sample would have moved it by 2 ms");
+        assertEquals(1, bridge.looseSamples());
+        assertEquals(0, bridge.steps(), "and is no step");
+        assertEquals(m, bridge.lastMonotonicNs(), "its monotonic reading is still the user stamp");
+    }
+
+    @Test
+    void shouldReportNoRangeBeforeAnySample()
+    {
+        final ClockBridge bridge = new ClockBridge(new FakeClocks(1), 1_000_000);
+        assertEquals(0, bridge.minOffsetNs());
+        assertEquals(0, bridge.maxOffsetNs());
+    }
+}

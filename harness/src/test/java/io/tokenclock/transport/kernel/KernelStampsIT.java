@@ -1,0 +1,188 @@
+package io.tokenclock.transport.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.tokenclock.fixtures.truth.TruthScript;
+import io.tokenclock.fixtures.truth.TruthServer;
+
+/**
+ * Kernel receive stamps against the ground truth: the truth server writes its send stamp ({@code System.nanoTime()},
+ * CLOCK_MONOTONIC, the same clock as ours on one machine) into each chunk, and this test reads the stream with
+ * {@link StampedSocket} on its own thread, which is the stamping thread. Asserts order only (send before kernel
+ * stamp before user stamp; during a deliberate stall the kernel stamps stay before the stall's end while the user
+ * stamps come after it, one event per read), never speed.
+ */
+@Timeout(60)
+final class KernelStampsIT
+{
+    private static final Pattern SENT = Pattern.compile("\"tc_sent_ns\":(\\d+)");
+    /** The conversion's own uncertainty: half of the two realtime readings' gap, and NTP slew; generous. */
+    private static final long CONVERSION_SLACK_NS = 2_000;
+    private static final int TOKENS = 40;
+    private static final double ITL_MS = 4;
+
+    /** One read: its stamps on the run's clock and the send stamps of the chunks it carried. */
+    private record Read(long kernelNs, long userNs, long rawStamp, List<Long> sentNs, boolean backlog)
+    {
+    }
+
+    @BeforeAll
+    static void linuxOnly()
+    {
+        Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, "kernel stamps: " +
+            KernelStamps.unavailableReason());
+    }
+
+    /** Streams one response and reads it; stalls the reading thread once, after read {@code stallAfter} (-1: no). */
+    private static List<Read> stream(final boolean stamps, final int stallAfter, final long[] stallEndNs)
+        throws Exception
+    {
+        try (TruthServer server = TruthServer.start(
+            TruthServer.Options.of(TruthScript.fixed(0, ITL_MS, TOKENS)).withIoThreads(1));
+            StampedSocket socket = StampedSocket.connect(InetAddress.getLoopbackAddress(), server.port(), stamps);
+            Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment errno = LinuxNet.newErrno(arena);
+            final MemorySegment event = arena.allocate(LinuxNet.EPOLL_EVENT_BYTES, 8);
+            final int epfd = LinuxNet.epollCreate(errno);
+            LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_ADD, socket.fd(), LinuxNet.EPOLLOUT, 0, event);
+            assertEquals(1, LinuxNet.epollWait(errno, epfd, event, 1, 5_000), "connected");
+            assertEquals(0, socket.finishConnect());
+            LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_MOD, socket.fd(), LinuxNet.EPOLLIN, 0, event);
+            send(socket, arena);
+            final ClockBridge bridge = new ClockBridge(KernelStamps.systemClocks(), 1_000_000);
+            final List<Read> reads = new ArrayList<>();
+            final StringBuilder all = new StringBuilder();
+            final long deadline = System.nanoTime() + 20_000_000_000L;
+            while (!all.toString().contains("[DONE]") && System.nanoTime() < deadline)
+            {
+                LinuxNet.epollWait(errno, epfd, event, 1, 1_000);
+                int n;
+                while ((n = socket.readEvent()) > 0)
+                {
+                    final long userNs = bridge.sample();
+                    final long raw = socket.lastStampNs();
+                    final String text = new String(socket.data().asSlice(0, n).toArray(ValueLayout.JAVA_BYTE),
+                        StandardCharsets.ISO_8859_1);
+                    all.append(text);
+                    final List<Long> sent = new ArrayList<>();
+                    final Matcher m = SENT.matcher(text);
+                    while (m.find())
+                    {
+                        sent.add(Long.parseLong(m.group(1)));
+                    }
+                    reads.add(new Read(raw >= 0 ? bridge.toMonotonicNs(raw) : -1, userNs, raw, sent,
+                        socket.lastReadWasBacklog()));
+                    if (reads.size() == stallAfter)
+                    {
+                        Thread.sleep(50); // the test-only stall: the stamping thread stops for 50 ms
+                        stallEndNs[0] = System.nanoTime();
+                    }
+                }
+            }
+            LinuxNet.close(errno, epfd);
+            assertTrue(all.toString().contains("[DONE]"), "the whole stream was read");
+            return reads;
+        }
+    }
+
+    private static void send(final StampedSocket socket, final Arena arena)
+    {
+        final String body = "{\"model\":\"m\",\"stream\":true,\"max_tokens\":" + TOKENS +
+            ",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}";
+        final byte[] request = ("POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\n" +
+            "content-type: application/json\r\naccept: text/event-stream\r\ncontent-length: " + body.length() +
+            "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+        final MemorySegment out = arena.allocateFrom(ValueLayout.JAVA_BYTE, request);
+        assertEquals(request.length, socket.send(out, request.length));
+    }
+
+    @Test
+    void shouldStampEveryChunkAfterItsSendAndBeforeTheUserStamp() throws Exception
+    {
+        final List<Read> reads = stream(true, -1, new long[1]);
+        int chunks = 0;
+        for (final Read r : reads)
+        {
+            assertTrue(r.rawStamp() >= 0, "every read carries a kernel stamp: " +
+                ControlMessages.describe(r.rawStamp()));
+            assertTrue(r.kernelNs() <= r.userNs() + CONVERSION_SLACK_NS,
+                "kernel stamp not after the user stamp: " + r);
+            for (final long sent : r.sentNs())
+            {
+                assertTrue(r.kernelNs() >= sent - CONVERSION_SLACK_NS, "kernel stamp not before the send: " + r);
+                chunks++;
+            }
+        }
+        assertEquals(TOKENS, chunks, "every chunk read once");
+    }
+
+    @Test
+    void shouldKeepEachQueuedChunksOwnArrivalThroughAStallOfTheStampingThread() throws Exception
+    {
+        final long[] stallEnd = new long[1];
+        final List<Read> reads = stream(true, 5, stallEnd);
+        final List<Read> during = new ArrayList<>();
+        for (final Read r : reads)
+        {
+            if (r.sentNs().size() == 1 && r.userNs() >= stallEnd[0] && r.kernelNs() < stallEnd[0])
+            {
+                // arrived during the stall by the kernel's word, read after it. (Chosen by send stamp instead, a
+                // chunk the truth server stamped during the stall but wrote after it, late on a loaded machine,
+                // would count, and rightly carry a stamp after the stall.)
+                during.add(r);
+            }
+        }
+        assertTrue(during.size() >= 2, "chunks queued during the 50 ms stall (about 50 / " + ITL_MS + " of them on a " +
+            "quiet machine), each with a kernel stamp before the stall's end: " + during.size());
+        long previous = Long.MIN_VALUE;
+        long worstKernelNs = 0;
+        long worstUserNs = 0;
+        int distinct = 0;
+        for (final Read r : during)
+        {
+            final long sent = r.sentNs().get(0);
+            assertTrue(r.kernelNs() >= sent - CONVERSION_SLACK_NS, "and after it was sent: " + r);
+            // Non-decreasing, not strictly increasing: segments merged on the way (the sender's TCP autocorking, the
+            // receive queue's coalescing, which keeps the newest stamp) share the last one's stamp.
+            // Compared as the kernel gave them (realtime): equal stamps converted with offsets sampled a few µs
+            // apart would differ by the offsets' own noise.
+            assertTrue(r.rawStamp() >= previous, "arrivals in order: " + r);
+            distinct += r.rawStamp() != previous ? 1 : 0;
+            previous = r.rawStamp();
+            worstKernelNs = Math.max(worstKernelNs, r.kernelNs() - sent);
+            worstUserNs = Math.max(worstUserNs, r.userNs() - sent);
+        }
+        assertTrue(during.stream().filter(Read::backlog).count() >= during.size() - 1,
+            "the backlog was read one event at a time");
+        System.out.printf("stall: %d chunks queued, %d distinct kernel stamps; kernel stamp - send max %.1f us, user " +
+            "stamp - send max %.1f us%n", during.size(), distinct, worstKernelNs / 1e3, worstUserNs / 1e3);
+    }
+
+    @Test
+    void shouldReportMissingStampsOnASocketWithoutTheOption() throws Exception
+    {
+        final List<Read> reads = stream(false, -1, new long[1]);
+        assertTrue(reads.size() > 1);
+        for (final Read r : reads)
+        {
+            assertEquals(ControlMessages.MISSING, r.rawStamp(), "no option, no control message");
+        }
+    }
+}
