@@ -44,6 +44,9 @@ public final class AbCommand implements Callable<Integer>
     @Option(names = "--output-dir", description = "Where the runs and ab.json go (default: results/ab-TIME).")
     Path outputDir;
 
+    @Option(names = "--no-report", description = "Write no report.html at the end.")
+    boolean noReport;
+
     @Override
     public Integer call() throws Exception
     {
@@ -84,6 +87,10 @@ public final class AbCommand implements Callable<Integer>
             }
         }
         AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
+        if (!noReport)
+        {
+            ReportCommand.afterRun(base);
+        }
         return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
     }
 

@@ -99,6 +99,10 @@ public final class RunCommand implements Callable<Integer>
             return Main.EXIT_UNREACHABLE;
         }
         ConsoleSummary.print(result, System.out);
+        if (o.output().htmlReport())
+        {
+            ReportCommand.afterRun(result.target().outputDir());
+        }
         if (signals.requested())
         {
             System.err.println("tokenclock: " + result.partialReason() + "; record.json is marked partial");
@@ -137,6 +141,10 @@ public final class RunCommand implements Callable<Integer>
             ConsoleSummary.print(runs.get(runs.size() - 1), System.out);
         }
         Repetitions.write(runs, base.resolve("repetitions.json"), System.out);
+        if (o.output().htmlReport())
+        {
+            ReportCommand.afterRun(base);
+        }
         if (signals.requested())
         {
             System.err.println("tokenclock: interrupted by " + signals.signalName() + " during repetition " +

@@ -9,6 +9,7 @@ import java.util.Locale;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.report.CsvFiles;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.ServerProbe;
@@ -279,7 +280,12 @@ final class SweepDriver
             base.quality().slo().describe(), ceiling, points, stoppedEarly, partialReason,
             SweepAnalysis.of(points, plan.kneeFactor()), search);
         SweepJson.write(r, dir);
+        CsvFiles.writeSweep(dir);
         SweepTable.print(r, System.out);
         System.out.println("tokenclock sweep: " + dir.resolve(SweepJson.FILE));
+        if (base.output().htmlReport())
+        {
+            ReportCommand.afterRun(dir);
+        }
     }
 }
