@@ -1,5 +1,6 @@
 package io.tokenclock.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import io.tokenclock.compare.ContractDiff;
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Results;
+import io.tokenclock.results.Kind;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
@@ -84,14 +89,50 @@ public final class AbCommand implements Callable<Integer>
                 }
                 ConsoleSummary.print(result, System.out);
                 (isA ? runsA : runsB).add(result);
+                if (runsA.size() == 1 && runsB.size() == 1 && order.size() == 2 && refused(runsA.get(0), runsB.get(0)))
+                {
+                    return Main.EXIT_INCOMPARABLE;
+                }
             }
         }
         AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
-        if (!noReport)
+        final List<Index.Member> members = new ArrayList<>();
+        for (int k = 1; k <= Math.max(runsA.size(), runsB.size()); k++)
         {
-            ReportCommand.afterRun(base);
+            if (k <= runsA.size())
+            {
+                members.add(new Index.Member(base.resolve("A").resolve("rep-" + k).toString(), "a " + k));
+            }
+            if (k <= runsB.size())
+            {
+                members.add(new Index.Member(base.resolve("B").resolve("rep-" + k).toString(), "b " + k));
+            }
         }
+        Index.write(base, Kind.AB, members);
+        ReportCommand.afterRun(base, !noReport);
         return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
+    }
+
+    /**
+     * The rules of {@code compare}, on the first record of each variant: variants that differ in timing endpoints,
+     * token counting, formulas, percentile method, workload, load model, warm-up or failure handling are refused
+     * before the other runs are made.
+     *
+     * @return whether the variants are refused (the differences printed).
+     */
+    private static boolean refused(final RunResult a, final RunResult b) throws IOException
+    {
+        final ContractDiff diff = ContractDiff.of(Results.record(a.target().outputDir()),
+            Results.record(b.target().outputDir()));
+        if (diff.refusals().isEmpty())
+        {
+            System.out.println("tokenclock ab: " + diff.sentence());
+            return false;
+        }
+        diff.differences().forEach(d -> System.err.println("  " + d.line()));
+        System.err.println("tokenclock: refused: the variants differ in " + String.join(", ", diff.brokenRules()) +
+            " (listed above): their figures would not measure the same thing");
+        return true;
     }
 
     /**

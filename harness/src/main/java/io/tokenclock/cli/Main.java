@@ -7,13 +7,14 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code tokenclock} command. Exit codes: 0 success; 1 the run failed (no measured request succeeded, or an
- * internal error); 2 bad usage; 3 the server could not be used (unreachable, wrong URL, rejected key or model).
+ * internal error); 2 bad usage; 3 the server could not be used (unreachable, wrong URL, rejected key or model);
+ * 4 {@code compare} or {@code ab} refused results that differ in a refusal rule.
  * Errors are one line on stderr, never a stack trace (set {@code TOKENCLOCK_DEBUG=1} for one).
  */
 @Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
     subcommands = {RunCommand.class, AbCommand.class, SweepCommand.class, DemoCommand.class, ServeSimCommand.class,
-        ValidateCommand.class, RecordCommand.class, ReportCommand.class, ReplayCommand.class,
+        ValidateCommand.class, RecordCommand.class, ReportCommand.class, CompareCommand.class, ReplayCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable
 {
@@ -21,6 +22,8 @@ public final class Main implements Runnable
     public static final int EXIT_FAILED = 1;
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_UNREACHABLE = 3;
+    /** {@code compare} and {@code ab}: the results differ in a rule that makes their figures incomparable. */
+    public static final int EXIT_INCOMPARABLE = 4;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

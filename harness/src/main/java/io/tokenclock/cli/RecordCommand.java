@@ -1,34 +1,32 @@
 package io.tokenclock.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-import io.tokenclock.report.RecordBlock;
+import io.tokenclock.report.ResultTables;
+import io.tokenclock.results.Results;
 
-/** {@code tokenclock record DIR}: prints a run's record as the block a paper would print. */
+/**
+ * {@code tokenclock record DIR}: prints any result: a run's record as the block a paper would print, a repetition
+ * set's, an A/B's or a sweep's tables, an imported peer file's figures beside tokenclock's.
+ */
 @Command(name = "record", mixinStandardHelpOptions = true,
-    description = "Print a run's record.json as a benchmark record block (MODEL ... REPORT, grade).")
+    description = "Print a result: a run's record block (MODEL ... REPORT, grade), or the tables of repetitions, a " +
+        "sweep, an A/B, a merged run or a peer's result file.")
 public final class RecordCommand implements Callable<Integer>
 {
-    @Parameters(index = "0", paramLabel = "DIR", description = "A run's results directory (or its record.json).")
+    @Parameters(index = "0", paramLabel = "DIR",
+        description = "A results directory of any kind, one of its files, or a peer tool's result file.")
     Path dir;
 
     @Override
     public Integer call() throws IOException
     {
-        final Path file = Files.isDirectory(dir) ? dir.resolve("record.json") : dir;
-        if (!Files.isReadable(file))
-        {
-            throw new IllegalArgumentException("no record.json at " + file);
-        }
-        System.out.print(RecordBlock.render(new ObjectMapper().readTree(file.toFile())));
+        System.out.print(ResultTables.render(Results.open(dir)));
         return Main.EXIT_OK;
     }
 }

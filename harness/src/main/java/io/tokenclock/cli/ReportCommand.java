@@ -36,9 +36,16 @@ public final class ReportCommand implements Callable<Integer>
         return Main.EXIT_OK;
     }
 
-    /** Writes DIR/report.html at the end of a run, sweep or A/B; a failure is one line, never the run's failure. */
-    static void afterRun(final Path dir)
+    /**
+     * Writes DIR/report.html at the end of a run, sweep or A/B unless {@code wanted} is false ({@code --no-report});
+     * a failure is one line, never the run's failure.
+     */
+    static void afterRun(final Path dir, final boolean wanted)
     {
+        if (!wanted)
+        {
+            return;
+        }
         try
         {
             System.out.println("report: " + HtmlReport.write(List.of(dir), null, false).toAbsolutePath().normalize());

@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
 
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.load.ArrivalProcess;
@@ -99,10 +101,7 @@ public final class RunCommand implements Callable<Integer>
             return Main.EXIT_UNREACHABLE;
         }
         ConsoleSummary.print(result, System.out);
-        if (o.output().htmlReport())
-        {
-            ReportCommand.afterRun(result.target().outputDir());
-        }
+        ReportCommand.afterRun(result.target().outputDir(), o.output().htmlReport());
         if (signals.requested())
         {
             System.err.println("tokenclock: " + result.partialReason() + "; record.json is marked partial");
@@ -141,10 +140,13 @@ public final class RunCommand implements Callable<Integer>
             ConsoleSummary.print(runs.get(runs.size() - 1), System.out);
         }
         Repetitions.write(runs, base.resolve("repetitions.json"), System.out);
-        if (o.output().htmlReport())
+        final List<Index.Member> members = new ArrayList<>();
+        for (int k = 1; k <= runs.size(); k++)
         {
-            ReportCommand.afterRun(base);
+            members.add(new Index.Member(base.resolve("rep-" + k).toString(), "repetition " + k));
         }
+        Index.write(base, Kind.REPETITIONS, members);
+        ReportCommand.afterRun(base, o.output().htmlReport());
         if (signals.requested())
         {
             System.err.println("tokenclock: interrupted by " + signals.signalName() + " during repetition " +

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.result.RunResult;
@@ -274,18 +276,38 @@ final class SweepDriver
         return c;
     }
 
+    /** @return the sweep's runs for its index: the ceiling, the points in increasing load, the search's probes. */
+    private List<Index.Member> members()
+    {
+        final List<Index.Member> members = new ArrayList<>();
+        if (ceiling != null)
+        {
+            members.add(new Index.Member(ceiling.runDir(), "ceiling"));
+        }
+        for (int k = 0; k < points.size(); k++)
+        {
+            members.add(new Index.Member(points.get(k).runDir(), "point " + (k + 1)));
+        }
+        if (search != null)
+        {
+            for (int k = 0; k < search.runs().size(); k++)
+            {
+                members.add(new Index.Member(search.runs().get(k).point().runDir(), "search " + (k + 1)));
+            }
+        }
+        return members;
+    }
+
     private void report() throws IOException
     {
         final SweepReport r = new SweepReport(plan, base.quality().slo() == null ? null :
             base.quality().slo().describe(), ceiling, points, stoppedEarly, partialReason,
             SweepAnalysis.of(points, plan.kneeFactor()), search);
         SweepJson.write(r, dir);
+        Index.write(dir, Kind.SWEEP, members());
         CsvFiles.writeSweep(dir);
         SweepTable.print(r, System.out);
         System.out.println("tokenclock sweep: " + dir.resolve(SweepJson.FILE));
-        if (base.output().htmlReport())
-        {
-            ReportCommand.afterRun(dir);
-        }
+        ReportCommand.afterRun(dir, base.output().htmlReport());
     }
 }

@@ -1,13 +1,10 @@
 package io.tokenclock.report;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.cost.CostModel;
 import io.tokenclock.cost.CostReport;
@@ -16,6 +13,7 @@ import io.tokenclock.cost.Usage;
 import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.energy.Integral;
 import io.tokenclock.energy.PowerMeter;
+import io.tokenclock.record.ReportSection;
 import io.tokenclock.result.RunResult;
 
 /**
@@ -30,8 +28,6 @@ public final class CostEnergyReport
         "part of the bracketing interval's energy, plus the counter's resolution; power samples: half the power step " +
         "times the interval for each whole interval, the whole step times the part kept at the two edges (power " +
         "monotone between samples); instrument calibration error is not included";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private CostEnergyReport()
     {
@@ -61,19 +57,26 @@ public final class CostEnergyReport
         return price == null ? null : CostModel.price(price, usage(r), successes(r));
     }
 
-    /**
-     * Sets {@code report.cost}, {@code report.energy} and {@code measurement.power_boundary} of a record, and adds
-     * the missing power boundary to {@code gaps} when energy was asked for and none could be measured.
-     */
-    static void addTo(final ObjectNode record, final RunResult r, final List<String> gaps)
+    /** @return the record's {@code report.cost}, or null when no price model was given. */
+    static ReportSection.Cost costSection(final RunResult r)
     {
-        final ObjectNode report = (ObjectNode)record.get("report");
-        final CostReport cost = cost(r);
-        report.set("cost", cost == null ? null : costNode(cost));
+        final CostReport c = cost(r);
+        return c == null ? null : new ReportSection.Cost(c.currency(), c.boundary(), c.prices(), c.runTotal(),
+            c.perRequest(), c.perOutputToken(), c.perSuccessfulTask(), c.successes().count(),
+            c.successes().basis().word(), c.wasted(), c.wastedBasis(), c.arithmetic());
+    }
+
+    /** @return the record's {@code report.energy}, or null when no power source was given. */
+    static ReportSection.Energy energySection(final RunResult r)
+    {
+        return r.energy() == null ? null : energy(r.energy(), usage(r), successes(r), goodput(r));
+    }
+
+    /** Adds the missing power boundary to {@code gaps} when energy was asked for and none could be measured. */
+    static void gaps(final RunResult r, final List<String> gaps)
+    {
         final EnergyMeasurement e = r.energy();
-        report.set("energy", e == null ? null : energyNode(e, usage(r), successes(r), goodput(r)));
         final String boundary = e == null ? null : e.powerBoundary();
-        ((ObjectNode)record.get("measurement")).put("power_boundary", boundary);
         if (!r.options().power().sources().isEmpty() && boundary == null)
         {
             gaps.add("measurement.power_boundary (contract: power, or --power): energy was asked for but no " +
@@ -98,59 +101,23 @@ public final class CostEnergyReport
             new Goodput(successes(r).count(), successes(r).basis().word());
     }
 
-    static ObjectNode costNode(final CostReport c)
-    {
-        final ObjectNode n = JSON.createObjectNode();
-        n.put("currency", c.currency());
-        n.put("boundary", c.boundary());
-        n.put("prices", c.prices());
-        n.put("run_total", c.runTotal());
-        n.put("per_request", c.perRequest());
-        n.put("per_output_token", c.perOutputToken());
-        n.put("per_successful_task", c.perSuccessfulTask());
-        n.put("successes", c.successes().count());
-        n.put("success_basis", c.successes().basis().word());
-        n.put("wasted", c.wasted());
-        n.put("wasted_basis", c.wastedBasis());
-        n.put("arithmetic", c.arithmetic());
-        return n;
-    }
-
-    static ObjectNode energyNode(final EnergyMeasurement e, final Usage u, final Successes successes,
+    static ReportSection.Energy energy(final EnergyMeasurement e, final Usage u, final Successes successes,
         final Goodput goodput)
     {
-        final ObjectNode n = JSON.createObjectNode();
-        n.put("boundary", e.boundary());
-        n.set("boundary_sources", JSON.valueToTree(e.boundarySources()));
-        n.put("joules", e.joules());
-        n.put("uncertainty_joules", e.uncertaintyJoules());
-        n.put("window_s", e.windowSeconds());
-        n.put("average_watts", e.averageWatts());
         final Double j = e.joules();
-        n.put("per_request_j", per(j, u.attempted()));
-        n.put("per_output_token_j", per(j, u.outputTokens()));
-        n.put("per_successful_task_j", per(j, successes.count()));
-        n.put("successes", successes.count());
-        n.put("success_basis", successes.basis().word());
-        n.put("tokens_per_joule", j == null || !(j > 0) ? null : u.outputTokens() / j);
-        n.put("goodput_per_watt", j == null || !(j > 0) ? null : goodput.count() / j);
-        n.put("goodput_basis", goodput.basis());
-        n.put("uncertainty_method", UNCERTAINTY_METHOD);
-        final ArrayNode parts = n.putArray("components");
+        final List<ReportSection.EnergyComponent> parts = new ArrayList<>();
         for (final EnergyMeasurement.Part p : e.parts())
         {
             final Integral i = p.integral();
-            parts.addObject().put("channel", p.channel()).put("component", p.component().word())
-                .put("in_boundary", p.inBoundary()).put("method", i.method()).put("joules", i.joules())
-                .put("uncertainty_joules", i.uncertaintyJoules()).put("samples", i.samples())
-                .put("mean_interval_ms", i.meanIntervalMs()).put("max_interval_ms", i.maxIntervalMs());
+            parts.add(new ReportSection.EnergyComponent(p.channel(), p.component().word(), p.inBoundary(), i.method(),
+                i.joules(), i.uncertaintyJoules(), i.samples(), i.meanIntervalMs(), i.maxIntervalMs()));
         }
-        final ArrayNode unavailable = n.putArray("unavailable");
-        e.unavailable().forEach(unavailable::add);
-        final ArrayNode sources = n.putArray("sources");
-        e.sources().forEach(sources::add);
-        n.put("samples_file", PowerMeter.FILE);
-        return n;
+        final boolean some = j != null && j > 0;
+        return new ReportSection.Energy(e.boundary(), e.boundarySources(), j, e.uncertaintyJoules(),
+            e.windowSeconds(), e.averageWatts(), per(j, u.attempted()), per(j, u.outputTokens()),
+            per(j, successes.count()), successes.count(), successes.basis().word(),
+            some ? u.outputTokens() / j : null, some ? goodput.count() / j : null, goodput.basis(),
+            UNCERTAINTY_METHOD, parts, List.copyOf(e.unavailable()), List.copyOf(e.sources()), PowerMeter.FILE);
     }
 
     private static Double per(final Double joules, final long count)
@@ -176,13 +143,12 @@ public final class CostEnergyReport
         }
         if (e.joules() != null)
         {
-            final JsonNode n = energyNode(e, usage(r), successes(r), goodput(r));
+            final ReportSection.Energy n = energy(e, usage(r), successes(r), goodput(r));
             out.printf(Locale.ROOT, "ENERGY  %.1f J +- %.1f J over %.2f s (%.1f W average), boundary %s; %s J per " +
                 "request, %s J per output token, %s J per successful task, %s tokens/J, %s good requests/J%n",
                 e.joules(), e.uncertaintyJoules(), e.windowSeconds(), e.averageWatts(), e.powerBoundary(),
-                g(n.path("per_request_j").numberValue()), g(n.path("per_output_token_j").numberValue()),
-                g(n.path("per_successful_task_j").numberValue()), g(n.path("tokens_per_joule").numberValue()),
-                g(n.path("goodput_per_watt").numberValue()));
+                g(n.perRequestJ()), g(n.perOutputTokenJ()), g(n.perSuccessfulTaskJ()), g(n.tokensPerJoule()),
+                g(n.goodputPerWatt()));
         }
         for (final String line : e.unavailable())
         {

@@ -4,10 +4,9 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.metrics.Formulas;
+import io.tokenclock.record.ReportSection;
 import io.tokenclock.recording.GoodputCounts;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.result.RunResult;
@@ -19,54 +18,37 @@ import io.tokenclock.result.RunResult;
  */
 public final class GoodputSection
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private GoodputSection()
     {
     }
 
     /** @return {@code report.goodput}, or null when the run reports no goodput. */
-    public static ObjectNode json(final RunResult r)
+    public static ReportSection.Goodput json(final RunResult r)
     {
         return r.goodput() == null ? null : json(r.goodput(), r.options().quality().slo(),
             r.options().quality().rule().judgesOutputs(), r.windowSeconds());
     }
 
     /**
-     * Adds a segment's goodput to its object, when it has goodput: the whole section under {@code goodput}, since the
-     * segment's own {@code requests_per_s} and {@code output_tokens_per_s} are its throughput, and the four fields of
-     * record format 3 ({@code slo}, {@code good}, {@code good_fraction}, {@code goodput_per_s}) beside it.
+     * A segment's goodput, when it has goodput: the whole section goes under the segment's {@code goodput}, since
+     * the segment's own {@code requests_per_s} and {@code output_tokens_per_s} are its throughput, and the four
+     * fields of record format 3 ({@code slo}, {@code good}, {@code good_fraction}, {@code goodput_per_s}) beside it.
+     *
+     * @return the section, or null when the segment has no goodput.
      */
-    public static void group(final ObjectNode segment, final RunResult.GroupResult g, final boolean qualityRule)
+    public static ReportSection.Goodput group(final RunResult.GroupResult g, final boolean qualityRule)
     {
-        if (g.goodput() != null)
-        {
-            final ObjectNode goodput = json(g.goodput(), g.slo(), qualityRule, g.windowSeconds());
-            segment.set("slo", goodput.get("slo"));
-            segment.set("good", goodput.get("good"));
-            segment.set("good_fraction", goodput.get("good_fraction"));
-            segment.set("goodput_per_s", goodput.get("goodput_per_s"));
-            segment.set("goodput", goodput);
-        }
+        return g.goodput() == null ? null : json(g.goodput(), g.slo(), qualityRule, g.windowSeconds());
     }
 
-    private static ObjectNode json(final GoodputCounts c, final Slo slo, final boolean qualityRule,
+    private static ReportSection.Goodput json(final GoodputCounts c, final Slo slo, final boolean qualityRule,
         final double windowS)
     {
-        final ObjectNode n = JSON.createObjectNode();
-        n.put("slo", slo == null ? null : slo.describe());
-        n.put("quality_rule", qualityRule);
-        n.put("attempted", c.attempted()).put("good", c.good()).put("good_fraction", c.goodFraction());
-        n.put("requests_per_s", Formulas.rate(c.good(), windowS));
-        n.put("output_tokens_per_s", Formulas.rate(c.goodOutputTokens(), windowS));
-        n.put("good_output_tokens", c.goodOutputTokens());
-        n.putObject("misses").put("ttft", c.ttft()).put("tpot", c.tpot()).put("itl", c.itl()).put("e2e", c.e2e())
-            .put("quality", c.quality()).put("failed", c.failed()).put("cancelled", c.cancelled());
-        n.put("excluded", c.excluded());
-        // Aliases of record format 3, kept: measured = every measured request; goodput_per_s = requests_per_s.
-        n.put("measured", c.attempted() + c.excluded());
-        n.put("goodput_per_s", Formulas.rate(c.good(), windowS));
-        return n;
+        // measured and goodput_per_s: aliases of record format 3 (every measured request; requests_per_s).
+        return new ReportSection.Goodput(slo == null ? null : slo.describe(), qualityRule, c.attempted(), c.good(),
+            c.goodFraction(), Formulas.rate(c.good(), windowS), Formulas.rate(c.goodOutputTokens(), windowS),
+            c.goodOutputTokens(), new ReportSection.Misses(c.ttft(), c.tpot(), c.itl(), c.e2e(), c.quality(),
+            c.failed(), c.cancelled()), c.excluded(), c.attempted() + c.excluded(), Formulas.rate(c.good(), windowS));
     }
 
     /** Prints the summary's GOODPUT lines, when the run has goodput. */

@@ -9,6 +9,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.record.RecordJson;
+import io.tokenclock.record.RunRecord;
 
 /**
  * Renders a {@code record.json} as the block a paper would print beside its figures: MODEL, RUNTIME, HARDWARE,
@@ -21,6 +23,12 @@ public final class RecordBlock
     }
 
     /** @return the block for record {@code r}, one line per figure; server-sent text escaped. Thread-safe. */
+    public static String render(final RunRecord r)
+    {
+        return render(RecordJson.tree(r));
+    }
+
+    /** @return the block for a record read as a tree (any record format); see {@link #render(RunRecord)}. */
     public static String render(final JsonNode r)
     {
         final StringBuilder sb = new StringBuilder();

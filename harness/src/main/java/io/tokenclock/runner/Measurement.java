@@ -12,6 +12,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.EnergyMeasurement;
@@ -218,6 +220,7 @@ final class Measurement implements AutoCloseable, RequestListener
     void writeRecord(final RunResult result) throws IOException
     {
         RecordWriter.write(result, prep.workload().describe(), target.outputDir().resolve("record.json"));
+        Index.write(target.outputDir(), Kind.RUN, List.of());
     }
 
     @Override

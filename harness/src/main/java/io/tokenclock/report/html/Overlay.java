@@ -1,12 +1,15 @@
 package io.tokenclock.report.html;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
+
+import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.Result;
+import io.tokenclock.results.Sweep;
 
 /** Several results on the same graphs: sweeps as curves against load, anything else as percentile curves. */
 final class Overlay
@@ -22,32 +25,38 @@ final class Overlay
     {
     }
 
-    static void render(final Page page, final List<ResultDir> results) throws IOException
+    static void render(final Page page, final List<Result> results) throws IOException
     {
-        if (results.stream().allMatch(r -> r.kind().equals("sweep")))
+        if (results.stream().allMatch(r -> r instanceof Sweep))
         {
-            sweeps(page, results);
+            sweeps(page, results.stream().map(r -> (Sweep)r).toList());
             return;
         }
         final List<String> labels = new ArrayList<>();
         final List<RunSeries> series = new ArrayList<>();
         final List<List<String>> rows = new ArrayList<>();
-        for (final ResultDir r : results)
+        for (final Result r : results)
         {
-            for (int i = 0; i < r.runs().size() && series.size() < HtmlReport.maxLines(); i++)
+            for (final Result.Run run : r.runs())
             {
-                final String label = r.dir().getFileName() + (r.kind().equals("run") ? "" : " " + r.roles().get(i));
-                labels.add(label);
-                series.add(RunSeries.read(r.runs().get(i)));
-                if (Files.isRegularFile(r.runs().get(i).resolve("record.json")))
+                if (series.size() == HtmlReport.MAX_LINES)
                 {
-                    rows.add(row(label, ResultDir.read(r.runs().get(i).resolve("record.json"))));
+                    break;
                 }
+                final String label = name(r) + (r.runs().size() == 1 ? "" : " " + run.role());
+                labels.add(label);
+                series.add(RunSeries.read(run.dir()));
+                rows.add(row(label, RecordJson.tree(run.record())));
             }
         }
         page.raw(Html.table(List.of("result", "ok", "req/s", "output tok/s", "TTFT p50", "TTFT p99", "TPOT p99",
             "e2e p99"), rows));
         RunCharts.percentiles(page, labels, series);
+    }
+
+    private static String name(final Result r)
+    {
+        return r.path().toAbsolutePath().normalize().getFileName().toString();
     }
 
     private static List<String> row(final String label, final JsonNode record)
@@ -61,22 +70,22 @@ final class Overlay
     }
 
     /** Every sweep's curve on the union of their offered loads (a sweep without a point there has a gap). */
-    private static void sweeps(final Page page, final List<ResultDir> results)
+    private static void sweeps(final Page page, final List<Sweep> sweeps)
     {
         final TreeSet<Double> loads = new TreeSet<>();
-        results.forEach(r -> r.summary().path("points").forEach(p -> loads.add(p.path("offered").asDouble())));
+        sweeps.forEach(s -> s.sweep().path("points").forEach(p -> loads.add(p.path("offered").asDouble())));
         final double[] x = loads.stream().mapToDouble(Double::doubleValue).toArray();
         for (final String[] f : SWEEP_FIGURES)
         {
             final Chart c = Chart.of(page.id(f[0]), f[1] + " against load", "offered", f[2]).points().x(x);
-            for (final ResultDir r : results)
+            for (final Sweep s : sweeps)
             {
                 final List<Double> y = new ArrayList<>();
                 for (final double load : x)
                 {
-                    y.add(at(r.summary(), load, f[0]));
+                    y.add(at(s.sweep(), load, f[0]));
                 }
-                c.series(r.dir().getFileName().toString(), y);
+                c.series(name(s), y);
             }
             page.chart(c, f[1] + " (" + f[2] + ") of each sweep against the offered load");
         }

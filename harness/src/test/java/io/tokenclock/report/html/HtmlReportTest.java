@@ -134,6 +134,6 @@ final class HtmlReportTest
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> HtmlReport.write(List.of(dir), null, false));
-        assertTrue(ex.getMessage().endsWith("not a tokenclock result directory"), ex.getMessage());
+        assertTrue(ex.getMessage().startsWith(dir + ": not a tokenclock result"), ex.getMessage());
     }
 }

@@ -1,0 +1,62 @@
+package io.tokenclock.compare;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.AbResult;
+import io.tokenclock.results.Imported;
+import io.tokenclock.results.Merged;
+import io.tokenclock.results.RepetitionSet;
+import io.tokenclock.results.Result;
+import io.tokenclock.results.RunResultDir;
+import io.tokenclock.results.Sweep;
+
+/**
+ * What one side of a comparison is: one contract and its runs (one run, or the repetitions that give an interval).
+ * A run, a merged run and a repetition set are one subject; an A/B is two (a, b); a sweep one per point; an imported
+ * file one per result line.
+ *
+ * @param label   the path and role.
+ * @param samples its runs' records, at least one.
+ */
+record Subject(String label, List<RunRecord> samples)
+{
+    /** @return the subjects of {@code r}, in order. */
+    static List<Subject> of(final Result r)
+    {
+        final String at = r.path().toString();
+        return switch (r)
+        {
+            case RunResultDir d -> List.of(new Subject(at, List.of(d.record())));
+            case Merged m -> List.of(new Subject(at + " (merged)", List.of(m.record())));
+            case RepetitionSet s -> List.of(new Subject(at + " (" + s.runs().size() + " repetitions)", records(s.runs())));
+            case AbResult ab -> List.of(new Subject(at + " variant A", records(ab.a())),
+                new Subject(at + " variant B", records(ab.b())));
+            case Sweep s -> each(at, s.runs());
+            case Imported i -> each(at, i.runs());
+        };
+    }
+
+    private static List<Subject> each(final String at, final List<Result.Run> runs)
+    {
+        final List<Subject> subjects = new ArrayList<>();
+        runs.forEach(run -> subjects.add(new Subject(at + " " + run.role(), List.of(run.record()))));
+        return subjects;
+    }
+
+    private static List<RunRecord> records(final List<Result.Run> runs)
+    {
+        if (runs.isEmpty())
+        {
+            throw new IllegalArgumentException("a result without runs cannot be compared");
+        }
+        return runs.stream().map(Result.Run::record).toList();
+    }
+
+    /** @return the record whose contract stands for the subject: its first run's. */
+    RunRecord contract()
+    {
+        return samples.get(0);
+    }
+}

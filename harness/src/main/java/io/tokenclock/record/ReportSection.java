@@ -1,0 +1,127 @@
+package io.tokenclock.record;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+/**
+ * The record's {@code report} section: what the measured requests gave, in all, per segment and per task, with the
+ * goodput, quality, server, cost and energy sections when the run has them (null otherwise). Keys: docs/RESULTS.md.
+ *
+ * @param distributions one per metric key ({@code ttft}, {@code tpot}, ...), in the order written.
+ * @param tasks         the agent tasks' outcomes, or null.
+ * @param quality       the quality rule's verdicts, or null.
+ * @param server        the server's own figures over the window, or null.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record ReportSection(Window window, Counts counts, Map<String, Long> errorsByClass, Throughput throughput,
+    Map<String, Dist> distributions, List<String> tailWarnings, ColdStart coldStart, JsonNode tasks,
+    Map<String, Segment> segments, Harness harness, Goodput goodput, JsonNode quality, RepetitionRef repetitions,
+    JsonNode server, Cost cost, Energy energy)
+{
+    /** @return the distribution of metric {@code key}, or an empty one when the record has none. */
+    public Dist distribution(final String key)
+    {
+        final Dist d = distributions == null ? null : distributions.get(key);
+        return d == null ? Dist.empty("ms") : d;
+    }
+
+    /** The measurement window on the run's clock. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Window(long startNs, long endNs, double durationS, double wallS)
+    {
+    }
+
+    /** Every measured request and what it carried, by outcome. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Counts(long measured, long ok, long error, long cancelled, long warmup, long chunksAllPhases,
+        long outputTokens, long inputTokens, long cancelledOutputTokens, long lateCompletions, long truncated,
+        @JsonProperty("retries_429") long retries429, @JsonProperty("http_429_per_s") double http429PerS)
+    {
+    }
+
+    /** Rates over the window. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Throughput(double requestsPerS, double outputTokensPerS, double inputTokensPerS)
+    {
+    }
+
+    /** The cold-start request, measured alone before the run. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record ColdStart(String status, String error, double ttftMs, double tpotMs, double e2eMs,
+        long outputTokens)
+    {
+    }
+
+    /**
+     * One segment (or stage): counts, rates over its own window, and distributions; with goodput, the whole section
+     * under {@code goodput} and its four record-format-3 fields beside it ({@code slo} is then a text or a JSON null,
+     * and absent without goodput).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Segment(long ok, long error, long cancelled, long outputTokens, long inputTokens, double windowS,
+        double requestsPerS, double outputTokensPerS, @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode slo,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Long good,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double goodFraction,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double goodputPerS,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Goodput goodput, Map<String, Dist> distributions)
+    {
+    }
+
+    /** The harness's own back-pressure: waits on a full ring, values clamped into the histograms. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Harness(long ringFullWaits, long clampedValues)
+    {
+    }
+
+    /** Which repetition this run is, and where the spread is. */
+    public record RepetitionRef(int index, int of, String summary)
+    {
+    }
+
+    /**
+     * Goodput: good requests against the SLO and the quality rule, and what every other request missed.
+     * {@code measured} and {@code goodput_per_s} are record format 3's names, kept as aliases.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Goodput(String slo, boolean qualityRule, long attempted, long good, double goodFraction,
+        double requestsPerS, double outputTokensPerS, long goodOutputTokens, Misses misses, long excluded,
+        long measured, double goodputPerS)
+    {
+    }
+
+    /** Requests that missed, per constraint. */
+    public record Misses(long ttft, long tpot, long itl, long e2e, long quality, long failed, long cancelled)
+    {
+    }
+
+    /** {@code report.cost}: docs/COST_ENERGY.md. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Cost(String currency, String boundary, String prices, double runTotal, Double perRequest,
+        Double perOutputToken, Double perSuccessfulTask, long successes, String successBasis, double wasted,
+        String wastedBasis, String arithmetic)
+    {
+    }
+
+    /** {@code report.energy}: docs/COST_ENERGY.md. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Energy(String boundary, Map<String, List<String>> boundarySources, Double joules,
+        Double uncertaintyJoules, double windowS, Double averageWatts, Double perRequestJ, Double perOutputTokenJ,
+        Double perSuccessfulTaskJ, long successes, String successBasis, Double tokensPerJoule,
+        Double goodputPerWatt, String goodputBasis, String uncertaintyMethod, List<EnergyComponent> components,
+        List<String> unavailable, List<String> sources, String samplesFile)
+    {
+    }
+
+    /** One channel's energy over the window. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record EnergyComponent(String channel, String component, boolean inBoundary, String method,
+        double joules, double uncertaintyJoules, int samples, double meanIntervalMs, double maxIntervalMs)
+    {
+    }
+}

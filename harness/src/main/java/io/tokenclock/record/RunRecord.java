@@ -1,0 +1,89 @@
+package io.tokenclock.record;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+
+/**
+ * {@code record.json} as typed values: what {@code report.RecordWriter} writes and what {@code record}, {@code report},
+ * {@code compare} and the importers read back ({@link RecordJson}). Components are declared in the order they are
+ * written, their JSON names are the snake_case of their Java names (docs/RESULTS.md lists every key). A section
+ * whose shape is the contract's own ({@code contract.declared}, {@code runtime.declared}) or the machine's stays a
+ * JSON tree. Older {@code record_format} versions read into the same types: a key they lack is null (or 0/false).
+ *
+ * @param tokenclock    what wrote the record: format, formulas and build versions.
+ * @param runId         the run's id.
+ * @param partial       whether the run was stopped before its end (the record then says why).
+ * @param partialReason why it was stopped, or null.
+ * @param startedAt     ISO-8601 instant the run started.
+ * @param command       the command line that made it, secrets redacted.
+ * @param model         M: the model as asked for and served.
+ * @param runtime       R: the endpoint and the server as it described itself.
+ * @param hardware      H: the client machine as read, the server's as declared.
+ * @param workload      W: what was sent.
+ * @param load          A and S: the load model, warm-up, timeouts and the end-of-window rule.
+ * @param measurement   N and E: the boundary, the clock, the rules every figure follows, the client's health.
+ * @param report        what the measured requests gave.
+ * @param contract      the contract file and what it declared.
+ * @param grade         comparison-grade or local-debugging, and what is missing.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record RunRecord(Header tokenclock, String runId, boolean partial, String partialReason, String startedAt,
+    List<String> command, Model model, Runtime runtime, Hardware hardware, Workload workload, LoadSection load,
+    MeasurementSection measurement, ReportSection report, Contract contract, Grade grade)
+{
+    /** The grade of a record with nothing missing. */
+    public static final String COMPARISON_GRADE = "comparison-grade";
+
+    /** What wrote the record. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Header(int recordFormat, String formulasVersion, String version)
+    {
+    }
+
+    /** The {@code model} section. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Model(String name, List<String> servedModels, String revision, String tokenizer,
+        String tokenizerSha256, Long contextLimit, Decoding decoding)
+    {
+    }
+
+    /** How the model decoded: {@code max_tokens} is null when an output length distribution sets it per request. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Decoding(Integer maxTokens, boolean ignoreEos, Double temperature, String extraBody)
+    {
+    }
+
+    /** The {@code runtime} section. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Runtime(String endpoint, String api, Map<String, String> serverHeaders, JsonNode modelsResponse,
+        JsonNode declared)
+    {
+    }
+
+    /** The {@code hardware} section: trees, since they are the machine's inventory and the contract's words. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Hardware(JsonNode client, JsonNode clientGpus, JsonNode serverDeclared)
+    {
+    }
+
+    /** The {@code workload} section. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Workload(String prompts, JsonNode inputTokens, JsonNode outputTokens, double correlation, long seed,
+        String hash, long hashRequests, long promptTokenResiduals, String successCriterion, String cancellation)
+    {
+    }
+
+    /** The {@code contract} section: the file, and its document as declared. */
+    public record Contract(String file, JsonNode declared)
+    {
+    }
+
+    /** The {@code grade} section. */
+    public record Grade(String grade, List<String> missing)
+    {
+    }
+}

@@ -1,0 +1,167 @@
+package io.tokenclock.report;
+
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.tokenclock.peers.PeerRun;
+import io.tokenclock.record.Dist;
+import io.tokenclock.results.AbResult;
+import io.tokenclock.results.Imported;
+import io.tokenclock.results.Merged;
+import io.tokenclock.results.RepetitionSet;
+import io.tokenclock.results.Result;
+import io.tokenclock.results.RunResultDir;
+import io.tokenclock.results.Sweep;
+
+/**
+ * What {@code tokenclock record DIR} prints for any result: a run's (or a merged run's) record block; a repetition
+ * set's and an A/B's tables as their commands printed them, from {@code repetitions.json} and {@code ab.json}; a
+ * sweep's table and knees from {@code sweep.json}; an imported peer file's figures beside tokenclock's recomputation.
+ * Cold path; stateless.
+ */
+public final class ResultTables
+{
+    private static final String SWEEP_ROW = "%10s %9s %9s %9s %9s %9s %10s %9s %7s %7s%n";
+
+    private ResultTables()
+    {
+    }
+
+    /** @return the text for {@code result}; server-sent text escaped. */
+    public static String render(final Result result)
+    {
+        return switch (result)
+        {
+            case RunResultDir run -> RecordBlock.render(run.record());
+            case Merged merged -> RecordBlock.render(merged.record());
+            case RepetitionSet reps -> repetitions(reps);
+            case AbResult ab -> ab(ab);
+            case Sweep sweep -> sweep(sweep);
+            case Imported imported -> imported(imported);
+        };
+    }
+
+    private static String repetitions(final RepetitionSet reps)
+    {
+        final StringBuilder sb = new StringBuilder();
+        final JsonNode s = reps.spread();
+        sb.append(String.format(Locale.ROOT, "repetitions: %s, %d runs (95%% interval of the mean: bootstrap; " +
+            "outliers: Tukey)%n", reps.path(), reps.repetitions().size()));
+        if (s == null)
+        {
+            return sb.append("  no repetitions.json: the set was stopped before its end\n").toString();
+        }
+        sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %8s %25s %s%n", "figure", "mean", "stdev", "cv", "ci95",
+            "excluded"));
+        for (final Iterator<Map.Entry<String, JsonNode>> it = s.path("figures").fields(); it.hasNext(); )
+        {
+            final Map.Entry<String, JsonNode> e = it.next();
+            final JsonNode f = e.getValue();
+            final double mean = f.path("mean").asDouble(Double.NaN);
+            final double stdev = f.path("stdev").asDouble(Double.NaN);
+            sb.append(String.format(Locale.ROOT, "%-22s %12.3f %12.3f %7.1f%% %25s %s%n", e.getKey(), mean, stdev,
+                mean != 0 ? 100 * stdev / mean : 0.0, interval(f.path("ci95")),
+                f.path("excluded_repetitions").isEmpty() ? "-" : "reps " + f.path("excluded_repetitions")));
+        }
+        return sb.toString();
+    }
+
+    private static String ab(final AbResult ab)
+    {
+        final StringBuilder sb = new StringBuilder();
+        final JsonNode j = ab.ab();
+        sb.append(String.format(Locale.ROOT, "A/B: %s, %d + %d runs%s (B - A, 95%% bootstrap interval)%n",
+            ab.path(), ab.a().size(), ab.b().size(), j == null ? "" : ", order " + j.path("order")));
+        if (j == null)
+        {
+            return sb.append("  no ab.json: the A/B was stopped before its end\n").toString();
+        }
+        sb.append(String.format(Locale.ROOT, "  A = %s, B = %s%n", j.path("variants").path("A").asText(),
+            j.path("variants").path("B").asText()));
+        sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %9s %25s %s%n", "figure", "mean A", "mean B",
+            "B - A", "rel", "ci95", "verdict"));
+        for (final Iterator<Map.Entry<String, JsonNode>> it = j.path("figures").fields(); it.hasNext(); )
+        {
+            final Map.Entry<String, JsonNode> e = it.next();
+            final JsonNode f = e.getValue();
+            sb.append(String.format(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %8.1f%% %25s %s%n", e.getKey(),
+                f.path("mean_a").asDouble(), f.path("mean_b").asDouble(), f.path("difference").asDouble(),
+                100 * f.path("relative").asDouble(Double.NaN), interval(f.path("ci95")),
+                f.path("exceeds_noise").asBoolean() ? "differs" : "within noise"));
+        }
+        return sb.toString();
+    }
+
+    private static String sweep(final Sweep sweep)
+    {
+        final StringBuilder sb = new StringBuilder();
+        final JsonNode j = sweep.sweep();
+        sb.append(String.format(Locale.ROOT, "sweep: %s, %s loop, %d points of %s s%s%n", sweep.path(),
+            j.path("mode").asText("?"), j.path("points").size(), j.path("point_duration_s").asText("?"),
+            j.path("slo").isTextual() ? ", SLO " + j.get("slo").asText() : ""));
+        sb.append(String.format(Locale.ROOT, SWEEP_ROW, "offered", "req/s", "ttft p50", "ttft p99", "tpot p50",
+            "tpot p99", "out tok/s", "goodput", "errors", "cancel"));
+        for (final JsonNode p : j.path("points"))
+        {
+            sb.append(String.format(Locale.ROOT, SWEEP_ROW, p.path("offered").asText(), fixed(p, "achieved_rps", 2),
+                fixed(p, "ttft_p50_ms", 1), fixed(p, "ttft_p99_ms", 1), fixed(p, "tpot_p50_ms", 2),
+                fixed(p, "tpot_p99_ms", 2), fixed(p, "output_tokens_per_s", 1), fixed(p, "goodput_rps", 2),
+                p.path("errors").asText(), p.path("cancelled").asText()));
+        }
+        if (j.path("partial").isTextual())
+        {
+            sb.append("PARTIAL: ").append(j.get("partial").asText()).append('\n');
+        }
+        final JsonNode k = j.path("knee");
+        sb.append("knee (TTFT p99 factor): ").append(k.path("latency_factor").path("offered").asText("not reached"))
+            .append('\n');
+        sb.append("knee (two-segment fit): ").append(k.path("throughput_fit").path("offered").asText("none"))
+            .append('\n');
+        sb.append("max goodput: ").append(j.path("max_goodput").isObject() ? j.get("max_goodput").path("goodput_rps")
+            .asText() + " req/s at " + j.get("max_goodput").path("offered").asText() : "none").append('\n');
+        sb.append("max rate meeting the SLO: ").append(j.path("max_rate_meeting_slo").asText("none")).append('\n');
+        return sb.toString();
+    }
+
+    /** A peer's figures as it computed them, beside tokenclock's recomputation from its per-request data. */
+    private static String imported(final Imported imported)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final PeerRun run : imported.peers())
+        {
+            sb.append(String.format(Locale.ROOT, "imported: %s (%s)%n", imported.path(), run.shape()));
+            sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %12s  %s%n", "metric (ms)", "peer p50",
+                "peer p99", "tokenclock p50", "tokenclock p99", "peer's definition"));
+            for (final Map.Entry<String, Dist> e : run.reported().entrySet())
+            {
+                final Dist ours = run.record() == null || run.record().report() == null ? null :
+                    run.record().report().distributions().get(e.getKey());
+                sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %12s  %s%n", e.getKey(),
+                    number(e.getValue().figure("p50")), number(e.getValue().figure("p99")),
+                    ours == null ? "-" : number(ours.figure("p50")), ours == null ? "-" : number(ours.figure("p99")),
+                    run.definitions().getOrDefault(e.getKey(), "as tokenclock")));
+            }
+            run.notes().forEach(n -> sb.append("  note: ").append(n).append('\n'));
+        }
+        return sb.toString();
+    }
+
+    private static String interval(final JsonNode ci)
+    {
+        return String.format(Locale.ROOT, "[%.3f, %.3f]", ci.path(0).asDouble(Double.NaN),
+            ci.path(1).asDouble(Double.NaN));
+    }
+
+    private static String fixed(final JsonNode n, final String key, final int digits)
+    {
+        return n.path(key).isNumber() ? String.format(Locale.ROOT, "%." + digits + "f", n.get(key).asDouble()) : "-";
+    }
+
+    private static String number(final double v)
+    {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.3f", v);
+    }
+}

@@ -1,0 +1,168 @@
+package io.tokenclock.results;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.tokenclock.peers.PeerRun;
+import io.tokenclock.peers.Peers;
+import io.tokenclock.record.RecordJson;
+import io.tokenclock.record.RunRecord;
+
+/**
+ * Opens any result: an output directory of any kind (by its {@code index.json}, or, for a directory written before
+ * there was one, by the file that names its kind: {@code repetitions.json}, {@code sweep.json}, {@code ab.json},
+ * {@code record.json}), one of those files itself, or a peer tool's result file. Thread-safe.
+ */
+public final class Results
+{
+    /** A run's record in its directory. */
+    public static final String RECORD = "record.json";
+
+    private Results()
+    {
+    }
+
+    /**
+     * @return the result at {@code path}.
+     * @throws IllegalArgumentException when it is none (one line naming the path and what was looked for), or a peer
+     *                                  file's field is not what its shape holds.
+     */
+    public static Result open(final Path path) throws IOException
+    {
+        if (!Files.exists(path))
+        {
+            throw new IllegalArgumentException(path + ": no such file or directory");
+        }
+        if (Files.isRegularFile(path))
+        {
+            return openFile(path);
+        }
+        final Index index = Index.read(path);
+        final Kind kind = index != null ? index.type() : inferred(path);
+        return switch (kind)
+        {
+            case RUN -> new RunResultDir(path, record(path));
+            case REPETITIONS -> new RepetitionSet(path, members(path, index, "repetition"),
+                tree(path.resolve("repetitions.json")));
+            case SWEEP -> new Sweep(path, index != null ? members(path, index, "") : LegacyMembers.sweep(path),
+                tree(path.resolve("sweep.json")));
+            case AB -> ab(path, index);
+            case MERGED -> new Merged(path, index, record(path));
+            case IMPORTED -> imported(path, index);
+        };
+    }
+
+    /** @return the kind of a directory written without {@code index.json}, by the file that names it. */
+    static Kind inferred(final Path dir)
+    {
+        if (Files.isRegularFile(dir.resolve("repetitions.json")))
+        {
+            return Kind.REPETITIONS;
+        }
+        if (Files.isRegularFile(dir.resolve("sweep.json")))
+        {
+            return Kind.SWEEP;
+        }
+        if (Files.isRegularFile(dir.resolve("ab.json")))
+        {
+            return Kind.AB;
+        }
+        if (Files.isRegularFile(dir.resolve(RECORD)))
+        {
+            return Kind.RUN;
+        }
+        throw new IllegalArgumentException(dir + ": not a tokenclock result: no index.json, record.json, " +
+            "repetitions.json, sweep.json or ab.json");
+    }
+
+    private static Result openFile(final Path file) throws IOException
+    {
+        final String name = file.getFileName().toString();
+        if (List.of(RECORD, Index.FILE, "repetitions.json", "sweep.json", "ab.json").contains(name))
+        {
+            final Path parent = file.toAbsolutePath().getParent();
+            return name.equals(RECORD) && Index.read(parent) == null ? new RunResultDir(parent, record(parent)) :
+                open(parent);
+        }
+        final List<PeerRun> peers = Peers.read(file);
+        if (peers == null)
+        {
+            throw new IllegalArgumentException(file + ": not a result: neither a tokenclock file nor a vLLM, SGLang, " +
+                "AIPerf or GuideLLM result in a shape this build reads (docs/RESULTS.md, \"Peers' results\")");
+        }
+        return new Imported(file, peers);
+    }
+
+    private static Result imported(final Path dir, final Index index) throws IOException
+    {
+        if (index.members().isEmpty())
+        {
+            throw new IllegalArgumentException(dir.resolve(Index.FILE) + ": field members: expected the imported " +
+                "file, got none");
+        }
+        return openFile(dir.resolve(index.members().get(0).path()));
+    }
+
+    private static AbResult ab(final Path dir, final Index index) throws IOException
+    {
+        final List<Result.Run> runs = index != null ? members(dir, index, "") : LegacyMembers.ab(dir);
+        return new AbResult(dir, runs.stream().filter(r -> r.role().startsWith("a ")).toList(),
+            runs.stream().filter(r -> r.role().startsWith("b ")).toList(), tree(dir.resolve("ab.json")));
+    }
+
+    /** @return the members' runs, from the index, or (no index) the {@code rep-K} directories in order. */
+    private static List<Result.Run> members(final Path dir, final Index index, final String legacyRole)
+        throws IOException
+    {
+        if (index == null)
+        {
+            return LegacyMembers.repetitions(dir, legacyRole);
+        }
+        final List<Result.Run> runs = new ArrayList<>();
+        for (final Index.Member m : index.members())
+        {
+            final Path member = dir.resolve(m.path());
+            runs.add(new Result.Run(m.role(), member, record(member)));
+        }
+        return runs;
+    }
+
+    /** @return the record in run directory {@code dir}; none is one line naming the directory. */
+    public static RunRecord record(final Path dir) throws IOException
+    {
+        final Path file = dir.resolve(RECORD);
+        if (!Files.isRegularFile(file))
+        {
+            throw new IllegalArgumentException(dir + ": no record.json (a run directory holds one)");
+        }
+        return RecordJson.read(file);
+    }
+
+    static JsonNode tree(final Path file) throws IOException
+    {
+        return Files.isRegularFile(file) ? RecordJson.JSON.readTree(file.toFile()) : null;
+    }
+
+    /** @return the subdirectories of {@code dir} named {@code PREFIX-K}, in increasing K. */
+    static List<Path> numbered(final Path dir, final String prefix) throws IOException
+    {
+        if (!Files.isDirectory(dir))
+        {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir))
+        {
+            return s.filter(p -> Files.isDirectory(p) && p.getFileName().toString().matches(prefix + "-\\d+"))
+                .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString()
+                    .substring(prefix.length() + 1))))
+                .toList();
+        }
+    }
+}
