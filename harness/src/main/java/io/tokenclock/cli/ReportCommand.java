@@ -31,7 +31,17 @@ public final class ReportCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException
     {
-        final Path file = HtmlReport.write(dirs, output, force);
+        final Path file;
+        try
+        {
+            file = HtmlReport.write(dirs, output, force);
+        }
+        catch (final HtmlReport.MismatchException ex)
+        {
+            // The same rules as compare, and the same exit status.
+            System.err.println("tokenclock: refused: " + ex.getMessage());
+            return Main.EXIT_INCOMPARABLE;
+        }
         System.out.println("report: " + file.toAbsolutePath().normalize());
         return Main.EXIT_OK;
     }

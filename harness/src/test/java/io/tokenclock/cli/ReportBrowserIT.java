@@ -33,7 +33,8 @@ import io.tokenclock.fixtures.sim.SimServer;
  * second run, repetitions, a sweep, an A/B comparison) and reported, and the two runs overlaid; each page must
  * load with no console error, no log error (a Content-Security-Policy violation is one), no uncaught exception and
  * no network request but its own file, and every chart must be drawn: a canvas in its element, and coloured
- * pixels (the series' strokes) inside its box on the screenshot. The screenshots go to results/report/ (browser-KIND.jpg).
+ * pixels (the series' strokes) inside its box on the screenshot. The screenshots go to results/report/
+ * (browser-KIND.jpg).
  * Skipped, saying how to install it, where /usr/bin/chromium is missing.
  */
 @Timeout(600)
@@ -67,6 +68,9 @@ final class ReportBrowserIT
             "--output-dir", path("ab"));
         assertEquals(Main.EXIT_OK, Main.execute("report", path("one"), path("two"), "--output",
             path("overlay.html")), console.err());
+        assertEquals(Main.EXIT_INCOMPARABLE, Main.execute("report", path("one"), path("sweep"), "--output",
+            path("refused.html")), "a closed loop and an open-loop sweep: compare's load-model rule");
+        assertTrue(console.err().contains("load model"), console.err());
     }
 
     private static String path(final String name)

@@ -96,8 +96,10 @@ final class StreamSetupIT
             final long headers = row.path("headers_ns").asLong();
             assertTrue(headers > sent && headers < row.path("first_token_ns").asLong(), line);
             assertEquals((headers - sent) / 1e6, row.path("stream_setup_ms").asDouble(), 0.001, line);
-            assertTrue(row.path("stream_setup_ms").asDouble() < PREFILL_MS / 2.0, line);
-            assertTrue(row.path("ttft_ms").asDouble() >= PREFILL_MS - 1, line);
+            // The server sleeps between the head and the first token; a client read late can only shorten the gap.
+            assertTrue(row.path("first_token_ns").asLong() - headers >= PREFILL_MS * 2 / 3 * 1_000_000L, line);
+            assertTrue(row.path("ttft_ms").asDouble() >= row.path("stream_setup_ms").asDouble() + PREFILL_MS * 2 / 3,
+                line);
         }
         final JsonNode setup = JSON.readTree(out.resolve("record.json").toFile()).path("report")
             .path("distributions").path("stream_setup");

@@ -21,7 +21,7 @@ final class LogBuckets
         totals = new long[bins];
     }
 
-    /** Adds a duration in ns to time bin {@code bin}; an undefined (negative) one or one outside the bins is skipped. */
+    /** Adds a duration in ns to time bin {@code bin}; an undefined (negative) one, or one outside the bins, is not. */
     void add(final int bin, final long ns)
     {
         if (ns < 0 || bin < 0 || bin >= counts.length)
