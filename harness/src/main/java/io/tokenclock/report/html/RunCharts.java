@@ -105,9 +105,10 @@ final class RunCharts
         final Double to = s.seconds(record.path("report").path("window").path("end_ns").asLong(0));
         quantiles(page, "TTFT over time", s.ttftBins, x, from, to, "by the first token's arrival");
         quantiles(page, "ITL over time", s.itlBins, x, from, to, "gaps between chunks, by the later chunk");
-        final Chart tput = marked(Chart.of(page.id("throughput"), "Throughput", "s", "per s"), x, from, to)
-            .series("output tokens/s", perSecond(s.tokens, w)).series("requests ok/s", perSecond(s.ok, w));
-        page.chart(tput, "Output tokens per second (at each chunk's arrival) and requests that ended ok per second");
+        page.chart(marked(Chart.of(page.id("throughput"), "Throughput: output tokens", "s", "tokens/s"), x, from,
+            to).series("output tokens/s", perSecond(s.tokens, w)), "Output tokens per second, at each chunk's arrival");
+        page.chart(marked(Chart.of(page.id("completions"), "Throughput: requests", "s", "requests/s"), x, from, to)
+            .series("requests ok/s", perSecond(s.ok, w)), "Requests that ended ok per second, by their end");
         page.chart(marked(Chart.of(page.id("in-flight"), "In flight", "s", "requests"), x, from, to)
             .series("in flight (mean)", box(s.inFlight)), "Mean requests in flight in each bin (send to end)");
         quantiles(page, "Send lag over time", s.sendLagBins, x, from, to, "sent minus intended start, by the " +
