@@ -13,15 +13,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import io.tokenclock.compare.ContractDiff;
-import io.tokenclock.results.Index;
-import io.tokenclock.results.Results;
-import io.tokenclock.results.Kind;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.report.AbReport;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
+import io.tokenclock.results.Results;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.ServerProbe;

@@ -15,8 +15,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine;
 
-import io.tokenclock.results.Index;
-import io.tokenclock.results.Kind;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.load.ArrivalProcess;
@@ -24,6 +22,8 @@ import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.Repetitions;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.ServerProbe;

@@ -25,7 +25,7 @@ final class Facts
 
     /** Every fact, by group in the protocol's order. */
     static final List<Fact> ALL = List.of(
-        new Fact("W", "workload.prompts", true, null, r -> r.workload().prompts()),
+        new Fact("W", "workload.prompts", false, null, r -> r.workload().prompts()),
         new Fact("W", "workload.input_tokens", true, null, r -> r.workload().inputTokens()),
         new Fact("W", "workload.output_tokens", true, null, r -> r.workload().outputTokens()),
         new Fact("W", "workload.correlation", true, null, r -> r.workload().correlation()),

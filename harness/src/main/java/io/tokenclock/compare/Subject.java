@@ -30,7 +30,8 @@ record Subject(String label, List<RunRecord> samples)
         {
             case RunResultDir d -> List.of(new Subject(at, List.of(d.record())));
             case Merged m -> List.of(new Subject(at + " (merged)", List.of(m.record())));
-            case RepetitionSet s -> List.of(new Subject(at + " (" + s.runs().size() + " repetitions)", records(s.runs())));
+            case RepetitionSet s -> List.of(new Subject(at + " (" + s.runs().size() + " repetitions)",
+                records(s.runs())));
             case AbResult ab -> List.of(new Subject(at + " variant A", records(ab.a())),
                 new Subject(at + " variant B", records(ab.b())));
             case Sweep s -> each(at, s.runs());

@@ -6,6 +6,8 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import io.tokenclock.metrics.Distribution;
+
 /**
  * One distribution as the record writes it: its unit and count, then (only when it has samples) min, mean, stdev,
  * the percentiles and max, and the 95% intervals of p99 and p99.9 as {@code [low, high]}, a side the samples cannot
@@ -16,6 +18,17 @@ public record Dist(String unit, long count, Double min, Double mean, Double stde
     Double p95, Double p99, @JsonProperty("p99_9") Double p999, Double max,
     @JsonProperty("p99_ci95") List<Double> p99Ci95, @JsonProperty("p99_9_ci95") List<Double> p999Ci95)
 {
+    /** @return {@code d} as the record writes it: the figures only when it has samples. */
+    public static Dist of(final Distribution d)
+    {
+        if (d.count() == 0)
+        {
+            return empty(d.unit());
+        }
+        return new Dist(d.unit(), d.count(), d.min(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(),
+            d.p999(), d.max(), interval(d.p99Low(), d.p99High()), interval(d.p999Low(), d.p999High()));
+    }
+
     /** @return an empty distribution of {@code unit}. */
     public static Dist empty(final String unit)
     {

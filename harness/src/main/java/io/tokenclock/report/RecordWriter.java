@@ -313,7 +313,8 @@ public final class RecordWriter
             final double w = g.windowSeconds();
             segments.put(g.name(), new ReportSection.Segment(g.ok(), g.errors(), g.cancelled(), g.outputTokens(),
                 g.inputTokens(), w, Formulas.rate(g.ok(), w), Formulas.rate(g.outputTokens(), w),
-                goodput == null ? null : goodput.slo() == null ? NullNode.getInstance() : TextNode.valueOf(goodput.slo()),
+                goodput == null ? null : goodput.slo() == null ? NullNode.getInstance() :
+                TextNode.valueOf(goodput.slo()),
                 goodput == null ? null : goodput.good(), goodput == null ? null : goodput.goodFraction(),
                 goodput == null ? null : goodput.goodputPerS(), goodput, distributions(g.distributions())));
         }
@@ -363,12 +364,7 @@ public final class RecordWriter
     /** @return {@code d} as the record writes it: the figures only when it has samples. */
     public static Dist dist(final Distribution d)
     {
-        if (d.count() == 0)
-        {
-            return new Dist(d.unit(), 0, null, null, null, null, null, null, null, null, null, null, null);
-        }
-        return new Dist(d.unit(), d.count(), d.min(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(),
-            d.p999(), d.max(), Dist.interval(d.p99Low(), d.p99High()), Dist.interval(d.p999Low(), d.p999High()));
+        return Dist.of(d);
     }
 
     static String version()

@@ -92,7 +92,8 @@ public record Index(String format, String kind, List<Member> members,
         }
         if (!FORMAT.equals(index.format()))
         {
-            throw new IllegalArgumentException(file + ": field format: expected \"" + FORMAT + "\", got " + index.format());
+            throw new IllegalArgumentException(file + ": field format: expected \"" + FORMAT + "\", got " +
+                index.format());
         }
         return index;
     }

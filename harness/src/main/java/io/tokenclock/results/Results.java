@@ -78,6 +78,10 @@ public final class Results
         {
             return Kind.RUN;
         }
+        if (Files.isRegularFile(dir.resolve("profile_export_aiperf.json")))
+        {
+            return Kind.IMPORTED; // an AIPerf artifact directory
+        }
         throw new IllegalArgumentException(dir + ": not a tokenclock result: no index.json, record.json, " +
             "repetitions.json, sweep.json or ab.json");
     }
@@ -102,6 +106,10 @@ public final class Results
 
     private static Result imported(final Path dir, final Index index) throws IOException
     {
+        if (index == null)
+        {
+            return new Imported(dir, Peers.read(dir));
+        }
         if (index.members().isEmpty())
         {
             throw new IllegalArgumentException(dir.resolve(Index.FILE) + ": field members: expected the imported " +

@@ -12,8 +12,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import io.tokenclock.results.Index;
-import io.tokenclock.results.Kind;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.EnergyMeasurement;
@@ -43,6 +41,8 @@ import io.tokenclock.report.RequestsJsonlWriter;
 import io.tokenclock.result.AnswerText;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.results.Index;
+import io.tokenclock.results.Kind;
 import io.tokenclock.transport.StreamingClient;
 import io.tokenclock.workload.AgentWorkload;
 

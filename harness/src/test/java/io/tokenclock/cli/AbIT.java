@@ -67,6 +67,28 @@ final class AbIT
             assertTrue(e2e.path("ci95").get(0).asDouble() > 0, e2e.toString());
             assertTrue(e2e.path("exceeds_noise").asBoolean(), e2e.toString());
             assertTrue(console.out().contains("differs"), console.out());
+            assertTrue(console.out().contains("exactly one variable changed (M model.decoding)"), console.out());
+            final JsonNode index = new ObjectMapper().readTree(out.resolve("index.json").toFile());
+            assertEquals("ab", index.path("kind").asText());
+            assertEquals("A/rep-1", index.path("members").path(0).path("path").asText());
+        }
+    }
+
+    @Test
+    void shouldRefuseVariantsWithAnotherWarmUpAfterTheirFirstRuns() throws Exception
+    {
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(1).decodeBaseMs(1).jitter(0)))
+        {
+            final Path a = contract("a", server.baseUrl(), 4);
+            final Path b = dir.resolve("b.yaml");
+            Files.writeString(b, Files.readString(a).replace("warmup: {requests: 2}", "warmup: {requests: 0}"));
+            final Path out = dir.resolve("out");
+            assertEquals(Main.EXIT_INCOMPARABLE, Main.execute("ab", a.toString(), b.toString(), "--repetitions", "3",
+                "--output-dir", out.toString()), console.err());
+            assertTrue(console.err().contains("S load.warmup_requests: 2 -> 0 [warm-up]"), console.err());
+            assertTrue(console.err().strip().endsWith("their figures would not measure the same thing"),
+                console.err());
+            assertFalse(Files.exists(out.resolve("A").resolve("rep-2")), "no run after the first pair");
         }
     }
 

@@ -92,7 +92,8 @@ final class ResultsTest
         run(dir.resolve("points").resolve("01-rate-2"));
         run(dir.resolve("points").resolve("02-rate-4"));
         Files.writeString(dir.resolve("sweep.json"), "{\"format\": \"tokenclock-sweep/1\", \"points\": [" +
-            "{\"offered\": 2, \"run_dir\": \"points/01-rate-2\"}, {\"offered\": 4, \"run_dir\": \"points/02-rate-4\"}]}");
+            "{\"offered\": 2, \"run_dir\": \"points/01-rate-2\"}, " +
+            "{\"offered\": 4, \"run_dir\": \"points/02-rate-4\"}]}");
         final Sweep s = assertInstanceOf(Sweep.class, Results.open(dir));
         assertEquals(List.of("point 1", "point 2"), s.runs().stream().map(Result.Run::role).toList());
     }

@@ -130,6 +130,21 @@ final class HtmlReportTest
     }
 
     @Test
+    void shouldReportAPeerToolsResultFileReadThroughItsImporter() throws IOException
+    {
+        final Path file = dir.resolve("vllm.json");
+        try (InputStream in = HtmlReportTest.class.getResourceAsStream("/io/tokenclock/peers/vllm-save-result.json"))
+        {
+            Files.write(file, in.readAllBytes());
+        }
+        final Path out = dir.resolve("vllm.html");
+        HtmlReport.write(List.of(file), out, false);
+        final String page = Files.readString(out);
+        assertTrue(page.contains("<h2>Imported from vllm.json</h2>"), "the imported kind");
+        assertTrue(page.contains("<td>ttft</td>"), "its distributions, read into tokenclock's record");
+    }
+
+    @Test
     void shouldSayInOneLineWhenADirectoryHoldsNoResult()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,

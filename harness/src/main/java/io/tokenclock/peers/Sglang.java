@@ -1,0 +1,106 @@
+package io.tokenclock.peers;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.tokenclock.record.Dist;
+import io.tokenclock.record.ReportSection;
+
+/**
+ * SGLang {@code bench_serving --output-file}: JSONL, one result per line, written by Python's {@code json} (so an
+ * unbounded rate is a bare {@code Infinity}). Summary keys in ms; with {@code --output-details}, {@code ttfts} and
+ * {@code itls} per request, in seconds. Its end-to-end latency ends at {@code [DONE]}.
+ */
+final class Sglang
+{
+    static final PeerRecord.Timing TIMING = new PeerRecord.Timing(
+        "client-side (SGLang bench_serving): from just before the POST to the [DONE] event",
+        "SGLang: the first chunk carrying generated text",
+        "SGLang: usage.completion_tokens when reported, else the generated text re-tokenized",
+        "time.perf_counter (monotonic, seconds)");
+    static final Map<String, String> DEFINITIONS = Map.of(
+        "tpot", "(latency - ttft) / (output_len - 1), latency to [DONE]",
+        "inter_chunk_latency", "SGLang's itl: every gap between chunks",
+        "e2e", "SGLang's e2e_latency: to [DONE]");
+
+    private Sglang()
+    {
+    }
+
+    /** @return whether {@code n} is in SGLang's shape: {@code mean_e2e_latency_ms} beside {@code completed}. */
+    static boolean is(final JsonNode n)
+    {
+        return n.isObject() && n.has("completed") && n.has("mean_e2e_latency_ms");
+    }
+
+    static List<PeerRun> read(final PeerFile f, final List<JsonNode> lines)
+    {
+        final List<PeerRun> runs = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++)
+        {
+            runs.add(one(f, lines.get(i), lines.size() == 1 ? "" : "line " + (i + 1) + ": "));
+        }
+        return runs;
+    }
+
+    private static PeerRun one(final PeerFile f, final JsonNode n, final String at)
+    {
+        final long ok = (long)f.number(n, "completed", at + "completed");
+        final double duration = f.number(n, "duration", at + "duration");
+        final Map<String, Dist> reported = new LinkedHashMap<>();
+        for (final String[] m : new String[][] {{"ttft", "ttft"}, {"tpot", "tpot"}, {"itl", "inter_chunk_latency"},
+            {"e2e_latency", "e2e"}})
+        {
+            if (n.has("mean_" + m[0] + "_ms"))
+            {
+                reported.put(m[1], PeerRecord.summary("ms", ok, f.optional(n, "mean_" + m[0] + "_ms", at + "mean_" +
+                    m[0] + "_ms"), f.optional(n, "std_" + m[0] + "_ms", at + "std_" + m[0] + "_ms"),
+                    f.optional(n, "median_" + m[0] + "_ms", at + "median_" + m[0] + "_ms"),
+                    f.optional(n, "p90_" + m[0] + "_ms", at + "p90_" + m[0] + "_ms"),
+                    f.optional(n, "p95_" + m[0] + "_ms", at + "p95_" + m[0] + "_ms"),
+                    f.optional(n, "p99_" + m[0] + "_ms", at + "p99_" + m[0] + "_ms"), null, null));
+            }
+        }
+        final Samples samples = samples(f, n, at);
+        final Double rate = f.optional(n, "request_rate", at + "request_rate");
+        final Double concurrency = f.optional(n, "max_concurrency", at + "max_concurrency");
+        final List<String> notes = new ArrayList<>(List.of("ttfts and itls are in seconds (converted to ms)",
+            "its e2e ends at [DONE]; recomputed from the file, TPOT is the sum of the chunk gaps over n_out - 1"));
+        if (rate != null && rate.isInfinite())
+        {
+            notes.add("request_rate Infinity: every request sent at once");
+        }
+        final PeerRecord.Spec spec = new PeerRecord.Spec("sglang", null, PeerFile.text(n, "model_id"),
+            PeerFile.text(n, "tokenizer_id"), null, PeerRecord.load(rate, concurrency == null ? null :
+            concurrency.intValue(), null, duration),
+            PeerRecord.counts(ok, 0, (long)f.number(n, "total_output_tokens", at + "total_output_tokens"),
+                (long)f.number(n, "total_input_tokens", at + "total_input_tokens")),
+            new ReportSection.Throughput(f.number(n, "request_throughput", at + "request_throughput"),
+                f.number(n, "output_throughput", at + "output_throughput"),
+                f.number(n, "input_throughput", at + "input_throughput")),
+            samples == null ? reported : samples.distributions(), samples != null, PeerRecord.LINEAR);
+        return new PeerRun("sglang", "sglang bench_serving --output-file (JSONL)", PeerRecord.of(spec, TIMING,
+            duration), reported, DEFINITIONS, notes);
+    }
+
+    /** @return the samples of {@code ttfts}, {@code itls}, {@code output_lens}; e2e left out (it ends at [DONE]). */
+    private static Samples samples(final PeerFile f, final JsonNode n, final String at)
+    {
+        final double[] ttfts = f.numbers(n, "ttfts", at + "ttfts", 1000);
+        final JsonNode itls = n.path("itls");
+        if (ttfts == null || !itls.isArray())
+        {
+            return null;
+        }
+        final List<double[]> gaps = new ArrayList<>();
+        for (int i = 0; i < ttfts.length; i++)
+        {
+            gaps.add(f.numbersAt(itls, i, at + "itls[" + i + "]", 1000));
+        }
+        return new Samples(ttfts, null, f.numbers(n, "output_lens", at + "output_lens", 1), gaps, null);
+    }
+}
