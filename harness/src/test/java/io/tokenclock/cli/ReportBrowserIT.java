@@ -30,7 +30,8 @@ import io.tokenclock.fixtures.sim.SimServer;
 /**
  * report.html in a real browser: Debian's Chromium, headless, with a fresh profile and background networking off,
  * driven over the DevTools protocol ({@link Cdp}). Every kind of result is made against the simulator (a run, a
- * second run, repetitions, a sweep, an A/B comparison) and reported, and the two runs overlaid; each page must
+ * second run, repetitions, a sweep, an A/B comparison) and reported, the two runs overlaid, and a vLLM result file
+ * imported (tables only: it has no per-request file); each page must
  * load with no console error, no log error (a Content-Security-Policy violation is one), no uncaught exception and
  * no network request but its own file, and every chart must be drawn: a canvas in its element, and coloured
  * pixels (the series' strokes) inside its box on the screenshot. The screenshots go to results/report/
@@ -68,6 +69,13 @@ final class ReportBrowserIT
             "--output-dir", path("ab"));
         assertEquals(Main.EXIT_OK, Main.execute("report", path("one"), path("two"), "--output",
             path("overlay.html")), console.err());
+        try (java.io.InputStream in = ReportBrowserIT.class.getResourceAsStream(
+            "/io/tokenclock/peers/vllm-save-result.json"))
+        {
+            Files.write(dir.resolve("vllm.json"), in.readAllBytes());
+        }
+        assertEquals(Main.EXIT_OK, Main.execute("report", path("vllm.json"), "--output", path("imported.html")),
+            console.err());
         assertEquals(Main.EXIT_INCOMPARABLE, Main.execute("report", path("one"), path("sweep"), "--output",
             path("refused.html")), "a closed loop and an open-loop sweep: compare's load-model rule");
         assertTrue(console.err().contains("load model"), console.err());
@@ -130,6 +138,7 @@ final class ReportBrowserIT
             check(cdp, dir.resolve("sweep").resolve("report.html"), "sweep", 5);
             check(cdp, dir.resolve("ab").resolve("report.html"), "ab", 5);
             check(cdp, dir.resolve("overlay.html"), "overlay", 4);
+            check(cdp, dir.resolve("imported.html"), "imported", 0);
         }
     }
 
