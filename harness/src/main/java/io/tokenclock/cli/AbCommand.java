@@ -96,21 +96,29 @@ public final class AbCommand implements Callable<Integer>
             }
         }
         AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
+        writeIndex(base, runsA.size(), runsB.size());
+        ReportCommand.afterRun(base, !noReport);
+        return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
+    }
+
+    /** Writes the A/B's index: by repetition, {@code A/rep-K} as {@code a K}, then {@code B/rep-K} as {@code b K}. */
+    private static void writeIndex(final Path base, final int runsA, final int runsB) throws IOException
+    {
         final List<Index.Member> members = new ArrayList<>();
-        for (int k = 1; k <= Math.max(runsA.size(), runsB.size()); k++)
+        for (int k = 1; k <= Math.max(runsA, runsB); k++)
         {
-            if (k <= runsA.size())
+            if (k <= runsA)
             {
-                members.add(new Index.Member(base.resolve("A").resolve("rep-" + k).toString(), "a " + k));
+                members.add(new Index.Member(base.resolve("A").resolve("rep-" + k).toAbsolutePath().toString(),
+                    "a " + k));
             }
-            if (k <= runsB.size())
+            if (k <= runsB)
             {
-                members.add(new Index.Member(base.resolve("B").resolve("rep-" + k).toString(), "b " + k));
+                members.add(new Index.Member(base.resolve("B").resolve("rep-" + k).toAbsolutePath().toString(),
+                    "b " + k));
             }
         }
         Index.write(base, Kind.AB, members);
-        ReportCommand.afterRun(base, !noReport);
-        return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
     }
 
     /**

@@ -143,7 +143,7 @@ public final class RunCommand implements Callable<Integer>
         final List<Index.Member> members = new ArrayList<>();
         for (int k = 1; k <= runs.size(); k++)
         {
-            members.add(new Index.Member(base.resolve("rep-" + k).toString(), "repetition " + k));
+            members.add(new Index.Member(base.resolve("rep-" + k).toAbsolutePath().toString(), "repetition " + k));
         }
         Index.write(base, Kind.REPETITIONS, members);
         ReportCommand.afterRun(base, o.output().htmlReport());

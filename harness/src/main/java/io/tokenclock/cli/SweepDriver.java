@@ -282,20 +282,27 @@ final class SweepDriver
         final List<Index.Member> members = new ArrayList<>();
         if (ceiling != null)
         {
-            members.add(new Index.Member(ceiling.runDir(), "ceiling"));
+            members.add(new Index.Member(absolute(ceiling.runDir()), "ceiling"));
         }
         for (int k = 0; k < points.size(); k++)
         {
-            members.add(new Index.Member(points.get(k).runDir(), "point " + (k + 1)));
+            members.add(new Index.Member(absolute(points.get(k).runDir()), "point " + (k + 1)));
         }
         if (search != null)
         {
             for (int k = 0; k < search.runs().size(); k++)
             {
-                members.add(new Index.Member(search.runs().get(k).point().runDir(), "search " + (k + 1)));
+                members.add(new Index.Member(absolute(search.runs().get(k).point().runDir()),
+                    "search " + (k + 1)));
             }
         }
         return members;
+    }
+
+    /** @return a run directory as recorded (relative to the working directory, or absolute), made absolute. */
+    private static String absolute(final String runDir)
+    {
+        return Path.of(runDir).toAbsolutePath().toString();
     }
 
     private void report() throws IOException

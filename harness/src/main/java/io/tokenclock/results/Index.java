@@ -64,7 +64,10 @@ public record Index(String format, String kind, List<Member> members,
         RecordJson.write(this, dir.resolve(FILE));
     }
 
-    /** Writes {@code DIR/index.json} of {@code kind} with {@code members}, each path made relative to {@code dir}. */
+    /**
+     * Writes {@code DIR/index.json} of {@code kind} with {@code members}, each path absolute or relative to
+     * {@code dir}, written relative to {@code dir} (a member outside it stays absolute).
+     */
     public static void write(final Path dir, final Kind kind, final List<Member> members) throws IOException
     {
         of(kind, members.stream().map(m -> new Member(relative(dir, m.path()), m.role())).toList()).write(dir);
@@ -101,7 +104,7 @@ public record Index(String format, String kind, List<Member> members,
     private static String relative(final Path dir, final String path)
     {
         final Path base = dir.toAbsolutePath().normalize();
-        final Path p = base.resolve(path).toAbsolutePath().normalize();
+        final Path p = (Path.of(path).isAbsolute() ? Path.of(path) : base.resolve(path)).normalize();
         return p.startsWith(base) ? base.relativize(p).toString() : path;
     }
 }

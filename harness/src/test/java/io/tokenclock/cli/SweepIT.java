@@ -104,6 +104,12 @@ final class SweepIT
         assertTrue(overloaded.path("waiting").asDouble() > 1, "35 req/s into 25: a queue: " + overloaded);
         assertTrue(overloaded.path("achieved_rps").asDouble() < 1.1 * CAPACITY_RPS, overloaded.toString());
         assertTrue(console.out().contains("knee (two-segment fit of achieved req/s)"), console.out());
+        final JsonNode index = new ObjectMapper().readTree(out.resolve("index.json").toFile());
+        assertEquals("sweep", index.path("kind").asText());
+        assertEquals("points/01-rate-10", index.path("members").path(0).path("path").asText(), index.toString());
+        assertEquals("point 1", index.path("members").path(0).path("role").asText());
+        assertEquals(Main.EXIT_OK, Main.execute("record", out.toString()), console.err());
+        assertTrue(console.out().contains("sweep: " + out + ", rates loop, 6 points"), console.out());
     }
 
     @Test
