@@ -54,6 +54,9 @@ public final class AbCommand implements Callable<Integer>
         "(without it, a directory that holds a run is refused).")
     boolean force;
 
+    @Option(names = "--no-report", description = "Write no report.html at the end.")
+    boolean noReport;
+
     @Override
     public Integer call() throws Exception
     {
@@ -99,6 +102,7 @@ public final class AbCommand implements Callable<Integer>
         }
         AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
         writeIndex(base, runsA.size(), runsB.size());
+        ReportCommand.afterRun(base, !noReport);
         return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
     }
 

@@ -18,7 +18,7 @@ import io.tokenclock.runner.Interruption;
 @Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
     subcommands = {RunCommand.class, AbCommand.class, SweepCommand.class, DemoCommand.class, ServeSimCommand.class,
-        ValidateCommand.class, RecordCommand.class, CompareCommand.class, ReplayCommand.class,
+        ValidateCommand.class, RecordCommand.class, ReportCommand.class, CompareCommand.class, ReplayCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable
 {

@@ -27,6 +27,13 @@ final class OutputFlags
     @Option(names = "--no-progress", negatable = false, description = "No live progress line.")
     boolean noProgress;
 
+    @Option(names = "--jfr-events", description = "Commit a JFR event per finished request (TTFT, e2e, tokens, " +
+        "status) and record them with the JVM's GC and thread events in requests.jfr.")
+    boolean jfrEvents;
+
+    @Option(names = "--no-report", negatable = false, description = "Write no report.html and no CSV files.")
+    boolean noReport;
+
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
@@ -40,6 +47,14 @@ final class OutputFlags
             o.saveText(saveText);
         }
         o.runId(runId);
+        if (given.set("--jfr-events"))
+        {
+            o.jfrEvents(jfrEvents);
+        }
+        if (given.set("--no-report"))
+        {
+            o.htmlReport(!noReport);
+        }
         o.progress(!noProgress && Terminal.stderrIsTerminal());
     }
 }

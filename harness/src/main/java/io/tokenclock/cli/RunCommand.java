@@ -101,6 +101,7 @@ public final class RunCommand implements Callable<Integer>
             return Main.EXIT_UNREACHABLE;
         }
         ConsoleSummary.print(result, System.out);
+        ReportCommand.afterRun(result.target().outputDir(), o.output().htmlReport());
         if (signals.requested())
         {
             System.err.println("tokenclock: " + result.partialReason() + "; record.json is marked partial");
@@ -147,6 +148,7 @@ public final class RunCommand implements Callable<Integer>
             members.add(new Index.Member(base.resolve("rep-" + k).toAbsolutePath().toString(), "repetition " + k));
         }
         Index.write(base, Kind.REPETITIONS, members);
+        ReportCommand.afterRun(base, o.output().htmlReport());
         if (signals.requested())
         {
             System.err.println("tokenclock: " + cutShort + "; its record.json and repetitions.json are marked " +

@@ -9,6 +9,7 @@ import java.util.Locale;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.report.CsvFiles;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
 import io.tokenclock.runner.BenchmarkRunner;
@@ -334,7 +335,9 @@ final class SweepDriver
             SweepAnalysis.of(points, plan.kneeFactor()), search, refused);
         SweepJson.write(r, dir);
         Index.write(dir, Kind.SWEEP, members());
+        CsvFiles.writeSweep(dir);
         SweepTable.print(r, System.out);
         System.out.println("tokenclock sweep: " + dir.resolve(SweepJson.FILE));
+        ReportCommand.afterRun(dir, base.output().htmlReport());
     }
 }

@@ -94,6 +94,8 @@ final class Names
         Map.entry("force", new String[] {"--force", null}),
         Map.entry("saveText", new String[] {"--save-text", "output.save_text"}),
         Map.entry("progress", new String[] {"--no-progress", null}),
+        Map.entry("jfrEvents", new String[] {"--jfr-events", null}),
+        Map.entry("htmlReport", new String[] {"--no-report", null}),
         Map.entry("commandLine", new String[] {null, null}),
         Map.entry("contract", new String[] {"--config", null}),
         Map.entry("contractPath", new String[] {"--config", null}),

@@ -125,6 +125,8 @@ public final class RunOptionsBuilder
     boolean force = false;
     boolean saveText = false;
     boolean progress = false;
+    boolean jfrEvents = false;
+    boolean htmlReport = true;
     List<String> commandLine = List.of();
     ObjectNode contract;
     Path contractPath;
@@ -268,6 +270,8 @@ public final class RunOptionsBuilder
         force = o.force();
         saveText = o.saveText();
         progress = o.progress();
+        jfrEvents = o.jfrEvents();
+        htmlReport = o.htmlReport();
         commandLine = o.commandLine();
         contract = o.contract();
         contractPath = o.contractPath();
@@ -945,6 +949,22 @@ public final class RunOptionsBuilder
         return this;
     }
 
+    /** Commit a JFR event per finished request, and record them with the JVM's own events in requests.jfr. */
+    public RunOptionsBuilder jfrEvents(final boolean jfrEvents)
+    {
+        this.jfrEvents = jfrEvents;
+        given.put("jfrEvents", source);
+        return this;
+    }
+
+    /** Write report.html (and the CSV files) when the run ends. */
+    public RunOptionsBuilder htmlReport(final boolean htmlReport)
+    {
+        this.htmlReport = htmlReport;
+        given.put("htmlReport", source);
+        return this;
+    }
+
     /** Draw the live progress line (only when stderr is a terminal). */
     public RunOptionsBuilder progress(final boolean progress)
     {
@@ -1057,7 +1077,8 @@ public final class RunOptionsBuilder
             new RunOptions.Measurement(ioThreads, busyPoll, profile, profileOut, hiccupWarnFraction, serverMetrics,
                 serverMetricsIntervalMs, stamping),
             new RunOptions.Quality(slo, acceptTruncated, new QualityRule(qualitySuccess, qualityChecks, judge)),
-            new RunOptions.Output(outputDir, runId, force, saveText, progress, commandLine, contract, contractPath),
+            new RunOptions.Output(outputDir, runId, force, saveText, progress, jfrEvents, htmlReport, commandLine,
+                contract, contractPath),
             new RunOptions.Cost(price), new RunOptions.Power(power));
     }
 }

@@ -17,6 +17,15 @@ public final class Formulas
         return sentNs > 0 && firstTokenNs > 0 ? firstTokenNs - sentNs : -1;
     }
 
+    /**
+     * Stream setup = t(response headers received) - t(sent): what header-level timers (Gatling's, JMeter's response
+     * time to first byte) measure, and with most servers far less than TTFT, which waits for the first token.
+     */
+    public static long streamSetupNs(final long sentNs, final long headersNs)
+    {
+        return sentNs > 0 && headersNs >= sentNs ? headersNs - sentNs : -1;
+    }
+
     /** TTFT from schedule = t(first content-bearing chunk) - t(intended start): includes the client's send lag. */
     public static long ttftFromScheduleNs(final long scheduledNs, final long firstTokenNs)
     {

@@ -26,7 +26,9 @@ public enum Metric
     /** The engine's own TTFT, its reported prompt time; recorded only for servers that report timings. */
     ENGINE_TTFT("engine_ttft", "ms", 1e6),
     /** The engine's own TPOT from its reported decode time; recorded only for servers that report timings. */
-    ENGINE_TPOT("engine_tpot", "ms", 1e6);
+    ENGINE_TPOT("engine_tpot", "ms", 1e6),
+    /** Send to the response headers: the header-level timers' "response time", reported beside TTFT. */
+    STREAM_SETUP("stream_setup", "ms", 1e6);
 
     private static final Metric[] VALUES = values();
 

@@ -14,6 +14,8 @@ public final class RequestMetrics
     public static final String SOURCE_TOKENIZER = "tokenizer";
 
     public long ttftNs;
+    /** Send to the response headers' arrival, or -1 when no response head came. */
+    public long streamSetupNs;
     public long ttftFromScheduleNs;
     public long ttfotNs;
     public long ttstNs;
@@ -58,6 +60,7 @@ public final class RequestMetrics
         }
         inputTokens = s.usagePromptTokens >= 0 ? s.usagePromptTokens : s.promptTokensHint;
         ttftNs = Formulas.ttftNs(s.sentNs, first);
+        streamSetupNs = Formulas.streamSetupNs(s.sentNs, s.headersNs);
         ttftFromScheduleNs = Formulas.ttftFromScheduleNs(s.scheduledNs, first);
         ttfotNs = Formulas.ttftNs(s.sentNs, s.firstOutputNs);
         ttstNs = Formulas.ttstNs(s.chunkNs, n);

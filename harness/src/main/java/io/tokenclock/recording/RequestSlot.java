@@ -64,6 +64,11 @@ public final class RequestSlot
     public int connectionId = -1;
     public boolean newConnection;
     public long sentNs;
+    /**
+     * Arrival of the read that carried the response's status line and headers (the stamp of that network read); 0 if
+     * none came. Set once per response, never per chunk.
+     */
+    public long headersNs;
     public long endNs;
     public int httpStatus;
     public int status;
@@ -143,6 +148,7 @@ public final class RequestSlot
         connectionId = -1;
         newConnection = false;
         sentNs = 0;
+        headersNs = 0;
         endNs = 0;
         httpStatus = 0;
         status = STATUS_OK;

@@ -303,6 +303,7 @@ public final class RequestStage implements Runnable
     private static void recordOk(final MetricRecorders r, final RequestSlot s, final RequestMetrics m)
     {
         r.record(Metric.TTFT, m.ttftNs);
+        r.record(Metric.STREAM_SETUP, m.streamSetupNs);
         r.record(Metric.TTFT_FROM_SCHEDULE, m.ttftFromScheduleNs);
         r.record(Metric.TTFOT, m.ttfotNs);
         r.record(Metric.TTST, m.ttstNs);

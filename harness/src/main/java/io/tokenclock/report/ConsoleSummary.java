@@ -24,7 +24,7 @@ import io.tokenclock.transport.StampingReport;
 public final class ConsoleSummary
 {
     private static final Metric[] LATENCIES = {
-        Metric.TTFT, Metric.ENGINE_TTFT, Metric.TTFT_FROM_SCHEDULE, Metric.TTFOT, Metric.TTST,
+        Metric.TTFT, Metric.STREAM_SETUP, Metric.ENGINE_TTFT, Metric.TTFT_FROM_SCHEDULE, Metric.TTFOT, Metric.TTST,
         Metric.INTER_CHUNK_LATENCY, Metric.TOKEN_ITL, Metric.TPOT, Metric.ENGINE_TPOT, Metric.E2E,
         Metric.E2E_FROM_SCHEDULE, Metric.SEND_LAG
     };

@@ -166,6 +166,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeNumberField("scheduled_ns", s.scheduledNs);
         g.writeNumberField("submit_ns", s.submitNs);
         g.writeNumberField("sent_ns", s.sentNs);
+        g.writeNumberField("headers_ns", s.headersNs);
         g.writeNumberField("first_token_ns", s.firstTokenNs);
         g.writeNumberField("first_output_ns", s.firstOutputNs);
         g.writeNumberField("end_ns", s.endNs);
@@ -206,6 +207,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     private void durations(final JsonGenerator g, final RequestSlot s, final RequestMetrics m) throws IOException
     {
         ms(g, "ttft_ms", m.ttftNs);
+        ms(g, "stream_setup_ms", m.streamSetupNs);
         ms(g, "ttft_from_schedule_ms", m.ttftFromScheduleNs);
         ms(g, "ttfot_ms", m.ttfotNs);
         ms(g, "ttst_ms", m.ttstNs);

@@ -14,6 +14,7 @@ import io.tokenclock.clock.NanoClock;
 import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.recording.ChunkRecords;
+import io.tokenclock.report.CsvFiles;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.transport.ClientSettings;
@@ -114,6 +115,7 @@ public final class BenchmarkRunner
         if (!options.state().selfWarmupRun())
         {
             measurement.writeRecord(result);
+            csv(target.outputDir(), err);
         }
         return result;
     }
@@ -151,6 +153,19 @@ public final class BenchmarkRunner
     private static Path outputDir(final RunOptions options, final String runId)
     {
         return options.output().outputDir() != null ? options.output().outputDir() : Path.of("results", runId);
+    }
+
+    /** requests.csv and summary.csv beside the JSON files; a failure is one line, never the run's failure. */
+    private static void csv(final Path dir, final PrintStream err)
+    {
+        try
+        {
+            CsvFiles.writeRun(dir);
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            err.println("tokenclock: requests.csv, summary.csv not written: " + ex.getMessage());
+        }
     }
 
     /** @return the measurement wired around the client; the client is closed if wiring fails. */

@@ -72,6 +72,8 @@ final class Measurement implements AutoCloseable, RequestListener
     private final MetricRecorders recorders = new MetricRecorders();
     private final GroupStats[] groups;
     private final RequestsJsonlWriter jsonl;
+    /** The JFR recording of {@code --jfr-events}, or null. */
+    private final RequestRecording jfr;
     private final LoadGenerator generator;
     private final Collector collector;
     private final RequestStage stage;
@@ -105,6 +107,7 @@ final class Measurement implements AutoCloseable, RequestListener
         this.pool = new SlotPool(options.maxInFlight());
         this.wallStartNs = clock.nanoTime();
         this.jsonl = new RequestsJsonlWriter(target.outputDir().resolve("requests.jsonl"), options.output().saveText());
+        this.jfr = options.output().jfrEvents() ? RequestRecording.start(target.outputDir()) : null;
         if (options.load().sticky() && options.load().users() != null)
         {
             client.stickyUsers(options.load().users());
@@ -224,6 +227,10 @@ final class Measurement implements AutoCloseable, RequestListener
     public void onRequestComplete(final RequestSlot slot, final RequestMetrics m)
     {
         jsonl.onRequestComplete(slot, m);
+        if (jfr != null)
+        {
+            jfr.onRequestComplete(slot, m);
+        }
         quality.onRequestComplete(slot, m);
         if (slot.phase == RequestSlot.PHASE_COLD)
         {
@@ -248,6 +255,13 @@ final class Measurement implements AutoCloseable, RequestListener
         try (client; jsonl; server; power)
         {
             monitors.close();
+        }
+        finally
+        {
+            if (jfr != null)
+            {
+                jfr.close();
+            }
         }
     }
 

@@ -162,6 +162,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
             {
                 status = response.status().code();
                 keepAlive = HttpUtil.isKeepAlive(response);
+                // Stream setup ends with the read that carried the head: its one stamp, no new clock reading.
+                recorder.slot().headersNs = lastReadNs;
                 recorder.slot().httpStatus = status;
                 notStreaming =
                     ErrorClassifier.notStreaming(status, response.headers().get(HttpHeaderNames.CONTENT_TYPE));

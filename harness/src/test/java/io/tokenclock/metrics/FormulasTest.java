@@ -28,6 +28,15 @@ class FormulasTest
     }
 
     @Test
+    void shouldComputeStreamSetupAsHeadersMinusSentAndLeaveItUndefinedWithoutHeadersOrBeforeTheSend()
+    {
+        assertEquals(3 * MS, Formulas.streamSetupNs(1_000 * MS, 1_003 * MS));
+        assertEquals(-1, Formulas.streamSetupNs(1_000 * MS, 0));
+        assertEquals(-1, Formulas.streamSetupNs(0, 1_003 * MS));
+        assertEquals(-1, Formulas.streamSetupNs(1_000 * MS, 999 * MS), "headers of an earlier send (a 429 retried)");
+    }
+
+    @Test
     void shouldComputeTtftFromScheduleIncludingSendLag()
     {
         final long scheduled = 5_000 * MS;

@@ -323,6 +323,7 @@ final class ReportGoldenTest
         s.scheduledNs = id * 1_000 * MS;
         s.submitNs = s.scheduledNs + 1_250;
         s.sentNs = s.scheduledNs + 52_345;
+        s.headersNs = s.sentNs + 2 * MS + 345_678;
         for (int i = 0; i < chunks; i++)
         {
             s.addChunk(s.sentNs + (40 + 7 * i) * MS + 123_456, 1, RequestSlot.CHUNK_OUTPUT);

@@ -1,0 +1,68 @@
+package io.tokenclock.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import io.tokenclock.report.html.HtmlReport;
+
+/** {@code tokenclock report DIR... [--output FILE]}: one self-contained report.html of any results. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+    description = "Write one self-contained report.html of a run, repetitions, a sweep or an A/B comparison, " +
+        "or of several results overlaid.")
+public final class ReportCommand implements Callable<Integer>
+{
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Result directories.")
+    List<Path> dirs;
+
+    @Option(names = "--output", paramLabel = "FILE",
+        description = "Where to write it (default: DIR/report.html for one directory, ./report.html for several).")
+    Path output;
+
+    @Option(names = "--force", description = "Overlay results whose definitions differ (the differences are " +
+        "listed above the charts).")
+    boolean force;
+
+    @Override
+    public Integer call() throws IOException
+    {
+        final Path file;
+        try
+        {
+            file = HtmlReport.write(dirs, output, force);
+        }
+        catch (final HtmlReport.MismatchException ex)
+        {
+            // The same rules as compare, and the same exit status.
+            System.err.println("tokenclock: refused: " + ex.getMessage());
+            return Main.EXIT_INCOMPARABLE;
+        }
+        System.out.println("report: " + file.toAbsolutePath().normalize());
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * Writes DIR/report.html at the end of a run, sweep or A/B unless {@code wanted} is false ({@code --no-report});
+     * a failure is one line, never the run's failure.
+     */
+    static void afterRun(final Path dir, final boolean wanted)
+    {
+        if (!wanted)
+        {
+            return;
+        }
+        try
+        {
+            System.out.println("report: " + HtmlReport.write(List.of(dir), null, false).toAbsolutePath().normalize());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            System.err.println("tokenclock: report.html not written: " + ex.getMessage());
+        }
+    }
+}

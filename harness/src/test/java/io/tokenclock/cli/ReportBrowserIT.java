@@ -1,0 +1,248 @@
+package io.tokenclock.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+import javax.imageio.ImageIO;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.fixtures.sim.SimConfig;
+import io.tokenclock.fixtures.sim.SimServer;
+
+/**
+ * report.html in a real browser: Debian's Chromium, headless, with a fresh profile and background networking off,
+ * driven over the DevTools protocol ({@link Cdp}). Every kind of result is made against the simulator (a run, a
+ * second run, repetitions, a sweep, an A/B comparison) and reported, the two runs overlaid, and a vLLM result file
+ * imported (tables only: it has no per-request file); each page must
+ * load with no console error, no log error (a Content-Security-Policy violation is one), no uncaught exception and
+ * no network request but its own file, and every chart must be drawn: a canvas in its element, and coloured
+ * pixels (the series' strokes) inside its box on the screenshot. The screenshots go to results/report/
+ * (browser-KIND.jpg).
+ * Skipped, saying how to install it, where /usr/bin/chromium is missing.
+ */
+@Timeout(600)
+final class ReportBrowserIT
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path SHOTS = Path.of("..", "results", "report");
+    private static final int WIDTH = 1280;
+
+    @TempDir
+    static Path dir;
+
+    private static CapturedConsole console;
+    private static SimServer server;
+
+    @BeforeAll
+    static void makeResults() throws Exception
+    {
+        Assumptions.assumeTrue(Files.isExecutable(Cdp.CHROMIUM), "browser test skipped: /usr/bin/chromium is " +
+            "missing (install it: apt-get update && apt-get install -y chromium)");
+        console = CapturedConsole.started();
+        server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(2).jitter(0.05));
+        final String url = server.baseUrl();
+        run("run", "--url", url, "--concurrency", "4", "--requests", "80", "--output-dir", path("one"));
+        run("run", "--url", url, "--concurrency", "8", "--requests", "80", "--output-dir", path("two"));
+        run("run", "--url", url, "--concurrency", "4", "--requests", "40", "--repetitions", "3", "--output-dir",
+            path("reps"));
+        run("sweep", "--url", url, "--rates", "20,40,80,160", "--point-duration", "1.5", "--no-search",
+            "--slo-ttft-ms", "50", "--output-dir", path("sweep"));
+        run("ab", contract("a", url, 4).toString(), contract("b", url, 16).toString(), "--repetitions", "2",
+            "--output-dir", path("ab"));
+        assertEquals(Main.EXIT_OK, Main.execute("report", path("one"), path("two"), "--output",
+            path("overlay.html")), console.err());
+        try (java.io.InputStream in = ReportBrowserIT.class.getResourceAsStream(
+            "/io/tokenclock/peers/vllm-save-result.json"))
+        {
+            Files.write(dir.resolve("vllm.json"), in.readAllBytes());
+        }
+        assertEquals(Main.EXIT_OK, Main.execute("report", path("vllm.json"), "--output", path("imported.html")),
+            console.err());
+        assertEquals(Main.EXIT_INCOMPARABLE, Main.execute("report", path("one"), path("sweep"), "--output",
+            path("refused.html")), "a closed loop and an open-loop sweep: compare's load-model rule");
+        assertTrue(console.err().contains("load model"), console.err());
+    }
+
+    private static String path(final String name)
+    {
+        return dir.resolve(name).toString();
+    }
+
+    private static void run(final String... args)
+    {
+        final List<String> all = new ArrayList<>(List.of(args));
+        if (!args[0].equals("ab"))
+        {
+            all.addAll(List.of("--max-tokens", "12", "--ignore-eos", "--input-tokens", "16", "--no-progress",
+                "--warmup-requests", "4", "--server-metrics-interval-ms", "250"));
+        }
+        assertEquals(Main.EXIT_OK, Main.execute(all.toArray(String[]::new)), console.err());
+    }
+
+    private static Path contract(final String name, final String url, final int maxTokens) throws IOException
+    {
+        final Path file = dir.resolve(name + ".yaml");
+        Files.writeString(file, """
+            target: {url: %s}
+            model: {name: m, decoding: {max_tokens: %d, ignore_eos: true}}
+            workload: {input_tokens: {dist: fixed, value: 16}}
+            load: {mode: closed, concurrency: 2, requests: 16}
+            state: {warmup: {requests: 2}}
+            """.formatted(url, maxTokens));
+        return file;
+    }
+
+    @AfterAll
+    static void stop()
+    {
+        if (server != null)
+        {
+            server.close();
+        }
+        if (console != null)
+        {
+            console.restore();
+        }
+    }
+
+    @Test
+    void shouldDrawEveryKindOfResultWithNoConsoleErrorAndNoNetworkRequest() throws Exception
+    {
+        Files.createDirectories(SHOTS);
+        try (Cdp cdp = Cdp.launch(Files.createDirectories(dir.resolve("profile")), WIDTH, 1000))
+        {
+            for (final String domain : List.of("Page", "Runtime", "Log", "Network"))
+            {
+                cdp.call(domain + ".enable", null);
+            }
+            check(cdp, dir.resolve("one").resolve("report.html"), "run", 10);
+            check(cdp, dir.resolve("reps").resolve("report.html"), "repetitions", 10);
+            check(cdp, dir.resolve("sweep").resolve("report.html"), "sweep", 5);
+            check(cdp, dir.resolve("ab").resolve("report.html"), "ab", 5);
+            check(cdp, dir.resolve("overlay.html"), "overlay", 4);
+            check(cdp, dir.resolve("imported.html"), "imported", 0);
+        }
+    }
+
+    /** Loads one report and asserts it drew at least {@code minCharts} charts cleanly; saves its screenshot. */
+    private static void check(final Cdp cdp, final Path file, final String name, final int minCharts)
+        throws Exception
+    {
+        assertTrue(Files.isRegularFile(file), file + " written");
+        final String url = file.toAbsolutePath().normalize().toUri().toString();
+        cdp.drainEvents();
+        cdp.call("Page.navigate", Cdp.params().put("url", url));
+        cdp.await("Page.loadEventFired");
+        final JsonNode status = JSON.readTree(cdp.eval("JSON.stringify(document.getElementById('report-status')" +
+            ".dataset)").asText());
+        final List<JsonNode> events = cdp.drainEvents();
+        assertClean(name, url, events);
+        assertEquals("0", status.path("errors").asText(), name + ": " + status);
+        assertEquals(status.path("charts").asText(), status.path("drawn").asText(), name + ": " + status);
+        assertTrue(status.path("charts").asInt() >= minCharts, name + ": " + status);
+        final JsonNode charts = JSON.readTree(cdp.eval("JSON.stringify(Array.from(document.querySelectorAll(" +
+            "'.chart')).map(e => { const c = e.querySelector('canvas'); const r = (c || e).getBoundingClientRect(); " +
+            "return {id: e.id, drawn: e.dataset.drawn, canvas: !!c && c.width > 0, x: r.left + scrollX, " +
+            "y: r.top + scrollY, w: r.width, h: r.height}; }))").asText());
+        assertEquals(status.path("charts").asInt(), charts.size(), name);
+        final BufferedImage page = screenshot(cdp, name);
+        for (final JsonNode c : charts)
+        {
+            assertEquals("1", c.path("drawn").asText(), name + " " + c);
+            assertTrue(c.path("canvas").asBoolean(), name + " " + c);
+            final int coloured = coloured(page, c);
+            assertTrue(coloured > 50, name + " " + c.path("id").asText() + ": only " + coloured +
+                " coloured pixels: no series drawn");
+        }
+    }
+
+    /** No console error or assertion, no log error, no exception, and no request but the page itself. */
+    private static void assertClean(final String name, final String url, final List<JsonNode> events)
+    {
+        final List<String> problems = new ArrayList<>();
+        for (final JsonNode e : events)
+        {
+            final String method = e.path("method").asText();
+            final JsonNode p = e.path("params");
+            if (method.equals("Runtime.exceptionThrown") || method.equals("Runtime.consoleAPICalled") &&
+                List.of("error", "assert").contains(p.path("type").asText()) || method.equals("Log.entryAdded") &&
+                p.path("entry").path("level").asText().equals("error"))
+            {
+                problems.add(method + ": " + p);
+            }
+            if (method.equals("Network.requestWillBeSent") && !p.path("request").path("url").asText().equals(url))
+            {
+                problems.add("network request: " + p.path("request").path("url").asText());
+            }
+        }
+        assertEquals(List.of(), problems, name);
+        assertTrue(events.stream().anyMatch(e -> e.path("method").asText().equals("Network.requestWillBeSent")),
+            name + ": the network domain saw the page's own load, so it was listening");
+    }
+
+    private static BufferedImage screenshot(final Cdp cdp, final String name) throws Exception
+    {
+        final JsonNode size = JSON.readTree(cdp.eval("JSON.stringify([document.documentElement.scrollWidth, " +
+            "document.documentElement.scrollHeight])").asText());
+        final ObjectNode clip = Cdp.params().put("x", 0).put("y", 0).put("width", size.get(0).asInt())
+            .put("height", size.get(1).asInt()).put("scale", 1);
+        final ObjectNode params = Cdp.params().put("format", "png").put("captureBeyondViewport", true);
+        params.set("clip", clip);
+        final byte[] png = Base64.getDecoder().decode(cdp.call("Page.captureScreenshot", params).path("data")
+            .asText());
+        final BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
+        keep(image, name);
+        return image;
+    }
+
+    /** Keeps the page as a JPEG (a tenth of the PNG's size) under results/report/. */
+    private static void keep(final BufferedImage image, final String name) throws IOException
+    {
+        final BufferedImage rgb = new BufferedImage(image.getWidth(), image.getHeight(), BufferedImage.TYPE_INT_RGB);
+        rgb.createGraphics().drawImage(image, 0, 0, null);
+        ImageIO.write(rgb, "jpg", SHOTS.resolve("browser-" + name + ".jpg").toFile());
+    }
+
+    /** @return the pixels inside the chart's box whose colour is saturated: the series, not axes, grid or text. */
+    private static int coloured(final BufferedImage page, final JsonNode c)
+    {
+        int n = 0;
+        final int x0 = Math.max(0, c.path("x").asInt());
+        final int y0 = Math.max(0, c.path("y").asInt());
+        final int x1 = Math.min(page.getWidth(), x0 + c.path("w").asInt());
+        final int y1 = Math.min(page.getHeight(), y0 + c.path("h").asInt());
+        for (int y = y0; y < y1; y++)
+        {
+            for (int x = x0; x < x1; x++)
+            {
+                final int rgb = page.getRGB(x, y);
+                final int r = (rgb >> 16) & 0xff;
+                final int g = (rgb >> 8) & 0xff;
+                final int b = rgb & 0xff;
+                if (Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b)) > 60)
+                {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+}
