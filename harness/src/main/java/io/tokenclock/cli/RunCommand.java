@@ -24,6 +24,7 @@ import io.tokenclock.report.Repetitions;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
+import io.tokenclock.runner.LateStartException;
 import io.tokenclock.runner.ServerProbe;
 import io.tokenclock.secrets.Redaction;
 
@@ -34,6 +35,9 @@ public final class RunCommand implements Callable<Integer>
 {
     @Mixin
     RunFlags flags;
+
+    @Mixin
+    ShardFlags shardFlags;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -53,7 +57,8 @@ public final class RunCommand implements Callable<Integer>
 
     private RunOptionsBuilder toBuilder()
     {
-        return flags.toBuilder(spec.commandLine().getParseResult());
+        return flags.toBuilder(spec.commandLine().getParseResult())
+            .shard(shardFlags.toSpec(System.getenv(), Instant.now()));
     }
 
     static RateSchedule.Ramp parseRamp(final String text, final String flag)
@@ -97,6 +102,11 @@ public final class RunCommand implements Callable<Integer>
         {
             System.err.println("tokenclock: " + ex.getMessage());
             return Main.EXIT_UNREACHABLE;
+        }
+        catch (final LateStartException ex)
+        {
+            System.err.println("tokenclock: " + ex.getMessage() + "; record.json says so");
+            return Main.EXIT_FAILED;
         }
         ConsoleSummary.print(result, System.out);
         if (signals.requested())

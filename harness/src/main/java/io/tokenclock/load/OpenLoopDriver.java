@@ -39,7 +39,7 @@ final class OpenLoopDriver extends LoadGenerator
     {
         final LoadPlan p = plan;
         final long first = coldStart() ? sendColdStart(filler.build(0)) : 0;
-        final long t0 = clock.nanoTime();
+        final long t0 = startClock();
         for (long i = first; !stopRequested(); i++)
         {
             final long offsetNs = schedule.next(i);
@@ -57,6 +57,18 @@ final class OpenLoopDriver extends LoadGenerator
             // Build the request before waiting, so that building never delays the send.
             final BuiltRequest request = filler.build(i);
             schedule.digest(offsetNs);
+            final int stage = schedule.stage();
+            final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
+                RequestSlot.PHASE_MEASURE;
+            if (!stripe().owns(i))
+            {
+                // Another shard's request: built and hashed like the whole run's, counted, not sent.
+                if (skip(phase, intendedNs))
+                {
+                    break;
+                }
+                continue;
+            }
             if (!sleepUntil(intendedNs))
             {
                 break;
@@ -67,9 +79,6 @@ final class OpenLoopDriver extends LoadGenerator
                 break;
             }
             slot.scheduledNs = intendedNs;
-            final int stage = schedule.stage();
-            final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
-                RequestSlot.PHASE_MEASURE;
             if (submit(slot, request, i, phase, Math.max(0, stage)))
             {
                 break;

@@ -77,6 +77,10 @@ public final class RecordWriter
         root.set("hardware", hardware(contract.path("hardware"), gaps));
         root.set("workload", workload(r, workloadDescription, contract, gaps));
         root.set("load", load(r));
+        if (r.shard() != null)
+        {
+            root.set("shard", ShardSection.of(r));
+        }
         root.set("measurement", measurement(r).set("server_metrics", ServerMetricsReport.scraping(r)));
         root.set("report", report(r).set("server", ServerMetricsReport.window(r)));
         CostEnergyReport.addTo(root, r, gaps);
@@ -480,6 +484,17 @@ public final class RecordWriter
     private static String text(final JsonNode node, final String field)
     {
         return node.hasNonNull(field) ? node.get(field).asText() : null;
+    }
+
+    /**
+     * Fills {@code report.distributions} and {@code report.tail_warnings} of a record from {@code distributions}, as
+     * a run's record has them: what {@code merge} writes from the shards' histograms added together.
+     */
+    public static void putDistributions(final ObjectNode report, final Map<Metric, Distribution> distributions)
+    {
+        distributions(report.putObject("distributions"), distributions);
+        final ArrayNode tail = report.putArray("tail_warnings");
+        TailWarnings.of(distributions).forEach(tail::add);
     }
 
     /** One member per metric; a server-reported one only when the server reported it (see docs/RESULTS.md). */

@@ -97,6 +97,7 @@ public final class BenchmarkRunner
         if (!options.state().selfWarmupRun())
         {
             measurement.writeRecord(result);
+            measurement.writeHistograms();
         }
         return result;
     }
