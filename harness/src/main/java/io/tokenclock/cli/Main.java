@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
 @Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
     subcommands = {RunCommand.class, AbCommand.class, SweepCommand.class, DemoCommand.class, ServeSimCommand.class,
-        ValidateCommand.class, RecordCommand.class, ReplayCommand.class, MergeCommand.class, SlurmCommand.class, CommandLine.HelpCommand.class})
+        ValidateCommand.class, RecordCommand.class, ReplayCommand.class, MergeCommand.class, SlurmCommand.class,
+        K8sCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable
 {
     public static final int EXIT_OK = 0;

@@ -47,18 +47,15 @@ final class ShardJobFlags
     ShardJob toJob()
     {
         final ShardJob job = new ShardJob(name, shards, runArgs, outputDir != null ? outputDir :
-            Path.of("results", name).toAbsolutePath().toString(), parseStart(), cpusPerTask,
-            tokenclock != null ? tokenclock : launcher());
-        checkRunArgs(job);
+            Path.of("results", name).toAbsolutePath().toString(), startAt == null ? null : parseStart(startAt),
+            cpusPerTask, tokenclock != null ? tokenclock : launcher());
+        checkRunArgs(job.runArgs(), shards);
         return job;
     }
 
-    private Instant parseStart()
+    /** @return {@code startAt} as an instant. */
+    static Instant parseStart(final String startAt)
     {
-        if (startAt == null)
-        {
-            return null;
-        }
         try
         {
             return Instant.parse(startAt);
@@ -71,13 +68,13 @@ final class ShardJobFlags
     }
 
     /** Builds shard 0's options from the run's arguments: what fails there would fail in every task. */
-    private static void checkRunArgs(final ShardJob job)
+    static void checkRunArgs(final List<String> runArgs, final int shards)
     {
         final RunCommand run = new RunCommand();
         final CommandLine cli = new CommandLine(run);
-        final List<String> args = new ArrayList<>(job.runArgs());
+        final List<String> args = new ArrayList<>(runArgs);
         args.add("--shard");
-        args.add("0/" + job.shards());
+        args.add("0/" + shards);
         try
         {
             cli.parseArgs(args.toArray(String[]::new));

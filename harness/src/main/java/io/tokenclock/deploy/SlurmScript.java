@@ -3,6 +3,7 @@ package io.tokenclock.deploy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * {@code tokenclock slurm render}: an {@code sbatch} script that runs a {@link ShardJob} as a Slurm job array, one
@@ -22,10 +23,11 @@ public final class SlurmScript
         final String out = ShardJob.shellQuote(job.outputDir());
         final List<String> lines = new ArrayList<>();
         lines.add("#!/bin/bash");
-        lines.add("# tokenclock: " + job.shards() + " shards of one run as a Slurm job array (tokenclock slurm render).");
+        lines.add("# tokenclock: " + job.shards() + " shards of one run as a Slurm job array " +
+            "(tokenclock slurm render).");
         lines.add("# Submit the shards, then the merge as a job that runs when every task has ended, ok or not:");
-        lines.add("#   mkdir -p " + out + " && jid=$(" + (job.startAt() == null ? "START_AT=$(date -u -d +2min +%Y-%m-%dT%H:%M:%SZ) " : "") +
-            "sbatch --parsable THIS_SCRIPT)");
+        lines.add("#   mkdir -p " + out + " && jid=$(" + (job.startAt() == null ?
+            "START_AT=$(date -u -d +2min +%Y-%m-%dT%H:%M:%SZ) " : "") + "sbatch --parsable THIS_SCRIPT)");
         lines.add("#   sbatch --dependency=afterany:$jid --array=0 --export=ALL,TOKENCLOCK_STEP=merge THIS_SCRIPT");
         lines.add("# The output directory must be on storage every node shares; shard I writes shard-I under it.");
         lines.add("#SBATCH --job-name=" + job.name());
@@ -38,12 +40,13 @@ public final class SlurmScript
         lines.add("TOKENCLOCK=${TOKENCLOCK:-" + ShardJob.shellQuote(job.tokenclock()) + "}");
         lines.add("OUT=" + out);
         lines.add("if [ \"${TOKENCLOCK_STEP:-shard}\" = merge ]; then");
-        final String dirs = java.util.stream.IntStream.range(0, job.shards()).mapToObj(i -> "\"$OUT/shard-" + i +
+        final String dirs = IntStream.range(0, job.shards()).mapToObj(i -> "\"$OUT/shard-" + i +
             "\"").collect(Collectors.joining(" "));
         lines.add("  exec \"$TOKENCLOCK\" merge \"$OUT/merged\" " + dirs);
         lines.add("fi");
         lines.add(job.startAt() == null ?
-            ": \"${START_AT:?set START_AT to the common start, e.g. START_AT=$(date -u -d +2min +%Y-%m-%dT%H:%M:%SZ)}\"" :
+            ": \"${START_AT:?set START_AT to the common start, e.g. " +
+                "START_AT=$(date -u -d +2min +%Y-%m-%dT%H:%M:%SZ)}\"" :
             "START_AT=${START_AT:-" + job.startAt() + "}");
         lines.add("mkdir -p \"$OUT\"");
         final List<String> cmd = new ArrayList<>();

@@ -35,7 +35,7 @@ public record Stripe(int index, int count)
         return count == 1 || user % count == index;
     }
 
-    /** @return this shard's part of {@code total} (concurrency, a cap): total / count, one more for the first shards. */
+    /** @return this shard's part of {@code total} (concurrency, a cap): total / count, one more for the first ones. */
     public int share(final int total)
     {
         return total / count + (index < total % count ? 1 : 0);

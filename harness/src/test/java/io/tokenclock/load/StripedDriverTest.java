@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -70,7 +72,7 @@ final class StripedDriverTest
             assertTrue(s.sent().stream().allMatch(sent -> sent.id() % 3 == stripe.index()), "only its stripe");
         }
         ids.sort(Comparator.naturalOrder());
-        assertEquals(java.util.stream.LongStream.range(0, 22).boxed().toList(), ids);
+        assertEquals(LongStream.range(0, 22).boxed().toList(), ids);
     }
 
     @Test
@@ -83,7 +85,7 @@ final class StripedDriverTest
     }
 
     private static void assertShardsAddUp(
-        final Shard single, final int count, final java.util.function.Supplier<LoadPlan> plan, final long startAt)
+        final Shard single, final int count, final Supplier<LoadPlan> plan, final long startAt)
     {
         final List<Sent> all = new ArrayList<>();
         for (int i = 0; i < count; i++)
@@ -110,7 +112,7 @@ final class StripedDriverTest
         return new LoadPlan(false, 0, ArrivalProcess.poisson(50, SEED), 8, requests, durationNs, 2, 0);
     }
 
-    private static Shard run(final java.util.function.Supplier<LoadPlan> plan, final Stripe stripe,
+    private static Shard run(final Supplier<LoadPlan> plan, final Stripe stripe,
         final long startAt)
     {
         final ManualNanoClock clock = new ManualNanoClock(T0);

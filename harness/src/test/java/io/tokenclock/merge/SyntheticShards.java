@@ -50,6 +50,14 @@ public final class SyntheticShards
     public Path write(final Path dir, final int index, final int count, final long requests, final long offsetNs)
         throws IOException
     {
+        return writeScaled(dir, index, count, requests, requests, offsetNs);
+    }
+
+    /** As {@link #write}, with histograms of {@code requests} requests but only the first {@code lines} lines. */
+    public Path writeScaled(
+        final Path dir, final int index, final int count, final long requests, final long lines, final long offsetNs)
+        throws IOException
+    {
         Files.createDirectories(dir);
         final SplittableRandom random = new SplittableRandom(seed * 1_000_003L + index);
         final Map<Metric, Histogram> own = new EnumMap<>(Metric.class);
@@ -86,10 +94,16 @@ public final class SyntheticShards
                         all.get(m).recordValue(v);
                     }
                 }
-                byEnd.put((scheduled + e2e) * 1024 + (k % 1024), "{\"id\":" + id + ",\"phase\":\"measure\",\"status\":\"ok\",\"scheduled_ns\":" + scheduled +
+                if (k >= lines)
+                {
+                    continue;
+                }
+                byEnd.put((scheduled + e2e) * 1024 + (k % 1024), "{\"id\":" + id +
+                    ",\"phase\":\"measure\",\"status\":\"ok\",\"scheduled_ns\":" + scheduled +
                     ",\"sent_ns\":" + (scheduled + 1000) + ",\"first_token_ns\":" + (scheduled + ttft) +
-                    ",\"end_ns\":" + (scheduled + e2e) + ",\"chunk_ns\":[" + (scheduled + ttft) + "],\"output_tokens\":" +
-                    tokens + ",\"ttft_ms\":" + ttft / 1e6 + ",\"e2e_ms\":" + e2e / 1e6 + "}\n");
+                    ",\"end_ns\":" + (scheduled + e2e) + ",\"chunk_ns\":[" + (scheduled + ttft) +
+                    "],\"output_tokens\":" + tokens + ",\"ttft_ms\":" + ttft / 1e6 +
+                    ",\"e2e_ms\":" + e2e / 1e6 + "}\n");
             }
         }
         try (BufferedWriter w = Files.newBufferedWriter(dir.resolve("requests.jsonl"), StandardCharsets.UTF_8))
