@@ -26,6 +26,7 @@ import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
+import io.tokenclock.runner.LateStartException;
 import io.tokenclock.runner.ServerProbe;
 import io.tokenclock.secrets.Redaction;
 
@@ -36,6 +37,9 @@ public final class RunCommand implements Callable<Integer>
 {
     @Mixin
     RunFlags flags;
+
+    @Mixin
+    ShardFlags shardFlags;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -55,7 +59,8 @@ public final class RunCommand implements Callable<Integer>
 
     private RunOptionsBuilder toBuilder()
     {
-        return flags.toBuilder(spec.commandLine().getParseResult());
+        return flags.toBuilder(spec.commandLine().getParseResult())
+            .shard(shardFlags.toSpec(System.getenv(), Instant.now()));
     }
 
     static RateSchedule.Ramp parseRamp(final String text, final String flag)
@@ -99,6 +104,11 @@ public final class RunCommand implements Callable<Integer>
         {
             System.err.println(Main.errorLine(ex.getMessage()));
             return Main.EXIT_UNREACHABLE;
+        }
+        catch (final LateStartException ex)
+        {
+            System.err.println("tokenclock: " + ex.getMessage() + "; record.json says so");
+            return Main.EXIT_FAILED;
         }
         ConsoleSummary.print(result, System.out);
         ReportCommand.afterRun(result.target().outputDir(), o.output().htmlReport());

@@ -260,11 +260,14 @@ public final class RunOptions
     private final Output output;
     private final Cost cost;
     private final Power power;
+    private final ShardSpec shard;
 
     RunOptions(
         final Target target, final Model model, final Workload workload, final Load load, final State state,
-        final Measurement measurement, final Quality quality, final Output output, final Cost cost, final Power power)
+        final Measurement measurement, final Quality quality, final Output output, final Cost cost, final Power power,
+        final ShardSpec shard)
     {
+        this.shard = shard;
         this.cost = cost;
         this.power = power;
         this.target = target;
@@ -327,6 +330,12 @@ public final class RunOptions
         return power;
     }
 
+    /** @return which part of the run this process makes, and its common start ({@link ShardSpec#WHOLE} if all). */
+    public ShardSpec shard()
+    {
+        return shard;
+    }
+
     /** @return a builder for new options, every field at its default. */
     public static RunOptionsBuilder builder()
     {
@@ -381,9 +390,10 @@ public final class RunOptions
         }
         if (closedLoop())
         {
-            return load.concurrency();
+            return shard.stripe().share(load.concurrency());
         }
-        return load.maxConcurrency() != null ? load.maxConcurrency() : DEFAULT_OPEN_LOOP_CAP;
+        return load.maxConcurrency() != null ? Math.max(1, shard.stripe().share(load.maxConcurrency())) :
+            DEFAULT_OPEN_LOOP_CAP;
     }
 
     /** @return the per-request limits of this run. */

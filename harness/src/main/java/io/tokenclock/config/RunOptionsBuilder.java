@@ -133,6 +133,7 @@ public final class RunOptionsBuilder
     RateSchedule.Ramp concurrencyRamp;
     PriceModel price;
     List<PowerSourceSpec> power = new ArrayList<>();
+    ShardSpec shard = ShardSpec.WHOLE;
 
     private Source source = Source.FLAG;
     private final Map<String, Source> given = new LinkedHashMap<>();
@@ -153,6 +154,7 @@ public final class RunOptionsBuilder
         copy(o.output());
         price = o.cost().price();
         power = new ArrayList<>(o.power().sources());
+        shard = o.shard();
     }
 
 
@@ -1029,6 +1031,14 @@ public final class RunOptionsBuilder
         return this;
     }
 
+    /** Makes this run one shard of several, with its common start (docs/CLI.md, "Shards"). */
+    public RunOptionsBuilder shard(final ShardSpec part)
+    {
+        this.shard = part;
+        given.put("shard", source);
+        return this;
+    }
+
     /** Adds one open-loop stage. */
     public RunOptionsBuilder stage(final RateSchedule.Stage stage)
     {
@@ -1079,6 +1089,6 @@ public final class RunOptionsBuilder
             new RunOptions.Quality(slo, acceptTruncated, new QualityRule(qualitySuccess, qualityChecks, judge)),
             new RunOptions.Output(outputDir, runId, force, saveText, progress, jfrEvents, htmlReport, commandLine,
                 contract, contractPath),
-            new RunOptions.Cost(price), new RunOptions.Power(power));
+            new RunOptions.Cost(price), new RunOptions.Power(power), shard);
     }
 }

@@ -60,6 +60,44 @@ final class RunRules
         measurement(b);
         quality(b);
         power(b);
+        shard(b);
+    }
+
+    /**
+     * A shard's part must be a part of the same run: its load splits by request, user or concurrency, and nothing
+     * of it depends on another shard's timing (a cold start is one request before all others; concurrency stages
+     * change on one clock).
+     */
+    private static void shard(final RunOptionsBuilder b)
+    {
+        final ShardSpec s = b.shard;
+        if (!s.sharded())
+        {
+            return;
+        }
+        if (b.coldStart)
+        {
+            throw fail(b.name("coldStart") + " sends one request alone before the run: it cannot be split into " +
+                "shards (run it unsharded)");
+        }
+        if (b.concurrencyStages != null || b.concurrencyRamp != null)
+        {
+            throw fail("concurrency stages and ramps cannot be split into shards: give one --concurrency");
+        }
+        if (b.rate == null && !b.fixedSchedule && b.users == null && b.concurrency != null &&
+            b.concurrency < s.stripe().count())
+        {
+            throw fail(b.name("concurrency") + " " + b.concurrency + " is below the shard count " +
+                s.stripe().count() + ": every shard needs at least one stream");
+        }
+        if (b.repetitions > 1)
+        {
+            throw fail(b.name("repetitions") + " repeats a whole run: a shard is part of one (repeat the job)");
+        }
+        if (!(s.startToleranceS() > 0))
+        {
+            throw fail("--start-tolerance must be > 0 s: " + s.startToleranceS());
+        }
     }
 
     /** Checks that compare with a reference need one: only a dataset's entries carry references. */

@@ -60,7 +60,7 @@ final class ClosedLoopDriver extends LoadGenerator
         final LoadPlan p = plan;
         final ConcurrencySchedule stages = p.concurrencyStages();
         final long first = coldStart() ? sendColdStart(filler.build(0)) : 0;
-        final long t0 = clock.nanoTime();
+        final long t0 = startClock();
         startNs = t0;
         for (long i = first; !stopRequested(); i++)
         {
@@ -68,6 +68,16 @@ final class ClosedLoopDriver extends LoadGenerator
                 (p.warmupDurationNs() > 0 && clock.nanoTime() < t0 + p.warmupDurationNs());
             // Build the request before waiting for a free slot, so that building never delays the refill.
             final BuiltRequest request = filler.build(i);
+            if (!stripe().owns(i))
+            {
+                // Another shard's request: built and hashed like the whole run's, counted, not sent.
+                if ((!warmup && pastEnd(clock.nanoTime())) || skip(warmup ? RequestSlot.PHASE_WARMUP :
+                    RequestSlot.PHASE_MEASURE, t0))
+                {
+                    break;
+                }
+                continue;
+            }
             if (stages != null && !adjustConcurrency(stages))
             {
                 filler.onDropped(i);

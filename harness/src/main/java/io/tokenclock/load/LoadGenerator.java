@@ -63,6 +63,9 @@ public abstract sealed class LoadGenerator implements Runnable
     final Waiter waiter;
     private final RequestSink sink;
     private boolean coldStart;
+    private Stripe stripe = Stripe.WHOLE;
+    private long startAtNs;
+    private volatile long startLatenessNs = -1;
     private volatile boolean stopRequested;
     private volatile boolean finished;
     private volatile long measureStartNs;
@@ -157,6 +160,32 @@ public abstract sealed class LoadGenerator implements Runnable
     }
 
     /**
+     * Makes this generator one shard of a run: it still draws every request of the whole run in order (so its
+     * hashes are the whole run's) but sends only those of {@code part}. Call before the generator runs.
+     */
+    public final LoadGenerator stripe(final Stripe part)
+    {
+        this.stripe = part;
+        return this;
+    }
+
+    /**
+     * Makes the run start at {@code startNs} on the run's clock instead of when the generator starts: the common
+     * start of shards, each of which waits for it. Call before the generator runs; 0 for "at once".
+     */
+    public final LoadGenerator startAt(final long startNs)
+    {
+        this.startAtNs = startNs;
+        return this;
+    }
+
+    /** @return how late the generator woke for its common start, ns; -1 without one or before it. Thread-safe. */
+    public final long startLatenessNs()
+    {
+        return startLatenessNs;
+    }
+
+    /**
      * Tells a user-centric run that a user's turn ended; the user's next turn is due a think time later. Thread-safe
      * (called from the collector).
      *
@@ -209,6 +238,37 @@ public abstract sealed class LoadGenerator implements Runnable
     final boolean coldStart()
     {
         return coldStart;
+    }
+
+    final Stripe stripe()
+    {
+        return stripe;
+    }
+
+    /**
+     * @return the run's t0: the common start (after sleeping until it) when one was set, else now. A shard's t0 is
+     * the common start itself, not the moment it woke, so that every shard's schedule has the same origin.
+     */
+    final long startClock()
+    {
+        if (startAtNs == 0)
+        {
+            return clock.nanoTime();
+        }
+        sleepUntil(startAtNs);
+        startLatenessNs = Math.max(0, clock.nanoTime() - startAtNs);
+        return startAtNs;
+    }
+
+    /**
+     * Accounts for request {@code i} of another shard as if it had been submitted (the window's start, the measured
+     * count), so that every shard ends the schedule where the whole run would.
+     *
+     * @return true when the measured-request limit of the whole run has been reached.
+     */
+    final boolean skip(final int phase, final long scheduledNs)
+    {
+        return countMeasured(phase, scheduledNs);
     }
 
     final boolean stopRequested()
@@ -305,10 +365,7 @@ public abstract sealed class LoadGenerator implements Runnable
         slot.group = request.group();
         slot.requestId = i;
         slot.phase = phase;
-        if (phase == RequestSlot.PHASE_MEASURE && measureStartNs == 0)
-        {
-            measureStartNs = slot.scheduledNs;
-        }
+        final boolean limitReached = countMeasured(phase, slot.scheduledNs);
         onSubmit(slot, i);
         if (stage > 0)
         {
@@ -316,12 +373,22 @@ public abstract sealed class LoadGenerator implements Runnable
         }
         slot.submitNs = clock.nanoTime();
         sink.submit(slot);
-        if (phase == RequestSlot.PHASE_MEASURE)
+        return limitReached;
+    }
+
+    /** Opens the window at the first measured start and counts measured requests; true at the measured limit. */
+    private boolean countMeasured(final int phase, final long scheduledNs)
+    {
+        if (phase != RequestSlot.PHASE_MEASURE)
         {
-            final long measured = measuredSubmitted + 1;
-            measuredSubmitted = measured;
-            return p.measureRequests() > 0 && measured >= p.measureRequests();
+            return false;
         }
-        return false;
+        if (measureStartNs == 0)
+        {
+            measureStartNs = scheduledNs;
+        }
+        final long measured = measuredSubmitted + 1;
+        measuredSubmitted = measured;
+        return plan.measureRequests() > 0 && measured >= plan.measureRequests();
     }
 }

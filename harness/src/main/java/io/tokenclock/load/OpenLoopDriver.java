@@ -39,7 +39,7 @@ final class OpenLoopDriver extends LoadGenerator
     {
         final LoadPlan p = plan;
         final long first = coldStart() ? sendColdStart(filler.build(0)) : 0;
-        final long t0 = clock.nanoTime();
+        final long t0 = startClock();
         for (long i = first; !stopRequested(); i++)
         {
             final long offsetNs = schedule.next(i);
@@ -56,6 +56,19 @@ final class OpenLoopDriver extends LoadGenerator
             }
             // Build the request before waiting, so that building never delays the send.
             final BuiltRequest request = filler.build(i);
+            final int stage = schedule.stage();
+            final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
+                RequestSlot.PHASE_MEASURE;
+            if (!stripe().owns(i))
+            {
+                // Another shard's request: built and hashed like the whole run's (another shard sends it), counted.
+                schedule.digest(offsetNs);
+                if (skip(phase, intendedNs))
+                {
+                    break;
+                }
+                continue;
+            }
             if (!sleepUntil(intendedNs))
             {
                 filler.onDropped(i);
@@ -70,9 +83,6 @@ final class OpenLoopDriver extends LoadGenerator
             // Only a request that is sent enters the schedule's hash, as only it enters the workload's.
             schedule.digest(offsetNs);
             slot.scheduledNs = intendedNs;
-            final int stage = schedule.stage();
-            final int phase = warmup ? RequestSlot.PHASE_WARMUP : stage < 0 ? RequestSlot.PHASE_RAMP :
-                RequestSlot.PHASE_MEASURE;
             if (submit(slot, request, i, phase, Math.max(0, stage)))
             {
                 break;

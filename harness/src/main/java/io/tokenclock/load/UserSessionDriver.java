@@ -78,10 +78,13 @@ final class UserSessionDriver extends LoadGenerator
     void drive() throws InterruptedException
     {
         driverThread = Thread.currentThread();
-        final long t0 = clock.nanoTime();
+        final long t0 = startClock();
         for (int u = 0; u < plan.users(); u++)
         {
-            due.add(new Due(t0, u));
+            if (stripe().ownsUser(u))
+            {
+                due.add(new Due(t0, u));
+            }
         }
         long i = 0;
         while (!stopRequested())

@@ -3,6 +3,7 @@ package io.tokenclock.record;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -25,6 +26,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param hardware      H: the client machine as read, the server's as declared.
  * @param workload      W: what was sent.
  * @param load          A and S: the load model, warm-up, timeouts and the end-of-window rule.
+ * @param shard         a sharded run's part, start and clocks (docs/RESULTS.md), absent for a run of one process.
  * @param measurement   N and E: the boundary, the clock, the rules every figure follows, the client's health.
  * @param report        what the measured requests gave.
  * @param contract      the contract file and what it declared.
@@ -33,7 +35,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record RunRecord(Header tokenclock, String runId, boolean partial, String partialReason, String startedAt,
     List<String> command, Model model, Runtime runtime, Hardware hardware, Workload workload, LoadSection load,
-    MeasurementSection measurement, ReportSection report, Contract contract, Grade grade)
+    @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode shard, MeasurementSection measurement, ReportSection report,
+    Contract contract, Grade grade)
 {
     /** The grade of a record with nothing missing. */
     public static final String COMPARISON_GRADE = "comparison-grade";

@@ -10,6 +10,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -96,8 +97,8 @@ public final class RecordWriter
             "local-debugging", List.copyOf(gaps));
         return new RunRecord(new RunRecord.Header(RECORD_FORMAT, FORMULAS_VERSION, version()), r.target().runId(),
             r.partial(), r.partialReason(), r.target().startedAt().toString(),
-            List.copyOf(o.output().commandLine()), model, runtime, hardware, workload, load(r), measurement, report,
-            contractSection, grade);
+            List.copyOf(o.output().commandLine()), model, runtime, hardware, workload, load(r),
+            r.shard() == null ? null : ShardSection.of(r), measurement, report, contractSection, grade);
     }
 
     /** The {@code model} section: what was asked for and served, as declared, and how it decoded. */
@@ -356,6 +357,17 @@ public final class RecordWriter
     private static String text(final JsonNode node, final String field)
     {
         return node.hasNonNull(field) ? node.get(field).asText() : null;
+    }
+
+    /**
+     * Fills {@code report.distributions} and {@code report.tail_warnings} of a record from {@code distributions}, as
+     * a run's record has them: what {@code merge} writes from the shards' histograms added together.
+     */
+    public static void putDistributions(final ObjectNode report, final Map<Metric, Distribution> distributions)
+    {
+        report.set("distributions", RecordJson.tree(distributions(distributions)));
+        final ArrayNode tail = report.putArray("tail_warnings");
+        TailWarnings.of(distributions).forEach(tail::add);
     }
 
     /** One member per metric; a server-reported one only when the server reported it (see docs/RESULTS.md). */

@@ -41,6 +41,7 @@ import io.tokenclock.workload.AgentWorkload;
  *                      judges outputs.
  * @param quality       the run's quality over its measured outputs, or null when no rule judges them.
  * @param energy        the energy measured over the window, or null when no power source was configured.
+ * @param shard         the shard's part and start, or null when the run is not sharded.
  */
 public record RunResult(
     RunOptions options,
@@ -57,8 +58,21 @@ public record RunResult(
     ServerMetricsSummary serverMetrics,
     GoodputCounts goodput,
     QualityReport quality,
-    EnergyMeasurement energy)
+    EnergyMeasurement energy,
+    ShardInfo shard)
 {
+    /** A result of an unsharded run. */
+    public RunResult(
+        final RunOptions options, final Target target, final Counts counts, final Window window,
+        final Map<Metric, Distribution> distributions, final ClientHealth clientHealth, final Provenance provenance,
+        final List<GroupResult> groups, final ColdStart coldStart, final AgentWorkload.Report tasks,
+        final String partialReason, final ServerMetricsSummary serverMetrics, final GoodputCounts goodput,
+        final QualityReport quality, final EnergyMeasurement energy)
+    {
+        this(options, target, counts, window, distributions, clientHealth, provenance, groups, coldStart, tasks,
+            partialReason, serverMetrics, goodput, quality, energy, null);
+    }
+
     /**
      * What was measured and where the results went.
      *

@@ -116,6 +116,7 @@ public final class BenchmarkRunner
         {
             measurement.writeRecord(result);
             csv(target.outputDir(), err);
+            measurement.writeHistograms();
         }
         return result;
     }

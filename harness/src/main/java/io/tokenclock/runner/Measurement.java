@@ -2,18 +2,22 @@ package io.tokenclock.runner;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import io.tokenclock.clock.NanoClock;
+import io.tokenclock.clock.WallClock;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.ShardSpec;
 import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.metrics.Distribution;
@@ -35,12 +39,14 @@ import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.RequestStage;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.recording.SlotPool;
+import io.tokenclock.report.HistogramLogs;
 import io.tokenclock.report.ProgressLine;
 import io.tokenclock.report.RecordWriter;
 import io.tokenclock.report.RequestsJsonlWriter;
 import io.tokenclock.result.AnswerText;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.result.ShardInfo;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
 import io.tokenclock.transport.StreamClient;
@@ -82,7 +88,10 @@ final class Measurement implements AutoCloseable, RequestListener
     private final long wallStartNs;
     private final GoodputBook goodput;
     private final QualityPhase quality;
+    private final long wallMinusMonotonicNs;
+    private final Map<String, String> clockSync;
     private QualityReport qualityReport;
+    private String refused;
 
     private volatile RunResult.ColdStart coldStart;
     private volatile EnergyMeasurement energy;
@@ -113,7 +122,13 @@ final class Measurement implements AutoCloseable, RequestListener
             client.stickyUsers(options.load().users());
         }
         this.generator = prep.workload().driver(RunShape.plan(options, prep.workload()), clock, pool, client::submit);
-        generator.coldStart(options.state().coldStart());
+        generator.coldStart(options.state().coldStart()).stripe(options.shard().stripe());
+        this.wallMinusMonotonicNs = WallClock.wallMinusMonotonicNs();
+        this.clockSync = options.shard().sharded() || options.shard().startAt() != null ? ClockSync.read() : Map.of();
+        if (options.shard().startAt() != null)
+        {
+            generator.startAt(WallClock.epochNs(options.shard().startAt()) - wallMinusMonotonicNs);
+        }
         Workloads.connectTools(options, prep.workload(), generator);
         this.collector = new Collector(client.records(), pool, recorders, this, groups);
         this.goodput = options.quality().goodput() ? new GoodputBook(options.quality().slo(),
@@ -156,6 +171,7 @@ final class Measurement implements AutoCloseable, RequestListener
         {
             generator.stop(); // stopped before the window opened: no request starts
         }
+        refuseLateStart();
         server.start();
         power.start();
         generatorThread.start();
@@ -184,6 +200,39 @@ final class Measurement implements AutoCloseable, RequestListener
         return inLoad;
     }
 
+    /**
+     * A shard that is ready only after its common start plus the tolerance refuses to run: started late, it would
+     * replay its part of the schedule late, out of step with the other shards. Its record says so, and the merge
+     * names it.
+     *
+     * @throws LateStartException after writing that record.
+     */
+    private void refuseLateStart() throws IOException
+    {
+        final Instant startAt = options.shard().startAt();
+        if (startAt == null)
+        {
+            return;
+        }
+        final long lateNs = clock.nanoTime() + wallMinusMonotonicNs - WallClock.epochNs(startAt);
+        if (lateNs <= (long)(options.shard().startToleranceS() * 1e9))
+        {
+            return;
+        }
+        refused = String.format(Locale.ROOT, "shard %s was ready %.3f s after its start time %s, later " +
+            "than the tolerance of %.3f s: it refused to run (a late shard would replay its schedule late)",
+            options.shard().stripe(), lateNs / 1e9, startAt, options.shard().startToleranceS());
+        writeRecord(result(monitors.inLoadSince(monitors.atLoadStart()), 0, null, refused));
+        throw new LateStartException(refused);
+    }
+
+    /** Writes one HdrHistogram log per metric beside the record ({@link HistogramLogs}). */
+    void writeHistograms() throws IOException
+    {
+        HistogramLogs.write(target.outputDir(), recorders, collector.windowStartNs(), collector.windowEndNs(),
+            wallMinusMonotonicNs, target.runId());
+    }
+
     /** @return the run's final result: what the window measured, and the client's health over it. */
     RunResult result(final Monitors.InLoad inLoad, final double wallSeconds, final String partialReason)
     {
@@ -199,7 +248,19 @@ final class Measurement implements AutoCloseable, RequestListener
             collector.windowEndNs(), wallSeconds), distributions(recorders, options), monitors.health(inLoad, ready,
             stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
             server.summary(collector.windowStartNs(), collector.windowEndNs()),
-            goodput == null ? null : goodput.overall(), qualityReport, energy);
+            goodput == null ? null : goodput.overall(), qualityReport, energy, shardInfo());
+    }
+
+    /** @return the shard's part and start, or null for a run that is neither sharded nor started at a set time. */
+    private ShardInfo shardInfo()
+    {
+        final ShardSpec s = options.shard();
+        if (!s.sharded() && s.startAt() == null)
+        {
+            return null;
+        }
+        return new ShardInfo(s.stripe().index(), s.stripe().count(), s.startAt(), s.startToleranceS(),
+            wallMinusMonotonicNs, generator.startLatenessNs(), clockSync, refused);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.tokenclock.config.SegmentSpec;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.LoadPlan;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.load.Stripe;
 import io.tokenclock.recording.Slo;
 import io.tokenclock.workload.Workload;
 
@@ -30,8 +31,12 @@ public final class RunShape
         final ArrivalProcess arrivals = closed || o.load().fixedSchedule() || o.load().users() != null ? null :
             ArrivalProcess.of(o.load().arrival(), schedule != null ? 1.0 : o.load().rate(), o.load().burstiness(),
                 o.workload().seed());
-        return new LoadPlan(closed, closed ? o.load().concurrency() : 0, arrivals, o.maxInFlight(),
-            o.load().requests() == null ? 0 : o.load().requests(),
+        final Stripe stripe = o.shard().stripe();
+        final long requests = o.load().requests() == null ? 0 : o.load().requests();
+        // Users go whole to one shard, so a shard of users stops at its part of the count; requests are counted
+        // over the whole run by every shard (each draws them all).
+        return new LoadPlan(closed, closed ? stripe.share(o.load().concurrency()) : 0, arrivals, o.maxInFlight(),
+            o.load().users() != null ? stripe.share(requests) : requests,
             schedule == null && o.load().durationS() != null ? (long)(o.load().durationS() * 1e9) : 0,
             o.state().warmupRequests(), (long)(o.state().warmupDurationS() * 1e9), o.load().fixedSchedule() ?
                 workload.traceOffsetsNs() : null,

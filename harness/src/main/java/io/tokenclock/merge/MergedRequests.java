@@ -1,0 +1,150 @@
+package io.tokenclock.merge;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.PriorityQueue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The merged {@code requests.jsonl}: every shard's requests, each line as its shard wrote it plus {@code "shard": I},
+ * its stamps moved from the shard's monotonic clock onto the wall clock (ns since the epoch: the stamp plus the
+ * shard's {@code wall_minus_monotonic_ns}), so that requests of every shard share one axis. Shards' lines are
+ * interleaved by their end stamp, reading one line ahead per shard: memory grows with the shard count, not with the
+ * requests.
+ */
+final class MergedRequests
+{
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The stamps of a line, all on its shard's monotonic clock (docs/RESULTS.md); 0 or less means "none". */
+    private static final List<String> STAMPS = List.of("scheduled_ns", "submit_ns", "sent_ns", "first_token_ns",
+        "first_output_ns", "end_ns");
+
+    private MergedRequests()
+    {
+    }
+
+    /** One shard's file, one line ahead. */
+    private static final class Cursor implements Comparable<Cursor>
+    {
+        private final BufferedReader in;
+        private final int shard;
+        private final long offsetNs;
+        private ObjectNode line;
+        private long endNs;
+
+        Cursor(final BufferedReader in, final int shard, final long offsetNs)
+        {
+            this.in = in;
+            this.shard = shard;
+            this.offsetNs = offsetNs;
+        }
+
+        boolean advance() throws IOException
+        {
+            String text;
+            do
+            {
+                text = in.readLine();
+                if (text == null)
+                {
+                    return false;
+                }
+            }
+            while (text.isBlank());
+            line = onAxis((ObjectNode)JSON.readTree(text), shard, offsetNs);
+            endNs = line.path("end_ns").asLong();
+            return true;
+        }
+
+        @Override
+        public int compareTo(final Cursor other)
+        {
+            final int byEnd = Long.compare(endNs, other.endNs);
+            return byEnd != 0 ? byEnd : Integer.compare(shard, other.shard);
+        }
+    }
+
+    /**
+     * Writes {@code out} from the shards' files.
+     *
+     * @return how many lines it wrote.
+     */
+    static long write(final Path out, final List<ShardRun> shards) throws IOException
+    {
+        final PriorityQueue<Cursor> heads = new PriorityQueue<>();
+        final List<BufferedReader> readers = new java.util.ArrayList<>();
+        long lines = 0;
+        try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8))
+        {
+            for (final ShardRun s : shards)
+            {
+                final Path file = s.dir().resolve("requests.jsonl");
+                if (!Files.exists(file))
+                {
+                    continue;
+                }
+                final BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+                readers.add(r);
+                final Cursor c = new Cursor(r, s.index(), s.wallMinusMonotonicNs());
+                if (c.advance())
+                {
+                    heads.add(c);
+                }
+            }
+            Cursor c;
+            while ((c = heads.poll()) != null)
+            {
+                w.write(JSON.writeValueAsString(c.line));
+                w.write('\n');
+                lines++;
+                if (c.advance())
+                {
+                    heads.add(c);
+                }
+            }
+        }
+        finally
+        {
+            for (final BufferedReader r : readers)
+            {
+                r.close();
+            }
+        }
+        return lines;
+    }
+
+    /** @return {@code line} with its shard and its stamps on the wall clock. */
+    static ObjectNode onAxis(final ObjectNode line, final int shard, final long offsetNs)
+    {
+        final ObjectNode n = JSON.createObjectNode();
+        n.put("shard", shard);
+        n.setAll(line);
+        for (final String field : STAMPS)
+        {
+            final long v = n.path(field).asLong();
+            if (v > 0)
+            {
+                n.put(field, v + offsetNs);
+            }
+        }
+        final JsonNode chunks = n.get("chunk_ns");
+        if (chunks instanceof ArrayNode a)
+        {
+            for (int k = 0; k < a.size(); k++)
+            {
+                a.set(k, LongNode.valueOf(a.get(k).asLong() + offsetNs));
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,127 @@
+package io.tokenclock.report;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Map;
+
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.HdrHistogram.HistogramLogWriter;
+
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.metrics.MetricRecorders;
+
+/**
+ * One HdrHistogram log per metric in a run directory, {@code <metric>.hlog} (docs/RESULTS.md): HdrHistogram's own
+ * interval-log format ({@link HistogramLogWriter}), readable by {@link HistogramLogReader} and HdrHistogram's
+ * {@code HistogramLogProcessor}, so any tool that reads HdrHistogram logs reads tokenclock's. Each log holds a
+ * {@code #[StartTime: ...]} and a {@code #[BaseTime: ...]} line (the window's start on the wall clock) and one
+ * interval: the whole window's histogram, tagged with the metric's name, stamped with the window's wall-clock start
+ * and end. Every run records with the same settings ({@link MetricRecorders}: 1 to one hour, 3 significant digits),
+ * which the encoded histogram carries, so logs of different shards add exactly.
+ */
+public final class HistogramLogs
+{
+    /** The file suffix of a metric's log. */
+    public static final String SUFFIX = ".hlog";
+
+    private HistogramLogs()
+    {
+    }
+
+    /** @return the log of {@code metric} in {@code dir}. */
+    public static Path file(final Path dir, final Metric metric)
+    {
+        return dir.resolve(metric.key() + SUFFIX);
+    }
+
+    /**
+     * Writes every metric's run total.
+     *
+     * @param wallMinusMonotonicNs added to a window stamp to put it on the wall clock.
+     */
+    public static void write(
+        final Path dir, final MetricRecorders recorders, final long windowStartNs, final long windowEndNs,
+        final long wallMinusMonotonicNs, final String runId) throws IOException
+    {
+        final Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
+        for (final Metric m : Metric.values())
+        {
+            totals.put(m, recorders.total(m));
+        }
+        write(dir, totals, (windowStartNs + wallMinusMonotonicNs) / 1_000_000L,
+            (Math.max(windowEndNs, windowStartNs) + wallMinusMonotonicNs) / 1_000_000L, runId);
+    }
+
+    /** Writes each histogram as the one interval of its metric's log, from {@code startMs} to {@code endMs}. */
+    public static void write(
+        final Path dir, final Map<Metric, Histogram> histograms, final long startMs, final long endMs,
+        final String what) throws IOException
+    {
+        for (final Map.Entry<Metric, Histogram> e : histograms.entrySet())
+        {
+            final Histogram h = e.getValue().copy();
+            h.setStartTimeStamp(startMs);
+            h.setEndTimeStamp(endMs);
+            h.setTag(e.getKey().key());
+            try (PrintStream out = new PrintStream(Files.newOutputStream(file(dir, e.getKey())), false,
+                StandardCharsets.UTF_8))
+            {
+                final HistogramLogWriter w = new HistogramLogWriter(out);
+                w.outputComment("tokenclock " + what + ": " + e.getKey().key() + " in " + unitOf(e.getKey()) +
+                    ", lowest " + h.getLowestDiscernibleValue() + ", highest " + h.getHighestTrackableValue() +
+                    ", " + h.getNumberOfSignificantValueDigits() + " significant digits");
+                w.outputLogFormatVersion();
+                w.outputStartTime(startMs);
+                w.setBaseTime(startMs);
+                w.outputBaseTime(startMs);
+                w.outputLegend();
+                w.outputIntervalHistogram(h);
+            }
+        }
+    }
+
+    /**
+     * @return the sum of every interval in {@code metric}'s log in {@code dir}, with the settings it was recorded
+     * with; null when the directory has no log for it.
+     */
+    public static Histogram read(final Path dir, final Metric metric) throws IOException
+    {
+        final Path file = file(dir, metric);
+        if (!Files.exists(file))
+        {
+            return null;
+        }
+        Histogram sum = null;
+        final HistogramLogReader reader = new HistogramLogReader(file.toFile());
+        try
+        {
+            EncodableHistogram next;
+            while ((next = reader.nextIntervalHistogram()) != null)
+            {
+                final Histogram h = (Histogram)next;
+                if (sum == null)
+                {
+                    sum = new Histogram(h.getLowestDiscernibleValue(), h.getHighestTrackableValue(),
+                        h.getNumberOfSignificantValueDigits());
+                }
+                sum.add(h);
+            }
+        }
+        finally
+        {
+            reader.close();
+        }
+        return sum;
+    }
+
+    private static String unitOf(final Metric m)
+    {
+        return m.scale() == 1e6 ? "ns" : m.scale() == 1e3 ? "milli-" + m.unit() : m.unit();
+    }
+}
