@@ -650,6 +650,9 @@ final class BenchmarkRunnerIT
             o.requests(2L);
             o.maxTokens(5);
             o.idleTimeoutS(0.2);
+            // the preflight is held to the same idle limit and would refuse this server before the run (WaitReadyIT)
+            o.preflight(false);
+            o.model("m");
             final RunResult r = run(o);
             assertEquals(2L, r.counts().errorsByClass().get("timeout_idle"), r.counts().errorsByClass().toString());
         }

@@ -158,7 +158,20 @@ final class EngineAgreementIT
         final double client = r.distribution(Metric.TPOT).p50();
         final double engine = r.distribution(Metric.ENGINE_TPOT).p50();
         assertEquals(REQUESTS, r.distribution(Metric.ENGINE_TPOT).count());
-        assertEquals(engine, client, TPOT_MEDIAN_TOLERANCE * engine, String.format(Locale.ROOT,
-            "TPOT p50: client %.4f ms, engine %.4f ms (its decode time over its tokens - 1)", client, engine));
+        // A first token stamped late (the client's own delay, as on a loaded machine) shortens the client's span by
+        // that lag, and clientNeverEarly bounds each request by it; so the medians may differ by the median lag
+        // spread over the n - 1 gaps, beyond the tolerance. Idle, the lag is tens of microseconds.
+        final double lagAllowance = Math.max(0, medianFirstTokenLagMs(r)) / (OUTPUT_TOKENS - 1);
+        assertEquals(engine, client, TPOT_MEDIAN_TOLERANCE * engine + lagAllowance, String.format(Locale.ROOT,
+            "TPOT p50: client %.4f ms, engine %.4f ms (its decode time over its tokens - 1), allowing %.4f ms " +
+            "for the client's median first-token lag", client, engine, lagAllowance));
+    }
+
+    /** @return the median over measured requests of client TTFT minus the engine's prompt time, in ms. */
+    private static double medianFirstTokenLagMs(final Run r)
+    {
+        final double[] lags = r.measured().stream()
+            .mapToDouble(q -> q.path("ttft_ms").asDouble() - q.path("engine_prompt_ms").asDouble()).sorted().toArray();
+        return lags.length == 0 ? 0 : lags[lags.length / 2];
     }
 }
