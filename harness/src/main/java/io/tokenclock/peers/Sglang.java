@@ -51,20 +51,7 @@ final class Sglang
     {
         final long ok = (long)f.number(n, "completed", at + "completed");
         final double duration = f.number(n, "duration", at + "duration");
-        final Map<String, Dist> reported = new LinkedHashMap<>();
-        for (final String[] m : new String[][] {{"ttft", "ttft"}, {"tpot", "tpot"}, {"itl", "inter_chunk_latency"},
-            {"e2e_latency", "e2e"}})
-        {
-            if (n.has("mean_" + m[0] + "_ms"))
-            {
-                reported.put(m[1], PeerRecord.summary("ms", ok, f.optional(n, "mean_" + m[0] + "_ms", at + "mean_" +
-                    m[0] + "_ms"), f.optional(n, "std_" + m[0] + "_ms", at + "std_" + m[0] + "_ms"),
-                    f.optional(n, "median_" + m[0] + "_ms", at + "median_" + m[0] + "_ms"),
-                    f.optional(n, "p90_" + m[0] + "_ms", at + "p90_" + m[0] + "_ms"),
-                    f.optional(n, "p95_" + m[0] + "_ms", at + "p95_" + m[0] + "_ms"),
-                    f.optional(n, "p99_" + m[0] + "_ms", at + "p99_" + m[0] + "_ms"), null, null));
-            }
-        }
+        final Map<String, Dist> reported = Vllm.summaries(f, n, at, ok, "e2e_latency");
         final Samples samples = samples(f, n, at);
         final Double rate = f.optional(n, "request_rate", at + "request_rate");
         final Double concurrency = f.optional(n, "max_concurrency", at + "max_concurrency");

@@ -49,13 +49,17 @@ final class Vllm
         return runs;
     }
 
-    private static PeerRun one(final PeerFile f, final JsonNode n, final String at)
+    /**
+     * The summary figures of vLLM's shape, which SGLang's bench_serving keeps: {@code mean_X_ms}, {@code std_X_ms},
+     * {@code median_X_ms}, {@code p90/p95/p99_X_ms} for X in ttft, tpot, itl and the end-to-end key, which the two
+     * tools name differently ({@code e2el}, {@code e2e_latency}); a metric whose mean is absent is left out.
+     */
+    static Map<String, Dist> summaries(final PeerFile f, final JsonNode n, final String at, final long ok,
+        final String e2eKey)
     {
-        final long ok = (long)f.number(n, "completed", at + "completed");
-        final double duration = f.number(n, "duration", at + "duration");
         final Map<String, Dist> reported = new LinkedHashMap<>();
         for (final String[] m : new String[][] {{"ttft", "ttft"}, {"tpot", "tpot"}, {"itl", "inter_chunk_latency"},
-            {"e2el", "e2e"}})
+            {e2eKey, "e2e"}})
         {
             if (n.has("mean_" + m[0] + "_ms"))
             {
@@ -67,6 +71,14 @@ final class Vllm
                     f.optional(n, "p99_" + m[0] + "_ms", at + "p99_" + m[0] + "_ms"), null, null));
             }
         }
+        return reported;
+    }
+
+    private static PeerRun one(final PeerFile f, final JsonNode n, final String at)
+    {
+        final long ok = (long)f.number(n, "completed", at + "completed");
+        final double duration = f.number(n, "duration", at + "duration");
+        final Map<String, Dist> reported = summaries(f, n, at, ok, "e2el");
         final Samples samples = samples(f, n, at);
         final List<String> notes = new ArrayList<>(List.of("summary keys are in ms, ttfts and itls in seconds " +
             "(converted to ms)", "start_times are perf_counter readings: relative to each other, not a date"));
