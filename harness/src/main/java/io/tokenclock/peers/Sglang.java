@@ -1,7 +1,6 @@
 package io.tokenclock.peers;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
