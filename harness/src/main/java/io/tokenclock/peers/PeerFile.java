@@ -116,26 +116,18 @@ final class PeerFile
         {
             return null;
         }
-        if (!v.isArray())
-        {
-            throw error(path, "an array of numbers", v);
-        }
-        final double[] out = new double[v.size()];
-        for (int i = 0; i < out.length; i++)
-        {
-            if (!v.get(i).isNumber())
-            {
-                throw error(path + "[" + i + "]", "a number", v.get(i));
-            }
-            out[i] = v.get(i).asDouble() * scale;
-        }
-        return out;
+        return array(v, path, scale);
     }
 
     /** @return the numbers of the array at {@code index} of {@code array}, times {@code scale}; else an error. */
     double[] numbersAt(final JsonNode array, final int index, final String path, final double scale)
     {
-        final JsonNode v = array.path(index);
+        return array(array.path(index), path, scale);
+    }
+
+    /** @return the numbers of the array {@code v}, times {@code scale}; else an error naming {@code path}. */
+    private double[] array(final JsonNode v, final String path, final double scale)
+    {
         if (!v.isArray())
         {
             throw error(path, "an array of numbers", v);
