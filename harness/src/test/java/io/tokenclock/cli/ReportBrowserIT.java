@@ -30,8 +30,8 @@ import io.tokenclock.fixtures.sim.SimServer;
 /**
  * report.html in a real browser: Debian's Chromium, headless, with a fresh profile and background networking off,
  * driven over the DevTools protocol ({@link Cdp}). Every kind of result is made against the simulator (a run, a
- * second run, repetitions, a sweep, an A/B comparison) and reported, the two runs overlaid, and a vLLM result file
- * imported (tables only: it has no per-request file); each page must
+ * second run, repetitions, a sweep, an A/B comparison, two shards merged) and reported, the two runs overlaid, and a
+ * vLLM result file imported (tables only: it has no per-request file); each page must
  * load with no console error, no log error (a Content-Security-Policy violation is one), no uncaught exception and
  * no network request but its own file, and every chart must be drawn: a canvas in its element, and coloured
  * pixels (the series' strokes) inside its box on the screenshot. The screenshots go to results/report/
@@ -67,6 +67,15 @@ final class ReportBrowserIT
             "--slo-ttft-ms", "50", "--output-dir", path("sweep"));
         run("ab", contract("a", url, 4).toString(), contract("b", url, 16).toString(), "--repetitions", "2",
             "--output-dir", path("ab"));
+        for (int i = 0; i < 2; i++)
+        {
+            run("run", "--url", url, "--rate", "30", "--duration", "2", "--shard", i + "/2", "--output-dir",
+                path("shard-" + i));
+        }
+        assertEquals(Main.EXIT_OK, Main.execute("merge", path("merged"), path("shard-0"), path("shard-1")),
+            console.err());
+        assertEquals(Main.EXIT_OK, Main.execute("report", path("merged"), "--output", path("merged.html")),
+            console.err());
         assertEquals(Main.EXIT_OK, Main.execute("report", path("one"), path("two"), "--output",
             path("overlay.html")), console.err());
         try (java.io.InputStream in = ReportBrowserIT.class.getResourceAsStream(
@@ -137,6 +146,7 @@ final class ReportBrowserIT
             check(cdp, dir.resolve("reps").resolve("report.html"), "repetitions", 10);
             check(cdp, dir.resolve("sweep").resolve("report.html"), "sweep", 5);
             check(cdp, dir.resolve("ab").resolve("report.html"), "ab", 5);
+            check(cdp, dir.resolve("merged.html"), "merged", 10);
             check(cdp, dir.resolve("overlay.html"), "overlay", 4);
             check(cdp, dir.resolve("imported.html"), "imported", 0);
         }
