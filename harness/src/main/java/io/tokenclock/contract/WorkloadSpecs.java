@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.SegmentSpec;
-import io.tokenclock.recording.Slo;
+import io.tokenclock.goodput.Slo;
 
 /**
  * Turns the workload's structured contract keys (length distributions, segments, agents) into the typed

@@ -7,14 +7,14 @@ import java.util.Map;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.EnergyMeasurement;
+import io.tokenclock.goodput.GoodputCounts;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.quality.QualityReport;
-import io.tokenclock.recording.GoodputCounts;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.telemetry.ServerMetricsSummary;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StampingReport;

@@ -27,6 +27,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.goodput.GoodputCounts;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.metrics.Distribution;
@@ -35,9 +37,7 @@ import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestMetrics;
-import io.tokenclock.recording.GoodputCounts;
 import io.tokenclock.recording.RequestSlot;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.result.ServerInfo;

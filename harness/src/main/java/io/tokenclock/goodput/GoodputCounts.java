@@ -1,4 +1,4 @@
-package io.tokenclock.recording;
+package io.tokenclock.goodput;
 
 /**
  * Goodput over one scope (the run, or one group), once every verdict is in. A measured request is exactly one of:

@@ -1,4 +1,4 @@
-package io.tokenclock.recording;
+package io.tokenclock.goodput;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestSlot;
 
 /**
  * Goodput per constraint on hand-built requests: every expected count below is worked out by hand from the stamps

@@ -1,4 +1,4 @@
-package io.tokenclock.recording;
+package io.tokenclock.goodput;
 
 /**
  * Adds up verdicts into {@link GoodputCounts}. Not thread-safe: one writer (the request stage, or the quality phase

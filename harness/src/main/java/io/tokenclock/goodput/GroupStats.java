@@ -1,7 +1,10 @@
-package io.tokenclock.recording;
+package io.tokenclock.goodput;
 
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.MetricRecorders;
+import io.tokenclock.recording.RequestGroup;
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestSlot;
 
 /**
  * The measured requests of one named group (a traffic segment, a load stage, or both): their distributions and
@@ -10,18 +13,18 @@ import io.tokenclock.metrics.MetricRecorders;
  * Written by the request stage's thread; the recorders are sampled by the run's reader thread like the overall ones;
  * the plain counters are read after the collector stopped.
  */
-public final class GroupStats
+public final class GroupStats implements RequestGroup
 {
     private final String name;
     private final Slo slo;
     private final MetricRecorders recorders = new MetricRecorders();
-    long ok;
-    long errors;
-    long cancelled;
-    long outputTokens;
-    long inputTokens;
-    long windowStartNs;
-    long windowEndNs;
+    private long ok;
+    private long errors;
+    private long cancelled;
+    private long outputTokens;
+    private long inputTokens;
+    private long windowStartNs;
+    private long windowEndNs;
 
     public GroupStats(final String name)
     {
@@ -46,6 +49,7 @@ public final class GroupStats
         return name;
     }
 
+    @Override
     public MetricRecorders recorders()
     {
         return recorders;
@@ -82,7 +86,8 @@ public final class GroupStats
         return Formulas.windowSeconds(windowStartNs, windowEndNs);
     }
 
-    void onMeasured(final RequestSlot slot, final RequestMetrics m)
+    @Override
+    public void onMeasured(final RequestSlot slot, final RequestMetrics m)
     {
         final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
         if (windowStartNs == 0 || (start > 0 && start < windowStartNs))

@@ -1,6 +1,9 @@
-package io.tokenclock.recording;
+package io.tokenclock.goodput;
 
 import java.util.Locale;
+
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestSlot;
 
 /**
  * A service-level objective on per-request latencies: bounds on TTFT, TPOT, the request's inter-chunk latency (its

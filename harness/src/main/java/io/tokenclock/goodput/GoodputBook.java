@@ -1,7 +1,11 @@
-package io.tokenclock.recording;
+package io.tokenclock.goodput;
 
 import java.util.Arrays;
 import java.util.function.LongToIntFunction;
+
+import io.tokenclock.recording.RequestMetrics;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.RequestVerdicts;
 
 /**
  * The run's goodput: every measured request's verdict against the run's SLO and its group's, counted per constraint.
@@ -14,7 +18,7 @@ import java.util.function.LongToIntFunction;
  * Thread-safety: {@link #onMeasured} on the request stage's thread; {@link #settle} and the readers after the stage
  * stopped (its thread was joined).
  */
-public final class GoodputBook
+public final class GoodputBook implements RequestVerdicts
 {
     private static final int INITIAL = 1024;
 
@@ -81,6 +85,7 @@ public final class GoodputBook
      *
      * @return the request's verdict against the run's SLO (0: met every bound so far).
      */
+    @Override
     public int onMeasured(final RequestSlot s, final RequestMetrics m)
     {
         final int verdict = verdict(slo, s, m);
