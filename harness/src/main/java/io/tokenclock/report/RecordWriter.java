@@ -17,10 +17,10 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.recording.RequestStage;
 import io.tokenclock.record.Dist;
 import io.tokenclock.record.LoadSection;

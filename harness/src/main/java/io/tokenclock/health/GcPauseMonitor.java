@@ -1,4 +1,4 @@
-package io.tokenclock.metrics;
+package io.tokenclock.health;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

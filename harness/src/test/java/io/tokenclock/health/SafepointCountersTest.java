@@ -1,4 +1,4 @@
-package io.tokenclock.metrics;
+package io.tokenclock.health;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,9 +1,11 @@
-package io.tokenclock.metrics;
+package io.tokenclock.health;
 
 import java.util.concurrent.locks.LockSupport;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
+
+import io.tokenclock.metrics.MetricRecorders;
 
 /**
  * Measures the client machine's own stalls while it measures the server, in the spirit of jHiccup: a thread asks to

@@ -1,4 +1,4 @@
-package io.tokenclock.metrics;
+package io.tokenclock.health;
 
 import java.io.IOException;
 import java.nio.ByteOrder;
