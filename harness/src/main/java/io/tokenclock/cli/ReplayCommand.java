@@ -19,12 +19,12 @@ import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.OpenLoopSchedule;
 import io.tokenclock.runner.RunShape;
 import io.tokenclock.runner.Workloads;
 import io.tokenclock.secrets.Redaction;
+import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.tokenizer.Tokenizer;

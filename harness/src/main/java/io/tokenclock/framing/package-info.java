@@ -1,6 +1,6 @@
 /**
  * Bytes to events on the hot path, without a {@code String} or a JSON tree: the SSE framer, the chunk parser that
- * finds content, finish reason and usage by offset, the byte scans they share, and the escaping of untrusted text
- * for a terminal.
+ * finds content, finish reason and usage by offset, and the byte scans they share. Escaping a server's text for a
+ * terminal is package {@code text}.
  */
 package io.tokenclock.framing;

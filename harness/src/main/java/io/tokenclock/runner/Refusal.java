@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * A server's refusal of the run's configuration, answered to the preflight: every request of the run would have

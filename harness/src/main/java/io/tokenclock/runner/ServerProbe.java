@@ -17,9 +17,9 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.result.ServerInfo;
 import io.tokenclock.secrets.Redaction;
+import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;

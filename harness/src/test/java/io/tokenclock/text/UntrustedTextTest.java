@@ -1,4 +1,4 @@
-package io.tokenclock.framing;
+package io.tokenclock.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

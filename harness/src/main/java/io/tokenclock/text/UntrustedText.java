@@ -1,4 +1,4 @@
-package io.tokenclock.framing;
+package io.tokenclock.text;
 
 import java.util.Locale;
 
