@@ -248,7 +248,7 @@ final class Measurement implements AutoCloseable, RequestListener
             collector.windowEndNs(), wallSeconds), distributions(recorders, options), monitors.health(inLoad, ready,
             stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
             server.summary(collector.windowStartNs(), collector.windowEndNs()),
-            goodput == null ? null : goodput.overall(), qualityReport, energy, shardInfo());
+            goodput == null ? null : goodput.overall(), qualityReport, energy, shardInfo(), prep.host());
     }
 
     /** @return the shard's part and start, or null for a run that is neither sharded nor started at a set time. */

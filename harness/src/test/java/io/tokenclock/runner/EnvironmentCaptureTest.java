@@ -1,4 +1,4 @@
-package io.tokenclock.report;
+package io.tokenclock.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.tokenclock.report;
+package io.tokenclock.runner;
 
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
@@ -25,8 +25,12 @@ import io.tokenclock.secrets.Redaction;
  * is read, never assumed; what cannot be read is recorded as null. Linux sources: /proc/cpuinfo, /proc/meminfo,
  * /etc/os-release, and the cgroup v2 files cpu.max and memory.max, recorded as written. cgroup v1 keeps its limits
  * in other files (cpu.cfs_quota_us, memory.limit_in_bytes) that are not read: on a v1 host both limits are null.
+ * <p>
+ * In the runner, not in report, because it runs things ({@code nvidia-smi}, TCP connects to the server): the
+ * preparation phase calls it once before the window, and its findings travel in the result
+ * ({@code result.ClientHost}, {@code RunResult.Provenance#connectRtt}), so that writing a record runs nothing.
  */
-public final class EnvironmentCapture
+final class EnvironmentCapture
 {
     private EnvironmentCapture()
     {
