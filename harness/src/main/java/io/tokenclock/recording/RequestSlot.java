@@ -14,8 +14,10 @@ import java.util.Arrays;
  * <li>the load generator fills the request fields and submits the slot;</li>
  * <li>the transport's I/O thread stamps {@link #sentNs}, appends text and stream facts, and publishes chunk records
  * and finally the end record through the ring buffer;</li>
- * <li>the collector builds the chunk timeline from those records, computes the request's metrics when the end record
- * arrives, hands the slot to its listener, then returns it to the pool.</li>
+ * <li>the collector builds the chunk timeline from those records and, when the end record arrives, frees the
+ * request's permit and queues the slot for the request stage;</li>
+ * <li>the request stage counts its tokens, computes its metrics, hands it to the listener, then returns the slot to the
+ * pool.</li>
  * </ol>
  * All {@code *Ns} fields are readings of the run's one {@link io.tokenclock.clock.NanoClock}; 0 means "not reached".
  */
@@ -107,7 +109,7 @@ public final class RequestSlot
     public int chunkCount;
     public long firstTokenNs;
     public long firstOutputNs;
-    /** Ended after the measurement window closed (set by the collector). */
+    /** Ended after the measurement window closed (set by the request stage). */
     public boolean late;
     /** A truncated stream taken as ok ({@code --accept-truncated}); set by the request stage. */
     public boolean truncated;
@@ -116,7 +118,7 @@ public final class RequestSlot
     /** Text past {@link #outputCapBytes} arrived and was not kept: the request is oversize. */
     public boolean outputCapped;
     public long outputTokens;
-    /** The harness's own count of the output under the configured tokenizer, or -1 (set by the collector). */
+    /** The harness's own count of the output under the configured tokenizer, or -1 (set by the request stage). */
     public long harnessOutputTokens = -1;
     public String tokenCountSource;
 
