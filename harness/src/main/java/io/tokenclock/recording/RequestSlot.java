@@ -2,6 +2,8 @@ package io.tokenclock.recording;
 
 import java.util.Arrays;
 
+import io.tokenclock.framing.AppendBuffer;
+
 /**
  * Everything recorded about one request in flight, pre-allocated and reused so that the per-chunk path allocates
  * nothing once buffers have grown to the workload's size. A flyweight of the measurement core: its fields are public
@@ -94,13 +96,12 @@ public final class RequestSlot
     public long enginePredictedTokens = -1;
     public byte[] responseId = new byte[64];
     public int responseIdLength;
-    public byte[] text = new byte[1024];
-    public int textLength;
-    public byte[] reasoning = new byte[64];
-    public int reasoningLength;
+    /** Raw (still JSON-escaped) answer bytes. */
+    public final AppendBuffer text = new AppendBuffer(1024);
+    /** Raw (still JSON-escaped) reasoning bytes. */
+    public final AppendBuffer reasoning = new AppendBuffer(64);
     /** Raw {@code delta.tool_calls} arrays of the stream, one per line, to be merged off the hot path. */
-    public byte[] toolCalls = new byte[0];
-    public int toolCallsLength;
+    public final AppendBuffer toolCalls = new AppendBuffer(0);
 
     // Set by the collector.
     public long[] chunkNs = new long[64];
@@ -113,7 +114,10 @@ public final class RequestSlot
     public boolean late;
     /** A truncated stream taken as ok ({@code --accept-truncated}); set by the request stage. */
     public boolean truncated;
-    /** The most text each of {@link #text}, {@link #reasoning}, {@link #toolCalls} keeps (set by the recorder). */
+    /**
+     * The most bytes each of {@link #text}, {@link #reasoning}, {@link #toolCalls} keeps (set by the recorder); an
+     * append that would pass it is dropped whole and marks the request {@link #outputCapped}.
+     */
     public int outputCapBytes = Integer.MAX_VALUE;
     /** Text past {@link #outputCapBytes} arrived and was not kept: the request is oversize. */
     public boolean outputCapped;
@@ -168,9 +172,9 @@ public final class RequestSlot
         engineDecodeNs = -1;
         enginePredictedTokens = -1;
         responseIdLength = 0;
-        textLength = 0;
-        reasoningLength = 0;
-        toolCallsLength = 0;
+        text.clear();
+        reasoning.clear();
+        toolCalls.clear();
         chunkCount = 0;
         firstTokenNs = 0;
         firstOutputNs = 0;
@@ -182,54 +186,34 @@ public final class RequestSlot
         tokenCountSource = null;
     }
 
-    /** Called by the I/O thread: appends raw (still JSON-escaped) answer bytes. */
+    /** Called by the I/O thread: appends raw (still JSON-escaped) answer bytes, or marks the request capped. */
     public void appendText(final byte[] src, final int offset, final int length)
     {
-        if (textLength + length > outputCapBytes)
+        if (!text.append(src, offset, length, outputCapBytes))
         {
             outputCapped = true;
-            return;
         }
-        if (textLength + length > text.length)
-        {
-            text = Arrays.copyOf(text, Math.max(text.length << 1, textLength + length));
-        }
-        System.arraycopy(src, offset, text, textLength, length);
-        textLength += length;
     }
 
-    /** Called by the I/O thread: appends raw (still JSON-escaped) reasoning bytes. */
+    /** Called by the I/O thread: appends raw (still JSON-escaped) reasoning bytes, or marks the request capped. */
     public void appendReasoning(final byte[] src, final int offset, final int length)
     {
-        if (reasoningLength + length > outputCapBytes)
+        if (!reasoning.append(src, offset, length, outputCapBytes))
         {
             outputCapped = true;
-            return;
         }
-        if (reasoningLength + length > reasoning.length)
-        {
-            reasoning = Arrays.copyOf(reasoning, Math.max(reasoning.length << 1, reasoningLength + length));
-        }
-        System.arraycopy(src, offset, reasoning, reasoningLength, length);
-        reasoningLength += length;
     }
 
-    /** Called by the I/O thread: appends one chunk's raw {@code tool_calls} array and a newline. */
+    /** Called by the I/O thread: appends one chunk's raw {@code tool_calls} array and a newline, or neither. */
     public void appendToolCalls(final byte[] src, final int offset, final int length)
     {
-        if (toolCallsLength + length + 1 > outputCapBytes)
+        if (!toolCalls.fits(length + 1, outputCapBytes))
         {
             outputCapped = true;
             return;
         }
-        if (toolCallsLength + length + 1 > toolCalls.length)
-        {
-            toolCalls = Arrays.copyOf(toolCalls, Math.max(Math.max(256, toolCalls.length << 1),
-                toolCallsLength + length + 1));
-        }
-        System.arraycopy(src, offset, toolCalls, toolCallsLength, length);
-        toolCallsLength += length;
-        toolCalls[toolCallsLength++] = '\n';
+        toolCalls.append(src, offset, length, outputCapBytes);
+        toolCalls.append((byte)'\n', outputCapBytes);
     }
 
     /** Called by the I/O thread: keeps the server's response id (truncated to 256 bytes). */

@@ -115,11 +115,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         if (saveText)
         {
             g.writeFieldName("output_text");
-            writeRawString(g, s.text, s.textLength);
-            if (s.reasoningLength > 0)
+            writeRawString(g, s.text.array(), s.text.length());
+            if (s.reasoning.length() > 0)
             {
                 g.writeFieldName("reasoning_text");
-                writeRawString(g, s.reasoning, s.reasoningLength);
+                writeRawString(g, s.reasoning.array(), s.reasoning.length());
             }
         }
         g.writeEndObject();

@@ -139,8 +139,9 @@ final class Measurement implements AutoCloseable, RequestListener
             options.quality().acceptTruncated());
         if (options.model().tokenizer() != null)
         {
-            collector.tokenCounter(slot -> prep.tokenizer().count(AnswerText.decode(slot.text, slot.textLength) +
-                AnswerText.decode(slot.reasoning, slot.reasoningLength)));
+            collector.tokenCounter(slot -> prep.tokenizer().count(
+                AnswerText.decode(slot.text.array(), slot.text.length()) +
+                AnswerText.decode(slot.reasoning.array(), slot.reasoning.length())));
         }
         this.stage = collector.stageOnOwnThread();
         this.server = ServerTelemetry.open(options, clock, target.outputDir(), generator::measureStartNs);

@@ -61,8 +61,8 @@ final class QualityPhase
         if (rule.judgesOutputs() && !options.state().selfWarmupRun() && slot.phase == RequestSlot.PHASE_MEASURE &&
             slot.status == RequestSlot.STATUS_OK)
         {
-            kept.add(new Kept(slot.requestId, keepText ? AnswerText.decode(slot.text, slot.textLength) : "",
-                RequestsJsonlWriter.finishReason(slot.finishReason)));
+            final String text = keepText ? AnswerText.decode(slot.text.array(), slot.text.length()) : "";
+            kept.add(new Kept(slot.requestId, text, RequestsJsonlWriter.finishReason(slot.finishReason)));
         }
     }
 

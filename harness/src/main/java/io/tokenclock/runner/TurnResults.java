@@ -31,18 +31,18 @@ public final class TurnResults
     public static TurnResult of(final RequestSlot slot)
     {
         final boolean ok = slot.status == RequestSlot.STATUS_OK;
-        return new TurnResult(ok, AnswerText.decode(slot.text, slot.textLength), toolCalls(slot),
+        return new TurnResult(ok, AnswerText.decode(slot.text.array(), slot.text.length()), toolCalls(slot),
             RequestsJsonlWriter.finishReason(slot.finishReason), slot.endNs);
     }
 
     static List<TurnResult.ToolCall> toolCalls(final RequestSlot slot)
     {
-        if (slot.toolCallsLength == 0)
+        if (slot.toolCalls.length() == 0)
         {
             return List.of();
         }
         final TreeMap<Integer, String[]> calls = new TreeMap<>();
-        final String all = new String(slot.toolCalls, 0, slot.toolCallsLength, StandardCharsets.UTF_8);
+        final String all = new String(slot.toolCalls.array(), 0, slot.toolCalls.length(), StandardCharsets.UTF_8);
         for (final String line : all.split("\n"))
         {
             if (line.isBlank())
