@@ -13,6 +13,7 @@ import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.SegmentSpec;
 import io.tokenclock.goodput.Slo;
+import io.tokenclock.json.Json;
 
 /**
  * Turns the workload's structured contract keys (length distributions, segments, agents) into the typed
@@ -22,7 +23,7 @@ import io.tokenclock.goodput.Slo;
  */
 final class WorkloadSpecs
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>()
     {
     };

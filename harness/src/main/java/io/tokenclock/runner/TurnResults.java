@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.report.RequestsJsonlWriter;
@@ -22,7 +23,7 @@ import io.tokenclock.result.AnswerText;
  */
 public final class TurnResults
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private TurnResults()
     {
