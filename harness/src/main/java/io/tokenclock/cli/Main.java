@@ -5,8 +5,8 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.runner.Interruption;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * The {@code tokenclock} command. Exit codes: 0 success; 1 the run failed (no measured request succeeded, or an

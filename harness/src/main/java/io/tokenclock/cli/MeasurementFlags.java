@@ -5,10 +5,10 @@ import java.util.List;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.transport.Stamping;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.quality.Checks;
-import io.tokenclock.recording.Slo;
 
 /** {@code run}'s flags for how the client measures itself and judges requests: event loops, profiling, SLO (E, Q);
  * documented in docs/CLI.md. */

@@ -5,10 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.report.ResultTables;
 import io.tokenclock.results.Results;
 import io.tokenclock.runner.Refusal;
@@ -34,7 +34,7 @@ public final class RecordCommand implements Callable<Integer>
         if (refusal != null && Files.isReadable(refusal) && !Files.exists(dir.resolve("record.json")))
         {
             // A run the server refused at the preflight has no record, only what the server answered.
-            System.out.print(Refusal.render(new ObjectMapper().readTree(refusal.toFile())));
+            System.out.print(Refusal.render(Json.MAPPER.readTree(refusal.toFile())));
             return Main.EXIT_OK;
         }
         System.out.print(ResultTables.render(Results.open(dir)));

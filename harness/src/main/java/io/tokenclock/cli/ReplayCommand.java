@@ -19,12 +19,13 @@ import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.json.Json;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.OpenLoopSchedule;
 import io.tokenclock.runner.RunShape;
 import io.tokenclock.runner.Workloads;
 import io.tokenclock.secrets.Redaction;
+import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -41,7 +42,7 @@ import io.tokenclock.workload.tokenizer.Tokenizers;
     description = "Check that a recorded run's workload and schedule regenerate byte for byte, then re-run it.")
 public final class ReplayCommand implements Callable<Integer>
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     @Parameters(index = "0", paramLabel = "DIR", description = "The recorded run's results directory.")
     Path dir;

@@ -10,11 +10,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.cost.PriceModel;
 import io.tokenclock.energy.PowerSourceSpec;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.quality.QualityRule;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;

@@ -2,7 +2,7 @@ package io.tokenclock.config;
 
 import java.util.Objects;
 
-import io.tokenclock.recording.Slo;
+import io.tokenclock.goodput.Slo;
 
 /**
  * One traffic segment of a mixed workload ({@code workload.segments[]}): a named share of the requests with its own

@@ -12,7 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.SegmentSpec;
-import io.tokenclock.recording.Slo;
+import io.tokenclock.goodput.Slo;
+import io.tokenclock.json.Json;
 
 /**
  * Turns the workload's structured contract keys (length distributions, segments, agents) into the typed
@@ -22,7 +23,7 @@ import io.tokenclock.recording.Slo;
  */
 final class WorkloadSpecs
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>()
     {
     };

@@ -17,8 +17,9 @@ package io.tokenclock.framing;
  * events, {@code {"a":1}} and {@code [DONE]}, both stamped 25.
  * <p>
  * One framer serves one stream at a time and is not thread-safe; {@link #reset()} readies it for the next response on
- * a kept-alive connection. Buffers start at {@code initialCapacity} and double when a longer line or event arrives,
- * up to {@code maxEventBytes}; after warm-up, framing allocates nothing.
+ * a kept-alive connection. Buffers ({@link AppendBuffer}) start at {@code initialCapacity} and double when a longer
+ * line or event arrives, up to {@code maxEventBytes}, past which a line or event keeps its start and is counted
+ * ({@link #overflowCount()}); after warm-up, framing allocates nothing.
  */
 public final class SseFramer
 {
@@ -33,10 +34,8 @@ public final class SseFramer
     private final SseEventHandler handler;
     private final int maxEventBytes;
 
-    private byte[] line;
-    private int lineLength;
-    private byte[] data;
-    private int dataLength;
+    private final AppendBuffer line;
+    private final AppendBuffer data;
     private boolean hasData;
     private boolean errorEvent;
     private boolean afterCr;
@@ -56,8 +55,8 @@ public final class SseFramer
         }
         this.handler = handler;
         this.maxEventBytes = maxEventBytes;
-        this.line = new byte[initialCapacity];
-        this.data = new byte[initialCapacity];
+        this.line = new AppendBuffer(initialCapacity);
+        this.data = new AppendBuffer(initialCapacity);
     }
 
     /**
@@ -91,15 +90,15 @@ public final class SseFramer
                 return;
             }
 
-            if (lineLength == 0)
+            if (line.length() == 0)
             {
                 onLine(src, i, eol - i, arrivalNs);
             }
             else
             {
                 appendLine(src, i, eol - i);
-                onLine(line, 0, lineLength, arrivalNs);
-                lineLength = 0;
+                onLine(line.array(), 0, line.length(), arrivalNs);
+                line.clear();
             }
             afterCr = src[eol] == CR;
             i = eol + 1;
@@ -114,10 +113,10 @@ public final class SseFramer
      */
     public void onEndOfStream(final long arrivalNs)
     {
-        if (lineLength > 0)
+        if (line.length() > 0)
         {
-            onLine(line, 0, lineLength, arrivalNs);
-            lineLength = 0;
+            onLine(line.array(), 0, line.length(), arrivalNs);
+            line.clear();
         }
         dispatch(arrivalNs);
         afterCr = false;
@@ -126,8 +125,8 @@ public final class SseFramer
     /** Forgets any partial line or event, for the next response on the same connection. */
     public void reset()
     {
-        lineLength = 0;
-        dataLength = 0;
+        line.clear();
+        data.clear();
         hasData = false;
         errorEvent = false;
         afterCr = false;
@@ -203,9 +202,9 @@ public final class SseFramer
     {
         if (hasData)
         {
-            handler.onEvent(data, 0, dataLength, errorEvent, arrivalNs);
+            handler.onEvent(data.array(), 0, data.length(), errorEvent, arrivalNs);
         }
-        dataLength = 0;
+        data.clear();
         hasData = false;
         errorEvent = false;
         truncated = false;
@@ -213,59 +212,26 @@ public final class SseFramer
 
     private void appendLine(final byte[] src, final int offset, final int length)
     {
-        final int needed = lineLength + length;
-        if (needed > line.length)
+        if (!line.appendPrefix(src, offset, length, maxEventBytes))
         {
-            line = grow(line, lineLength, needed);
+            onTruncated();
         }
-        final int n = Math.min(length, line.length - lineLength);
-        System.arraycopy(src, offset, line, lineLength, n);
-        lineLength += n;
     }
 
     private void appendData(final byte[] src, final int offset, final int length)
     {
-        final int needed = dataLength + length;
-        if (needed > data.length)
+        if (!data.appendPrefix(src, offset, length, maxEventBytes))
         {
-            data = grow(data, dataLength, needed);
+            onTruncated();
         }
-        final int n = Math.min(length, data.length - dataLength);
-        System.arraycopy(src, offset, data, dataLength, n);
-        dataLength += n;
     }
 
     private void appendData(final byte b)
     {
-        if (dataLength == data.length)
-        {
-            data = grow(data, dataLength, dataLength + 1);
-        }
-        if (dataLength < data.length)
-        {
-            data[dataLength++] = b;
-        }
-    }
-
-    private byte[] grow(final byte[] buf, final int used, final int needed)
-    {
-        if (buf.length >= maxEventBytes)
-        {
-            onTruncated();
-            return buf;
-        }
-        int capacity = buf.length;
-        while (capacity < needed && capacity < maxEventBytes)
-        {
-            capacity = (int)Math.min((long)capacity << 1, maxEventBytes);
-        }
-        if (needed > capacity)
+        if (!data.append(b, maxEventBytes))
         {
             onTruncated();
         }
-        final byte[] bigger = new byte[capacity];
-        System.arraycopy(buf, 0, bigger, 0, used);
-        return bigger;
     }
 
     private void onTruncated()

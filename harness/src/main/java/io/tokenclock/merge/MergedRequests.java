@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
+
 /**
  * The merged {@code requests.jsonl}: every shard's requests, each line as its shard wrote it plus {@code "shard": I},
  * its stamps moved from the shard's monotonic clock onto the wall clock (ns since the epoch: the stamp plus the
@@ -24,7 +26,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class MergedRequests
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     /** The stamps of a line, all on its shard's monotonic clock (docs/RESULTS.md); 0 or less means "none". */
     private static final List<String> STAMPS = List.of("scheduled_ns", "submit_ns", "sent_ns", "first_token_ns",
         "first_output_ns", "end_ns");

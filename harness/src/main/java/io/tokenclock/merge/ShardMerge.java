@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.HdrHistogram.Histogram;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.report.HistogramLogs;
@@ -36,7 +36,7 @@ import io.tokenclock.results.Kind;
  */
 public final class ShardMerge
 {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private ShardMerge()
     {
@@ -96,7 +96,7 @@ public final class ShardMerge
         final long lines = MergedRequests.write(out.resolve("requests.jsonl"), ran);
         final ObjectNode record = MergedRecord.build(out, shards, ran, complete, distributions(histograms),
             incomplete);
-        JSON.writeValue(out.resolve("record.json").toFile(), record);
+        Json.PRETTY.writeValue(out.resolve("record.json").toFile(), record);
         HistogramLogs.write(out, histograms, MergedRecord.startWallNs(ran) / 1_000_000L,
             MergedRecord.endWallNs(ran) / 1_000_000L, "merged from " + ran.size() + " shards");
         Index.write(out, Kind.MERGED, members(out, shards));

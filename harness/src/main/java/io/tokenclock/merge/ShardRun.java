@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
+
 /**
  * One shard's run directory as {@code merge} reads it: its record and the facts of its {@code shard} section.
  *
@@ -17,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 record ShardRun(Path dir, JsonNode record, int index, int count)
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     /** @return the shard in {@code dir}, or null when the directory holds no record (a missing shard). */
     static ShardRun read(final Path dir) throws IOException

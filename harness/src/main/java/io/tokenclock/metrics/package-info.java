@@ -1,6 +1,6 @@
 /**
  * What a request's stamps become: the metric definitions ({@link io.tokenclock.metrics.Metric}), their formulas,
- * the HdrHistogram recorders and distributions, and the client-health monitors (wake-up hiccups, GC pauses,
- * safepoints, process CPU) that say whether the client itself was healthy during the window.
+ * and the HdrHistogram recorders and distributions. Whether the client itself was healthy during the window (wake-up
+ * hiccups, GC pauses, safepoints, process CPU) is package {@code health}.
  */
 package io.tokenclock.metrics;

@@ -16,6 +16,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
+
 /**
  * The built-in checks, and how a contract entry or a {@code --quality-check} flag names one. Every check that compares
  * with a reference fails a sample that has none, for the reason {@code no_reference}: a check never passes for want
@@ -27,7 +29,7 @@ public final class Checks
     public static final List<String> TYPES = List.of("exact", "normalized", "contains", "regex", "numeric", "json",
         "json_schema", "finish_stop", "command");
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = Json.MAPPER;
     private static final String NO_REFERENCE = "no_reference";
     /** A decimal number as answers write it: sign, digits with optional thousands commas, fraction, exponent. */
     private static final Pattern NUMBER = Pattern.compile("[-+]?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?" +

@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.Endpoint;
 
 /**

@@ -77,15 +77,15 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
         final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders,
         final RequestListener listener)
     {
-        this(records, pool, recorders, listener, new GroupStats[0]);
+        this(records, pool, recorders, listener, new RequestGroup[0]);
     }
 
     /**
-     * @param groups per-group statistics, indexed by {@link RequestSlot#group}; empty when the run has no groups.
+     * @param groups the run's groups, indexed by {@link RequestSlot#group}; empty when the run has no groups.
      */
     public Collector(
         final ChunkRecords records, final SlotPool pool, final MetricRecorders recorders,
-        final RequestListener listener, final GroupStats[] groups)
+        final RequestListener listener, final RequestGroup[] groups)
     {
         this.ring = records.ring();
         this.records = records;
@@ -120,10 +120,10 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
         return this;
     }
 
-    /** Takes every measured request's goodput verdicts into {@code book}; null for none. */
-    public Collector goodput(final GoodputBook book)
+    /** Hands every measured request to {@code verdicts} (the run's goodput book); null for none. */
+    public Collector goodput(final RequestVerdicts verdicts)
     {
-        stage.goodput(book);
+        stage.goodput(verdicts);
         return this;
     }
 

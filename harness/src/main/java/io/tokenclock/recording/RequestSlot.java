@@ -2,6 +2,8 @@ package io.tokenclock.recording;
 
 import java.util.Arrays;
 
+import io.tokenclock.framing.AppendBuffer;
+
 /**
  * Everything recorded about one request in flight, pre-allocated and reused so that the per-chunk path allocates
  * nothing once buffers have grown to the workload's size. A flyweight of the measurement core: its fields are public
@@ -14,8 +16,10 @@ import java.util.Arrays;
  * <li>the load generator fills the request fields and submits the slot;</li>
  * <li>the transport's I/O thread stamps {@link #sentNs}, appends text and stream facts, and publishes chunk records
  * and finally the end record through the ring buffer;</li>
- * <li>the collector builds the chunk timeline from those records, computes the request's metrics when the end record
- * arrives, hands the slot to its listener, then returns it to the pool.</li>
+ * <li>the collector builds the chunk timeline from those records and, when the end record arrives, frees the
+ * request's permit and queues the slot for the request stage;</li>
+ * <li>the request stage counts its tokens, computes its metrics, hands it to the listener, then returns the slot to the
+ * pool.</li>
  * </ol>
  * All {@code *Ns} fields are readings of the run's one {@link io.tokenclock.clock.NanoClock}; 0 means "not reached".
  */
@@ -92,13 +96,12 @@ public final class RequestSlot
     public long enginePredictedTokens = -1;
     public byte[] responseId = new byte[64];
     public int responseIdLength;
-    public byte[] text = new byte[1024];
-    public int textLength;
-    public byte[] reasoning = new byte[64];
-    public int reasoningLength;
+    /** Raw (still JSON-escaped) answer bytes. */
+    public final AppendBuffer text = new AppendBuffer(1024);
+    /** Raw (still JSON-escaped) reasoning bytes. */
+    public final AppendBuffer reasoning = new AppendBuffer(64);
     /** Raw {@code delta.tool_calls} arrays of the stream, one per line, to be merged off the hot path. */
-    public byte[] toolCalls = new byte[0];
-    public int toolCallsLength;
+    public final AppendBuffer toolCalls = new AppendBuffer(0);
 
     // Set by the collector.
     public long[] chunkNs = new long[64];
@@ -107,16 +110,19 @@ public final class RequestSlot
     public int chunkCount;
     public long firstTokenNs;
     public long firstOutputNs;
-    /** Ended after the measurement window closed (set by the collector). */
+    /** Ended after the measurement window closed (set by the request stage). */
     public boolean late;
     /** A truncated stream taken as ok ({@code --accept-truncated}); set by the request stage. */
     public boolean truncated;
-    /** The most text each of {@link #text}, {@link #reasoning}, {@link #toolCalls} keeps (set by the recorder). */
+    /**
+     * The most bytes each of {@link #text}, {@link #reasoning}, {@link #toolCalls} keeps (set by the recorder); an
+     * append that would pass it is dropped whole and marks the request {@link #outputCapped}.
+     */
     public int outputCapBytes = Integer.MAX_VALUE;
     /** Text past {@link #outputCapBytes} arrived and was not kept: the request is oversize. */
     public boolean outputCapped;
     public long outputTokens;
-    /** The harness's own count of the output under the configured tokenizer, or -1 (set by the collector). */
+    /** The harness's own count of the output under the configured tokenizer, or -1 (set by the request stage). */
     public long harnessOutputTokens = -1;
     public String tokenCountSource;
 
@@ -166,9 +172,9 @@ public final class RequestSlot
         engineDecodeNs = -1;
         enginePredictedTokens = -1;
         responseIdLength = 0;
-        textLength = 0;
-        reasoningLength = 0;
-        toolCallsLength = 0;
+        text.clear();
+        reasoning.clear();
+        toolCalls.clear();
         chunkCount = 0;
         firstTokenNs = 0;
         firstOutputNs = 0;
@@ -180,54 +186,34 @@ public final class RequestSlot
         tokenCountSource = null;
     }
 
-    /** Called by the I/O thread: appends raw (still JSON-escaped) answer bytes. */
+    /** Called by the I/O thread: appends raw (still JSON-escaped) answer bytes, or marks the request capped. */
     public void appendText(final byte[] src, final int offset, final int length)
     {
-        if (textLength + length > outputCapBytes)
+        if (!text.append(src, offset, length, outputCapBytes))
         {
             outputCapped = true;
-            return;
         }
-        if (textLength + length > text.length)
-        {
-            text = Arrays.copyOf(text, Math.max(text.length << 1, textLength + length));
-        }
-        System.arraycopy(src, offset, text, textLength, length);
-        textLength += length;
     }
 
-    /** Called by the I/O thread: appends raw (still JSON-escaped) reasoning bytes. */
+    /** Called by the I/O thread: appends raw (still JSON-escaped) reasoning bytes, or marks the request capped. */
     public void appendReasoning(final byte[] src, final int offset, final int length)
     {
-        if (reasoningLength + length > outputCapBytes)
+        if (!reasoning.append(src, offset, length, outputCapBytes))
         {
             outputCapped = true;
-            return;
         }
-        if (reasoningLength + length > reasoning.length)
-        {
-            reasoning = Arrays.copyOf(reasoning, Math.max(reasoning.length << 1, reasoningLength + length));
-        }
-        System.arraycopy(src, offset, reasoning, reasoningLength, length);
-        reasoningLength += length;
     }
 
-    /** Called by the I/O thread: appends one chunk's raw {@code tool_calls} array and a newline. */
+    /** Called by the I/O thread: appends one chunk's raw {@code tool_calls} array and a newline, or neither. */
     public void appendToolCalls(final byte[] src, final int offset, final int length)
     {
-        if (toolCallsLength + length + 1 > outputCapBytes)
+        if (!toolCalls.fits(length + 1, outputCapBytes))
         {
             outputCapped = true;
             return;
         }
-        if (toolCallsLength + length + 1 > toolCalls.length)
-        {
-            toolCalls = Arrays.copyOf(toolCalls, Math.max(Math.max(256, toolCalls.length << 1),
-                toolCallsLength + length + 1));
-        }
-        System.arraycopy(src, offset, toolCalls, toolCallsLength, length);
-        toolCallsLength += length;
-        toolCalls[toolCallsLength++] = '\n';
+        toolCalls.append(src, offset, length, outputCapBytes);
+        toolCalls.append((byte)'\n', outputCapBytes);
     }
 
     /** Called by the I/O thread: keeps the server's response id (truncated to 256 bytes). */

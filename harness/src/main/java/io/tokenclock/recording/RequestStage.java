@@ -45,7 +45,7 @@ public final class RequestStage implements Runnable
     private final SlotPool pool;
     private final MetricRecorders recorders;
     private final RequestListener listener;
-    private final GroupStats[] groups;
+    private final RequestGroup[] groups;
     private final RequestMetrics metrics = new RequestMetrics();
     private final AtomicLongArray counters;
     private final AtomicLongArray errorsByClass;
@@ -55,7 +55,7 @@ public final class RequestStage implements Runnable
      */
     private final IdleStrategy idle = new BackoffIdleStrategy(16, 16, 1_000, 10_000_000);
     private LongSupplier windowCloseNs = () -> 0;
-    private GoodputBook goodput;
+    private RequestVerdicts goodput;
     private TokenCounter tokenCounter;
     private boolean acceptTruncated;
     private volatile boolean running = true;
@@ -67,7 +67,7 @@ public final class RequestStage implements Runnable
 
     RequestStage(
         final SlotPool pool, final MetricRecorders recorders, final RequestListener listener,
-        final GroupStats[] groups, final AtomicLongArray counters, final AtomicLongArray errorsByClass)
+        final RequestGroup[] groups, final AtomicLongArray counters, final AtomicLongArray errorsByClass)
     {
         this.ended = new OneToOneConcurrentArrayQueue<>(pool.maxSlots());
         this.pool = pool;
@@ -88,7 +88,7 @@ public final class RequestStage implements Runnable
         this.tokenCounter = counter;
     }
 
-    void goodput(final GoodputBook book)
+    void goodput(final RequestVerdicts book)
     {
         this.goodput = book;
     }
@@ -249,7 +249,7 @@ public final class RequestStage implements Runnable
         {
             increment(Collector.MEASURED_GOOD);
         }
-        final GroupStats group = groups.length > 0 ? groups[slot.group] : null;
+        final RequestGroup group = groups.length > 0 ? groups[slot.group] : null;
         if (group != null)
         {
             group.onMeasured(slot, m);

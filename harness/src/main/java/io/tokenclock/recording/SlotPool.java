@@ -15,9 +15,9 @@ import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
  * request's end and rebuilt its chunk timeline ({@link #releasePermit}), before the slower per-request work of the
  * {@link RequestStage} (metrics, token counts, the {@code requests.jsonl} line), so that a closed loop refills without
  * waiting for it; the slot object itself comes back when the stage is done with it ({@link #returnSlot}). Slots are
- * therefore created lazily up to twice the cap (plus a little), which bounds memory however far the collector's
- * listener lags. {@link #acquire(long)} blocks the load generator while all permits are taken: in open loop that wait
- * is exactly the send lag the run reports.
+ * therefore created lazily up to twice the cap (plus a little), which bounds memory however far the request stage
+ * lags. {@link #acquire(long)} blocks the load generator while all permits are taken, and, once every slot is
+ * created, while the stage still holds all of them: in open loop that wait is exactly the send lag the run reports.
  * <p>
  * Each released permit also carries the end stamp of the request that freed it ({@link #pollEndStamp()}): in closed
  * loop, the next request's intended start is the moment the previous one ended, so refill delay is measured too.
@@ -52,7 +52,8 @@ public final class SlotPool
     }
 
     /**
-     * Takes a permit and a free slot, waiting up to {@code timeoutNs} for the permit.
+     * Takes a permit and a free slot, waiting up to {@code timeoutNs} for the permit; then, when every slot is created
+     * and none is free, for as long as the request stage takes to return one (back-pressure, never a loss).
      *
      * @return a reset slot, or null if no permit came back in time.
      */
@@ -152,7 +153,10 @@ public final class SlotPool
         return slots.length;
     }
 
-    /** @return permits currently taken: requests in flight, or finished and not yet processed by the collector. */
+    /**
+     * @return permits currently taken: requests in flight (their end not yet read by the collector), and permits held
+     * by {@link #holdPermit} to lower the cap.
+     */
     public int inUse()
     {
         return capacity - permits.availablePermits();

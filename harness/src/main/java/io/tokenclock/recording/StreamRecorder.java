@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import io.tokenclock.framing.ChunkParser;
 import io.tokenclock.framing.SseEventHandler;
 import io.tokenclock.framing.SseFramer;
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * The I/O thread's side of the measurement core for one stream: stamped reads in, chunk records out.

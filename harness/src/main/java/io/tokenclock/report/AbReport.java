@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.stats.Bootstrap;
 
@@ -25,7 +25,7 @@ import io.tokenclock.stats.Bootstrap;
  */
 public final class AbReport
 {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private AbReport()
     {
@@ -79,7 +79,7 @@ public final class AbReport
             figure(figures.putObject(e.getKey()), e.getKey(), a, b, compare(a, b, seed), out);
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.write(file, JSON.writeValueAsBytes(root));
+        Files.write(file, Json.PRETTY.writeValueAsBytes(root));
         out.println("ab: " + file.toAbsolutePath().normalize());
     }
 

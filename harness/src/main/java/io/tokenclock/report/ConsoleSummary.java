@@ -9,12 +9,12 @@ import java.util.Map;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.Scenario;
 import io.tokenclock.config.TailQuantile;
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.StampingReport;
 
 /**

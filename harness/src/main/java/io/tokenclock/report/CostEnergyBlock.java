@@ -4,7 +4,7 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.text.UntrustedText;
 
 /** The COST and ENERGY sections of the record block ({@link RecordBlock}), rendered from a record. Cold path. */
 final class CostEnergyBlock

@@ -18,6 +18,8 @@ import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 
+import io.tokenclock.json.Json;
+
 /**
  * {@code requests.csv}, {@code summary.csv} and {@code sweep.csv}: the same figures as requests.jsonl, record.json
  * and sweep.json, for spreadsheets and pandas, written by Jackson's CSV dataformat (RFC 4180 quoting, a header row).
@@ -43,7 +45,7 @@ public final class CsvFiles
         "good_fraction", "samples", "ok", "errors", "cancelled", "queue_source", "running", "waiting", "in_flight",
         "energy_j_per_token", "run_dir");
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final CsvMapper CSV = new CsvMapper();
 
     private CsvFiles()

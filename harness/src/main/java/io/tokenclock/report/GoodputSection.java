@@ -5,10 +5,10 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.goodput.GoodputCounts;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.record.ReportSection;
-import io.tokenclock.recording.GoodputCounts;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.result.RunResult;
 
 /**

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.quality.QualityReport;
 import io.tokenclock.quality.QualityRule;
 import io.tokenclock.result.RunResult;
@@ -21,7 +22,7 @@ import io.tokenclock.result.RunResult;
  */
 public final class QualitySection
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private QualitySection()
     {

@@ -8,9 +8,9 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.record.RecordJson;
 import io.tokenclock.record.RunRecord;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * Renders a {@code record.json} as the block a paper would print beside its figures: MODEL, RUNTIME, HARDWARE,

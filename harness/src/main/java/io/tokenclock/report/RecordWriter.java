@@ -17,10 +17,10 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.recording.RequestStage;
 import io.tokenclock.record.Dist;
 import io.tokenclock.record.LoadSection;
@@ -81,7 +81,7 @@ public final class RecordWriter
         final JsonNode contract = o.output().contract() == null ? JSON.createObjectNode() : o.output().contract();
         final RunRecord.Model model = model(r, contract.path("model"), gaps);
         final RunRecord.Runtime runtime = runtime(r, contract.path("runtime"), gaps);
-        final RunRecord.Hardware hardware = hardware(contract.path("hardware"), gaps);
+        final RunRecord.Hardware hardware = hardware(r, contract.path("hardware"), gaps);
         final RunRecord.Workload workload = workload(r, workloadDescription, contract, gaps);
         final MeasurementSection measurement = measurement(r);
         final ReportSection report = report(r);
@@ -127,13 +127,13 @@ public final class RecordWriter
             declared.isMissingNode() ? null : declared.deepCopy());
     }
 
-    /** The {@code hardware} section: the client machine as read, the server's as declared. */
-    private static RunRecord.Hardware hardware(final JsonNode declared, final List<String> gaps)
+    /** The {@code hardware} section: the client machine as the runner read it, the server's as declared. */
+    private static RunRecord.Hardware hardware(final RunResult r, final JsonNode declared, final List<String> gaps)
     {
         require(gaps, declared.has("accelerators"),
             "hardware.server_declared accelerators (contract: hardware.accelerators)");
-        return new RunRecord.Hardware(JSON.valueToTree(EnvironmentCapture.client()),
-            JSON.valueToTree(EnvironmentCapture.gpus()), declared.isMissingNode() ? null : declared.deepCopy());
+        return new RunRecord.Hardware(JSON.valueToTree(r.host().machine()), JSON.valueToTree(r.host().gpus()),
+            declared.isMissingNode() ? null : declared.deepCopy());
     }
 
     /** The {@code workload} section: what was sent, its hash, and what counts as success. */

@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
@@ -32,7 +32,7 @@ import io.tokenclock.stats.Outliers;
  */
 public final class Repetitions
 {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private Repetitions()
     {
@@ -103,7 +103,7 @@ public final class Repetitions
             }
             figure(figures.putObject(e.getKey()), e.getKey(), all, whole, seed(runs), out);
         }
-        Files.write(file, JSON.writeValueAsBytes(root));
+        Files.write(file, Json.PRETTY.writeValueAsBytes(root));
         out.println("repetitions: " + file.toAbsolutePath().normalize());
     }
 

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.quality.QualityVerdict;
 
 /**
@@ -28,7 +29,7 @@ import io.tokenclock.quality.QualityVerdict;
 public final class RequestsJsonlVerdicts
 {
     private static final JsonFactory FACTORY = new JsonFactory();
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private RequestsJsonlVerdicts()
     {

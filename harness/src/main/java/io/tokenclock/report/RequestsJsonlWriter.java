@@ -13,6 +13,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestListener;
 import io.tokenclock.recording.RequestMetrics;
@@ -31,7 +32,7 @@ import io.tokenclock.result.AnswerText;
 public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
 {
     private static final JsonFactory FACTORY = new JsonFactory();
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private static final int WRITE_BYTES = 1 << 16;
 
@@ -115,11 +116,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         if (saveText)
         {
             g.writeFieldName("output_text");
-            writeRawString(g, s.text, s.textLength);
-            if (s.reasoningLength > 0)
+            writeRawString(g, s.text.array(), s.text.length());
+            if (s.reasoning.length() > 0)
             {
                 g.writeFieldName("reasoning_text");
-                writeRawString(g, s.reasoning, s.reasoningLength);
+                writeRawString(g, s.reasoning.array(), s.reasoning.length());
             }
         }
         g.writeEndObject();

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
@@ -25,7 +26,7 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
  */
 final class ServerMetricsReport
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     /** The client's metric beside each engine latency; the queue time has none. */
     private static final Map<EngineNames.Latency, Metric> CLIENT = Map.of(EngineNames.Latency.TTFT, Metric.TTFT,
         EngineNames.Latency.TPOT, Metric.TPOT, EngineNames.Latency.ITL, Metric.TOKEN_ITL, EngineNames.Latency.E2E,

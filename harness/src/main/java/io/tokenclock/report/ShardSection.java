@@ -5,6 +5,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.result.ShardInfo;
@@ -17,7 +18,7 @@ import io.tokenclock.result.ShardInfo;
  */
 final class ShardSection
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private ShardSection()
     {

@@ -1,6 +1,7 @@
 /**
  * The outputs a run leaves: {@code record.json}, {@code requests.jsonl}, the console summary and progress line,
- * repetitions and A/B reports, the cost and energy blocks. It renders results; {@code EnvironmentCapture}, which runs
- * {@code nvidia-smi} and the round-trip probe, is the one class here that runs anything.
+ * repetitions and A/B reports, the cost and energy blocks. It renders results and never runs anything: what the
+ * client machine is (its inventory, its GPUs) is read by {@code runner.EnvironmentCapture} before the window and
+ * comes here in the result ({@code result.ClientHost}).
  */
 package io.tokenclock.report;

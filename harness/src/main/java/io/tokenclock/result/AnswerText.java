@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
+
 /**
  * The answer text of a request, from the raw bytes the chunk parser kept: the content of JSON strings with their
  * escapes still in place ({@code \n}, {@code \u00e9}), concatenated. The measurement core keeps bytes and never
@@ -14,7 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 public final class AnswerText
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private AnswerText()
     {

@@ -7,14 +7,14 @@ import java.util.Map;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.EnergyMeasurement;
+import io.tokenclock.goodput.GoodputCounts;
+import io.tokenclock.goodput.Slo;
+import io.tokenclock.health.ProcessUsage;
+import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.metrics.ProcessUsage;
-import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.quality.QualityReport;
-import io.tokenclock.recording.GoodputCounts;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.telemetry.ServerMetricsSummary;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StampingReport;
@@ -42,6 +42,7 @@ import io.tokenclock.workload.AgentWorkload;
  * @param quality       the run's quality over its measured outputs, or null when no rule judges them.
  * @param energy        the energy measured over the window, or null when no power source was configured.
  * @param shard         the shard's part and start, or null when the run is not sharded.
+ * @param host          the client machine as read before the window ({@link ClientHost#NONE} when not read).
  */
 public record RunResult(
     RunOptions options,
@@ -59,8 +60,21 @@ public record RunResult(
     GoodputCounts goodput,
     QualityReport quality,
     EnergyMeasurement energy,
-    ShardInfo shard)
+    ShardInfo shard,
+    ClientHost host)
 {
+    /** A result without the client machine (tests, tools that rebuild a result): see {@link ClientHost#NONE}. */
+    public RunResult(
+        final RunOptions options, final Target target, final Counts counts, final Window window,
+        final Map<Metric, Distribution> distributions, final ClientHealth clientHealth, final Provenance provenance,
+        final List<GroupResult> groups, final ColdStart coldStart, final AgentWorkload.Report tasks,
+        final String partialReason, final ServerMetricsSummary serverMetrics, final GoodputCounts goodput,
+        final QualityReport quality, final EnergyMeasurement energy, final ShardInfo shard)
+    {
+        this(options, target, counts, window, distributions, clientHealth, provenance, groups, coldStart, tasks,
+            partialReason, serverMetrics, goodput, quality, energy, shard, ClientHost.NONE);
+    }
+
     /** A result of an unsharded run. */
     public RunResult(
         final RunOptions options, final Target target, final Counts counts, final Window window,

@@ -19,25 +19,25 @@ import io.tokenclock.clock.WallClock;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.ShardSpec;
 import io.tokenclock.energy.EnergyMeasurement;
+import io.tokenclock.goodput.GoodputBook;
+import io.tokenclock.goodput.GroupStats;
+import io.tokenclock.goodput.Slo;
+import io.tokenclock.health.GcPauseMonitor;
+import io.tokenclock.health.HiccupMonitor;
+import io.tokenclock.health.ProcessUsage;
+import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.metrics.Distribution;
-import io.tokenclock.metrics.GcPauseMonitor;
-import io.tokenclock.metrics.HiccupMonitor;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
-import io.tokenclock.metrics.ProcessUsage;
-import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.quality.QualityReport;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.ErrorClass;
-import io.tokenclock.recording.GoodputBook;
-import io.tokenclock.recording.GroupStats;
 import io.tokenclock.recording.RequestListener;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.RequestStage;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.report.HistogramLogs;
 import io.tokenclock.report.ProgressLine;
@@ -139,8 +139,9 @@ final class Measurement implements AutoCloseable, RequestListener
             options.quality().acceptTruncated());
         if (options.model().tokenizer() != null)
         {
-            collector.tokenCounter(slot -> prep.tokenizer().count(AnswerText.decode(slot.text, slot.textLength) +
-                AnswerText.decode(slot.reasoning, slot.reasoningLength)));
+            collector.tokenCounter(slot -> prep.tokenizer().count(
+                AnswerText.decode(slot.text.array(), slot.text.length()) +
+                AnswerText.decode(slot.reasoning.array(), slot.reasoning.length())));
         }
         this.stage = collector.stageOnOwnThread();
         this.server = ServerTelemetry.open(options, clock, target.outputDir(), generator::measureStartNs);
@@ -248,7 +249,7 @@ final class Measurement implements AutoCloseable, RequestListener
             collector.windowEndNs(), wallSeconds), distributions(recorders, options), monitors.health(inLoad, ready,
             stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
             server.summary(collector.windowStartNs(), collector.windowEndNs()),
-            goodput == null ? null : goodput.overall(), qualityReport, energy, shardInfo());
+            goodput == null ? null : goodput.overall(), qualityReport, energy, shardInfo(), prep.host());
     }
 
     /** @return the shard's part and start, or null for a run that is neither sharded nor started at a set time. */

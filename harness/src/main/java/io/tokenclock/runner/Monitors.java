@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.health.GcPauseMonitor;
+import io.tokenclock.health.HiccupMonitor;
+import io.tokenclock.health.ProcessUsage;
+import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.metrics.Distribution;
-import io.tokenclock.metrics.GcPauseMonitor;
-import io.tokenclock.metrics.HiccupMonitor;
-import io.tokenclock.metrics.ProcessUsage;
-import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
 

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.tokenclock.config.RunOptions;
-import io.tokenclock.report.EnvironmentCapture;
+import io.tokenclock.result.ClientHost;
 import io.tokenclock.result.ServerInfo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.RequestBodyFactory;
@@ -18,8 +18,8 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
 
 /**
  * The first phase of a run, before the harness makes itself ready: resolve the endpoint and its headers, wait for the
- * server and list its models, build the workload, send the preflight request, measure TCP round trips, and apply
- * the cache policy. Nothing here is measured; everything it learns goes into the record.
+ * server and list its models, build the workload, send the preflight request, measure TCP round trips, read the
+ * client machine and its GPUs, and apply the cache policy. Nothing here is measured; everything it learns goes into the record.
  */
 final class Preparation
 {
@@ -35,9 +35,10 @@ final class Preparation
      * @param workload    the run's requests.
      * @param networkRtt  TCP connect round trips to the server before the run.
      * @param cacheAction what the cache policy did, or null.
+     * @param host        the client machine and its GPUs, read once here so that writing a record runs nothing.
      */
     record Prepared(Endpoint endpoint, Map<String, String> headers, ServerProbe probe, ServerInfo server, String model,
-        Tokenizer tokenizer, Workload workload, Map<String, Object> networkRtt, String cacheAction)
+        Tokenizer tokenizer, Workload workload, Map<String, Object> networkRtt, String cacheAction, ClientHost host)
     {
     }
 
@@ -64,7 +65,9 @@ final class Preparation
         }
         final Map<String, Object> networkRtt = EnvironmentCapture.connectRtt(endpoint.host(), endpoint.port(), 20);
         final String cacheAction = applyCachePolicy(options, probe, server, endpoint, model, workload);
-        return new Prepared(endpoint, headers, probe, server, model, tokenizer, workload, networkRtt, cacheAction);
+        final ClientHost host = new ClientHost(EnvironmentCapture.client(), EnvironmentCapture.gpus());
+        return new Prepared(endpoint, headers, probe, server, model, tokenizer, workload, networkRtt, cacheAction,
+            host);
     }
 
     /** @return what the cache policy did: the flush's answer, the prefixes preloaded, or null for none. */

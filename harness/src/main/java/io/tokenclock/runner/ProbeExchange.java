@@ -16,6 +16,7 @@ import java.util.concurrent.Flow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.transport.RequestLimits;
 
 /**
@@ -31,7 +32,7 @@ import io.tokenclock.transport.RequestLimits;
  */
 final class ProbeExchange implements HttpResponse.BodyHandler<Void>, HttpResponse.BodySubscriber<Void>
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     /** Which limit ended an exchange, and the flag that sets it. */
     enum Limit

@@ -10,13 +10,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.goodput.GoodputBook;
+import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.quality.QualityEvaluator;
 import io.tokenclock.quality.QualityReport;
 import io.tokenclock.quality.QualityRule;
 import io.tokenclock.quality.QualityVerdict;
 import io.tokenclock.quality.Sample;
-import io.tokenclock.recording.GoodputBook;
-import io.tokenclock.recording.GoodputCounts;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.report.RequestsJsonlWriter;
@@ -61,8 +61,8 @@ final class QualityPhase
         if (rule.judgesOutputs() && !options.state().selfWarmupRun() && slot.phase == RequestSlot.PHASE_MEASURE &&
             slot.status == RequestSlot.STATUS_OK)
         {
-            kept.add(new Kept(slot.requestId, keepText ? AnswerText.decode(slot.text, slot.textLength) : "",
-                RequestsJsonlWriter.finishReason(slot.finishReason)));
+            final String text = keepText ? AnswerText.decode(slot.text.array(), slot.text.length()) : "";
+            kept.add(new Kept(slot.requestId, text, RequestsJsonlWriter.finishReason(slot.finishReason)));
         }
     }
 

@@ -7,10 +7,10 @@ import java.time.Instant;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.json.Json;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * A server's refusal of the run's configuration, answered to the preflight: every request of the run would have
@@ -31,7 +31,7 @@ public record Refusal(Kind kind, String request, int status, String body)
     public static final String FILE = "refusal.json";
     /** The most of the server's body kept, characters: enough for any error message, bounded for any server. */
     static final int MAX_BODY_CHARS = 4096;
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     /** What the server answered. */
     public enum Kind
@@ -81,7 +81,7 @@ public record Refusal(Kind kind, String request, int status, String body)
             "measured, and the run has no record.json");
         final Path file = dir.resolve(FILE);
         final Path tmp = dir.resolve(FILE + ".tmp");
-        JSON.writeValue(tmp.toFile(), n);
+        Json.PRETTY.writeValue(tmp.toFile(), n);
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
             java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         return file;

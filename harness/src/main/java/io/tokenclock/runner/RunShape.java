@@ -5,11 +5,11 @@ import java.util.List;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.SegmentSpec;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.LoadPlan;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.load.Stripe;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.workload.Workload;
 
 /**

@@ -17,9 +17,10 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.json.Json;
 import io.tokenclock.result.ServerInfo;
 import io.tokenclock.secrets.Redaction;
+import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
@@ -31,7 +32,7 @@ import io.tokenclock.transport.TlsTrust;
  */
 public final class ServerProbe
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     /** Between two probes of a server that is not ready yet. */
     private static final long RETRY_PAUSE_NS = 1_000_000_000L;

@@ -4,10 +4,10 @@ import java.util.concurrent.TimeUnit;
 
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.goodput.GroupStats;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.Collector;
-import io.tokenclock.recording.GroupStats;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.report.ProgressLine;
 import io.tokenclock.transport.StreamClient;

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.report.RequestsJsonlWriter;
@@ -22,7 +23,7 @@ import io.tokenclock.result.AnswerText;
  */
 public final class TurnResults
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private TurnResults()
     {
@@ -31,18 +32,18 @@ public final class TurnResults
     public static TurnResult of(final RequestSlot slot)
     {
         final boolean ok = slot.status == RequestSlot.STATUS_OK;
-        return new TurnResult(ok, AnswerText.decode(slot.text, slot.textLength), toolCalls(slot),
+        return new TurnResult(ok, AnswerText.decode(slot.text.array(), slot.text.length()), toolCalls(slot),
             RequestsJsonlWriter.finishReason(slot.finishReason), slot.endNs);
     }
 
     static List<TurnResult.ToolCall> toolCalls(final RequestSlot slot)
     {
-        if (slot.toolCallsLength == 0)
+        if (slot.toolCalls.length() == 0)
         {
             return List.of();
         }
         final TreeMap<Integer, String[]> calls = new TreeMap<>();
-        final String all = new String(slot.toolCalls, 0, slot.toolCallsLength, StandardCharsets.UTF_8);
+        final String all = new String(slot.toolCalls.array(), 0, slot.toolCalls.length(), StandardCharsets.UTF_8);
         for (final String line : all.split("\n"))
         {
             if (line.isBlank())

@@ -14,6 +14,7 @@ import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.SegmentSpec;
+import io.tokenclock.json.Json;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.AgentWorkload;
@@ -35,7 +36,7 @@ import io.tokenclock.workload.tokenizer.WordTokenizer;
  */
 public final class Workloads
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private Workloads()
     {

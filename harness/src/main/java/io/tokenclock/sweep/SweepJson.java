@@ -6,9 +6,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.json.Json;
 
 /**
  * {@code sweep.json}: a sweep's points, knees, maximum goodput and SLO search (format: docs/RESULTS.md). The points
@@ -22,7 +23,7 @@ public final class SweepJson
     /** The file's name in the sweep's directory. */
     public static final String FILE = "sweep.json";
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private SweepJson()
     {
@@ -33,7 +34,7 @@ public final class SweepJson
     {
         Files.createDirectories(dir);
         final Path tmp = dir.resolve(FILE + ".tmp");
-        JSON.writeValue(tmp.toFile(), tree(r, dir));
+        Json.PRETTY.writeValue(tmp.toFile(), tree(r, dir));
         Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING);
     }
 

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * A parser of the Prometheus text exposition format, version 0.0.4, that also reads OpenMetrics text gracefully

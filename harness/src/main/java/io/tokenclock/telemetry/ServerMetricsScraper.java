@@ -19,8 +19,8 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 import io.tokenclock.clock.NanoClock;
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.secrets.Redaction;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * Scrapes the server's {@code /metrics} on a daemon thread of its own, never an event loop's or the collector's:

@@ -8,8 +8,8 @@ import java.util.Locale;
 
 import io.netty.channel.ConnectTimeoutException;
 
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.recording.ErrorClass;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * What went wrong with a request, as a class and one line: the one place where failures (a connect that did not

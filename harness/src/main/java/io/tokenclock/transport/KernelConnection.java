@@ -11,10 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.channel.ConnectTimeoutException;
 
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
+import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.StampedSocket;
 

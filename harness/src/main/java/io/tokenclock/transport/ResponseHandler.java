@@ -17,11 +17,11 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import io.tokenclock.clock.NanoClock;
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * Per-connection adapter between Netty and the measurement core.

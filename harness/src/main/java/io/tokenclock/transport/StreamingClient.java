@@ -35,11 +35,11 @@ import io.netty.handler.ssl.SslContext;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 
 import io.tokenclock.clock.NanoClock;
-import io.tokenclock.framing.UntrustedText;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * The Netty HTTP/1.1 client that sends streaming completion requests and feeds their responses to the measurement

@@ -21,7 +21,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 
-import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * Which server certificates a run trusts: the JDK's default trust store (the default), the CAs of one PEM file

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.HdrHistogram.Histogram;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
@@ -30,7 +31,7 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  */
 public final class AgentWorkload extends UserWorkload
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     /** A failed model request is retried after 100 ms, doubling with each retry of the same step. */
     private static final long RETRY_BACKOFF_NS = 100_000_000L;
 

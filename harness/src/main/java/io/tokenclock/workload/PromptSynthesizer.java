@@ -1,5 +1,6 @@
 package io.tokenclock.workload;
 
+import io.tokenclock.fixtures.words.PromptWords;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 import io.tokenclock.workload.tokenizer.WordTokenizer;
 
@@ -46,23 +47,10 @@ public final class PromptSynthesizer
     /** Below this deficit, corrections append short words one at a time instead of a batch of random words. */
     private static final int FINE_DEFICIT_TOKENS = 4;
 
-    private static final String[] WORDS = (
-        "the of and to in is that for it as was with be by on not he this are or his from at which but have an " +
-        "they you were her she there been one all we their has would when if so no will more about can said up " +
-        "out them some could into than then its time only other new two may first any like these over such our " +
-        "system model token latency stream server request answer question data memory cache batch queue load " +
-        "river mountain garden window letter market winter summer city music history science people water light " +
-        "house world school state family group country problem hand part place case week company number point " +
-        "night book word work story fact month right study job issue side kind head service friend power hour " +
-        "game line end member law car name president team minute idea body information back parent face others " +
-        "level office door health person art war party result change morning reason research girl guy moment air " +
-        "teacher force education foot boy age policy process room child home paper table field plan stone bridge " +
-        "engine signal color voice value train ocean forest island valley road energy metal glass sound")
-        .split(" ");
+    /** The words of {@link PromptWords}, as an array for the draw. */
+    private static final String[] WORDS = PromptWords.words().toArray(new String[0]);
 
-    private static final String[] SHORT_WORDS =
-        {"a", "to", "of", "in", "is", "it", "on", "as", "at", "by", "we", "or", "an", "be", "so", "up", "no", "do",
-            "if", "my"};
+    private static final String[] SHORT_WORDS = PromptWords.shortWords().toArray(new String[0]);
 
     private final int maxIterations;
 
@@ -100,16 +88,16 @@ public final class PromptSynthesizer
         this.maxIterations = maxIterations;
     }
 
-    /** @return the words prompts are made of, all lower-case ASCII letters. */
+    /** @return the words prompts are made of, all lower-case ASCII letters ({@link PromptWords#words()}). */
     public static List<String> vocabulary()
     {
-        return List.of(WORDS);
+        return PromptWords.words();
     }
 
-    /** @return the short words used for the last few tokens. */
+    /** @return the short words used for the last few tokens ({@link PromptWords#shortWords()}). */
     public static List<String> shortWords()
     {
-        return List.of(SHORT_WORDS);
+        return PromptWords.shortWords();
     }
 
     /** @return the most corrections tried after the first guess. */

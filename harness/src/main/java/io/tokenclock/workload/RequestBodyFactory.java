@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
+
 /**
  * Builds the JSON body of each streaming request. Per request, on the load generator's thread, ahead of the request's
  * intended start, so building never delays a send.
@@ -18,7 +20,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class RequestBodyFactory
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private final boolean chat;
     private final String model;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
@@ -26,7 +27,7 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  */
 public final class SessionWorkload extends UserWorkload
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private final RequestBodyFactory bodies;
     private final LengthDistribution input;

@@ -21,8 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.fixtures.truth.TruthScript;
-import io.tokenclock.fixtures.truth.TruthServer;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.runner.BenchmarkRunner;
 

@@ -43,7 +43,7 @@ final class LayeringTest
     void shouldReadTheTableFromArchitectureMd()
     {
         assertTrue(map.rows().size() >= 15, "rows read from " + TABLE.toAbsolutePath() + ": " + map.rows().keySet());
-        assertEquals(Set.of("clock", "framing", "metrics"), map.rows().get("recording").allowed());
+        assertEquals(Set.of("clock", "framing", "metrics", "text"), map.rows().get("recording").allowed());
     }
 
     @Test

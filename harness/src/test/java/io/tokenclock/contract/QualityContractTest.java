@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.quality.Check;
 import io.tokenclock.quality.Checks;
 import io.tokenclock.quality.QualityRule;
-import io.tokenclock.recording.Slo;
 
 /** The contract's quality section: SLO keys, checks and the judge, read into the run's typed rule before the run. */
 final class QualityContractTest

@@ -20,7 +20,7 @@ import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.SegmentSpec;
-import io.tokenclock.recording.Slo;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.workload.dist.Empirical;
 import io.tokenclock.workload.dist.LogNormal;
 

@@ -20,6 +20,7 @@ import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.recording.StreamRecorder;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * Everything a server sends is untrusted: random bytes, and valid streams with bytes flipped, cut or repeated, go

@@ -47,7 +47,7 @@ final class StreamRecorderCollectorTest
         recorders = new MetricRecorders();
         collector = new Collector(records, pool, recorders, (s, m) -> seen.add(new Seen(s.requestId, s.status,
             s.errorClass, m.ttftNs, m.ttftFromScheduleNs, m.ttfotNs, m.ttstNs, m.tpotNs, m.e2eNs, m.sendLagNs,
-            m.outputTokens, m.tokenCountSource, s.chunkCount, AnswerText.decode(s.text, s.textLength),
+            m.outputTokens, m.tokenCountSource, s.chunkCount, AnswerText.decode(s.text.array(), s.text.length()),
             new String(s.responseId, 0, s.responseIdLength, StandardCharsets.UTF_8), s.phase)));
         recorder = new StreamRecorder(records);
     }
@@ -178,7 +178,7 @@ final class StreamRecorderCollectorTest
     @Test
     void shouldCountOutputWithTheHarnessTokenizerWhenTheServerGivesNoUsage() throws InterruptedException
     {
-        collector.tokenCounter(s -> AnswerText.decode(s.text, s.textLength).strip().split("\\s+").length);
+        collector.tokenCounter(s -> AnswerText.decode(s.text.array(), s.text.length()).strip().split("\\s+").length);
         start(20, RequestSlot.PHASE_MEASURE, 0, 1_000);
         feed(content("one two") + content(" three") + "data: [DONE]\n\n", 2_000);
         recorder.finish(3_000, ErrorClass.NONE, null);

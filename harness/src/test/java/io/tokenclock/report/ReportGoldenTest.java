@@ -27,17 +27,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.goodput.GoodputCounts;
+import io.tokenclock.goodput.Slo;
+import io.tokenclock.health.ProcessUsage;
+import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.metrics.ProcessUsage;
-import io.tokenclock.metrics.SafepointCounters;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestMetrics;
-import io.tokenclock.recording.GoodputCounts;
 import io.tokenclock.recording.RequestSlot;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.result.ServerInfo;
@@ -51,8 +51,8 @@ import io.tokenclock.workload.dist.TruncatedNormal;
  * console summary and the record block of two fixed synthetic runs, one that takes nearly every optional branch and
  * one that takes nearly none. The expected files under {@code src/test/resources/io/tokenclock/report/golden} were
  * produced by the code before it was split into small methods (issue 10), so that the split is proven not to change
- * a byte. Only the client machine's inventory ({@code hardware.client}, {@code hardware.client_gpus}) is read from
- * the machine; it is replaced by a fixed one before comparing.
+ * a byte. The client machine's inventory ({@code hardware.client}, {@code hardware.client_gpus}) is the runner's to
+ * read, and these results carry none; a fixed one is set before comparing.
  * <p>
  * A deliberate change of a format updates the files: run this test with {@code -Dtokenclock.golden.write=true}, which
  * rewrites them and skips the comparison, then review the diff.

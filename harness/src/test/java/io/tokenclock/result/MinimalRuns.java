@@ -8,9 +8,9 @@ import java.util.Map;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.EnergyMeasurement;
+import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.metrics.ProcessUsage;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StampingReport;
 

@@ -33,12 +33,12 @@ import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.FaultKind;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.workload.SharedPrefixes;
 

@@ -27,9 +27,9 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.quality.Checks;
 import io.tokenclock.quality.JudgeSpec;
-import io.tokenclock.recording.Slo;
 import io.tokenclock.result.RunResult;
 
 /**

@@ -25,7 +25,7 @@ public class RequestStageOfferStress
     private final RequestSlot slot = new RequestSlot(0);
     private final Seen seen = new Seen();
     private final RequestStage stage = new RequestStage(
-        pool, null, seen, new GroupStats[0], new AtomicLongArray(64), new AtomicLongArray(ErrorClass.count()));
+        pool, null, seen, new RequestGroup[0], new AtomicLongArray(64), new AtomicLongArray(ErrorClass.count()));
 
     @Actor
     public void consumer()

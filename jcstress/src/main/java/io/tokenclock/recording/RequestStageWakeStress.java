@@ -29,7 +29,7 @@ public class RequestStageWakeStress
     public RequestStageWakeStress()
     {
         final RequestStage[] self = new RequestStage[1];
-        stage = new RequestStage(pool, null, (s, metrics) -> self[0].close(), new GroupStats[0],
+        stage = new RequestStage(pool, null, (s, metrics) -> self[0].close(), new RequestGroup[0],
             new AtomicLongArray(64), new AtomicLongArray(ErrorClass.count()));
         self[0] = stage;
     }

@@ -14,6 +14,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.json.Json;
+
 /**
  * One self-contained HTML page: plain HTML sections and tables (readable with scripts off), the charts' data as one
  * JSON block (every {@code <} escaped, so no value can close the script element), uPlot's own build inlined from its
@@ -25,7 +27,7 @@ final class Page
 {
     static final String UPLOT_VERSION = "1.6.30";
     private static final String WEBJAR = "/META-INF/resources/webjars/uplot/" + UPLOT_VERSION + "/";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     private final StringBuilder body = new StringBuilder();
     private final List<Chart> charts = new ArrayList<>();

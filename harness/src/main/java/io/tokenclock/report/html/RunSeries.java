@@ -16,6 +16,8 @@ import org.HdrHistogram.Histogram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
+
 /**
  * What the report draws of one run, read from its {@code requests.jsonl} (and {@code server_metrics.jsonl}) and
  * reduced in Java to a size that does not grow with the run: exact HdrHistograms of the measured requests (read
@@ -29,7 +31,7 @@ final class RunSeries
      * {@link #SHORT_RUN_S} seconds gets twenty bins.
      */
     static final int MAX_BINS = 1_200;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
     private static final long SECOND_NS = 1_000_000_000L;
     private static final long TEN_MS_NS = 10_000_000L;
     /** Runs shorter than this many seconds get twenty bins rather than one per second. */

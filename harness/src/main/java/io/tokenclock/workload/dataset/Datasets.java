@@ -14,6 +14,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.json.Json;
+
 /**
  * Loads request datasets and traces. Every problem is one {@link IllegalArgumentException} line naming the file and
  * line (or entry) and what is wrong.
@@ -30,7 +32,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  */
 public final class Datasets
 {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Json.MAPPER;
 
     /** Formats accepted by {@link #load}. */
     public static final List<String> FORMATS = List.of("jsonl", "sharegpt", "mooncake");

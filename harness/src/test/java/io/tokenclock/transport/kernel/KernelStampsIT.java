@@ -18,8 +18,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.tokenclock.fixtures.truth.TruthScript;
-import io.tokenclock.fixtures.truth.TruthServer;
+import io.tokenclock.accuracy.TruthScript;
+import io.tokenclock.accuracy.TruthServer;
 
 /**
  * Kernel receive stamps against the ground truth: the truth server writes its send stamp ({@code System.nanoTime()},

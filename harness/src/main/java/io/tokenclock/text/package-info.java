@@ -1,0 +1,9 @@
+/**
+ * Text a server sent, made safe for a terminal or a log line ({@link io.tokenclock.text.UntrustedText}): control
+ * characters escaped, length cut. Its own package, and not {@code secrets}, because the two guard opposite
+ * directions: {@code secrets} keeps what the user gave (keys, credentials) out of what tokenclock writes, while this
+ * keeps what a server sent from acting on the user's terminal. Nor is it {@code framing}, which frames bytes on the
+ * hot path and never builds a {@code String}; every layer that prints a server's words uses this, the transport and
+ * the recorder included.
+ */
+package io.tokenclock.text;
