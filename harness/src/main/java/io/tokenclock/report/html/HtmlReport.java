@@ -14,6 +14,7 @@ import io.tokenclock.compare.CompareJson;
 import io.tokenclock.compare.Comparison;
 import io.tokenclock.compare.ContractDiff;
 import io.tokenclock.record.RecordJson;
+import io.tokenclock.report.PooledRepetitions;
 import io.tokenclock.results.AbResult;
 import io.tokenclock.results.Imported;
 import io.tokenclock.results.Merged;
@@ -89,7 +90,7 @@ public final class HtmlReport
                 RunSeries.read(merged.path()));
             case Sweep sweep -> SweepSection.render(page, sweep.sweep());
             case AbResult ab -> SpreadSection.ab(page, ab.ab());
-            case RepetitionSet reps -> SpreadSection.repetitions(page, reps.spread());
+            case RepetitionSet reps -> SpreadSection.repetitions(page, reps.spread(), PooledRepetitions.of(reps));
             case Imported imported -> Members.imported(page, imported);
         }
         if (r instanceof Sweep || r instanceof AbResult || r instanceof RepetitionSet)
