@@ -15,15 +15,16 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  *
  * @param distributions one per metric key ({@code ttft}, {@code tpot}, ...), in the order written.
  * @param tasks         the agent tasks' outcomes, or null.
- * @param quality       the quality rule's verdicts, or null.
- * @param server        the server's own figures over the window, or null.
+ * @param quality       the quality rule's verdicts, or null: a tree, since its {@code rule} is the contract's own
+ *                      declaration of checks and judge, whose shape is the contract's.
+ * @param server        the server's own figures over the window, or null: a tree, since which gauges and engine
+ *                      latencies it holds depends on what the engine's {@code /metrics} exposed.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ReportSection(Window window, Counts counts, Map<String, Long> errorsByClass, Throughput throughput,
     Map<String, Dist> distributions, List<String> tailWarnings, JsonNode clientReceiveDelay, ColdStart coldStart,
-    JsonNode tasks,
-    Map<String, Segment> segments, Harness harness, Goodput goodput, JsonNode quality, RepetitionRef repetitions,
-    JsonNode server, Cost cost, Energy energy)
+    Tasks tasks, Map<String, Segment> segments, Harness harness, Goodput goodput, JsonNode quality,
+    RepetitionRef repetitions, JsonNode server, Cost cost, Energy energy)
 {
     /** @return the distribution of metric {@code key}, or an empty one when the record has none. */
     public Dist distribution(final String key)
@@ -49,6 +50,13 @@ public record ReportSection(Window window, Counts counts, Map<String, Long> erro
     /** Rates over the window. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Throughput(double requestsPerS, double outputTokensPerS, double inputTokensPerS)
+    {
+    }
+
+    /** The agent tasks (an agent workload): how many finished and succeeded, their latency, steps and time split. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Tasks(long tasks, long succeeded, long failedRequests, long stepLimited, double successRate,
+        double tasksPerS, Dist taskLatency, Dist steps, double modelTimeS, double toolTimeS, long retries)
     {
     }
 

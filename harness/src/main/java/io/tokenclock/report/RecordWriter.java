@@ -296,22 +296,17 @@ public final class RecordWriter
     }
 
     /** @return the agent tasks' outcomes and timings over a window of {@code windowS} seconds, or null if none ran. */
-    private static ObjectNode tasks(final AgentWorkload.Report tasks, final double windowS)
+    private static ReportSection.Tasks tasks(final AgentWorkload.Report tasks, final double windowS)
     {
         if (tasks == null)
         {
             return null;
         }
-        final ObjectNode t = JSON.createObjectNode();
-        t.put("tasks", tasks.tasks()).put("succeeded", tasks.succeeded())
-            .put("failed_requests", tasks.failedRequests()).put("step_limited", tasks.stepLimited());
-        t.put("success_rate", tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0);
-        t.put("tasks_per_s", Formulas.rate(tasks.tasks(), windowS));
-        t.set("task_latency", RecordJson.tree(dist(Distribution.of(tasks.latencyMs(), "ms", 1))));
-        t.set("steps", RecordJson.tree(dist(Distribution.of(tasks.steps(), "steps", 1))));
-        t.put("model_time_s", tasks.modelSeconds()).put("tool_time_s", tasks.toolSeconds());
-        t.put("retries", tasks.retries());
-        return t;
+        return new ReportSection.Tasks(tasks.tasks(), tasks.succeeded(), tasks.failedRequests(),
+            tasks.stepLimited(), tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0,
+            Formulas.rate(tasks.tasks(), windowS), dist(Distribution.of(tasks.latencyMs(), "ms", 1)),
+            dist(Distribution.of(tasks.steps(), "steps", 1)), tasks.modelSeconds(), tasks.toolSeconds(),
+            tasks.retries());
     }
 
     /** One member per segment (or stage): its counts, rates over its own window, goodput, and distributions. */

@@ -116,7 +116,7 @@ final class ReportGoldenTest
         }
         compare(name + "-record.json", JSON.writeValueAsString(record));
         compare(name + "-summary.txt", summary.toString(StandardCharsets.UTF_8));
-        compare(name + "-block.txt", RecordBlock.render(record));
+        compare(name + "-block.txt", RecordBlock.render(io.tokenclock.record.RecordJson.of(record)));
     }
 
     private static void compare(final String file, final String actual) throws IOException

@@ -83,11 +83,10 @@ public final class HtmlReport
             case RunResultDir run ->
             {
                 final JsonNode record = RecordJson.tree(run.record());
-                RunSection.render(page, record, RunSeries.read(run.path()));
+                RunSection.render(page, run.record(), RunSeries.read(run.path()));
                 return "tokenclock report: " + record.path("run_id").asText(name);
             }
-            case Merged merged -> RunSection.render(page, RecordJson.tree(merged.record()),
-                RunSeries.read(merged.path()));
+            case Merged merged -> RunSection.render(page, merged.record(), RunSeries.read(merged.path()));
             case Sweep sweep -> SweepSection.render(page, sweep.sweep());
             case AbResult ab -> SpreadSection.ab(page, ab.ab());
             case RepetitionSet reps -> SpreadSection.repetitions(page, reps.spread(), PooledRepetitions.of(reps));
