@@ -18,25 +18,21 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param repetitions        the repetitions in the set, pooled or not.
  * @param pooledRepetitions  the 1-based numbers of those pooled: the whole ones.
  * @param partialRepetitions the 1-based numbers of those whose own record is partial (cut short): left out.
- * @param counts             the pooled repetitions' counts, summed.
+ * @param counts             the pooled repetitions' counts, in the shape of a run's {@code report.counts}: each
+ *                           counter summed, {@code http_429_per_s} over their windows added together.
  * @param distributions      one per metric key, as {@code report.distributions} of a run names them; a metric
  *                           whose logs a pooled repetition lacks is absent (see {@code notPooled}).
  * @param notPooled          one line per metric that could not be pooled, and why; empty when none.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record PooledRecord(String format, String pooled, int repetitions, List<Integer> pooledRepetitions,
-    List<Integer> partialRepetitions, Counts counts, Map<String, Dist> distributions, List<String> notPooled)
+    List<Integer> partialRepetitions, ReportSection.Counts counts, Map<String, Dist> distributions,
+    List<String> notPooled)
 {
     /** The format's name and version. */
     public static final String FORMAT = "tokenclock-pooled/1";
     /** The file's name in a repetition set's directory. */
     public static final String FILE = "pooled.json";
-
-    /** The pooled repetitions' requests, by outcome, summed. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Counts(long measured, long ok, long error, long cancelled, long outputTokens)
-    {
-    }
 
     /** @return the distribution of metric {@code key}, or an empty one when none was pooled. */
     public Dist distribution(final String key)

@@ -11,7 +11,9 @@ import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
+import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.record.Dist;
 import io.tokenclock.record.PooledRecord;
@@ -134,27 +136,29 @@ public final class PooledRepetitions
         return sum;
     }
 
-    private static PooledRecord.Counts counts(final List<Result.Run> reps, final List<Integer> whole)
+    /**
+     * @return the pooled repetitions' counts, each counter summed, and their 429 answers per second of their windows
+     * added together.
+     */
+    private static ReportSection.Counts counts(final List<Result.Run> reps, final List<Integer> whole)
     {
+        final Map<Counter, Long> sums = new EnumMap<>(Counter.class);
         long measured = 0;
-        long ok = 0;
-        long error = 0;
-        long cancelled = 0;
-        long out = 0;
+        long limited = 0;
+        double windowS = 0;
         for (final int k : whole)
         {
             final ReportSection rep = reps.get(k - 1).record().report();
-            final ReportSection.Counts c = rep == null ? null : rep.counts();
-            if (c != null)
+            if (rep == null || rep.counts() == null)
             {
-                measured += c.measured();
-                ok += c.ok();
-                error += c.error();
-                cancelled += c.cancelled();
-                out += c.outputTokens();
+                continue;
             }
+            measured += rep.counts().measured();
+            rep.counts().values().forEach((c, v) -> sums.merge(c, v, Long::sum));
+            limited += rep.errorsByClass() == null ? 0 : rep.errorsByClass().getOrDefault("http_429", 0L);
+            windowS += rep.window() == null ? 0 : rep.window().durationS();
         }
-        return new PooledRecord.Counts(measured, ok, error, cancelled, out);
+        return new ReportSection.Counts(measured, sums, Formulas.rate(limited, windowS));
     }
 
     private static String sentence(final List<Integer> whole, final List<Integer> partial)

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 
 import io.tokenclock.framing.UntrustedText;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.record.Dist;
 import io.tokenclock.record.LoadSection;
 import io.tokenclock.record.MeasurementSection;
@@ -161,8 +162,9 @@ public final class RecordBlock
     {
         final ReportSection.Counts c = rep == null ? null : rep.counts();
         line(sb, "requests", String.format(Locale.ROOT, "%d measured: %d ok, %d error, %d cancelled; window %.2f s",
-            c == null ? 0 : c.measured(), c == null ? 0 : c.ok(), c == null ? 0 : c.error(),
-            c == null ? 0 : c.cancelled(), rep == null || rep.window() == null ? 0.0 : rep.window().durationS()));
+            c == null ? 0 : c.measured(), c == null ? 0 : c.get(Counter.OK), c == null ? 0 : c.get(Counter.ERRORS),
+            c == null ? 0 : c.get(Counter.CANCELLED),
+            rep == null || rep.window() == null ? 0.0 : rep.window().durationS()));
         final ReportSection.Throughput t = rep == null ? null : rep.throughput();
         line(sb, "throughput", String.format(Locale.ROOT, "%.2f req/s, %.1f output tok/s",
             t == null ? 0.0 : t.requestsPerS(), t == null ? 0.0 : t.outputTokensPerS()));

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
@@ -190,7 +191,7 @@ public final class RecordWriter
             StampingSection.json(r.provenance().stamping()), FIRST_TOKEN_RULE, TOKEN_COUNTS,
             "docs/METRICS.md, " + FORMULAS_VERSION, HISTOGRAMS, r.energy() == null ? null : r.energy().powerBoundary(),
             clientThreads(r, h), clientJitter(h), new MeasurementSection.ClientGc(List.copyOf(h.gcCollectors()),
-            h.gcCount(), h.gcTotalMs(), h.gcMaxMs()), clientCost(h, r.counts().chunks()), readiness(r),
+            h.gcCount(), h.gcTotalMs(), h.gcMaxMs()), clientCost(h, r.counts().get(Counter.CHUNKS)), readiness(r),
             new MeasurementSection.ClientJit(h.jitMsDuringLoad(), "CompilationMXBean total compilation time (summed " +
             "over compiler threads) from the start of load to the end of the drain"),
             safepoints(h.safepointsDuringLoad()), profile, ServerMetricsReport.scraping(r));
@@ -260,12 +261,12 @@ public final class RecordWriter
         final ReportSection.Window window = new ReportSection.Window(r.window().startNs(), r.window().endNs(), w,
             r.window().wallSeconds());
         final ReportSection.Throughput throughput = new ReportSection.Throughput(Formulas.rate(c.ok(), w),
-            Formulas.rate(c.outputTokens(), w), Formulas.rate(c.inputTokens(), w));
+            Formulas.rate(c.get(Counter.OUTPUT_TOKENS), w), Formulas.rate(c.get(Counter.INPUT_TOKENS), w));
         return new ReportSection(window, counts(r), new LinkedHashMap<>(c.errorsByClass()), throughput,
             distributions(r.distributions()), tailWarnings(r),
             StampingSection.receiveDelay(r.provenance().stamping()), coldStart(r.coldStart()), tasks(r.tasks(), w),
             segments(r.groups(), r.options().quality().rule().judgesOutputs()),
-            new ReportSection.Harness(c.ringFullWaits(), c.clampedValues()), GoodputSection.json(r),
+            new ReportSection.Harness(c.values()), GoodputSection.json(r),
             QualitySection.json(r), repetitions(r.options().state()), ServerMetricsReport.window(r),
             CostEnergyReport.costSection(r), CostEnergyReport.energySection(r));
     }
@@ -278,14 +279,12 @@ public final class RecordWriter
         return List.copyOf(tail);
     }
 
-    /** Every measured request and what it carried, by outcome. */
+    /** Every measured request and what it carried, by outcome: each counter of {@code report.counts}. */
     private static ReportSection.Counts counts(final RunResult r)
     {
         final RunResult.Counts c = r.counts();
         final long limited = c.errorsByClass().getOrDefault("http_429", 0L);
-        return new ReportSection.Counts(c.total(), c.ok(), c.errors(), c.cancelled(), c.warmupRequests(),
-            c.chunks(), c.outputTokens(), c.inputTokens(), c.wastedOutputTokens(), c.lateCompletions(),
-            c.truncated(), c.retries429(), Formulas.rate(limited, r.windowSeconds()));
+        return new ReportSection.Counts(c.total(), c.values(), Formulas.rate(limited, r.windowSeconds()));
     }
 
     /** @return the cold-start request's figures, or null when there was none. */

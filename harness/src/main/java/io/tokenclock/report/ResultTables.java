@@ -7,10 +7,12 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.peers.PeerRun;
 import io.tokenclock.record.Dist;
 import io.tokenclock.record.PooledRecord;
+import io.tokenclock.record.ReportSection;
 import io.tokenclock.results.AbResult;
 import io.tokenclock.results.Imported;
 import io.tokenclock.results.Merged;
@@ -61,9 +63,9 @@ public final class ResultTables
         sb.append(String.format(Locale.ROOT, "pooled (%d of %d repetitions; partial, left out: %s): %s%n",
             p.pooledRepetitions().size(), p.repetitions(), p.partialRepetitions().isEmpty() ? "none" :
                 p.partialRepetitions(), p.pooled()));
-        final PooledRecord.Counts c = p.counts();
+        final ReportSection.Counts c = p.counts();
         sb.append(String.format(Locale.ROOT, "  requests: %d measured: %d ok, %d error, %d cancelled%n",
-            c.measured(), c.ok(), c.error(), c.cancelled()));
+            c.measured(), c.get(Counter.OK), c.get(Counter.ERRORS), c.get(Counter.CANCELLED)));
         sb.append(String.format(Locale.ROOT, POOLED_ROW, "metric (pooled)", "n", "p50", "p90", "p99", "p99.9", "max",
             "p99 ci95"));
         for (final Metric m : Metric.values())
