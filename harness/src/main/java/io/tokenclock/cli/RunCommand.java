@@ -20,10 +20,13 @@ import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
+import io.tokenclock.report.PooledRepetitions;
 import io.tokenclock.report.Repetitions;
+import io.tokenclock.report.ResultTables;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
+import io.tokenclock.results.Results;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.LateStartException;
@@ -158,6 +161,9 @@ public final class RunCommand implements Callable<Integer>
             members.add(new Index.Member(base.resolve("rep-" + k).toAbsolutePath().toString(), "repetition " + k));
         }
         Index.write(base, Kind.REPETITIONS, members);
+        // The set's top-level record: the repetitions' histograms pooled, read back from what each one wrote.
+        System.out.println();
+        System.out.print(ResultTables.pooled(PooledRepetitions.write(base, Results.open(base).runs())));
         ReportCommand.afterRun(base, o.output().htmlReport());
         if (signals.requested())
         {

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.record.RunRecord;
 
 /**
@@ -36,7 +37,7 @@ public final class Figures
         f.put("goodput_rps", r -> r.report() == null || r.report().goodput() == null ? Double.NaN :
             r.report().goodput().requestsPerS());
         f.put("errors", r -> r.report() == null || r.report().counts() == null ? Double.NaN :
-            r.report().counts().error() + r.report().counts().cancelled());
+            r.report().counts().get(Counter.ERRORS) + r.report().counts().get(Counter.CANCELLED));
         return f;
     }
 

@@ -3,6 +3,7 @@ package io.tokenclock.peers;
 import java.util.List;
 import java.util.Map;
 
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.record.Dist;
 import io.tokenclock.record.LoadSection;
 import io.tokenclock.record.MeasurementSection;
@@ -95,6 +96,7 @@ final class PeerRecord
     static ReportSection.Counts counts(final long ok, final long failed, final long outputTokens,
         final long inputTokens)
     {
-        return new ReportSection.Counts(ok + failed, ok, failed, 0, 0, 0, outputTokens, inputTokens, 0, 0, 0, 0, 0);
+        return new ReportSection.Counts(ok + failed, Map.of(Counter.OK, ok, Counter.ERRORS, failed,
+            Counter.OUTPUT_TOKENS, outputTokens, Counter.INPUT_TOKENS, inputTokens), 0);
     }
 }

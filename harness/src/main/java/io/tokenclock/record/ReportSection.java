@@ -4,10 +4,13 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+
+import io.tokenclock.metrics.Counter;
 
 /**
  * The record's {@code report} section: what the measured requests gave, in all, per segment and per task, with the
@@ -15,15 +18,16 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  *
  * @param distributions one per metric key ({@code ttft}, {@code tpot}, ...), in the order written.
  * @param tasks         the agent tasks' outcomes, or null.
- * @param quality       the quality rule's verdicts, or null.
- * @param server        the server's own figures over the window, or null.
+ * @param quality       the quality rule's verdicts, or null: a tree, since its {@code rule} is the contract's own
+ *                      declaration of checks and judge, whose shape is the contract's.
+ * @param server        the server's own figures over the window, or null: a tree, since which gauges and engine
+ *                      latencies it holds depends on what the engine's {@code /metrics} exposed.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ReportSection(Window window, Counts counts, Map<String, Long> errorsByClass, Throughput throughput,
     Map<String, Dist> distributions, List<String> tailWarnings, JsonNode clientReceiveDelay, ColdStart coldStart,
-    JsonNode tasks,
-    Map<String, Segment> segments, Harness harness, Goodput goodput, JsonNode quality, RepetitionRef repetitions,
-    JsonNode server, Cost cost, Energy energy)
+    Tasks tasks, Map<String, Segment> segments, Harness harness, Goodput goodput, JsonNode quality,
+    RepetitionRef repetitions, JsonNode server, Cost cost, Energy energy)
 {
     /** @return the distribution of metric {@code key}, or an empty one when the record has none. */
     public Dist distribution(final String key)
@@ -38,17 +42,46 @@ public record ReportSection(Window window, Counts counts, Map<String, Long> erro
     {
     }
 
-    /** Every measured request and what it carried, by outcome. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Counts(long measured, long ok, long error, long cancelled, long warmup, long chunksAllPhases,
-        long outputTokens, long inputTokens, long cancelledOutputTokens, long lateCompletions, long truncated,
-        @JsonProperty("retries_429") long retries429, @JsonProperty("http_429_per_s") double http429PerS)
+    /**
+     * Every measured request and what it carried, by outcome: {@code measured} (ok, error and cancelled), each
+     * {@link Counter} of section {@link Counter.Section#COUNTS} under its key, in the enum's order, and the rate of
+     * 429 answers over the window.
+     *
+     * @param measured    every measured request.
+     * @param values      each counter of the section (0 when not given).
+     * @param http429PerS 429 answers per second of the window.
+     */
+    @JsonSerialize(using = CounterJson.CountsWriter.class)
+    @JsonDeserialize(using = CounterJson.CountsReader.class)
+    public record Counts(long measured, Map<Counter, Long> values, double http429PerS)
     {
+        /** The key of {@link #measured()}. */
+        public static final String MEASURED = "measured";
+        /** The key of {@link #http429PerS()}. */
+        public static final String HTTP_429_PER_S = "http_429_per_s";
+
+        public Counts
+        {
+            values = CounterJson.section(values, Counter.Section.COUNTS);
+        }
+
+        /** @return the value of counter {@code c}, 0 for one of another section. */
+        public long get(final Counter c)
+        {
+            return values.getOrDefault(c, 0L);
+        }
     }
 
     /** Rates over the window. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Throughput(double requestsPerS, double outputTokensPerS, double inputTokensPerS)
+    {
+    }
+
+    /** The agent tasks (an agent workload): how many finished and succeeded, their latency, steps and time split. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Tasks(long tasks, long succeeded, long failedRequests, long stepLimited, double successRate,
+        double tasksPerS, Dist taskLatency, Dist steps, double modelTimeS, double toolTimeS, long retries)
     {
     }
 
@@ -74,10 +107,24 @@ public record ReportSection(Window window, Counts counts, Map<String, Long> erro
     {
     }
 
-    /** The harness's own back-pressure: waits on a full ring, values clamped into the histograms. */
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Harness(long ringFullWaits, long clampedValues)
+    /**
+     * The harness's own back-pressure (waits on a full ring, values clamped into the histograms): each
+     * {@link Counter} of section {@link Counter.Section#HARNESS} under its key.
+     */
+    @JsonSerialize(using = CounterJson.HarnessWriter.class)
+    @JsonDeserialize(using = CounterJson.HarnessReader.class)
+    public record Harness(Map<Counter, Long> values)
     {
+        public Harness
+        {
+            values = CounterJson.section(values, Counter.Section.HARNESS);
+        }
+
+        /** @return the value of counter {@code c}, 0 for one of another section. */
+        public long get(final Counter c)
+        {
+            return values.getOrDefault(c, 0L);
+        }
     }
 
     /** Which repetition this run is, and where the spread is. */

@@ -3,6 +3,7 @@ package io.tokenclock.record;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -67,9 +68,25 @@ public record RunRecord(Header tokenclock, String runId, boolean partial, String
     {
     }
 
-    /** The {@code hardware} section: trees, since they are the machine's inventory and the contract's words. */
+    /**
+     * The {@code hardware} section: trees, since they are the machine's inventory (whose keys grow with what a host
+     * lets be read) and the contract's words; {@link #machine()} is the typed view of what readers print.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Hardware(JsonNode client, JsonNode clientGpus, JsonNode serverDeclared)
+    {
+        /** @return the client machine's figures that the record block prints; all null when none was read. */
+        @JsonIgnore
+        public Machine machine()
+        {
+            return client == null || !client.isObject() ? new Machine(null, null, null, null, null) :
+                RecordJson.JSON.convertValue(client, Machine.class);
+        }
+    }
+
+    /** The client machine as {@code hardware.client} names it: CPU, logical CPUs, memory, OS and JVM. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Machine(String cpuModel, Integer logicalCpus, Long memoryTotalBytes, String os, String jvm)
     {
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.Scenario;
 import io.tokenclock.config.TailQuantile;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
@@ -77,11 +78,11 @@ public final class ConsoleSummary
         final var o = r.options();
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
             loadDescription(o), r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
-                r.counts().warmupRequests());
+                r.counts().get(Counter.WARMUP_REQUESTS));
         printScenario(out, o);
         out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
-            r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().outputTokens(), r),
-                rate(r.counts().inputTokens(), r));
+            r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().get(Counter.OUTPUT_TOKENS), r),
+                rate(r.counts().get(Counter.INPUT_TOKENS), r));
         GoodputSection.print(r, out);
         QualitySection.print(r, out);
     }
@@ -228,10 +229,10 @@ public final class ConsoleSummary
                 "ms  e2e %.3f ms%n", r.coldStart().status(), r.coldStart().ttftMs(), r.coldStart().tpotMs(),
                 r.coldStart().e2eMs());
         }
-        if (r.counts().wastedOutputTokens() > 0)
+        if (r.counts().get(Counter.WASTED_OUTPUT_TOKENS) > 0)
         {
             out.printf(Locale.ROOT, "cancelled requests had received %d output tokens (wasted work)%n",
-                r.counts().wastedOutputTokens());
+                r.counts().get(Counter.WASTED_OUTPUT_TOKENS));
         }
     }
 
@@ -301,11 +302,12 @@ public final class ConsoleSummary
             }
         }
         stamping(r.provenance().stamping(), out);
-        if (r.counts().chunks() > 0)
+        final long chunks = r.counts().get(Counter.CHUNKS);
+        if (chunks > 0)
         {
             out.printf(Locale.ROOT, "client cost: CPU user %.2f s + system %.2f s (%.1f + %.1f us per chunk), peak " +
                 "heap %d MiB%n", health.cpuUserNs() / 1e9, health.cpuSystemNs() / 1e9,
-                health.cpuUserNs() / 1e3 / r.counts().chunks(), health.cpuSystemNs() / 1e3 / r.counts().chunks(),
+                health.cpuUserNs() / 1e3 / chunks, health.cpuSystemNs() / 1e3 / chunks,
                 health.peakHeapBytes() >> 20);
         }
     }
@@ -364,23 +366,23 @@ public final class ConsoleSummary
     private static void notes(final RunResult r, final PrintStream out)
     {
         final var o = r.options();
-        if (r.counts().retries429() > 0)
+        if (r.counts().get(Counter.RETRIES_429) > 0)
         {
             out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); " +
                 "TTFT counts from the last send, TTFT from schedule from the first intended start%n",
-                r.counts().retries429(), o.target().retries429());
+                r.counts().get(Counter.RETRIES_429), o.target().retries429());
         }
-        if (r.counts().truncated() > 0)
+        if (r.counts().get(Counter.TRUNCATED) > 0)
         {
             out.printf(Locale.ROOT, "note: %d measured streams ended with neither a finish_reason nor [DONE] " +
-                "(truncated; %s)%n", r.counts().truncated(), o.quality().acceptTruncated() ?
+                "(truncated; %s)%n", r.counts().get(Counter.TRUNCATED), o.quality().acceptTruncated() ?
                     "taken as ok by --accept-truncated" :
                     "counted as errors; --accept-truncated takes them as ok");
         }
-        if (r.counts().ringFullWaits() > 0)
+        if (r.counts().get(Counter.RING_FULL_WAITS) > 0)
         {
             out.printf(Locale.ROOT, "note: the collector fell behind %d times (records waited, none lost)%n",
-                r.counts().ringFullWaits());
+                r.counts().get(Counter.RING_FULL_WAITS));
         }
     }
 

@@ -2,8 +2,8 @@ package io.tokenclock.report;
 
 import java.util.Locale;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
+import io.tokenclock.record.ReportSection;
+import io.tokenclock.record.RunRecord;
 import io.tokenclock.text.UntrustedText;
 
 /** The COST and ENERGY sections of the record block ({@link RecordBlock}), rendered from a record. Cold path. */
@@ -14,48 +14,54 @@ final class CostEnergyBlock
     }
 
     /** Appends the COST and ENERGY sections of {@code record}, each only when the record has it. */
-    static void render(final JsonNode record, final StringBuilder sb)
+    static void render(final RunRecord record, final StringBuilder sb)
     {
-        final JsonNode cost = record.path("report").path("cost");
-        if (cost.isObject())
+        final ReportSection.Cost cost = record.report() == null ? null : record.report().cost();
+        if (cost != null)
         {
             sb.append("\nCOST\n");
-            line(sb, "prices", cost.path("prices").asText());
-            line(sb, "run total", String.format(Locale.ROOT, "%s %.6g (%s)", cost.path("currency").asText(),
-                cost.path("run_total").asDouble(), cost.path("arithmetic").asText()));
-            line(sb, "per request", number(cost.path("per_request")));
-            line(sb, "per output token", number(cost.path("per_output_token")));
-            line(sb, "per successful task", number(cost.path("per_successful_task")) + " (" +
-                cost.path("success_basis").asText() + ")");
-            line(sb, "wasted", number(cost.path("wasted")) + " (" + cost.path("wasted_basis").asText() + ")");
-            line(sb, "boundary", cost.path("boundary").asText());
+            line(sb, "prices", String.valueOf(cost.prices()));
+            line(sb, "run total", String.format(Locale.ROOT, "%s %.6g (%s)", cost.currency(), cost.runTotal(),
+                cost.arithmetic()));
+            line(sb, "per request", number(cost.perRequest()));
+            line(sb, "per output token", number(cost.perOutputToken()));
+            line(sb, "per successful task", number(cost.perSuccessfulTask()) + " (" + cost.successBasis() + ")");
+            line(sb, "wasted", number(cost.wasted()) + " (" + cost.wastedBasis() + ")");
+            line(sb, "boundary", String.valueOf(cost.boundary()));
         }
-        final JsonNode energy = record.path("report").path("energy");
-        if (energy.isObject())
+        final ReportSection.Energy energy = record.report() == null ? null : record.report().energy();
+        if (energy != null)
         {
             sb.append("\nENERGY\n");
-            line(sb, "boundary", record.path("measurement").path("power_boundary").asText("none measured"));
-            if (energy.path("joules").isNumber())
+            final String boundary = record.measurement() == null ? null : record.measurement().powerBoundary();
+            line(sb, "boundary", boundary == null ? "none measured" : boundary);
+            if (energy.joules() != null)
             {
                 line(sb, "energy", String.format(Locale.ROOT, "%.1f J +- %.1f J over %.2f s, %.1f W average",
-                    energy.path("joules").asDouble(), energy.path("uncertainty_joules").asDouble(),
-                    energy.path("window_s").asDouble(), energy.path("average_watts").asDouble()));
-                line(sb, "per request", number(energy.path("per_request_j")) + " J");
-                line(sb, "per output token", number(energy.path("per_output_token_j")) + " J");
-                line(sb, "per successful task", number(energy.path("per_successful_task_j")) + " J (" +
-                    energy.path("success_basis").asText() + ")");
-                line(sb, "tokens per joule", number(energy.path("tokens_per_joule")));
+                    energy.joules(), zero(energy.uncertaintyJoules()), energy.windowS(),
+                    zero(energy.averageWatts())));
+                line(sb, "per request", number(energy.perRequestJ()) + " J");
+                line(sb, "per output token", number(energy.perOutputTokenJ()) + " J");
+                line(sb, "per successful task", number(energy.perSuccessfulTaskJ()) + " J (" +
+                    energy.successBasis() + ")");
+                line(sb, "tokens per joule", number(energy.tokensPerJoule()));
             }
-            for (final JsonNode u : energy.path("unavailable"))
+            if (energy.unavailable() != null)
             {
-                line(sb, "unavailable", u.asText());
+                energy.unavailable().forEach(u -> line(sb, "unavailable", String.valueOf(u)));
             }
         }
     }
 
-    private static String number(final JsonNode n)
+    /** @return {@code v} to 4 significant digits, or "-" when the record has none (null, or not finite). */
+    private static String number(final Double v)
     {
-        return n.isNumber() ? String.format(Locale.ROOT, "%.4g", n.asDouble()) : "-";
+        return v == null || !Double.isFinite(v) ? "-" : String.format(Locale.ROOT, "%.4g", v);
+    }
+
+    private static double zero(final Double v)
+    {
+        return v == null ? 0.0 : v;
     }
 
     /** As {@link RecordBlock}'s lines: the value escaped, never raw on a terminal. */

@@ -13,6 +13,7 @@ import io.tokenclock.cost.Usage;
 import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.energy.Integral;
 import io.tokenclock.energy.PowerMeter;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.record.ReportSection;
 import io.tokenclock.result.RunResult;
 
@@ -46,9 +47,10 @@ public final class CostEnergyReport
     static Usage usage(final RunResult r)
     {
         final RunResult.Counts c = r.counts();
-        return new Usage(c.total(), c.ok(), c.errors() + c.cancelled(), c.inputTokens(), c.outputTokens(), -1,
-            c.wastedInputTokens(), c.wastedOutputTokens() + c.failedOutputTokens(), r.windowSeconds(),
-            c.wastedInputTokensFromTokenizer());
+        return new Usage(c.total(), c.ok(), c.errors() + c.cancelled(), c.get(Counter.INPUT_TOKENS),
+            c.get(Counter.OUTPUT_TOKENS), -1, c.get(Counter.WASTED_INPUT_TOKENS),
+            c.get(Counter.WASTED_OUTPUT_TOKENS) + c.get(Counter.FAILED_OUTPUT_TOKENS), r.windowSeconds(),
+            c.get(Counter.WASTED_INPUT_TOKENS_FROM_TOKENIZER));
     }
 
     /** @return the run's cost, or null when no price model was given. */

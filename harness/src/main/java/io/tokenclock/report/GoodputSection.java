@@ -3,8 +3,6 @@ package io.tokenclock.report;
 import java.io.PrintStream;
 import java.util.Locale;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.metrics.Formulas;
@@ -70,24 +68,21 @@ public final class GoodputSection
             c.excluded() > 0 ? "; excluded " + c.excluded() : "");
     }
 
-    /** Appends the record block's GOODPUT section, when the record has goodput. */
-    static void block(final JsonNode record, final StringBuilder sb)
+    /** Appends the record block's GOODPUT section, when the record has goodput ({@code g} not null). */
+    static void block(final ReportSection.Goodput g, final StringBuilder sb)
     {
-        final JsonNode g = record.path("report").path("goodput");
-        if (!g.isObject())
+        if (g == null)
         {
             return;
         }
         RecordBlock.section(sb, "GOODPUT");
-        RecordBlock.line(sb, "rule", (g.path("slo").isTextual() ? g.get("slo").asText() : "no latency bound") +
-            (g.path("quality_rule").asBoolean() ? "; quality rule (see QUALITY)" : ""));
+        RecordBlock.line(sb, "rule", (g.slo() != null ? g.slo() : "no latency bound") +
+            (g.qualityRule() ? "; quality rule (see QUALITY)" : ""));
         RecordBlock.line(sb, "goodput", String.format(Locale.ROOT, "%.2f req/s, %.1f output tok/s; %d of %d good " +
-            "(%.1f%%)", g.path("requests_per_s").asDouble(), g.path("output_tokens_per_s").asDouble(),
-            g.path("good").asLong(), g.path("attempted").asLong(), 100 * g.path("good_fraction").asDouble()));
-        final JsonNode m = g.path("misses");
+            "(%.1f%%)", g.requestsPerS(), g.outputTokensPerS(), g.good(), g.attempted(), 100 * g.goodFraction()));
+        final ReportSection.Misses m = g.misses() != null ? g.misses() : new ReportSection.Misses(0, 0, 0, 0, 0, 0, 0);
         RecordBlock.line(sb, "missed", String.format(Locale.ROOT, "ttft %d, tpot %d, itl %d, e2e %d, quality %d; " +
-            "failed %d, cancelled %d; excluded %d", m.path("ttft").asLong(), m.path("tpot").asLong(),
-            m.path("itl").asLong(), m.path("e2e").asLong(), m.path("quality").asLong(), m.path("failed").asLong(),
-            m.path("cancelled").asLong(), g.path("excluded").asLong()));
+            "failed %d, cancelled %d; excluded %d", m.ttft(), m.tpot(), m.itl(), m.e2e(), m.quality(), m.failed(),
+            m.cancelled(), g.excluded()));
     }
 }

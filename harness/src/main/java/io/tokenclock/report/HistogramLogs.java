@@ -88,7 +88,8 @@ public final class HistogramLogs
 
     /**
      * @return the sum of every interval in {@code metric}'s log in {@code dir}, with the settings it was recorded
-     * with; null when the directory has no log for it.
+     * with, stamped from the earliest interval's start to the latest's end (ms since the epoch); null when the
+     * directory has no log for it.
      */
     public static Histogram read(final Path dir, final Metric metric) throws IOException
     {
@@ -109,8 +110,12 @@ public final class HistogramLogs
                 {
                     sum = new Histogram(h.getLowestDiscernibleValue(), h.getHighestTrackableValue(),
                         h.getNumberOfSignificantValueDigits());
+                    sum.setStartTimeStamp(h.getStartTimeStamp());
+                    sum.setEndTimeStamp(h.getEndTimeStamp());
                 }
                 sum.add(h);
+                sum.setStartTimeStamp(Math.min(sum.getStartTimeStamp(), h.getStartTimeStamp()));
+                sum.setEndTimeStamp(Math.max(sum.getEndTimeStamp(), h.getEndTimeStamp()));
             }
         }
         finally

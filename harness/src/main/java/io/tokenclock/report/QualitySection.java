@@ -81,11 +81,13 @@ public final class QualitySection
             q.failuresByReason().isEmpty() ? "" : "; failed: " + q.failuresByReason());
     }
 
-    /** Appends the record block's QUALITY section, when the record has one. */
-    static void block(final JsonNode record, final StringBuilder sb)
+    /**
+     * Appends the record block's QUALITY section from {@code report.quality}, when the record has one. The section is
+     * a tree in the typed record (its rule is the contract's declaration), so it is read as one.
+     */
+    static void block(final JsonNode q, final StringBuilder sb)
     {
-        final JsonNode q = record.path("report").path("quality");
-        if (!q.isObject())
+        if (q == null || !q.isObject())
         {
             return;
         }

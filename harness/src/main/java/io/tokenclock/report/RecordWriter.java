@@ -18,6 +18,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.health.SafepointCounters;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
@@ -190,7 +191,7 @@ public final class RecordWriter
             StampingSection.json(r.provenance().stamping()), FIRST_TOKEN_RULE, TOKEN_COUNTS,
             "docs/METRICS.md, " + FORMULAS_VERSION, HISTOGRAMS, r.energy() == null ? null : r.energy().powerBoundary(),
             clientThreads(r, h), clientJitter(h), new MeasurementSection.ClientGc(List.copyOf(h.gcCollectors()),
-            h.gcCount(), h.gcTotalMs(), h.gcMaxMs()), clientCost(h, r.counts().chunks()), readiness(r),
+            h.gcCount(), h.gcTotalMs(), h.gcMaxMs()), clientCost(h, r.counts().get(Counter.CHUNKS)), readiness(r),
             new MeasurementSection.ClientJit(h.jitMsDuringLoad(), "CompilationMXBean total compilation time (summed " +
             "over compiler threads) from the start of load to the end of the drain"),
             safepoints(h.safepointsDuringLoad()), profile, ServerMetricsReport.scraping(r));
@@ -260,12 +261,12 @@ public final class RecordWriter
         final ReportSection.Window window = new ReportSection.Window(r.window().startNs(), r.window().endNs(), w,
             r.window().wallSeconds());
         final ReportSection.Throughput throughput = new ReportSection.Throughput(Formulas.rate(c.ok(), w),
-            Formulas.rate(c.outputTokens(), w), Formulas.rate(c.inputTokens(), w));
+            Formulas.rate(c.get(Counter.OUTPUT_TOKENS), w), Formulas.rate(c.get(Counter.INPUT_TOKENS), w));
         return new ReportSection(window, counts(r), new LinkedHashMap<>(c.errorsByClass()), throughput,
             distributions(r.distributions()), tailWarnings(r),
             StampingSection.receiveDelay(r.provenance().stamping()), coldStart(r.coldStart()), tasks(r.tasks(), w),
             segments(r.groups(), r.options().quality().rule().judgesOutputs()),
-            new ReportSection.Harness(c.ringFullWaits(), c.clampedValues()), GoodputSection.json(r),
+            new ReportSection.Harness(c.values()), GoodputSection.json(r),
             QualitySection.json(r), repetitions(r.options().state()), ServerMetricsReport.window(r),
             CostEnergyReport.costSection(r), CostEnergyReport.energySection(r));
     }
@@ -278,14 +279,12 @@ public final class RecordWriter
         return List.copyOf(tail);
     }
 
-    /** Every measured request and what it carried, by outcome. */
+    /** Every measured request and what it carried, by outcome: each counter of {@code report.counts}. */
     private static ReportSection.Counts counts(final RunResult r)
     {
         final RunResult.Counts c = r.counts();
         final long limited = c.errorsByClass().getOrDefault("http_429", 0L);
-        return new ReportSection.Counts(c.total(), c.ok(), c.errors(), c.cancelled(), c.warmupRequests(),
-            c.chunks(), c.outputTokens(), c.inputTokens(), c.wastedOutputTokens(), c.lateCompletions(),
-            c.truncated(), c.retries429(), Formulas.rate(limited, r.windowSeconds()));
+        return new ReportSection.Counts(c.total(), c.values(), Formulas.rate(limited, r.windowSeconds()));
     }
 
     /** @return the cold-start request's figures, or null when there was none. */
@@ -296,22 +295,17 @@ public final class RecordWriter
     }
 
     /** @return the agent tasks' outcomes and timings over a window of {@code windowS} seconds, or null if none ran. */
-    private static ObjectNode tasks(final AgentWorkload.Report tasks, final double windowS)
+    private static ReportSection.Tasks tasks(final AgentWorkload.Report tasks, final double windowS)
     {
         if (tasks == null)
         {
             return null;
         }
-        final ObjectNode t = JSON.createObjectNode();
-        t.put("tasks", tasks.tasks()).put("succeeded", tasks.succeeded())
-            .put("failed_requests", tasks.failedRequests()).put("step_limited", tasks.stepLimited());
-        t.put("success_rate", tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0);
-        t.put("tasks_per_s", Formulas.rate(tasks.tasks(), windowS));
-        t.set("task_latency", RecordJson.tree(dist(Distribution.of(tasks.latencyMs(), "ms", 1))));
-        t.set("steps", RecordJson.tree(dist(Distribution.of(tasks.steps(), "steps", 1))));
-        t.put("model_time_s", tasks.modelSeconds()).put("tool_time_s", tasks.toolSeconds());
-        t.put("retries", tasks.retries());
-        return t;
+        return new ReportSection.Tasks(tasks.tasks(), tasks.succeeded(), tasks.failedRequests(),
+            tasks.stepLimited(), tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0,
+            Formulas.rate(tasks.tasks(), windowS), dist(Distribution.of(tasks.latencyMs(), "ms", 1)),
+            dist(Distribution.of(tasks.steps(), "steps", 1)), tasks.modelSeconds(), tasks.toolSeconds(),
+            tasks.retries());
     }
 
     /** One member per segment (or stage): its counts, rates over its own window, goodput, and distributions. */

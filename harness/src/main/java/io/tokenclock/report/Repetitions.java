@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
@@ -50,7 +51,7 @@ public final class Repetitions
         f.put("itl_p99_ms", r -> r.distributions().get(Metric.TOKEN_ITL).p99());
         f.put("e2e_p50_ms", r -> r.distributions().get(Metric.E2E).p50());
         f.put("requests_per_s", r -> Formulas.rate(r.counts().ok(), r.windowSeconds()));
-        f.put("output_tokens_per_s", r -> Formulas.rate(r.counts().outputTokens(), r.windowSeconds()));
+        f.put("output_tokens_per_s", r -> Formulas.rate(r.counts().get(Counter.OUTPUT_TOKENS), r.windowSeconds()));
         f.put("goodput_rps", r -> r.goodput() == null ? Double.NaN :
             Formulas.rate(r.goodput().good(), r.windowSeconds()));
         f.put("errors", r -> r.counts().errors() + r.counts().cancelled());

@@ -1,13 +1,18 @@
 package io.tokenclock.report;
 
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.metrics.Counter;
+import io.tokenclock.metrics.Metric;
 import io.tokenclock.peers.PeerRun;
 import io.tokenclock.record.Dist;
+import io.tokenclock.record.PooledRecord;
+import io.tokenclock.record.ReportSection;
 import io.tokenclock.results.AbResult;
 import io.tokenclock.results.Imported;
 import io.tokenclock.results.Merged;
@@ -18,7 +23,8 @@ import io.tokenclock.results.Sweep;
 
 /**
  * What {@code tokenclock record DIR} prints for any result: a run's (or a merged run's) record block; a repetition
- * set's and an A/B's tables as their commands printed them, from {@code repetitions.json} and {@code ab.json}; a
+ * set's pooled figures ({@link PooledRepetitions}) and, as the run printed them, its spread from
+ * {@code repetitions.json}; an A/B's table as {@code ab} printed it, from {@code ab.json}; a
  * sweep's table and knees from {@code sweep.json}; an imported peer file's figures beside tokenclock's recomputation.
  * Cold path; stateless.
  */
@@ -30,8 +36,11 @@ public final class ResultTables
     {
     }
 
+    private static final String POOLED_ROW = "%-22s %9s %12s %12s %12s %12s %12s %s%n";
+    private static final int NOT_POOLED_LINES = 3;
+
     /** @return the text for {@code result}; server-sent text escaped. */
-    public static String render(final Result result)
+    public static String render(final Result result) throws IOException
     {
         return switch (result)
         {
@@ -44,16 +53,53 @@ public final class ResultTables
         };
     }
 
-    private static String repetitions(final RepetitionSet reps)
+    /**
+     * @return the pooled record's figures: what was pooled, the requests, and each latency metric with samples, its
+     * percentiles over every pooled request; then what could not be pooled.
+     */
+    public static String pooled(final PooledRecord p)
+    {
+        final StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "pooled (%d of %d repetitions; partial, left out: %s): %s%n",
+            p.pooledRepetitions().size(), p.repetitions(), p.partialRepetitions().isEmpty() ? "none" :
+                p.partialRepetitions(), p.pooled()));
+        final ReportSection.Counts c = p.counts();
+        sb.append(String.format(Locale.ROOT, "  requests: %d measured: %d ok, %d error, %d cancelled%n",
+            c.measured(), c.get(Counter.OK), c.get(Counter.ERRORS), c.get(Counter.CANCELLED)));
+        sb.append(String.format(Locale.ROOT, POOLED_ROW, "metric (pooled)", "n", "p50", "p90", "p99", "p99.9", "max",
+            "p99 ci95"));
+        for (final Metric m : Metric.values())
+        {
+            final Dist d = p.distributions().get(m.key());
+            if (d != null && d.count() > 0 && "ms".equals(d.unit()))
+            {
+                sb.append(String.format(Locale.ROOT, POOLED_ROW, m.key() + " (ms)", d.count(), number(d.p50()),
+                    number(d.p90()), number(d.p99()), number(d.p999()), number(d.max()), d.p99Ci95() == null ? "-" :
+                    "[" + number(d.p99Ci95().get(0)) + ", " + number(d.p99Ci95().get(1)) + "]"));
+            }
+        }
+        // A set written before its repetitions had .hlog files misses every metric's: three lines say so.
+        p.notPooled().stream().limit(NOT_POOLED_LINES).forEach(n -> sb.append("  not pooled: ").append(n).append('\n'));
+        if (p.notPooled().size() > NOT_POOLED_LINES)
+        {
+            sb.append(String.format(Locale.ROOT, "  not pooled: %d more metrics (pooled.json lists them)%n",
+                p.notPooled().size() - NOT_POOLED_LINES));
+        }
+        return sb.toString();
+    }
+
+    private static String repetitions(final RepetitionSet reps) throws IOException
     {
         final StringBuilder sb = new StringBuilder();
         final JsonNode s = reps.spread();
         sb.append(String.format(Locale.ROOT, "repetitions: %s, %d runs (95%% interval of the mean: bootstrap; " +
             "outliers: Tukey)%n", reps.path(), reps.repetitions().size()));
+        sb.append(pooled(PooledRepetitions.of(reps)));
         if (s == null)
         {
             return sb.append("  no repetitions.json: the set was stopped before its end\n").toString();
         }
+        sb.append("run to run (repetitions.json: each figure's spread over the repetitions)\n");
         sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %8s %25s %s%n", "figure", "mean", "stdev", "cv", "ci95",
             "excluded"));
         for (final Iterator<Map.Entry<String, JsonNode>> it = s.path("figures").fields(); it.hasNext(); )
@@ -163,5 +209,10 @@ public final class ResultTables
     private static String number(final double v)
     {
         return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static String number(final Double v)
+    {
+        return v == null ? "-" : number(v.doubleValue());
     }
 }

@@ -157,11 +157,13 @@ final class ServerMetricsReport
         }
     }
 
-    /** Appends the record block's SERVER section from {@code report.server}, when the server was scraped. */
-    static void block(final JsonNode record, final StringBuilder sb)
+    /**
+     * Appends the record block's SERVER section from {@code report.server}, when the server was scraped. The section
+     * is a tree in the typed record (what it holds depends on what the engine exposed), so it is read as one.
+     */
+    static void block(final JsonNode server, final StringBuilder sb)
     {
-        final JsonNode server = record.path("report").path("server");
-        if (!server.isObject())
+        if (server == null || !server.isObject())
         {
             return;
         }

@@ -2,6 +2,9 @@ package io.tokenclock.result;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +14,7 @@ import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.health.SafepointCounters;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
@@ -103,48 +107,53 @@ public record RunResult(
     }
 
     /**
-     * The measured requests and what they carried.
+     * The measured requests and what they carried: one value per {@link Counter} (a counter not given is 0), and the
+     * errors by class.
      *
-     * @param ok                 measured requests that ended well.
-     * @param errors             measured requests that failed.
-     * @param cancelled          measured requests cancelled by the run's cancellation rule or its end.
-     * @param warmupRequests     warm-up requests that finished.
-     * @param chunks             chunks stamped, all phases.
-     * @param outputTokens       output tokens of measured requests.
-     * @param inputTokens        input tokens of measured requests.
-     * @param wastedOutputTokens output tokens streamed to measured requests that were then cancelled.
-     * @param lateCompletions    measured requests that ended after the window closed.
-     * @param truncated          measured streams that ended with neither finish_reason nor [DONE], accepted or not.
-     * @param retries429         times measured requests were sent again after a 429 ({@code --retry-429}).
-     * @param errorsByClass      error class label to count, classes with none left out.
-     * @param ringFullWaits      times a producer waited for room in the chunk ring.
-     * @param clampedValues      values clamped to a histogram's range.
-     * @param wastedInputTokens  input tokens of measured requests cancelled, or failed after the server took them on.
-     * @param failedOutputTokens output tokens streamed to measured requests that then failed.
-     * @param wastedInputTokensFromTokenizer the part of {@code wastedInputTokens} counted by the harness's tokenizer
-     *                           (the server reported no usage for those requests); the rest is the server's count.
+     * @param values        each counter's value.
+     * @param errorsByClass error class label to count, classes with none left out.
      */
-    public record Counts(long ok, long errors, long cancelled, long warmupRequests, long chunks, long outputTokens,
-        long inputTokens, long wastedOutputTokens, long lateCompletions, long truncated, long retries429,
-        Map<String, Long> errorsByClass, long ringFullWaits, long clampedValues, long wastedInputTokens,
-        long failedOutputTokens, long wastedInputTokensFromTokenizer)
+    public record Counts(Map<Counter, Long> values, Map<String, Long> errorsByClass)
     {
-        /** Counts whose wasted input tokens were all the server's own count. */
-        public Counts(final long ok, final long errors, final long cancelled, final long warmupRequests,
-            final long chunks, final long outputTokens, final long inputTokens, final long wastedOutputTokens,
-            final long lateCompletions, final long truncated, final long retries429,
-            final Map<String, Long> errorsByClass, final long ringFullWaits, final long clampedValues,
-            final long wastedInputTokens, final long failedOutputTokens)
+        public Counts
         {
-            this(ok, errors, cancelled, warmupRequests, chunks, outputTokens, inputTokens, wastedOutputTokens,
-                lateCompletions, truncated, retries429, errorsByClass, ringFullWaits, clampedValues, wastedInputTokens,
-                failedOutputTokens, 0);
+            final EnumMap<Counter, Long> all = new EnumMap<>(Counter.class);
+            for (final Counter c : Counter.values())
+            {
+                all.put(c, values.getOrDefault(c, 0L));
+            }
+            values = Collections.unmodifiableMap(all);
+            errorsByClass = Collections.unmodifiableMap(new LinkedHashMap<>(errorsByClass));
+        }
+
+        /** @return the value of counter {@code c}. */
+        public long get(final Counter c)
+        {
+            return values.get(c);
+        }
+
+        /** @return measured requests that ended well. */
+        public long ok()
+        {
+            return get(Counter.OK);
+        }
+
+        /** @return measured requests that failed. */
+        public long errors()
+        {
+            return get(Counter.ERRORS);
+        }
+
+        /** @return measured requests cancelled. */
+        public long cancelled()
+        {
+            return get(Counter.CANCELLED);
         }
 
         /** @return every measured request: ok, failed or cancelled. */
         public long total()
         {
-            return ok + errors + cancelled;
+            return ok() + errors() + cancelled();
         }
     }
 

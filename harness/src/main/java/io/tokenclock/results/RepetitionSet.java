@@ -5,14 +5,18 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.record.PooledRecord;
+
 /**
- * {@code run --repetitions N}: one run directory per repetition and {@code repetitions.json}, their spread.
+ * {@code run --repetitions N}: one run directory per repetition, {@code repetitions.json}, their spread, and
+ * {@code pooled.json}, the set's top-level record: the whole repetitions' requests pooled.
  *
  * @param path        the directory.
  * @param repetitions the repetitions, in order (role {@code repetition K}).
  * @param spread      {@code repetitions.json}: each figure per repetition, its mean, stdev and 95% interval.
+ * @param pooled      {@code pooled.json}, or null for a set written before it (or stopped before its end).
  */
-public record RepetitionSet(Path path, List<Run> repetitions, JsonNode spread) implements Result
+public record RepetitionSet(Path path, List<Run> repetitions, JsonNode spread, PooledRecord pooled) implements Result
 {
     @Override
     public Kind kind()

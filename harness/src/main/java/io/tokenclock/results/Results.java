@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.peers.PeerRun;
 import io.tokenclock.peers.Peers;
+import io.tokenclock.record.PooledRecord;
 import io.tokenclock.record.RecordJson;
 import io.tokenclock.record.RunRecord;
 
@@ -50,7 +51,7 @@ public final class Results
         {
             case RUN -> new RunResultDir(path, record(path));
             case REPETITIONS -> new RepetitionSet(path, members(path, index, "repetition"),
-                tree(path.resolve("repetitions.json")));
+                tree(path.resolve("repetitions.json")), pooled(path.resolve(PooledRecord.FILE)));
             case SWEEP -> new Sweep(path, index != null ? members(path, index, "") : LegacyMembers.sweep(path),
                 tree(path.resolve("sweep.json")));
             case AB -> ab(path, index);
@@ -89,7 +90,8 @@ public final class Results
     private static Result openFile(final Path file) throws IOException
     {
         final String name = file.getFileName().toString();
-        if (List.of(RECORD, Index.FILE, "repetitions.json", "sweep.json", "ab.json").contains(name))
+        if (List.of(RECORD, Index.FILE, "repetitions.json", PooledRecord.FILE, "sweep.json", "ab.json")
+            .contains(name))
         {
             final Path parent = file.toAbsolutePath().getParent();
             return name.equals(RECORD) && Index.read(parent) == null ? new RunResultDir(parent, record(parent)) :
@@ -151,6 +153,30 @@ public final class Results
             throw new IllegalArgumentException(dir + ": no record.json (a run directory holds one)");
         }
         return RecordJson.read(file);
+    }
+
+    /** @return the pooled record in {@code file}, or null when there is none; one that is not is one line. */
+    static PooledRecord pooled(final Path file) throws IOException
+    {
+        if (!Files.isRegularFile(file))
+        {
+            return null;
+        }
+        final PooledRecord p;
+        try
+        {
+            p = RecordJson.JSON.readValue(file.toFile(), PooledRecord.class);
+        }
+        catch (final com.fasterxml.jackson.core.JacksonException ex)
+        {
+            throw new IllegalArgumentException(file + ": not a pooled.json: " + ex.getOriginalMessage(), ex);
+        }
+        if (!PooledRecord.FORMAT.equals(p.format()))
+        {
+            throw new IllegalArgumentException(file + ": field format: expected \"" + PooledRecord.FORMAT +
+                "\", got " + p.format());
+        }
+        return p;
     }
 
     static JsonNode tree(final Path file) throws IOException

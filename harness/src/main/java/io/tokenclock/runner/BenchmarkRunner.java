@@ -83,12 +83,13 @@ public final class BenchmarkRunner
         checkBeforeStart(options);
         interruption.preparing();
         final Preparation.Prepared prep;
-        final long[] warm;
+        final Readiness.Warmup warm;
         try
         {
             prep = prepare(options, err);
             checkDescriptors(options, prep.server().preflightMs());
-            warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) : new long[4];
+            warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) :
+                Readiness.Warmup.NONE;
         }
         catch (final ServerProbe.UnreachableException | IOException | RuntimeException ex)
         {
@@ -263,10 +264,10 @@ public final class BenchmarkRunner
     /**
      * Pre-connects and collects before t0 ({@link Readiness}); closes the client if that fails.
      *
-     * @param warm the self-warm-up's {requests, chunks, ns, JIT ms}.
+     * @param warm what the self-warm-up did ({@link Readiness.Warmup#NONE} without one).
      */
     private ReadinessReport readyBeforeT0(
-        final RunOptions options, final StreamClient client, final double preflightMs, final long[] warm)
+        final RunOptions options, final StreamClient client, final double preflightMs, final Readiness.Warmup warm)
         throws InterruptedException
     {
         try
@@ -277,11 +278,11 @@ public final class BenchmarkRunner
             final double preconnectS = (System.nanoTime() - startNs) / 1e9;
             // Only after a self-warm-up: without one, the JIT's work is still ahead, and starving it would leave the
             // stamping path interpreted for longer.
-            final int compilersIdle = options.state().selfWarmupRun() || warm[0] == 0 ? 0 :
+            final int compilersIdle = options.state().selfWarmupRun() || !warm.ran() ? 0 :
                 BackgroundPriority.lowerCompilerThreads();
             final double gcMs = options.state().selfWarmupRun() ? 0 : Readiness.collectNow();
-            return new ReadinessReport(warm[0], warm[1], warm[2] / 1e9, warm[3], preconnected, preconnectS, gcMs,
-                compilersIdle);
+            return new ReadinessReport(warm.requests(), warm.chunks(), warm.ns() / 1e9, warm.jitMs(), preconnected,
+                preconnectS, gcMs, compilersIdle);
         }
         catch (final InterruptedException | RuntimeException ex)
         {

@@ -22,11 +22,8 @@ import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.goodput.GoodputBook;
 import io.tokenclock.goodput.GroupStats;
 import io.tokenclock.goodput.Slo;
-import io.tokenclock.health.GcPauseMonitor;
-import io.tokenclock.health.HiccupMonitor;
-import io.tokenclock.health.ProcessUsage;
-import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
@@ -340,12 +337,24 @@ final class Measurement implements AutoCloseable, RequestListener
             }
         }
         final ChunkRecords records = client.records();
-        return new RunResult.Counts(c.get(Collector.MEASURED_OK), c.get(Collector.MEASURED_ERROR),
-            c.get(Collector.MEASURED_CANCELLED), c.get(Collector.WARMUP_DONE), c.get(Collector.CHUNKS),
-            c.get(Collector.MEASURED_OUTPUT_TOKENS), c.get(Collector.MEASURED_INPUT_TOKENS),
-            c.get(Collector.MEASURED_WASTED_TOKENS), c.get(Collector.MEASURED_LATE), c.get(Collector.MEASURED_TRUNCATED), c.get(Collector.MEASURED_RETRIES_429), errors, records.fullWaits(),
-            recorders.clampedCount(), c.get(Collector.MEASURED_WASTED_INPUT_TOKENS),
-            c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS), c.get(Collector.MEASURED_WASTED_INPUT_TOKENS_TOKENIZER));
+        final Map<Counter, Long> v = new EnumMap<>(Counter.class);
+        v.put(Counter.OK, c.get(Collector.MEASURED_OK));
+        v.put(Counter.ERRORS, c.get(Collector.MEASURED_ERROR));
+        v.put(Counter.CANCELLED, c.get(Collector.MEASURED_CANCELLED));
+        v.put(Counter.WARMUP_REQUESTS, c.get(Collector.WARMUP_DONE));
+        v.put(Counter.CHUNKS, c.get(Collector.CHUNKS));
+        v.put(Counter.OUTPUT_TOKENS, c.get(Collector.MEASURED_OUTPUT_TOKENS));
+        v.put(Counter.INPUT_TOKENS, c.get(Collector.MEASURED_INPUT_TOKENS));
+        v.put(Counter.WASTED_OUTPUT_TOKENS, c.get(Collector.MEASURED_WASTED_TOKENS));
+        v.put(Counter.LATE_COMPLETIONS, c.get(Collector.MEASURED_LATE));
+        v.put(Counter.TRUNCATED, c.get(Collector.MEASURED_TRUNCATED));
+        v.put(Counter.RETRIES_429, c.get(Collector.MEASURED_RETRIES_429));
+        v.put(Counter.RING_FULL_WAITS, records.fullWaits());
+        v.put(Counter.CLAMPED_VALUES, recorders.clampedCount());
+        v.put(Counter.WASTED_INPUT_TOKENS, c.get(Collector.MEASURED_WASTED_INPUT_TOKENS));
+        v.put(Counter.FAILED_OUTPUT_TOKENS, c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS));
+        v.put(Counter.WASTED_INPUT_TOKENS_FROM_TOKENIZER, c.get(Collector.MEASURED_WASTED_INPUT_TOKENS_TOKENIZER));
+        return new RunResult.Counts(v, errors);
     }
 
     private RunResult.Provenance provenance()

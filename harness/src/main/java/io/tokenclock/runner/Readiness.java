@@ -12,6 +12,7 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.result.RunResult;
 
 /**
@@ -58,12 +59,32 @@ public final class Readiness
     }
 
     /**
+     * What the self-warm-up did.
+     *
+     * @param requests requests it sent, all rounds.
+     * @param chunks   chunks it stamped.
+     * @param ns       how long it took.
+     * @param jitMs    JIT compilation during it, ms.
+     */
+    record Warmup(long requests, long chunks, long ns, long jitMs)
+    {
+        /** No self-warm-up. */
+        static final Warmup NONE = new Warmup(0, 0, 0, 0);
+
+        /** @return whether it sent anything. */
+        boolean ran()
+        {
+            return requests > 0;
+        }
+    }
+
+    /**
      * Runs the self-warm-up: two short runs of this harness against an embedded simulator, results discarded.
      *
      * @param interruption a Ctrl-C ends the warm-up after the current round.
-     * @return {requests, chunks, nanoseconds, JIT ms}.
+     * @return what it did.
      */
-    static long[] warmHarness(final RunOptions options, final PrintStream err, final Interruption interruption)
+    static Warmup warmHarness(final RunOptions options, final PrintStream err, final Interruption interruption)
         throws IOException
     {
         final long startNs = System.nanoTime();
@@ -86,7 +107,7 @@ public final class Readiness
                     final RunResult r = new BenchmarkRunner().run(warmupOptions(options, sim.baseUrl(), phase[0],
                         phase[1], dir.resolve("round-" + round + "-" + phase[1])), err);
                     requests += r.counts().total();
-                    chunks += r.counts().chunks();
+                    chunks += r.counts().get(Counter.CHUNKS);
                 }
                 final double roundMs = (System.nanoTime() - roundStartNs) / 1e6;
                 if (round + 1 >= MIN_ROUNDS && compilationMs() - roundJitMs < QUIET_JIT_FRACTION * roundMs)
@@ -108,7 +129,7 @@ public final class Readiness
         {
             deleteTree(dir);
         }
-        return new long[] {requests, chunks, System.nanoTime() - startNs, compilationMs() - jitStart};
+        return new Warmup(requests, chunks, System.nanoTime() - startNs, compilationMs() - jitStart);
     }
 
     private static RunOptions warmupOptions(

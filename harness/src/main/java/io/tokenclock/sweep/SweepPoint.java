@@ -1,5 +1,6 @@
 package io.tokenclock.sweep;
 
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
@@ -123,7 +124,7 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
         final Distribution e2e = r.distributions().get(Metric.E2E);
         final long good = r.goodput() == null ? r.counts().ok() : r.goodput().good();
         return new SweepPoint(loop, offered, Formulas.rate(r.counts().ok(), w), ttft.p50(), ttft.p99(), tpot.p50(),
-            tpot.p99(), e2e.p99(), Formulas.rate(r.counts().outputTokens(), w), Formulas.rate(good, w),
+            tpot.p99(), e2e.p99(), Formulas.rate(r.counts().get(Counter.OUTPUT_TOKENS), w), Formulas.rate(good, w),
             r.counts().ok(), r.counts().errors(), r.counts().cancelled(), good, queue(r, e2e, w),
             r.target().outputDir().toString(), energyPerToken(r));
     }
@@ -132,7 +133,8 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
     private static double energyPerToken(final RunResult r)
     {
         final Double joules = r.energyJoules();
-        return joules == null || r.counts().outputTokens() <= 0 ? Double.NaN : joules / r.counts().outputTokens();
+        final long tokens = r.counts().get(Counter.OUTPUT_TOKENS);
+        return joules == null || tokens <= 0 ? Double.NaN : joules / tokens;
     }
 
     private static Queue queue(final RunResult r, final Distribution e2e, final double windowS)

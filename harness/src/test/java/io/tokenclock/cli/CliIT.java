@@ -16,6 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.record.PooledRecord;
+import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.Results;
 
 /** The command line's contract: exit codes, one-line errors, no stack traces, no credential in the results. */
 // A guard against a hang, not a speed bound: three repetitions, each with its report.html, CSV and .hlog files, took
@@ -121,6 +124,16 @@ final class CliIT
         final String summary = Files.readString(dir.resolve("repetitions.json"));
         assertTrue(summary.contains("\"repetitions\" : 3") && summary.contains("ttft_p50_ms"), summary);
         assertTrue(console.out().contains("run-to-run over 3 repetitions"));
+        final PooledRecord pooled = RecordJson.JSON.readValue(dir.resolve(PooledRecord.FILE).toFile(),
+            PooledRecord.class);
+        long ttft = 0;
+        for (int k = 1; k <= 3; k++)
+        {
+            ttft += Results.record(dir.resolve("rep-" + k)).report().distribution("ttft").count();
+        }
+        assertEquals(List.of(1, 2, 3), pooled.pooledRepetitions());
+        assertEquals(ttft, pooled.distribution("ttft").count(), "every repetition's TTFT samples, pooled");
+        assertTrue(console.out().contains("pooled (3 of 3 repetitions; partial, left out: none)"), console.out());
     }
 
     @Test

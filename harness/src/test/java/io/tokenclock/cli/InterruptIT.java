@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.record.RecordJson;
 import io.tokenclock.report.RecordBlock;
 
 /**
@@ -119,7 +120,7 @@ final class InterruptIT
         final JsonNode record = record(run);
         assertTrue(record.path("partial").asBoolean());
         assertTrue(record.path("partial_reason").asText().contains("in progress"), record.toString());
-        assertTrue(RecordBlock.render(record).startsWith("PARTIAL RECORD: "),
+        assertTrue(RecordBlock.render(RecordJson.of(record)).startsWith("PARTIAL RECORD: "),
             "tokenclock record says so first");
         assertTrue(requests(run).size() >= before, "no finished request lost");
         assertFalse(Files.exists(run.resolve("record.json.tmp")), "no half-written record left behind");

@@ -7,13 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Pattern;
 
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.tokenclock.metrics.Metric;
+import io.tokenclock.report.HistogramLogs;
 
 /** {@code record} on every kind of result, and {@code compare}'s refusal, force and compare.json, end to end. */
 final class ResultCommandsTest
@@ -52,6 +58,30 @@ final class ResultCommandsTest
         assertEquals(Main.EXIT_OK, Main.execute("record", dir.toString()), console.err());
         assertTrue(console.out().contains("repetitions: " + dir + ", 2 runs"), console.out());
         assertTrue(console.out().contains("ttft_p99_ms"), console.out());
+    }
+
+    @Test
+    void shouldPrintARepetitionSetsPooledFiguresBesideItsSpread() throws IOException
+    {
+        for (int k = 1; k <= 2; k++)
+        {
+            final Path rep = Files.createDirectories(dir.resolve("rep-" + k));
+            Files.writeString(rep.resolve("record.json"), Files.readString(GOLDEN)
+                .replace("\"partial\" : true", "\"partial\" : false"));
+            final Histogram ttft = new Histogram(1, 3_600_000_000_000L, 3);
+            for (int i = 1; i <= 100; i++)
+            {
+                ttft.recordValue(i * 1_000_000L * k); // rep-1: 1..100 ms, rep-2: 2..200 ms
+            }
+            HistogramLogs.write(rep, Map.of(Metric.TTFT, ttft), 0, 1, "test");
+        }
+        Files.writeString(dir.resolve("repetitions.json"), "{\"repetitions\": 2, \"figures\": {}}");
+        assertEquals(Main.EXIT_OK, Main.execute("record", dir.toString()), console.err());
+        final String out = console.out();
+        assertTrue(out.contains("pooled (2 of 2 repetitions; partial, left out: none)"), out);
+        // 200 values pooled: the 198th is 196 ms (rep-2's 98th), at HdrHistogram's 3 digits.
+        assertTrue(Pattern.compile("(?m)^ttft \\(ms\\) +200 +[0-9.]+ +[0-9.]+ +196\\.\\d+ ").matcher(out).find(), out);
+        assertTrue(out.indexOf("pooled (") < out.indexOf("run to run"), out);
     }
 
     @Test

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -33,6 +32,7 @@ import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
@@ -116,7 +116,7 @@ final class ReportGoldenTest
         }
         compare(name + "-record.json", JSON.writeValueAsString(record));
         compare(name + "-summary.txt", summary.toString(StandardCharsets.UTF_8));
-        compare(name + "-block.txt", RecordBlock.render(record));
+        compare(name + "-block.txt", RecordBlock.render(io.tokenclock.record.RecordJson.of(record)));
     }
 
     private static void compare(final String file, final String actual) throws IOException
@@ -163,8 +163,23 @@ final class ReportGoldenTest
         final Map<String, Long> errors = new LinkedHashMap<>();
         errors.put("http_429", 3L);
         errors.put("timeout", 1L);
-        final RunResult.Counts counts = new RunResult.Counts(196, 4, 20, 5, 41_234, 39_000, 98_000, 812, 7, 2,
-            6, errors, 3, 1, 3_000, 120);
+        final Map<Counter, Long> c = new EnumMap<>(Counter.class);
+        c.put(Counter.OK, 196L);
+        c.put(Counter.ERRORS, 4L);
+        c.put(Counter.CANCELLED, 20L);
+        c.put(Counter.WARMUP_REQUESTS, 5L);
+        c.put(Counter.CHUNKS, 41_234L);
+        c.put(Counter.OUTPUT_TOKENS, 39_000L);
+        c.put(Counter.INPUT_TOKENS, 98_000L);
+        c.put(Counter.WASTED_OUTPUT_TOKENS, 812L);
+        c.put(Counter.LATE_COMPLETIONS, 7L);
+        c.put(Counter.TRUNCATED, 2L);
+        c.put(Counter.RETRIES_429, 6L);
+        c.put(Counter.RING_FULL_WAITS, 3L);
+        c.put(Counter.CLAMPED_VALUES, 1L);
+        c.put(Counter.WASTED_INPUT_TOKENS, 3_000L);
+        c.put(Counter.FAILED_OUTPUT_TOKENS, 120L);
+        final RunResult.Counts counts = new RunResult.Counts(c, errors);
         final AgentWorkload.Report tasks = new AgentWorkload.Report(12, 10, 2, 1, histogram(900, 1_500, 4_200),
             histogram(3, 4, 9), 41.5, 12.25, 3);
         final Map<Metric, Distribution> groupTimes = distributions(120);
@@ -203,8 +218,8 @@ final class ReportGoldenTest
         final RunOptions o = RunOptions.builder().url("http://127.0.0.1:8000/v1").concurrency(4).requests(4L)
             .commandLine(List.of("tokenclock", "run", "--url", "http://127.0.0.1:8000/v1", "--concurrency", "4"))
             .build();
-        final RunResult.Counts counts = new RunResult.Counts(0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            Map.of(ErrorClass.HTTP_429.label(), 4L), 0, 0, 0, 0);
+        final RunResult.Counts counts = new RunResult.Counts(Map.of(Counter.ERRORS, 4L),
+            Map.of(ErrorClass.HTTP_429.label(), 4L));
         final Map<Metric, Distribution> none = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
         {

@@ -24,7 +24,7 @@ final class ServerBlockTest
             """);
         final StringBuilder sb = new StringBuilder();
 
-        ServerMetricsReport.block(record, sb);
+        ServerMetricsReport.block(record.path("report").path("server"), sb);
 
         assertEquals("""
             SERVER
@@ -39,7 +39,8 @@ final class ServerBlockTest
     void shouldLeaveTheSectionOutWhenTheServerWasNotScraped() throws Exception
     {
         final StringBuilder sb = new StringBuilder();
-        ServerMetricsReport.block(JSON.readTree("{\"report\": {\"server\": null}}"), sb);
+        ServerMetricsReport.block(JSON.readTree("{\"report\": {\"server\": null}}").path("report").path("server"), sb);
+        ServerMetricsReport.block(null, sb);
         assertFalse(sb.toString().contains("SERVER"));
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.health.ProcessUsage;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.transport.Endpoint;
@@ -39,8 +40,8 @@ public final class MinimalRuns
     public static RunResult of(final RunOptions o, final long ok, final long outputTokens, final String partialReason,
         final EnergyMeasurement energy)
     {
-        final RunResult.Counts counts = new RunResult.Counts(ok, 0, 0, 0, outputTokens, outputTokens, 10 * ok, 0, 0,
-            0, 0, Map.of(), 0, 0, 0, 0);
+        final RunResult.Counts counts = new RunResult.Counts(Map.of(Counter.OK, ok, Counter.CHUNKS, outputTokens,
+            Counter.OUTPUT_TOKENS, outputTokens, Counter.INPUT_TOKENS, 10 * ok), Map.of());
         final Map<Metric, Distribution> none = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
         {

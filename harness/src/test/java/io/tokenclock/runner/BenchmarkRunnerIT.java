@@ -37,6 +37,7 @@ import io.tokenclock.goodput.Slo;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
@@ -100,7 +101,7 @@ final class BenchmarkRunnerIT
             final RunResult r = run(o);
 
             assertEquals(8, r.counts().ok());
-            assertEquals(2, r.counts().warmupRequests());
+            assertEquals(2, r.counts().get(Counter.WARMUP_REQUESTS));
             final Distribution ttft = r.distributions().get(Metric.TTFT);
             assertEquals(8, ttft.count());
             assertTrue(ttft.min() >= 40.0, "TTFT can't beat the 40 ms prefill (the role chunk is no token): " + ttft);
@@ -110,7 +111,7 @@ final class BenchmarkRunnerIT
             assertTrue(icl.p50() >= 9.0 && icl.p50() < 12.0, "chunk gaps near the configured 10 ms: " + icl);
             final Distribution tpot = r.distributions().get(Metric.TPOT);
             assertTrue(tpot.mean() >= 9.5 && tpot.mean() < 12.0, "TPOT near 10 ms: " + tpot);
-            assertEquals(8 * 20, r.counts().outputTokens());
+            assertEquals(8 * 20, r.counts().get(Counter.OUTPUT_TOKENS));
 
             final List<JsonNode> lines = requests();
             assertEquals(10, lines.size(), "warmup included in requests.jsonl");
@@ -249,7 +250,7 @@ final class BenchmarkRunnerIT
             o.acceptTruncated(true);
             final RunResult r = run(o);
             assertEquals(4, r.counts().ok(), "accepted");
-            assertEquals(4, r.counts().truncated(), "and still counted");
+            assertEquals(4, r.counts().get(Counter.TRUNCATED), "and still counted");
             assertEquals(4, JSON.readTree(dir.resolve("record.json").toFile()).path("report").path("counts")
                 .path("truncated").asLong());
             for (final JsonNode line : requests())
@@ -311,7 +312,7 @@ final class BenchmarkRunnerIT
                     assertEquals(40, line.get("chunk_ns").size());
                 }
             }
-            assertEquals(wasted, r.counts().wastedOutputTokens());
+            assertEquals(wasted, r.counts().get(Counter.WASTED_OUTPUT_TOKENS));
         }
     }
 
@@ -349,13 +350,14 @@ final class BenchmarkRunnerIT
             o.maxTokens(40);
             final RunResult r = run(o);
             assertEquals(0, r.counts().cancelled(), "every request finished within the grace period");
-            assertTrue(r.counts().lateCompletions() >= 2, "the last requests of each slot ended after the window");
+            assertTrue(r.counts().get(Counter.LATE_COMPLETIONS) >= 2,
+                "the last requests of each slot ended after the window");
             long late = 0;
             for (final JsonNode line : requests())
             {
                 late += line.get("late").asBoolean() ? 1 : 0;
             }
-            assertEquals(r.counts().lateCompletions(), late);
+            assertEquals(r.counts().get(Counter.LATE_COMPLETIONS), late);
         }
     }
 

@@ -24,6 +24,7 @@ import io.tokenclock.cost.PriceModel;
 import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.record.RecordJson;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.RecordBlock;
 import io.tokenclock.result.RunResult;
@@ -113,7 +114,7 @@ final class CostEnergyIT
             assertTrue(samples.stream().anyMatch(l -> l.contains("\"channel\":\"rapl:package-0\"")), "RAPL sampled");
             assertTrue(samples.stream().anyMatch(l -> l.contains("\"watts\":250.0")), "the meter's samples");
 
-            final String block = RecordBlock.render(record);
+            final String block = RecordBlock.render(RecordJson.of(record));
             assertTrue(block.contains("\nCOST\n") && block.contains("\nENERGY\n"), block);
             final ByteArrayOutputStream summary = new ByteArrayOutputStream();
             ConsoleSummary.print(r, new PrintStream(summary, true, StandardCharsets.UTF_8));

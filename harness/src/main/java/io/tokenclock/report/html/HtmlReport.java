@@ -14,6 +14,7 @@ import io.tokenclock.compare.CompareJson;
 import io.tokenclock.compare.Comparison;
 import io.tokenclock.compare.ContractDiff;
 import io.tokenclock.record.RecordJson;
+import io.tokenclock.report.PooledRepetitions;
 import io.tokenclock.results.AbResult;
 import io.tokenclock.results.Imported;
 import io.tokenclock.results.Merged;
@@ -82,14 +83,13 @@ public final class HtmlReport
             case RunResultDir run ->
             {
                 final JsonNode record = RecordJson.tree(run.record());
-                RunSection.render(page, record, RunSeries.read(run.path()));
+                RunSection.render(page, run.record(), RunSeries.read(run.path()));
                 return "tokenclock report: " + record.path("run_id").asText(name);
             }
-            case Merged merged -> RunSection.render(page, RecordJson.tree(merged.record()),
-                RunSeries.read(merged.path()));
+            case Merged merged -> RunSection.render(page, merged.record(), RunSeries.read(merged.path()));
             case Sweep sweep -> SweepSection.render(page, sweep.sweep());
             case AbResult ab -> SpreadSection.ab(page, ab.ab());
-            case RepetitionSet reps -> SpreadSection.repetitions(page, reps.spread());
+            case RepetitionSet reps -> SpreadSection.repetitions(page, reps.spread(), PooledRepetitions.of(reps));
             case Imported imported -> Members.imported(page, imported);
         }
         if (r instanceof Sweep || r instanceof AbResult || r instanceof RepetitionSet)

@@ -7,6 +7,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.record.RecordJson;
+import io.tokenclock.record.RunRecord;
 import io.tokenclock.report.RecordBlock;
 
 /**
@@ -26,10 +28,11 @@ final class RunSection
     {
     }
 
-    /** Appends the whole single-run report of {@code record} and its series. */
-    static void render(final Page page, final JsonNode record, final RunSeries s)
+    /** Appends the whole single-run report of {@code run} and its series. */
+    static void render(final Page page, final RunRecord run, final RunSeries s)
     {
-        page.h2("Record").pre(RecordBlock.render(record));
+        final JsonNode record = RecordJson.tree(run);
+        page.h2("Record").pre(RecordBlock.render(run));
         summary(page, record.path("report"));
         RunCharts.percentiles(page, List.of(record.path("run_id").asText("run")), List.of(s));
         RunCharts.overTime(page, record, s);

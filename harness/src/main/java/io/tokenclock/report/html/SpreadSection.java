@@ -7,6 +7,9 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.record.Dist;
+import io.tokenclock.record.PooledRecord;
+
 /** Repetitions (each figure's dispersion with its interval) and A/B comparisons (each difference and verdict). */
 final class SpreadSection
 {
@@ -14,9 +17,30 @@ final class SpreadSection
     {
     }
 
-    /** repetitions.json: a table of every figure, and one chart per figure of its values with the interval. */
-    static void repetitions(final Page page, final JsonNode r)
+    /**
+     * pooled.json's figures (every pooled request as one sample), then repetitions.json: a table of every figure,
+     * and one chart per figure of its values with the interval.
+     */
+    static void repetitions(final Page page, final JsonNode r, final PooledRecord pooled)
     {
+        page.h2("Repetitions pooled");
+        page.p("Pooled: " + pooled.pooledRepetitions().size() + " of " + pooled.repetitions() + " repetitions (" +
+            "partial, left out: " + (pooled.partialRepetitions().isEmpty() ? "none" : pooled.partialRepetitions()) +
+            "); " + pooled.pooled() + ".");
+        final List<List<String>> pooledRows = new ArrayList<>();
+        for (final Map.Entry<String, Dist> e : pooled.distributions().entrySet())
+        {
+            final Dist d = e.getValue();
+            if (d.count() > 0)
+            {
+                pooledRows.add(List.of(e.getKey(), d.unit(), Long.toString(d.count()), Html.num(d.figure("p50")),
+                    Html.num(d.figure("p90")), Html.num(d.figure("p99")), Html.num(d.figure("p99_9")),
+                    Html.num(d.figure("max")), interval(d.p99Ci95())));
+            }
+        }
+        page.raw(Html.table(List.of("metric", "unit", "n", "p50", "p90", "p99", "p99.9", "max", "p99 95% interval"),
+            pooledRows));
+        pooled.notPooled().forEach(n -> page.p("Not pooled: " + n));
         page.h2("Repetitions");
         page.p(r.path("repetitions").asText("?") + " repetitions. Interval: " + r.path("ci").asText("-") +
             ". Outliers: " + r.path("outlier_rule").asText("-") + ".");
@@ -94,6 +118,13 @@ final class SpreadSection
             "the table)", "% of A").points().x(x).series("B - A", rel).series("95% low", low)
             .series("95% high", high), "Each figure's difference in % of A (1 = the table's first row); a figure " +
             "differs when its interval excludes 0: " + String.join(", ", names));
+    }
+
+    /** @return a record interval [low, high], "none" for a side the samples cannot bound. */
+    private static String interval(final List<Double> ci)
+    {
+        return ci == null ? "-" : "[" + (ci.get(0) == null ? "none" : Html.num(ci.get(0))) + ", " +
+            (ci.get(1) == null ? "none" : Html.num(ci.get(1))) + "]";
     }
 
     private static String percent(final JsonNode n)
