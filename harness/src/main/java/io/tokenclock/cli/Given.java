@@ -2,6 +2,9 @@ package io.tokenclock.cli;
 
 import picocli.CommandLine;
 
+import io.tokenclock.config.RunOption;
+import io.tokenclock.config.RunOptionsBuilder;
+
 /**
  * Which of {@code run}'s flags apply. Without a contract file every flag applies, its default included (the flags are
  * the whole configuration); over a contract only the flags the user typed do, so that a contract's key is never
@@ -22,6 +25,15 @@ final class Given
     boolean set(final String flag)
     {
         return !overContract || parsed.hasMatchedOption(flag);
+    }
+
+    /** Sets {@code option} to the value of its flag when that flag applies ({@link #set}). */
+    <T> void apply(final RunOptionsBuilder o, final RunOption<T> option, final T value)
+    {
+        if (set(option.flag()))
+        {
+            o.set(option, value);
+        }
     }
 
     /** @return whether the user typed {@code flag}. */

@@ -6,6 +6,7 @@ import java.util.function.Function;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.config.Scenario;
 import io.tokenclock.config.TailQuantile;
@@ -24,11 +25,11 @@ final class LoadFlags
     @Option(names = "--rate", description = "Open loop: mean arrival rate, requests/s.")
     Double rate;
 
-    @Option(names = "--arrival", defaultValue = "poisson",
+    @Option(names = "--arrival",
         description = "constant, poisson or gamma (default: ${DEFAULT-VALUE}).")
     String arrival;
 
-    @Option(names = "--burstiness", defaultValue = "1.0",
+    @Option(names = "--burstiness",
         description = "Gamma shape k; CV of gaps = 1/sqrt(k); 1 = Poisson.")
     double burstiness;
 
@@ -68,17 +69,17 @@ final class LoadFlags
     String scenario;
 
     @Option(names = "--min-samples-for", description = "Measure as many requests as a percentile (p90, p99, p99.9) " +
-        "needs for its 95% interval to have an upper end (p99: 368).")
+        "needs for its 95%% interval to have an upper end (p99: 368).")
     String minSamplesFor;
 
     @Option(names = "--fixed-schedule", description = "Replay a mooncake trace on its own timestamps (open loop).")
     boolean fixedSchedule;
 
-    @Option(names = "--drain-timeout", defaultValue = "60",
+    @Option(names = "--drain-timeout",
         description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
     double drainTimeout;
 
-    @Option(names = "--grace", defaultValue = "5", description = "After Ctrl-C or SIGTERM: seconds the requests in " +
+    @Option(names = "--grace", description = "After Ctrl-C or SIGTERM: seconds the requests in " +
         "flight may finish before they are cancelled and a partial record is written (a second signal: at once).")
     double grace;
 
@@ -91,22 +92,10 @@ final class LoadFlags
 
     private void applyLoopKind(final RunOptionsBuilder o, final Given given)
     {
-        if (given.set("--fixed-schedule"))
-        {
-            o.fixedSchedule(fixedSchedule);
-        }
-        if (given.set("--grace"))
-        {
-            o.graceS(grace);
-        }
-        if (given.set("--concurrency"))
-        {
-            o.concurrency(concurrency);
-        }
-        if (given.set("--rate"))
-        {
-            o.rate(rate);
-        }
+        given.apply(o, RunOption.FIXED_SCHEDULE, fixedSchedule);
+        given.apply(o, RunOption.GRACE_S, grace);
+        given.apply(o, RunOption.CONCURRENCY, concurrency);
+        given.apply(o, RunOption.RATE, rate);
         if (given.overContract() && given.typed("--concurrency"))
         {
             o.rate(null);
@@ -119,18 +108,9 @@ final class LoadFlags
         {
             o.arrival(RunCommand.parseArrival(arrival));
         }
-        if (given.set("--burstiness"))
-        {
-            o.burstiness(burstiness);
-        }
-        if (given.set("--sticky"))
-        {
-            o.sticky(sticky);
-        }
-        if (given.set("--users"))
-        {
-            o.users(users);
-        }
+        given.apply(o, RunOption.BURSTINESS, burstiness);
+        given.apply(o, RunOption.STICKY, sticky);
+        given.apply(o, RunOption.USERS, users);
         if (given.set("--ramp") && ramp != null)
         {
             o.ramp(RunCommand.parseRamp(ramp, "--ramp"));
@@ -195,21 +175,9 @@ final class LoadFlags
             }
             o.concurrencyStages(new ConcurrencySchedule(c, d));
         }
-        if (given.set("--max-concurrency"))
-        {
-            o.maxConcurrency(maxConcurrency);
-        }
-        if (given.set("--requests"))
-        {
-            o.requests(requests);
-        }
-        if (given.set("--duration"))
-        {
-            o.durationS(duration);
-        }
-        if (given.set("--drain-timeout"))
-        {
-            o.drainTimeoutS(drainTimeout);
-        }
+        given.apply(o, RunOption.MAX_CONCURRENCY, maxConcurrency);
+        given.apply(o, RunOption.REQUESTS, requests);
+        given.apply(o, RunOption.DURATION_S, duration);
+        given.apply(o, RunOption.DRAIN_TIMEOUT_S, drainTimeout);
     }
 }

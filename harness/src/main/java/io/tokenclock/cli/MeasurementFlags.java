@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.transport.Stamping;
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.quality.Checks;
 
@@ -40,7 +41,7 @@ final class MeasurementFlags
         "finish_reason nor [DONE] as ok, their tokens in the metrics (they are counted as truncated either way).")
     boolean acceptTruncated;
 
-    @Option(names = "--io-threads", defaultValue = "0", description = "Event loop threads (0: one per core).")
+    @Option(names = "--io-threads", description = "Event loop threads (0: one per core).")
     int ioThreads;
 
     @Option(names = "--busy-poll", description = "Precision mode: event loops busy-poll epoll instead of sleeping " +
@@ -58,7 +59,7 @@ final class MeasurementFlags
     @Option(names = "--profile-out", description = "Where flame graph and JFR go (default: the output directory).")
     Path profileOut;
 
-    @Option(names = "--hiccup-warn-fraction", defaultValue = "0.1",
+    @Option(names = "--hiccup-warn-fraction",
         description = "Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.")
     double hiccupWarnFraction;
 
@@ -66,25 +67,16 @@ final class MeasurementFlags
         "metrics into server_metrics.jsonl during the run (default: the --url's origin + /metrics; off: none).")
     String serverMetrics;
 
-    @Option(names = "--server-metrics-interval-ms", defaultValue = "1000", paramLabel = "N",
+    @Option(names = "--server-metrics-interval-ms", paramLabel = "N",
         description = "How often the server's metrics are scraped, ms (100 to 3600000).")
     long serverMetricsIntervalMs;
 
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        if (given.set("--io-threads"))
-        {
-            o.ioThreads(ioThreads);
-        }
-        if (given.set("--accept-truncated"))
-        {
-            o.acceptTruncated(acceptTruncated);
-        }
-        if (given.set("--hiccup-warn-fraction"))
-        {
-            o.hiccupWarnFraction(hiccupWarnFraction);
-        }
+        given.apply(o, RunOption.IO_THREADS, ioThreads);
+        given.apply(o, RunOption.ACCEPT_TRUNCATED, acceptTruncated);
+        given.apply(o, RunOption.HICCUP_WARN_FRACTION, hiccupWarnFraction);
         o.profile(profile);
         o.profileOut(profileOut);
         if (given.typed("--slo-ttft-ms") || given.typed("--slo-tpot-ms") || given.typed("--slo-e2e-ms") ||
@@ -100,17 +92,8 @@ final class MeasurementFlags
         {
             o.stamping(Stamping.of(stamping));
         }
-        if (given.set("--busy-poll"))
-        {
-            o.busyPoll(busyPoll);
-        }
-        if (given.set("--server-metrics"))
-        {
-            o.serverMetrics(serverMetrics);
-        }
-        if (given.set("--server-metrics-interval-ms"))
-        {
-            o.serverMetricsIntervalMs(serverMetricsIntervalMs);
-        }
+        given.apply(o, RunOption.BUSY_POLL, busyPoll);
+        given.apply(o, RunOption.SERVER_METRICS, serverMetrics);
+        given.apply(o, RunOption.SERVER_METRICS_INTERVAL_MS, serverMetricsIntervalMs);
     }
 }

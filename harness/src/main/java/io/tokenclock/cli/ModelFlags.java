@@ -2,6 +2,7 @@ package io.tokenclock.cli;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 
 /**
@@ -13,7 +14,7 @@ final class ModelFlags
     @Option(names = "--model", description = "Model name (default: the first one /models lists).")
     String model;
 
-    @Option(names = "--max-tokens", defaultValue = "256",
+    @Option(names = "--max-tokens",
         description = "max_tokens per request; 0 leaves it to the server.")
     int maxTokens;
 
@@ -33,29 +34,11 @@ final class ModelFlags
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        if (given.set("--model"))
-        {
-            o.model(model);
-        }
-        if (given.set("--max-tokens"))
-        {
-            o.maxTokens(maxTokens);
-        }
-        if (given.set("--ignore-eos"))
-        {
-            o.ignoreEos(ignoreEos);
-        }
-        if (given.set("--temperature"))
-        {
-            o.temperature(temperature);
-        }
-        if (given.set("--extra-body"))
-        {
-            o.extraBody(extraBody);
-        }
-        if (given.set("--tokenizer"))
-        {
-            o.tokenizer(tokenizer);
-        }
+        given.apply(o, RunOption.MODEL, model);
+        given.apply(o, RunOption.MAX_TOKENS, maxTokens);
+        given.apply(o, RunOption.IGNORE_EOS, ignoreEos);
+        given.apply(o, RunOption.TEMPERATURE, temperature);
+        given.apply(o, RunOption.EXTRA_BODY, extraBody);
+        given.apply(o, RunOption.TOKENIZER, tokenizer);
     }
 }

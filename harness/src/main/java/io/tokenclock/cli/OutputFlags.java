@@ -4,6 +4,7 @@ import java.nio.file.Path;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 
 /**
@@ -37,24 +38,12 @@ final class OutputFlags
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        if (given.set("--output-dir"))
-        {
-            o.outputDir(outputDir);
-        }
+        given.apply(o, RunOption.OUTPUT_DIR, outputDir);
         o.force(force);
-        if (given.set("--save-text"))
-        {
-            o.saveText(saveText);
-        }
+        given.apply(o, RunOption.SAVE_TEXT, saveText);
         o.runId(runId);
-        if (given.set("--jfr-events"))
-        {
-            o.jfrEvents(jfrEvents);
-        }
-        if (given.set("--no-report"))
-        {
-            o.htmlReport(!noReport);
-        }
+        given.apply(o, RunOption.JFR_EVENTS, jfrEvents);
+        given.apply(o, RunOption.HTML_REPORT, !noReport);
         o.progress(!noProgress && Terminal.stderrIsTerminal());
     }
 }

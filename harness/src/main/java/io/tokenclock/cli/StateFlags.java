@@ -2,6 +2,7 @@ package io.tokenclock.cli;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 
 /**
@@ -10,7 +11,7 @@ import io.tokenclock.config.RunOptionsBuilder;
  */
 final class StateFlags
 {
-    @Option(names = "--repetitions", defaultValue = "1",
+    @Option(names = "--repetitions",
         description = "Repeat the run N times (DIR/rep-K each) and report run-to-run variance " +
             "(default: ${DEFAULT-VALUE}).")
     int repetitions;
@@ -19,11 +20,11 @@ final class StateFlags
         description = "Send the first request alone before the run and report it on its own as the cold start.")
     boolean coldStart;
 
-    @Option(names = "--warmup-requests", defaultValue = "0",
+    @Option(names = "--warmup-requests",
         description = "Requests run first and excluded from metrics.")
     long warmupRequests;
 
-    @Option(names = "--warmup-duration", defaultValue = "0", description = "Seconds of warmup, excluded from metrics.")
+    @Option(names = "--warmup-duration", description = "Seconds of warmup, excluded from metrics.")
     double warmupDuration;
 
     @Option(names = "--no-self-warmup", negatable = false, description = "Skip the harness's own warm-up against " +
@@ -37,29 +38,11 @@ final class StateFlags
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        if (given.set("--no-self-warmup"))
-        {
-            o.selfWarmup(!noSelfWarmup);
-        }
-        if (given.set("--preconnect"))
-        {
-            o.preconnect(preconnect);
-        }
-        if (given.set("--repetitions"))
-        {
-            o.repetitions(repetitions);
-        }
-        if (given.set("--cold-start"))
-        {
-            o.coldStart(coldStart);
-        }
-        if (given.set("--warmup-requests"))
-        {
-            o.warmupRequests(warmupRequests);
-        }
-        if (given.set("--warmup-duration"))
-        {
-            o.warmupDurationS(warmupDuration);
-        }
+        given.apply(o, RunOption.SELF_WARMUP, !noSelfWarmup);
+        given.apply(o, RunOption.PRECONNECT, preconnect);
+        given.apply(o, RunOption.REPETITIONS, repetitions);
+        given.apply(o, RunOption.COLD_START, coldStart);
+        given.apply(o, RunOption.WARMUP_REQUESTS, warmupRequests);
+        given.apply(o, RunOption.WARMUP_DURATION_S, warmupDuration);
     }
 }

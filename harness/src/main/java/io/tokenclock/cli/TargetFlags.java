@@ -7,6 +7,7 @@ import java.util.Locale;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.transport.Endpoint;
 
@@ -19,7 +20,7 @@ final class TargetFlags
     @Option(names = "--url", description = "API base URL, e.g. http://127.0.0.1:8000/v1 (required without --config)")
     String url;
 
-    @Option(names = "--endpoint", defaultValue = "chat",
+    @Option(names = "--endpoint",
         description = "chat or completions (default: ${DEFAULT-VALUE}).")
     String endpoint;
 
@@ -27,35 +28,35 @@ final class TargetFlags
         description = "Extra header NAME:VALUE (repeatable). Values are never written out.")
     List<String> headers = new ArrayList<>();
 
-    @Option(names = "--api-key-env", defaultValue = "OPENAI_API_KEY",
+    @Option(names = "--api-key-env",
         description = "Environment variable holding the API key (default: ${DEFAULT-VALUE}).")
     String apiKeyEnv;
 
-    @Option(names = "--timeout", defaultValue = "600", description = "Per-request timeout, seconds.")
+    @Option(names = "--timeout", description = "Per-request timeout, seconds.")
     double timeout;
 
-    @Option(names = "--connect-timeout", defaultValue = "10", description = "Seconds to open a connection " +
+    @Option(names = "--connect-timeout", description = "Seconds to open a connection " +
         "(0: no limit); requests that run out are timeout_connect.")
     double connectTimeout;
 
-    @Option(names = "--first-byte-timeout", defaultValue = "0", description = "Seconds from send to the first byte " +
+    @Option(names = "--first-byte-timeout", description = "Seconds from send to the first byte " +
         "of the response (0: no limit); requests that run out are timeout_first_byte.")
     double firstByteTimeout;
 
-    @Option(names = "--idle-timeout", defaultValue = "0", description = "Seconds of silence allowed mid-response " +
+    @Option(names = "--idle-timeout", description = "Seconds of silence allowed mid-response " +
         "(0: no limit); requests that run out are timeout_idle.")
     double idleTimeout;
 
-    @Option(names = "--retry-429", defaultValue = "0", paramLabel = "N", description = "Send a request answered 429 " +
+    @Option(names = "--retry-429", paramLabel = "N", description = "Send a request answered 429 " +
         "again after its Retry-After (1 s without one, at most 60 s), up to N times; retries are counted apart " +
         "(default 0: each 429 is an error).")
     int retry429;
 
-    @Option(names = "--max-event-bytes", defaultValue = "1048576", description = "The longest SSE event (or line) " +
+    @Option(names = "--max-event-bytes", description = "The longest SSE event (or line) " +
         "kept; a longer one ends its request as oversize.")
     int maxEventBytes;
 
-    @Option(names = "--max-output-bytes", defaultValue = "16777216", description = "The most answer text kept per " +
+    @Option(names = "--max-output-bytes", description = "The most answer text kept per " +
         "request (content, reasoning and tool calls, each); more ends the request as oversize.")
     int maxOutputBytes;
 
@@ -67,7 +68,7 @@ final class TargetFlags
         "recorded in record.json and shown in the summary).")
     boolean insecure;
 
-    @Option(names = "--wait-ready", defaultValue = "0", description = "Seconds to wait for a server that is " +
+    @Option(names = "--wait-ready", description = "Seconds to wait for a server that is " +
         "starting or loading its model (503, 502, 504, refused connections): /models, then one probe request, " +
         "polled once a second.")
     double waitReady;
@@ -84,10 +85,7 @@ final class TargetFlags
 
     private void applyEndpointAndTimeouts(final RunOptionsBuilder o, final Given given)
     {
-        if (given.set("--url"))
-        {
-            o.url(url);
-        }
+        given.apply(o, RunOption.URL, url);
         if (given.set("--endpoint"))
         {
             o.api(switch (endpoint.toLowerCase(Locale.ROOT))
@@ -101,54 +99,21 @@ final class TargetFlags
         {
             RunCommand.parseHeaders(headers).forEach(o::header);
         }
-        if (given.set("--api-key-env"))
-        {
-            o.apiKeyEnv(apiKeyEnv);
-        }
-        if (given.set("--ca-cert"))
-        {
-            o.caCert(caCert);
-        }
-        if (given.set("--insecure"))
-        {
-            o.insecure(insecure);
-        }
-        if (given.set("--wait-ready"))
-        {
-            o.waitReadyS(waitReady);
-        }
+        given.apply(o, RunOption.API_KEY_ENV, apiKeyEnv);
+        given.apply(o, RunOption.CA_CERT, caCert);
+        given.apply(o, RunOption.INSECURE, insecure);
+        given.apply(o, RunOption.WAIT_READY_S, waitReady);
         o.preflight(!noPreflight);
-        if (given.set("--timeout"))
-        {
-            o.timeoutS(timeout);
-        }
-        if (given.set("--connect-timeout"))
-        {
-            o.connectTimeoutS(connectTimeout);
-        }
-        if (given.set("--first-byte-timeout"))
-        {
-            o.firstByteTimeoutS(firstByteTimeout);
-        }
-        if (given.set("--idle-timeout"))
-        {
-            o.idleTimeoutS(idleTimeout);
-        }
+        given.apply(o, RunOption.TIMEOUT_S, timeout);
+        given.apply(o, RunOption.CONNECT_TIMEOUT_S, connectTimeout);
+        given.apply(o, RunOption.FIRST_BYTE_TIMEOUT_S, firstByteTimeout);
+        given.apply(o, RunOption.IDLE_TIMEOUT_S, idleTimeout);
     }
 
     private void applyResponseLimits(final RunOptionsBuilder o, final Given given)
     {
-        if (given.set("--retry-429"))
-        {
-            o.retries429(retry429);
-        }
-        if (given.set("--max-event-bytes"))
-        {
-            o.maxEventBytes(maxEventBytes);
-        }
-        if (given.set("--max-output-bytes"))
-        {
-            o.maxOutputBytes(maxOutputBytes);
-        }
+        given.apply(o, RunOption.RETRIES_429, retry429);
+        given.apply(o, RunOption.MAX_EVENT_BYTES, maxEventBytes);
+        given.apply(o, RunOption.MAX_OUTPUT_BYTES, maxOutputBytes);
     }
 }

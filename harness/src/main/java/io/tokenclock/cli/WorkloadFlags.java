@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 
 import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 
 /**
@@ -31,11 +32,11 @@ final class WorkloadFlags
         description = "Simulated tool latency for --agent-steps, ms (default: ${DEFAULT-VALUE}).")
     int toolLatencyMs;
 
-    @Option(names = "--seed", defaultValue = "42",
+    @Option(names = "--seed",
         description = "Seed of the schedule and prompts (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--input-tokens", defaultValue = "128", description = "Synthetic prompt length in words (~tokens).")
+    @Option(names = "--input-tokens", description = "Synthetic prompt length in words (~tokens).")
     int inputTokens;
 
     @Option(names = "--prompt", description = "Use this prompt for every request instead of synthetic ones.")
@@ -44,69 +45,42 @@ final class WorkloadFlags
     @Option(names = "--dataset", description = "Replay prompts from a dataset or trace file instead of synthesizing.")
     Path dataset;
 
-    @Option(names = "--dataset-format", defaultValue = "jsonl",
+    @Option(names = "--dataset-format",
         description = "jsonl (prompt or messages per line), sharegpt, or mooncake (trace) (default: ${DEFAULT-VALUE}).")
     String datasetFormat;
 
-    @Option(names = "--cancel-rate", defaultValue = "0",
+    @Option(names = "--cancel-rate",
         description = "Fraction of requests cancelled on purpose by the client (with --cancel-after-*).")
     double cancelRate;
 
-    @Option(names = "--cancel-after-ms", defaultValue = "0",
+    @Option(names = "--cancel-after-ms",
         description = "Cancel picked requests this long after send.")
     double cancelAfterMs;
 
-    @Option(names = "--cancel-after-tokens", defaultValue = "0",
+    @Option(names = "--cancel-after-tokens",
         description = "Cancel picked requests once this many tokens (content chunks) arrived.")
     int cancelAfterTokens;
 
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        if (given.set("--seed"))
-        {
-            o.seed(seed);
-        }
+        given.apply(o, RunOption.SEED, seed);
         if (given.set("--input-tokens"))
         {
             o.inputTokens(inputTokens);
             o.inputLengths(null);
         }
-        if (given.set("--prompt"))
-        {
-            o.prompt(prompt);
-        }
-        if (given.set("--dataset"))
-        {
-            o.dataset(dataset);
-        }
-        if (given.set("--dataset-format"))
-        {
-            o.datasetFormat(datasetFormat.toLowerCase(Locale.ROOT));
-        }
-        if (given.set("--cancel-rate"))
-        {
-            o.cancelRate(cancelRate);
-        }
-        if (given.set("--cancel-after-ms"))
-        {
-            o.cancelAfterMs(cancelAfterMs);
-        }
-        if (given.set("--cancel-after-tokens"))
-        {
-            o.cancelAfterTokens(cancelAfterTokens);
-        }
+        given.apply(o, RunOption.PROMPT, prompt);
+        given.apply(o, RunOption.DATASET, dataset);
+        given.apply(o, RunOption.DATASET_FORMAT, datasetFormat.toLowerCase(Locale.ROOT));
+        given.apply(o, RunOption.CANCEL_RATE, cancelRate);
+        given.apply(o, RunOption.CANCEL_AFTER_MS, cancelAfterMs);
+        given.apply(o, RunOption.CANCEL_AFTER_TOKENS, cancelAfterTokens);
         if (given.set("--agent-steps") && agentSteps != null)
         {
             o.agent(AgentSpec.simulated(agentSteps, toolLatencyMs));
         }
-        if (given.set("--turns"))
-        {
-            o.sessionTurns(LengthSpec.fixed(turns));
-        }
-        if (given.set("--think-ms"))
-        {
-            o.thinkTimeMs(LengthSpec.fixed(thinkMs));
-        }
+        given.apply(o, RunOption.SESSION_TURNS, LengthSpec.fixed(turns));
+        given.apply(o, RunOption.THINK_TIME_MS, LengthSpec.fixed(thinkMs));
     }
 }

@@ -25,7 +25,8 @@ import io.tokenclock.workload.SharedPrefixes;
  * Every option of a run, validated, immutable, and grouped as the benchmarking protocol groups them: target (N),
  * model (M), workload (W), load (A), state (S), measurement (E, H), quality (Q) and output. Built only by
  * {@link RunOptionsBuilder#build()}, which both the contract file and the command-line flags feed and which holds every
- * rule; the flags and contract keys of each option are documented in docs/CLI.md and docs/CONTRACT.md.
+ * rule. Each component is declared once, with its flag, contract key, default and unit, in {@link RunOption}'s table
+ * (the builder fills the records by component name); docs/CLI.md and docs/CONTRACT.md document them.
  * <p>
  * Thread-safe: nothing in it changes after it is built (collections are unmodifiable copies, JSON trees deep copies
  * that no one else holds).

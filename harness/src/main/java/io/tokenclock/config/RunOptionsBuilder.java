@@ -1,7 +1,11 @@
 package io.tokenclock.config;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,18 +21,33 @@ import io.tokenclock.load.RateSchedule;
 import io.tokenclock.quality.Check;
 import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.quality.QualityRule;
-import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.Endpoint;
-import io.tokenclock.transport.RequestLimits;
+import io.tokenclock.transport.Stamping;
 import io.tokenclock.workload.SharedPrefixes;
+
+import static io.tokenclock.config.RunOption.ACCEPT_TRUNCATED;
+import static io.tokenclock.config.RunOption.HEADERS;
+import static io.tokenclock.config.RunOption.JUDGE;
+import static io.tokenclock.config.RunOption.POWER;
+import static io.tokenclock.config.RunOption.PRICE;
+import static io.tokenclock.config.RunOption.QUALITY_CHECKS;
+import static io.tokenclock.config.RunOption.QUALITY_SUCCESS;
+import static io.tokenclock.config.RunOption.SHARD;
+import static io.tokenclock.config.RunOption.SLO;
+import static io.tokenclock.config.RunOption.STAGES;
 
 /**
  * Collects a run's options from the contract file, the command line or code, then {@link #build()}s them into
- * {@link RunOptions} through the one set of rules ({@link RunRules}). Each value remembers where it came from
- * ({@link #from(Source)}), so that an error names the flag or the contract key the user wrote.
+ * {@link RunOptions} through the one set of rules ({@link RunRules}). Values are kept per {@link RunOption}, each
+ * starting at its default, and each remembers where it came from ({@link #from(Source)}), so that an error names the
+ * flag or the contract key the user wrote.
  * <p>
- * Not thread-safe; one builder per run. Its fields are package-private for {@link RunRules} alone: everything else
- * sets them through the named setters and reads the built {@link RunOptions}.
+ * {@link #set} takes any option; the named setters below are the same call, kept for the code and tests that read
+ * better with them (a new option needs none). {@link #build()} fills the group records of {@link RunOptions} by
+ * component name from the table, so that an option is declared once, in {@link RunOption}, and read once, through
+ * its record component.
+ * <p>
+ * Not thread-safe; one builder per run.
  */
 public final class RunOptionsBuilder
 {
@@ -41,244 +60,52 @@ public final class RunOptionsBuilder
         CONTRACT
     }
 
-    String url;
-    Endpoint.Api api = Endpoint.Api.CHAT;
-    Map<String, String> headers = new LinkedHashMap<>();
-    String apiKeyEnv = "OPENAI_API_KEY";
-    boolean preflight = true;
-    double waitReadyS = 0;
-    Path caCert;
-    boolean insecure = false;
-    double connectTimeoutS = RequestLimits.DEFAULT.connectNs() / 1e9;
-    double firstByteTimeoutS = 0;
-    double idleTimeoutS = 0;
-    double timeoutS = 600;
-    int retries429 = 0;
-    int maxEventBytes = RequestLimits.DEFAULT.maxEventBytes();
-    int maxOutputBytes = RequestLimits.DEFAULT.maxOutputBytes();
-    String model;
-    String tokenizer;
-    int maxTokens = 256;
-    boolean ignoreEos = false;
-    Double temperature;
-    String extraBody;
-    long seed = 42;
-    int inputTokens = 128;
-    String prompt;
-    LengthSpec inputLengths;
-    LengthSpec outputLengths;
-    double lengthCorrelation = 0;
-    List<SegmentSpec> segments;
-    Path dataset;
-    String datasetFormat = "jsonl";
-    int blockSize = 512;
-    SharedPrefixes prefixes;
-    double cancelRate = 0;
-    double cancelAfterMs = 0;
-    int cancelAfterTokens = 0;
-    LengthSpec sessionTurns;
-    LengthSpec thinkTimeMs;
-    AgentSpec agent;
-    Integer concurrency;
-    Double rate;
-    ArrivalProcess.Kind arrival = ArrivalProcess.Kind.POISSON;
-    double burstiness = 1.0;
-    Integer maxConcurrency;
-    Integer users;
-    boolean sticky = false;
-    RateSchedule.Ramp ramp;
-    ConcurrencySchedule concurrencyStages;
-    List<RateSchedule.Stage> stages = new ArrayList<>();
-    Long requests;
-    Double durationS;
-    boolean fixedSchedule = false;
-    double drainTimeoutS = 60;
-    double graceS = 5;
-    Scenario scenario;
-    TailQuantile minSamplesFor;
-    long warmupRequests = 0;
-    double warmupDurationS = 0;
-    boolean coldStart = false;
-    String cachePolicy = "preserve";
-    String flushUrl;
-    String flushMethod = "POST";
-    int repetitions = 1;
-    int repetitionIndex = 0;
-    boolean selfWarmup = !"false".equals(System.getProperty("tokenclock.selfWarmup"));
-    boolean selfWarmupRun = false;
-    Integer preconnect;
-    int ioThreads = 0;
-    boolean busyPoll = false;
-    Stamping stamping = Stamping.USER;
-    String profile;
-    Path profileOut;
-    double hiccupWarnFraction = 0.1;
-    String serverMetrics;
-    long serverMetricsIntervalMs = 1000;
-    Slo slo;
-    boolean acceptTruncated = false;
-    String qualitySuccess;
-    List<Check> qualityChecks = List.of();
-    JudgeSpec judge;
-    Path outputDir;
-    String runId;
-    boolean force = false;
-    boolean saveText = false;
-    boolean progress = false;
-    boolean jfrEvents = false;
-    boolean htmlReport = true;
-    List<String> commandLine = List.of();
-    ObjectNode contract;
-    Path contractPath;
-    RateSchedule.Ramp concurrencyRamp;
-    PriceModel price;
-    List<PowerSourceSpec> power = new ArrayList<>();
-    ShardSpec shard = ShardSpec.WHOLE;
+    /** The groups {@link #build()} fills by component name, in {@link RunOptions}' order. */
+    private static final List<Class<? extends Record>> GROUPS = List.of(RunOptions.Target.class,
+        RunOptions.Model.class, RunOptions.Workload.class, RunOptions.Load.class, RunOptions.State.class,
+        RunOptions.Measurement.class, RunOptions.Output.class);
 
+    private final Map<RunOption<?>, Object> values = new IdentityHashMap<>();
+    private final Map<RunOption<?>, Source> given = new LinkedHashMap<>();
     private Source source = Source.FLAG;
-    private final Map<String, Source> given = new LinkedHashMap<>();
 
     RunOptionsBuilder()
     {
+        for (final RunOption<?> option : RunOption.all())
+        {
+            values.put(option, option.defaultValue());
+        }
+        // The test suite turns the self-warm-up off for the tests that are not about it (docs/CLI.md).
+        if ("false".equals(System.getProperty("tokenclock.selfWarmup")))
+        {
+            values.put(RunOption.SELF_WARMUP, false);
+        }
     }
 
     RunOptionsBuilder(final RunOptions o)
     {
-        copy(o.target());
-        copy(o.model());
-        copy(o.workload());
-        copy(o.load());
-        copy(o.state());
-        copy(o.measurement());
-        copy(o.quality());
-        copy(o.output());
-        price = o.cost().price();
-        power = new ArrayList<>(o.power().sources());
-        shard = o.shard();
+        this();
+        final List<Record> groups = List.of(o.target(), o.model(), o.workload(), o.load(), o.state(),
+            o.measurement(), o.output());
+        for (final Record group : groups)
+        {
+            for (final RunOption<?> option : RunOption.all())
+            {
+                if (option.group() == group.getClass())
+                {
+                    values.put(option, componentValue(group, option.component()));
+                }
+            }
+        }
+        put(SLO, o.quality().slo());
+        put(ACCEPT_TRUNCATED, o.quality().acceptTruncated());
+        put(QUALITY_SUCCESS, o.quality().rule().success());
+        put(QUALITY_CHECKS, o.quality().rule().checks());
+        put(JUDGE, o.quality().rule().judge());
+        put(PRICE, o.cost().price());
+        put(POWER, o.power().sources());
+        put(SHARD, o.shard());
     }
-
-
-    private void copy(final RunOptions.Target t)
-    {
-        url = t.url();
-        api = t.api();
-        headers = new LinkedHashMap<>(t.headers());
-        apiKeyEnv = t.apiKeyEnv();
-        preflight = t.preflight();
-        waitReadyS = t.waitReadyS();
-        caCert = t.caCert();
-        insecure = t.insecure();
-        connectTimeoutS = t.connectTimeoutS();
-        firstByteTimeoutS = t.firstByteTimeoutS();
-        idleTimeoutS = t.idleTimeoutS();
-        timeoutS = t.timeoutS();
-        retries429 = t.retries429();
-        maxEventBytes = t.maxEventBytes();
-        maxOutputBytes = t.maxOutputBytes();
-    }
-
-    private void copy(final RunOptions.Model m)
-    {
-        model = m.name();
-        tokenizer = m.tokenizer();
-        maxTokens = m.maxTokens();
-        ignoreEos = m.ignoreEos();
-        temperature = m.temperature();
-        extraBody = m.extraBody();
-    }
-
-    private void copy(final RunOptions.Workload w)
-    {
-        seed = w.seed();
-        inputTokens = w.inputTokens();
-        prompt = w.prompt();
-        inputLengths = w.inputLengths();
-        outputLengths = w.outputLengths();
-        lengthCorrelation = w.lengthCorrelation();
-        segments = w.segments();
-        dataset = w.dataset();
-        datasetFormat = w.datasetFormat();
-        blockSize = w.blockSize();
-        prefixes = w.prefixes();
-        cancelRate = w.cancelRate();
-        cancelAfterMs = w.cancelAfterMs();
-        cancelAfterTokens = w.cancelAfterTokens();
-        sessionTurns = w.sessionTurns();
-        thinkTimeMs = w.thinkTimeMs();
-        agent = w.agent();
-    }
-
-    private void copy(final RunOptions.Load l)
-    {
-        concurrency = l.concurrency();
-        rate = l.rate();
-        arrival = l.arrival();
-        burstiness = l.burstiness();
-        maxConcurrency = l.maxConcurrency();
-        users = l.users();
-        sticky = l.sticky();
-        ramp = l.ramp();
-        concurrencyStages = l.concurrencyStages();
-        stages = new ArrayList<>(l.stages());
-        requests = l.requests();
-        durationS = l.durationS();
-        fixedSchedule = l.fixedSchedule();
-        drainTimeoutS = l.drainTimeoutS();
-        graceS = l.graceS();
-        scenario = l.scenario();
-        minSamplesFor = l.minSamplesFor();
-    }
-
-    private void copy(final RunOptions.State s)
-    {
-        warmupRequests = s.warmupRequests();
-        warmupDurationS = s.warmupDurationS();
-        coldStart = s.coldStart();
-        cachePolicy = s.cachePolicy();
-        flushUrl = s.flushUrl();
-        flushMethod = s.flushMethod();
-        repetitions = s.repetitions();
-        repetitionIndex = s.repetitionIndex();
-        selfWarmup = s.selfWarmup();
-        selfWarmupRun = s.selfWarmupRun();
-        preconnect = s.preconnect();
-    }
-
-    private void copy(final RunOptions.Measurement m)
-    {
-        ioThreads = m.ioThreads();
-        busyPoll = m.busyPoll();
-        stamping = m.stamping();
-        profile = m.profile();
-        profileOut = m.profileOut();
-        hiccupWarnFraction = m.hiccupWarnFraction();
-        serverMetrics = m.serverMetrics();
-        serverMetricsIntervalMs = m.serverMetricsIntervalMs();
-    }
-
-    private void copy(final RunOptions.Quality q)
-    {
-        slo = q.slo();
-        acceptTruncated = q.acceptTruncated();
-        qualitySuccess = q.rule().success();
-        qualityChecks = q.rule().checks();
-        judge = q.rule().judge();
-    }
-
-    private void copy(final RunOptions.Output o)
-    {
-        outputDir = o.outputDir();
-        runId = o.runId();
-        force = o.force();
-        saveText = o.saveText();
-        progress = o.progress();
-        jfrEvents = o.jfrEvents();
-        htmlReport = o.htmlReport();
-        commandLine = o.commandLine();
-        contract = o.contract();
-        contractPath = o.contractPath();
-    }
-
 
     /** Values set from now on are named as the given source names them in errors. */
     public RunOptionsBuilder from(final Source from)
@@ -287,781 +114,627 @@ public final class RunOptionsBuilder
         return this;
     }
 
-    /** The API base URL, e.g. {@code http://127.0.0.1:8000/v1}. */
-    public RunOptionsBuilder url(final String url)
+    /** Sets {@code option} to {@code value}, given by the current source ({@link #from}). */
+    public <T> RunOptionsBuilder set(final RunOption<T> option, final T value)
     {
-        this.url = url;
-        given.put("url", source);
+        put(option, value);
+        given.put(option, source);
         return this;
     }
 
-    /** Chat or text completions. */
-    public RunOptionsBuilder api(final Endpoint.Api api)
+    /** @return the value {@code option} holds now (its default until set). */
+    @SuppressWarnings("unchecked")
+    <T> T get(final RunOption<T> option)
     {
-        this.api = api;
-        given.put("api", source);
-        return this;
-    }
-
-    /** Extra request headers (credentials never written out). */
-    public RunOptionsBuilder headers(final Map<String, String> headers)
-    {
-        this.headers = new LinkedHashMap<>(headers);
-        given.put("headers", source);
-        return this;
-    }
-
-    /** The environment variable holding the API key. */
-    public RunOptionsBuilder apiKeyEnv(final String apiKeyEnv)
-    {
-        this.apiKeyEnv = apiKeyEnv;
-        given.put("apiKeyEnv", source);
-        return this;
-    }
-
-    /** List the models and send one request before the run. */
-    public RunOptionsBuilder preflight(final boolean preflight)
-    {
-        this.preflight = preflight;
-        given.put("preflight", source);
-        return this;
-    }
-
-    /** How long to wait for a server that is starting or loading, s. */
-    public RunOptionsBuilder waitReadyS(final double waitReadyS)
-    {
-        this.waitReadyS = waitReadyS;
-        given.put("waitReadyS", source);
-        return this;
-    }
-
-    /** A PEM file of CAs to trust for https instead of the JDK's, or null. */
-    public RunOptionsBuilder caCert(final Path caCert)
-    {
-        this.caCert = caCert;
-        given.put("caCert", source);
-        return this;
-    }
-
-    /** Accept any server certificate (recorded and shown). */
-    public RunOptionsBuilder insecure(final boolean insecure)
-    {
-        this.insecure = insecure;
-        given.put("insecure", source);
-        return this;
-    }
-
-    /** Opening a connection, s (0: none). */
-    public RunOptionsBuilder connectTimeoutS(final double connectTimeoutS)
-    {
-        this.connectTimeoutS = connectTimeoutS;
-        given.put("connectTimeoutS", source);
-        return this;
-    }
-
-    /** Send to the first byte of the response, s (0: none). */
-    public RunOptionsBuilder firstByteTimeoutS(final double firstByteTimeoutS)
-    {
-        this.firstByteTimeoutS = firstByteTimeoutS;
-        given.put("firstByteTimeoutS", source);
-        return this;
-    }
-
-    /** The longest silence mid-response, s (0: none). */
-    public RunOptionsBuilder idleTimeoutS(final double idleTimeoutS)
-    {
-        this.idleTimeoutS = idleTimeoutS;
-        given.put("idleTimeoutS", source);
-        return this;
-    }
-
-    /** A whole request, s. */
-    public RunOptionsBuilder timeoutS(final double timeoutS)
-    {
-        this.timeoutS = timeoutS;
-        given.put("timeoutS", source);
-        return this;
-    }
-
-    /** How many times a request answered 429 is sent again after its Retry-After. */
-    public RunOptionsBuilder retries429(final int retries429)
-    {
-        this.retries429 = retries429;
-        given.put("retries429", source);
-        return this;
-    }
-
-    /** The longest SSE event kept, bytes. */
-    public RunOptionsBuilder maxEventBytes(final int maxEventBytes)
-    {
-        this.maxEventBytes = maxEventBytes;
-        given.put("maxEventBytes", source);
-        return this;
-    }
-
-    /** The most answer text kept per request, bytes. */
-    public RunOptionsBuilder maxOutputBytes(final int maxOutputBytes)
-    {
-        this.maxOutputBytes = maxOutputBytes;
-        given.put("maxOutputBytes", source);
-        return this;
-    }
-
-    /** The model to ask for, or null for the first the server lists. */
-    public RunOptionsBuilder model(final String model)
-    {
-        this.model = model;
-        given.put("model", source);
-        return this;
-    }
-
-    /** cl100k_base, o200k_base, words, or a tokenizer.json path; or null. */
-    public RunOptionsBuilder tokenizer(final String tokenizer)
-    {
-        this.tokenizer = tokenizer;
-        given.put("tokenizer", source);
-        return this;
-    }
-
-    /** max_tokens of every request (0 leaves it to the server). */
-    public RunOptionsBuilder maxTokens(final int maxTokens)
-    {
-        this.maxTokens = maxTokens;
-        given.put("maxTokens", source);
-        return this;
-    }
-
-    /** Ask the server to ignore end-of-sequence. */
-    public RunOptionsBuilder ignoreEos(final boolean ignoreEos)
-    {
-        this.ignoreEos = ignoreEos;
-        given.put("ignoreEos", source);
-        return this;
-    }
-
-    /** Sampling temperature, or null for the server's. */
-    public RunOptionsBuilder temperature(final Double temperature)
-    {
-        this.temperature = temperature;
-        given.put("temperature", source);
-        return this;
-    }
-
-    /** JSON merged into every request body, or null. */
-    public RunOptionsBuilder extraBody(final String extraBody)
-    {
-        this.extraBody = extraBody;
-        given.put("extraBody", source);
-        return this;
-    }
-
-    /** Seed of prompts, lengths and arrivals. */
-    public RunOptionsBuilder seed(final long seed)
-    {
-        this.seed = seed;
-        given.put("seed", source);
-        return this;
-    }
-
-    /** Fixed prompt length, tokens. */
-    public RunOptionsBuilder inputTokens(final int inputTokens)
-    {
-        this.inputTokens = inputTokens;
-        given.put("inputTokens", source);
-        return this;
-    }
-
-    /** One fixed prompt, or null. */
-    public RunOptionsBuilder prompt(final String prompt)
-    {
-        this.prompt = prompt;
-        given.put("prompt", source);
-        return this;
-    }
-
-    /** Input length distribution, tokens, or null for the fixed length. */
-    public RunOptionsBuilder inputLengths(final LengthSpec inputLengths)
-    {
-        this.inputLengths = inputLengths;
-        given.put("inputLengths", source);
-        return this;
-    }
-
-    /** Output length distribution, tokens, or null for the model's {@code max_tokens}. */
-    public RunOptionsBuilder outputLengths(final LengthSpec outputLengths)
-    {
-        this.outputLengths = outputLengths;
-        given.put("outputLengths", source);
-        return this;
-    }
-
-    /** Gaussian-copula correlation of input and output lengths, in [-1, 1]. */
-    public RunOptionsBuilder lengthCorrelation(final double lengthCorrelation)
-    {
-        this.lengthCorrelation = lengthCorrelation;
-        given.put("lengthCorrelation", source);
-        return this;
-    }
-
-    /** Traffic segments, or null. */
-    public RunOptionsBuilder segments(final List<SegmentSpec> segments)
-    {
-        this.segments = segments;
-        given.put("segments", source);
-        return this;
-    }
-
-    /** A dataset or trace to replay instead of synthetic prompts, or null. */
-    public RunOptionsBuilder dataset(final Path dataset)
-    {
-        this.dataset = dataset;
-        given.put("dataset", source);
-        return this;
-    }
-
-    /** The dataset's format. */
-    public RunOptionsBuilder datasetFormat(final String datasetFormat)
-    {
-        this.datasetFormat = datasetFormat;
-        given.put("datasetFormat", source);
-        return this;
-    }
-
-    /** Tokens per Mooncake hash_ids block. */
-    public RunOptionsBuilder blockSize(final int blockSize)
-    {
-        this.blockSize = blockSize;
-        given.put("blockSize", source);
-        return this;
-    }
-
-    /** Shared prompt prefixes, or null. */
-    public RunOptionsBuilder prefixes(final SharedPrefixes prefixes)
-    {
-        this.prefixes = prefixes;
-        given.put("prefixes", source);
-        return this;
-    }
-
-    /** Fraction of requests the client cancels. */
-    public RunOptionsBuilder cancelRate(final double cancelRate)
-    {
-        this.cancelRate = cancelRate;
-        given.put("cancelRate", source);
-        return this;
-    }
-
-    /** Cancel after this long, ms (0: not by time). */
-    public RunOptionsBuilder cancelAfterMs(final double cancelAfterMs)
-    {
-        this.cancelAfterMs = cancelAfterMs;
-        given.put("cancelAfterMs", source);
-        return this;
-    }
-
-    /** Cancel after this many tokens (0: not by tokens). */
-    public RunOptionsBuilder cancelAfterTokens(final int cancelAfterTokens)
-    {
-        this.cancelAfterTokens = cancelAfterTokens;
-        given.put("cancelAfterTokens", source);
-        return this;
-    }
-
-    /** Turns per session (distribution), for user-centric load. */
-    public RunOptionsBuilder sessionTurns(final LengthSpec sessionTurns)
-    {
-        this.sessionTurns = sessionTurns;
-        given.put("sessionTurns", source);
-        return this;
-    }
-
-    /** Think time between turns, ms (distribution). */
-    public RunOptionsBuilder thinkTimeMs(final LengthSpec thinkTimeMs)
-    {
-        this.thinkTimeMs = thinkTimeMs;
-        given.put("thinkTimeMs", source);
-        return this;
-    }
-
-    /** Tool-using agents, or null. */
-    public RunOptionsBuilder agent(final AgentSpec agent)
-    {
-        this.agent = agent;
-        given.put("agent", source);
-        return this;
-    }
-
-    /** Closed loop: requests kept in flight, or null. */
-    public RunOptionsBuilder concurrency(final Integer concurrency)
-    {
-        this.concurrency = concurrency;
-        given.put("concurrency", source);
-        return this;
-    }
-
-    /** Open loop: arrivals per second, or null. */
-    public RunOptionsBuilder rate(final Double rate)
-    {
-        this.rate = rate;
-        given.put("rate", source);
-        return this;
-    }
-
-    /** The open loop's arrival process. */
-    public RunOptionsBuilder arrival(final ArrivalProcess.Kind arrival)
-    {
-        this.arrival = arrival;
-        given.put("arrival", source);
-        return this;
-    }
-
-    /** Gamma shape of the arrival gaps (1: Poisson). */
-    public RunOptionsBuilder burstiness(final double burstiness)
-    {
-        this.burstiness = burstiness;
-        given.put("burstiness", source);
-        return this;
-    }
-
-    /** Open loop: cap on requests in flight, or null. */
-    public RunOptionsBuilder maxConcurrency(final Integer maxConcurrency)
-    {
-        this.maxConcurrency = maxConcurrency;
-        given.put("maxConcurrency", source);
-        return this;
-    }
-
-    /** User-centric load: simulated users running multi-turn sessions, or null. */
-    public RunOptionsBuilder users(final Integer users)
-    {
-        this.users = users;
-        given.put("users", source);
-        return this;
-    }
-
-    /** Keep each simulated user on one connection. */
-    public RunOptionsBuilder sticky(final boolean sticky)
-    {
-        this.sticky = sticky;
-        given.put("sticky", source);
-        return this;
-    }
-
-    /** Open loop: a ramp of the rate before the measured stages, or null. */
-    public RunOptionsBuilder ramp(final RateSchedule.Ramp ramp)
-    {
-        this.ramp = ramp;
-        given.put("ramp", source);
-        return this;
-    }
-
-    /** Closed loop: stages of concurrency (a ramp included), or null. */
-    public RunOptionsBuilder concurrencyStages(final ConcurrencySchedule concurrencyStages)
-    {
-        this.concurrencyStages = concurrencyStages;
-        given.put("concurrencyStages", source);
-        return this;
-    }
-
-    /** Open loop: stages of constant rate; empty for one --rate. */
-    public RunOptionsBuilder stages(final List<RateSchedule.Stage> stages)
-    {
-        this.stages = new ArrayList<>(stages);
-        given.put("stages", source);
-        return this;
-    }
-
-    /** Measured requests, or null when the duration ends the run. */
-    public RunOptionsBuilder requests(final Long requests)
-    {
-        this.requests = requests;
-        given.put("requests", source);
-        return this;
-    }
-
-    /** The measured window, s, or null. */
-    public RunOptionsBuilder durationS(final Double durationS)
-    {
-        this.durationS = durationS;
-        given.put("durationS", source);
-        return this;
-    }
-
-    /** Replay a trace's own timestamps as the schedule. */
-    public RunOptionsBuilder fixedSchedule(final boolean fixedSchedule)
-    {
-        this.fixedSchedule = fixedSchedule;
-        given.put("fixedSchedule", source);
-        return this;
-    }
-
-    /** How long requests in flight may finish after the window, s. */
-    public RunOptionsBuilder drainTimeoutS(final double drainTimeoutS)
-    {
-        this.drainTimeoutS = drainTimeoutS;
-        given.put("drainTimeoutS", source);
-        return this;
-    }
-
-    /** After Ctrl-C or SIGTERM, how long requests in flight may finish, s. */
-    public RunOptionsBuilder graceS(final double graceS)
-    {
-        this.graceS = graceS;
-        given.put("graceS", source);
-        return this;
-    }
-
-    /** An MLPerf-style load preset ({@link Scenario}), or null. */
-    public RunOptionsBuilder scenario(final Scenario scenario)
-    {
-        this.scenario = scenario;
-        given.put("scenario", source);
-        return this;
-    }
-
-    /** Size the measured request count for this percentile's 95% interval, or null. */
-    public RunOptionsBuilder minSamplesFor(final TailQuantile minSamplesFor)
-    {
-        this.minSamplesFor = minSamplesFor;
-        given.put("minSamplesFor", source);
-        return this;
-    }
-
-    /** Warm-up requests before the window. */
-    public RunOptionsBuilder warmupRequests(final long warmupRequests)
-    {
-        this.warmupRequests = warmupRequests;
-        given.put("warmupRequests", source);
-        return this;
-    }
-
-    /** Warm-up time before the window, s. */
-    public RunOptionsBuilder warmupDurationS(final double warmupDurationS)
-    {
-        this.warmupDurationS = warmupDurationS;
-        given.put("warmupDurationS", source);
-        return this;
-    }
-
-    /** Send request 0 alone first and report it as the cold start. */
-    public RunOptionsBuilder coldStart(final boolean coldStart)
-    {
-        this.coldStart = coldStart;
-        given.put("coldStart", source);
-        return this;
-    }
-
-    /** Cache state policy: preserve, flush or preload. */
-    public RunOptionsBuilder cachePolicy(final String cachePolicy)
-    {
-        this.cachePolicy = cachePolicy;
-        given.put("cachePolicy", source);
-        return this;
-    }
-
-    /** Where the flush policy sends its request, or null. */
-    public RunOptionsBuilder flushUrl(final String flushUrl)
-    {
-        this.flushUrl = flushUrl;
-        given.put("flushUrl", source);
-        return this;
-    }
-
-    /** The flush request's method. */
-    public RunOptionsBuilder flushMethod(final String flushMethod)
-    {
-        this.flushMethod = flushMethod;
-        given.put("flushMethod", source);
-        return this;
-    }
-
-    /** Repeat the whole run this many times. */
-    public RunOptionsBuilder repetitions(final int repetitions)
-    {
-        this.repetitions = repetitions;
-        given.put("repetitions", source);
-        return this;
-    }
-
-    /** Which repetition this run is (1-based), or 0 for a single run. */
-    public RunOptionsBuilder repetitionIndex(final int repetitionIndex)
-    {
-        this.repetitionIndex = repetitionIndex;
-        given.put("repetitionIndex", source);
-        return this;
-    }
-
-    /** Warm the harness's own request path before the run. */
-    public RunOptionsBuilder selfWarmup(final boolean selfWarmup)
-    {
-        this.selfWarmup = selfWarmup;
-        given.put("selfWarmup", source);
-        return this;
-    }
-
-    /** Set on the self-warm-up's own runs: they write no record and warm nothing. */
-    public RunOptionsBuilder selfWarmupRun(final boolean selfWarmupRun)
-    {
-        this.selfWarmupRun = selfWarmupRun;
-        given.put("selfWarmupRun", source);
-        return this;
-    }
-
-    /** Connections to open before t0, or null for the expected concurrency. */
-    public RunOptionsBuilder preconnect(final Integer preconnect)
-    {
-        this.preconnect = preconnect;
-        given.put("preconnect", source);
-        return this;
-    }
-
-    /** Event loops (0: one per core). */
-    public RunOptionsBuilder ioThreads(final int ioThreads)
-    {
-        this.ioThreads = ioThreads;
-        given.put("ioThreads", source);
-        return this;
-    }
-
-    /** Where each read's stamp comes from ({@code --stamping}, {@code measurement.stamping}). */
-    public RunOptionsBuilder stamping(final Stamping stamping)
-    {
-        this.stamping = stamping;
-        given.put("stamping", source);
-        return this;
-    }
-
-    /** Precision mode: the event loops busy-poll epoll instead of sleeping in it. */
-    public RunOptionsBuilder busyPoll(final boolean busyPoll)
-    {
-        this.busyPoll = busyPoll;
-        given.put("busyPoll", source);
-        return this;
-    }
-
-    /** async-profiler mode (cpu, wall, alloc, lock), or null. */
-    public RunOptionsBuilder profile(final String profile)
-    {
-        this.profile = profile;
-        given.put("profile", source);
-        return this;
-    }
-
-    /** Where profiles go, or null for the run directory. */
-    public RunOptionsBuilder profileOut(final Path profileOut)
-    {
-        this.profileOut = profileOut;
-        given.put("profileOut", source);
-        return this;
-    }
-
-    /** Warn when the hiccup p99 reaches this fraction of ITL p50. */
-    public RunOptionsBuilder hiccupWarnFraction(final double hiccupWarnFraction)
-    {
-        this.hiccupWarnFraction = hiccupWarnFraction;
-        given.put("hiccupWarnFraction", source);
-        return this;
-    }
-
-    /** The server's Prometheus metrics URL, {@code off}, or null for the target's origin + {@code /metrics}. */
-    public RunOptionsBuilder serverMetrics(final String serverMetrics)
-    {
-        this.serverMetrics = serverMetrics;
-        given.put("serverMetrics", source);
-        return this;
-    }
-
-    /** How often the server's metrics are scraped, ms (at least 100). */
-    public RunOptionsBuilder serverMetricsIntervalMs(final long serverMetricsIntervalMs)
-    {
-        this.serverMetricsIntervalMs = serverMetricsIntervalMs;
-        given.put("serverMetricsIntervalMs", source);
-        return this;
-    }
-
-    /** The run's service-level objective for goodput, or null. */
-    public RunOptionsBuilder slo(final Slo slo)
-    {
-        this.slo = slo;
-        given.put("slo", source);
-        return this;
-    }
-
-    /** The declared success criterion ({@code none}, {@code completed}, {@code finish_stop}), or null. */
-    public RunOptionsBuilder qualitySuccess(final String success)
-    {
-        this.qualitySuccess = success;
-        given.put("qualitySuccess", source);
-        return this;
-    }
-
-    /** The quality rule's built-in checks, in order; replaces any given before. */
-    public RunOptionsBuilder qualityChecks(final List<Check> checks)
-    {
-        this.qualityChecks = List.copyOf(checks);
-        given.put("qualityChecks", source);
-        return this;
-    }
-
-    /** The quality rule's LLM judge, or null. */
-    public RunOptionsBuilder judge(final JudgeSpec spec)
-    {
-        this.judge = spec;
-        given.put("judge", source);
-        return this;
-    }
-
-    /** Take streams that end with neither finish_reason nor [DONE] as ok. */
-    public RunOptionsBuilder acceptTruncated(final boolean acceptTruncated)
-    {
-        this.acceptTruncated = acceptTruncated;
-        given.put("acceptTruncated", source);
-        return this;
-    }
-
-    /** The run directory, or null for results/RUN_ID. */
-    public RunOptionsBuilder outputDir(final Path outputDir)
-    {
-        this.outputDir = outputDir;
-        given.put("outputDir", source);
-        return this;
+        return (T)values.get(option);
     }
 
-    /** The run's id, or null for one from the start time. */
-    public RunOptionsBuilder runId(final String runId)
+    /** Sets a value that a rule derived from others: it keeps the provenance it had. Collections are copied. */
+    <T> void put(final RunOption<T> option, final T value)
     {
-        this.runId = runId;
-        given.put("runId", source);
-        return this;
-    }
-
-    /** Replace a run directory that already holds a run. */
-    public RunOptionsBuilder force(final boolean force)
-    {
-        this.force = force;
-        given.put("force", source);
-        return this;
-    }
-
-    /** Keep every answer's text in requests.jsonl. */
-    public RunOptionsBuilder saveText(final boolean saveText)
-    {
-        this.saveText = saveText;
-        given.put("saveText", source);
-        return this;
-    }
-
-    /** Commit a JFR event per finished request, and record them with the JVM's own events in requests.jfr. */
-    public RunOptionsBuilder jfrEvents(final boolean jfrEvents)
-    {
-        this.jfrEvents = jfrEvents;
-        given.put("jfrEvents", source);
-        return this;
-    }
-
-    /** Write report.html (and the CSV files) when the run ends. */
-    public RunOptionsBuilder htmlReport(final boolean htmlReport)
-    {
-        this.htmlReport = htmlReport;
-        given.put("htmlReport", source);
-        return this;
-    }
-
-    /** Draw the live progress line (only when stderr is a terminal). */
-    public RunOptionsBuilder progress(final boolean progress)
-    {
-        this.progress = progress;
-        given.put("progress", source);
-        return this;
-    }
-
-    /** The command line that produced these options (never holds a credential). */
-    public RunOptionsBuilder commandLine(final List<String> commandLine)
-    {
-        this.commandLine = commandLine;
-        given.put("commandLine", source);
-        return this;
-    }
-
-    /** The contract file as written (redacted), or null. */
-    public RunOptionsBuilder contract(final ObjectNode contract)
-    {
-        this.contract = contract;
-        given.put("contract", source);
-        return this;
-    }
-
-    /** The contract file's path, or null. */
-    public RunOptionsBuilder contractPath(final Path contractPath)
-    {
-        this.contractPath = contractPath;
-        given.put("contractPath", source);
-        return this;
-    }
-
-    /** Closed loop: a ramp of the concurrency before the window; folded into the concurrency stages. */
-    public RunOptionsBuilder concurrencyRamp(final RateSchedule.Ramp concurrencyRamp)
-    {
-        this.concurrencyRamp = concurrencyRamp;
-        given.put("concurrencyRamp", source);
-        return this;
-    }
-
-    /** The price model of the cost section, or null for none. */
-    public RunOptionsBuilder price(final PriceModel price)
-    {
-        this.price = price;
-        given.put("price", source);
-        return this;
-    }
-
-    /** The power sources of the energy section (replacing any given before); empty for none. */
-    public RunOptionsBuilder power(final List<PowerSourceSpec> power)
-    {
-        this.power = new ArrayList<>(power);
-        given.put("power", source);
-        return this;
+        final Object kept;
+        if (value instanceof List<?> list)
+        {
+            kept = Collections.unmodifiableList(new ArrayList<>(list));
+        }
+        else if (value instanceof Map<?, ?> map)
+        {
+            kept = Collections.unmodifiableMap(new LinkedHashMap<>(map));
+        }
+        else
+        {
+            kept = value;
+        }
+        values.put(option, kept);
     }
 
     /** Adds one request header. */
     public RunOptionsBuilder header(final String name, final String value)
     {
+        final Map<String, String> headers = new LinkedHashMap<>(get(HEADERS));
         headers.put(name, value);
-        given.put("headers", source);
-        return this;
-    }
-
-    /** Makes this run one shard of several, with its common start (docs/CLI.md, "Shards"). */
-    public RunOptionsBuilder shard(final ShardSpec part)
-    {
-        this.shard = part;
-        given.put("shard", source);
-        return this;
+        return set(RunOption.HEADERS, headers);
     }
 
     /** Adds one open-loop stage. */
     public RunOptionsBuilder stage(final RateSchedule.Stage stage)
     {
+        final List<RateSchedule.Stage> stages = new ArrayList<>(get(STAGES));
         stages.add(stage);
-        given.put("stages", source);
-        return this;
+        return set(RunOption.STAGES, stages);
+    }
+
+    /** Sets {@link RunOption#URL}. */
+    public RunOptionsBuilder url(final String url)
+    {
+        return set(RunOption.URL, url);
+    }
+
+    /** Sets {@link RunOption#API}. */
+    public RunOptionsBuilder api(final Endpoint.Api api)
+    {
+        return set(RunOption.API, api);
+    }
+
+    /** Sets {@link RunOption#HEADERS}. */
+    public RunOptionsBuilder headers(final Map<String, String> headers)
+    {
+        return set(RunOption.HEADERS, headers);
+    }
+
+    /** Sets {@link RunOption#API_KEY_ENV}. */
+    public RunOptionsBuilder apiKeyEnv(final String apiKeyEnv)
+    {
+        return set(RunOption.API_KEY_ENV, apiKeyEnv);
+    }
+
+    /** Sets {@link RunOption#PREFLIGHT}. */
+    public RunOptionsBuilder preflight(final boolean preflight)
+    {
+        return set(RunOption.PREFLIGHT, preflight);
+    }
+
+    /** Sets {@link RunOption#WAIT_READY_S}. */
+    public RunOptionsBuilder waitReadyS(final double waitReadyS)
+    {
+        return set(RunOption.WAIT_READY_S, waitReadyS);
+    }
+
+    /** Sets {@link RunOption#CA_CERT}. */
+    public RunOptionsBuilder caCert(final Path caCert)
+    {
+        return set(RunOption.CA_CERT, caCert);
+    }
+
+    /** Sets {@link RunOption#INSECURE}. */
+    public RunOptionsBuilder insecure(final boolean insecure)
+    {
+        return set(RunOption.INSECURE, insecure);
+    }
+
+    /** Sets {@link RunOption#CONNECT_TIMEOUT_S}. */
+    public RunOptionsBuilder connectTimeoutS(final double connectTimeoutS)
+    {
+        return set(RunOption.CONNECT_TIMEOUT_S, connectTimeoutS);
+    }
+
+    /** Sets {@link RunOption#FIRST_BYTE_TIMEOUT_S}. */
+    public RunOptionsBuilder firstByteTimeoutS(final double firstByteTimeoutS)
+    {
+        return set(RunOption.FIRST_BYTE_TIMEOUT_S, firstByteTimeoutS);
+    }
+
+    /** Sets {@link RunOption#IDLE_TIMEOUT_S}. */
+    public RunOptionsBuilder idleTimeoutS(final double idleTimeoutS)
+    {
+        return set(RunOption.IDLE_TIMEOUT_S, idleTimeoutS);
+    }
+
+    /** Sets {@link RunOption#TIMEOUT_S}. */
+    public RunOptionsBuilder timeoutS(final double timeoutS)
+    {
+        return set(RunOption.TIMEOUT_S, timeoutS);
+    }
+
+    /** Sets {@link RunOption#RETRIES_429}. */
+    public RunOptionsBuilder retries429(final int retries429)
+    {
+        return set(RunOption.RETRIES_429, retries429);
+    }
+
+    /** Sets {@link RunOption#MAX_EVENT_BYTES}. */
+    public RunOptionsBuilder maxEventBytes(final int maxEventBytes)
+    {
+        return set(RunOption.MAX_EVENT_BYTES, maxEventBytes);
+    }
+
+    /** Sets {@link RunOption#MAX_OUTPUT_BYTES}. */
+    public RunOptionsBuilder maxOutputBytes(final int maxOutputBytes)
+    {
+        return set(RunOption.MAX_OUTPUT_BYTES, maxOutputBytes);
+    }
+
+    /** Sets {@link RunOption#MODEL}. */
+    public RunOptionsBuilder model(final String model)
+    {
+        return set(RunOption.MODEL, model);
+    }
+
+    /** Sets {@link RunOption#TOKENIZER}. */
+    public RunOptionsBuilder tokenizer(final String tokenizer)
+    {
+        return set(RunOption.TOKENIZER, tokenizer);
+    }
+
+    /** Sets {@link RunOption#MAX_TOKENS}. */
+    public RunOptionsBuilder maxTokens(final int maxTokens)
+    {
+        return set(RunOption.MAX_TOKENS, maxTokens);
+    }
+
+    /** Sets {@link RunOption#IGNORE_EOS}. */
+    public RunOptionsBuilder ignoreEos(final boolean ignoreEos)
+    {
+        return set(RunOption.IGNORE_EOS, ignoreEos);
+    }
+
+    /** Sets {@link RunOption#TEMPERATURE}. */
+    public RunOptionsBuilder temperature(final Double temperature)
+    {
+        return set(RunOption.TEMPERATURE, temperature);
+    }
+
+    /** Sets {@link RunOption#EXTRA_BODY}. */
+    public RunOptionsBuilder extraBody(final String extraBody)
+    {
+        return set(RunOption.EXTRA_BODY, extraBody);
+    }
+
+    /** Sets {@link RunOption#SEED}. */
+    public RunOptionsBuilder seed(final long seed)
+    {
+        return set(RunOption.SEED, seed);
+    }
+
+    /** Sets {@link RunOption#INPUT_TOKENS}. */
+    public RunOptionsBuilder inputTokens(final int inputTokens)
+    {
+        return set(RunOption.INPUT_TOKENS, inputTokens);
+    }
+
+    /** Sets {@link RunOption#PROMPT}. */
+    public RunOptionsBuilder prompt(final String prompt)
+    {
+        return set(RunOption.PROMPT, prompt);
+    }
+
+    /** Sets {@link RunOption#INPUT_LENGTHS}. */
+    public RunOptionsBuilder inputLengths(final LengthSpec inputLengths)
+    {
+        return set(RunOption.INPUT_LENGTHS, inputLengths);
+    }
+
+    /** Sets {@link RunOption#OUTPUT_LENGTHS}. */
+    public RunOptionsBuilder outputLengths(final LengthSpec outputLengths)
+    {
+        return set(RunOption.OUTPUT_LENGTHS, outputLengths);
+    }
+
+    /** Sets {@link RunOption#LENGTH_CORRELATION}. */
+    public RunOptionsBuilder lengthCorrelation(final double lengthCorrelation)
+    {
+        return set(RunOption.LENGTH_CORRELATION, lengthCorrelation);
+    }
+
+    /** Sets {@link RunOption#SEGMENTS}. */
+    public RunOptionsBuilder segments(final List<SegmentSpec> segments)
+    {
+        return set(RunOption.SEGMENTS, segments);
+    }
+
+    /** Sets {@link RunOption#DATASET}. */
+    public RunOptionsBuilder dataset(final Path dataset)
+    {
+        return set(RunOption.DATASET, dataset);
+    }
+
+    /** Sets {@link RunOption#DATASET_FORMAT}. */
+    public RunOptionsBuilder datasetFormat(final String datasetFormat)
+    {
+        return set(RunOption.DATASET_FORMAT, datasetFormat);
+    }
+
+    /** Sets {@link RunOption#BLOCK_SIZE}. */
+    public RunOptionsBuilder blockSize(final int blockSize)
+    {
+        return set(RunOption.BLOCK_SIZE, blockSize);
+    }
+
+    /** Sets {@link RunOption#PREFIXES}. */
+    public RunOptionsBuilder prefixes(final SharedPrefixes prefixes)
+    {
+        return set(RunOption.PREFIXES, prefixes);
+    }
+
+    /** Sets {@link RunOption#CANCEL_RATE}. */
+    public RunOptionsBuilder cancelRate(final double cancelRate)
+    {
+        return set(RunOption.CANCEL_RATE, cancelRate);
+    }
+
+    /** Sets {@link RunOption#CANCEL_AFTER_MS}. */
+    public RunOptionsBuilder cancelAfterMs(final double cancelAfterMs)
+    {
+        return set(RunOption.CANCEL_AFTER_MS, cancelAfterMs);
+    }
+
+    /** Sets {@link RunOption#CANCEL_AFTER_TOKENS}. */
+    public RunOptionsBuilder cancelAfterTokens(final int cancelAfterTokens)
+    {
+        return set(RunOption.CANCEL_AFTER_TOKENS, cancelAfterTokens);
+    }
+
+    /** Sets {@link RunOption#SESSION_TURNS}. */
+    public RunOptionsBuilder sessionTurns(final LengthSpec sessionTurns)
+    {
+        return set(RunOption.SESSION_TURNS, sessionTurns);
+    }
+
+    /** Sets {@link RunOption#THINK_TIME_MS}. */
+    public RunOptionsBuilder thinkTimeMs(final LengthSpec thinkTimeMs)
+    {
+        return set(RunOption.THINK_TIME_MS, thinkTimeMs);
+    }
+
+    /** Sets {@link RunOption#AGENT}. */
+    public RunOptionsBuilder agent(final AgentSpec agent)
+    {
+        return set(RunOption.AGENT, agent);
+    }
+
+    /** Sets {@link RunOption#CONCURRENCY}. */
+    public RunOptionsBuilder concurrency(final Integer concurrency)
+    {
+        return set(RunOption.CONCURRENCY, concurrency);
+    }
+
+    /** Sets {@link RunOption#RATE}. */
+    public RunOptionsBuilder rate(final Double rate)
+    {
+        return set(RunOption.RATE, rate);
+    }
+
+    /** Sets {@link RunOption#ARRIVAL}. */
+    public RunOptionsBuilder arrival(final ArrivalProcess.Kind arrival)
+    {
+        return set(RunOption.ARRIVAL, arrival);
+    }
+
+    /** Sets {@link RunOption#BURSTINESS}. */
+    public RunOptionsBuilder burstiness(final double burstiness)
+    {
+        return set(RunOption.BURSTINESS, burstiness);
+    }
+
+    /** Sets {@link RunOption#MAX_CONCURRENCY}. */
+    public RunOptionsBuilder maxConcurrency(final Integer maxConcurrency)
+    {
+        return set(RunOption.MAX_CONCURRENCY, maxConcurrency);
+    }
+
+    /** Sets {@link RunOption#USERS}. */
+    public RunOptionsBuilder users(final Integer users)
+    {
+        return set(RunOption.USERS, users);
+    }
+
+    /** Sets {@link RunOption#STICKY}. */
+    public RunOptionsBuilder sticky(final boolean sticky)
+    {
+        return set(RunOption.STICKY, sticky);
+    }
+
+    /** Sets {@link RunOption#RAMP}. */
+    public RunOptionsBuilder ramp(final RateSchedule.Ramp ramp)
+    {
+        return set(RunOption.RAMP, ramp);
+    }
+
+    /** Sets {@link RunOption#CONCURRENCY_STAGES}. */
+    public RunOptionsBuilder concurrencyStages(final ConcurrencySchedule concurrencyStages)
+    {
+        return set(RunOption.CONCURRENCY_STAGES, concurrencyStages);
+    }
+
+    /** Sets {@link RunOption#STAGES}. */
+    public RunOptionsBuilder stages(final List<RateSchedule.Stage> stages)
+    {
+        return set(RunOption.STAGES, stages);
+    }
+
+    /** Sets {@link RunOption#REQUESTS}. */
+    public RunOptionsBuilder requests(final Long requests)
+    {
+        return set(RunOption.REQUESTS, requests);
+    }
+
+    /** Sets {@link RunOption#DURATION_S}. */
+    public RunOptionsBuilder durationS(final Double durationS)
+    {
+        return set(RunOption.DURATION_S, durationS);
+    }
+
+    /** Sets {@link RunOption#FIXED_SCHEDULE}. */
+    public RunOptionsBuilder fixedSchedule(final boolean fixedSchedule)
+    {
+        return set(RunOption.FIXED_SCHEDULE, fixedSchedule);
+    }
+
+    /** Sets {@link RunOption#DRAIN_TIMEOUT_S}. */
+    public RunOptionsBuilder drainTimeoutS(final double drainTimeoutS)
+    {
+        return set(RunOption.DRAIN_TIMEOUT_S, drainTimeoutS);
+    }
+
+    /** Sets {@link RunOption#GRACE_S}. */
+    public RunOptionsBuilder graceS(final double graceS)
+    {
+        return set(RunOption.GRACE_S, graceS);
+    }
+
+    /** Sets {@link RunOption#SCENARIO}. */
+    public RunOptionsBuilder scenario(final Scenario scenario)
+    {
+        return set(RunOption.SCENARIO, scenario);
+    }
+
+    /** Sets {@link RunOption#MIN_SAMPLES_FOR}. */
+    public RunOptionsBuilder minSamplesFor(final TailQuantile minSamplesFor)
+    {
+        return set(RunOption.MIN_SAMPLES_FOR, minSamplesFor);
+    }
+
+    /** Sets {@link RunOption#WARMUP_REQUESTS}. */
+    public RunOptionsBuilder warmupRequests(final long warmupRequests)
+    {
+        return set(RunOption.WARMUP_REQUESTS, warmupRequests);
+    }
+
+    /** Sets {@link RunOption#WARMUP_DURATION_S}. */
+    public RunOptionsBuilder warmupDurationS(final double warmupDurationS)
+    {
+        return set(RunOption.WARMUP_DURATION_S, warmupDurationS);
+    }
+
+    /** Sets {@link RunOption#COLD_START}. */
+    public RunOptionsBuilder coldStart(final boolean coldStart)
+    {
+        return set(RunOption.COLD_START, coldStart);
+    }
+
+    /** Sets {@link RunOption#CACHE_POLICY}. */
+    public RunOptionsBuilder cachePolicy(final String cachePolicy)
+    {
+        return set(RunOption.CACHE_POLICY, cachePolicy);
+    }
+
+    /** Sets {@link RunOption#FLUSH_URL}. */
+    public RunOptionsBuilder flushUrl(final String flushUrl)
+    {
+        return set(RunOption.FLUSH_URL, flushUrl);
+    }
+
+    /** Sets {@link RunOption#FLUSH_METHOD}. */
+    public RunOptionsBuilder flushMethod(final String flushMethod)
+    {
+        return set(RunOption.FLUSH_METHOD, flushMethod);
+    }
+
+    /** Sets {@link RunOption#REPETITIONS}. */
+    public RunOptionsBuilder repetitions(final int repetitions)
+    {
+        return set(RunOption.REPETITIONS, repetitions);
+    }
+
+    /** Sets {@link RunOption#REPETITION_INDEX}. */
+    public RunOptionsBuilder repetitionIndex(final int repetitionIndex)
+    {
+        return set(RunOption.REPETITION_INDEX, repetitionIndex);
+    }
+
+    /** Sets {@link RunOption#SELF_WARMUP}. */
+    public RunOptionsBuilder selfWarmup(final boolean selfWarmup)
+    {
+        return set(RunOption.SELF_WARMUP, selfWarmup);
+    }
+
+    /** Sets {@link RunOption#SELF_WARMUP_RUN}. */
+    public RunOptionsBuilder selfWarmupRun(final boolean selfWarmupRun)
+    {
+        return set(RunOption.SELF_WARMUP_RUN, selfWarmupRun);
+    }
+
+    /** Sets {@link RunOption#PRECONNECT}. */
+    public RunOptionsBuilder preconnect(final Integer preconnect)
+    {
+        return set(RunOption.PRECONNECT, preconnect);
+    }
+
+    /** Sets {@link RunOption#IO_THREADS}. */
+    public RunOptionsBuilder ioThreads(final int ioThreads)
+    {
+        return set(RunOption.IO_THREADS, ioThreads);
+    }
+
+    /** Sets {@link RunOption#STAMPING}. */
+    public RunOptionsBuilder stamping(final Stamping stamping)
+    {
+        return set(RunOption.STAMPING, stamping);
+    }
+
+    /** Sets {@link RunOption#BUSY_POLL}. */
+    public RunOptionsBuilder busyPoll(final boolean busyPoll)
+    {
+        return set(RunOption.BUSY_POLL, busyPoll);
+    }
+
+    /** Sets {@link RunOption#PROFILE}. */
+    public RunOptionsBuilder profile(final String profile)
+    {
+        return set(RunOption.PROFILE, profile);
+    }
+
+    /** Sets {@link RunOption#PROFILE_OUT}. */
+    public RunOptionsBuilder profileOut(final Path profileOut)
+    {
+        return set(RunOption.PROFILE_OUT, profileOut);
+    }
+
+    /** Sets {@link RunOption#HICCUP_WARN_FRACTION}. */
+    public RunOptionsBuilder hiccupWarnFraction(final double hiccupWarnFraction)
+    {
+        return set(RunOption.HICCUP_WARN_FRACTION, hiccupWarnFraction);
+    }
+
+    /** Sets {@link RunOption#SERVER_METRICS}. */
+    public RunOptionsBuilder serverMetrics(final String serverMetrics)
+    {
+        return set(RunOption.SERVER_METRICS, serverMetrics);
+    }
+
+    /** Sets {@link RunOption#SERVER_METRICS_INTERVAL_MS}. */
+    public RunOptionsBuilder serverMetricsIntervalMs(final long serverMetricsIntervalMs)
+    {
+        return set(RunOption.SERVER_METRICS_INTERVAL_MS, serverMetricsIntervalMs);
+    }
+
+    /** Sets {@link RunOption#SLO}. */
+    public RunOptionsBuilder slo(final Slo slo)
+    {
+        return set(RunOption.SLO, slo);
+    }
+
+    /** Sets {@link RunOption#QUALITY_SUCCESS}. */
+    public RunOptionsBuilder qualitySuccess(final String success)
+    {
+        return set(RunOption.QUALITY_SUCCESS, success);
+    }
+
+    /** Sets {@link RunOption#QUALITY_CHECKS}. */
+    public RunOptionsBuilder qualityChecks(final List<Check> checks)
+    {
+        return set(RunOption.QUALITY_CHECKS, checks);
+    }
+
+    /** Sets {@link RunOption#JUDGE}. */
+    public RunOptionsBuilder judge(final JudgeSpec spec)
+    {
+        return set(RunOption.JUDGE, spec);
+    }
+
+    /** Sets {@link RunOption#ACCEPT_TRUNCATED}. */
+    public RunOptionsBuilder acceptTruncated(final boolean acceptTruncated)
+    {
+        return set(RunOption.ACCEPT_TRUNCATED, acceptTruncated);
+    }
+
+    /** Sets {@link RunOption#OUTPUT_DIR}. */
+    public RunOptionsBuilder outputDir(final Path outputDir)
+    {
+        return set(RunOption.OUTPUT_DIR, outputDir);
+    }
+
+    /** Sets {@link RunOption#RUN_ID}. */
+    public RunOptionsBuilder runId(final String runId)
+    {
+        return set(RunOption.RUN_ID, runId);
+    }
+
+    /** Sets {@link RunOption#FORCE}. */
+    public RunOptionsBuilder force(final boolean force)
+    {
+        return set(RunOption.FORCE, force);
+    }
+
+    /** Sets {@link RunOption#SAVE_TEXT}. */
+    public RunOptionsBuilder saveText(final boolean saveText)
+    {
+        return set(RunOption.SAVE_TEXT, saveText);
+    }
+
+    /** Sets {@link RunOption#JFR_EVENTS}. */
+    public RunOptionsBuilder jfrEvents(final boolean jfrEvents)
+    {
+        return set(RunOption.JFR_EVENTS, jfrEvents);
+    }
+
+    /** Sets {@link RunOption#HTML_REPORT}. */
+    public RunOptionsBuilder htmlReport(final boolean htmlReport)
+    {
+        return set(RunOption.HTML_REPORT, htmlReport);
+    }
+
+    /** Sets {@link RunOption#PROGRESS}. */
+    public RunOptionsBuilder progress(final boolean progress)
+    {
+        return set(RunOption.PROGRESS, progress);
+    }
+
+    /** Sets {@link RunOption#COMMAND_LINE}. */
+    public RunOptionsBuilder commandLine(final List<String> commandLine)
+    {
+        return set(RunOption.COMMAND_LINE, commandLine);
+    }
+
+    /** Sets {@link RunOption#CONTRACT}. */
+    public RunOptionsBuilder contract(final ObjectNode contract)
+    {
+        return set(RunOption.CONTRACT, contract);
+    }
+
+    /** Sets {@link RunOption#CONTRACT_PATH}. */
+    public RunOptionsBuilder contractPath(final Path contractPath)
+    {
+        return set(RunOption.CONTRACT_PATH, contractPath);
+    }
+
+    /** Sets {@link RunOption#CONCURRENCY_RAMP}. */
+    public RunOptionsBuilder concurrencyRamp(final RateSchedule.Ramp concurrencyRamp)
+    {
+        return set(RunOption.CONCURRENCY_RAMP, concurrencyRamp);
+    }
+
+    /** Sets {@link RunOption#PRICE}. */
+    public RunOptionsBuilder price(final PriceModel price)
+    {
+        return set(RunOption.PRICE, price);
+    }
+
+    /** Sets {@link RunOption#POWER}. */
+    public RunOptionsBuilder power(final List<PowerSourceSpec> power)
+    {
+        return set(RunOption.POWER, power);
+    }
+
+    /** Sets {@link RunOption#SHARD}. */
+    public RunOptionsBuilder shard(final ShardSpec part)
+    {
+        return set(RunOption.SHARD, part);
     }
 
     /**
-     * @return how the user named {@code field}: its contract key when the contract gave it, its flag when a flag did;
-     * a field no one gave is named the way the last source speaks (a contract checked alone names its keys).
+     * @return how the user named {@code option}: its contract key when the contract gave it, its flag when a flag did;
+     * an option no one gave is named the way the last source speaks (a contract checked alone names its keys).
      */
-    String name(final String field)
+    String name(final RunOption<?> option)
     {
-        final String[] names = Names.of(field);
-        final Source from = given.getOrDefault(field, source);
-        return from == Source.CONTRACT && names[1] != null ? names[1] : names[0] != null ? names[0] : names[1];
+        return option.named(given.getOrDefault(option, source) == Source.CONTRACT);
     }
 
-    /** @return whether {@code field} was set, by any source. */
-    boolean isGiven(final String field)
+    /** @return whether {@code option} was set, by any source. */
+    boolean isGiven(final RunOption<?> option)
     {
-        return given.containsKey(field);
+        return given.containsKey(option);
     }
 
     /**
@@ -1072,23 +745,84 @@ public final class RunOptionsBuilder
     public RunOptions build()
     {
         RunRules.check(this);
-        return new RunOptions(
-            new RunOptions.Target(url, api, headers, apiKeyEnv, preflight, waitReadyS, caCert, insecure,
-                connectTimeoutS, firstByteTimeoutS, idleTimeoutS, timeoutS, retries429, maxEventBytes, maxOutputBytes),
-            new RunOptions.Model(model, tokenizer, maxTokens, ignoreEos, temperature, extraBody),
-            new RunOptions.Workload(seed, inputTokens, prompt, inputLengths, outputLengths, lengthCorrelation,
-                segments, dataset, datasetFormat, blockSize, prefixes, cancelRate, cancelAfterMs, cancelAfterTokens,
-                sessionTurns, thinkTimeMs, agent),
-            new RunOptions.Load(concurrency, rate, arrival, burstiness, maxConcurrency, users, sticky, ramp,
-                concurrencyStages, stages, requests, durationS, fixedSchedule, drainTimeoutS, graceS, scenario,
-                minSamplesFor),
-            new RunOptions.State(warmupRequests, warmupDurationS, coldStart, cachePolicy, flushUrl, flushMethod,
-                repetitions, repetitionIndex, selfWarmup, selfWarmupRun, preconnect),
-            new RunOptions.Measurement(ioThreads, busyPoll, profile, profileOut, hiccupWarnFraction, serverMetrics,
-                serverMetricsIntervalMs, stamping),
-            new RunOptions.Quality(slo, acceptTruncated, new QualityRule(qualitySuccess, qualityChecks, judge)),
-            new RunOptions.Output(outputDir, runId, force, saveText, progress, jfrEvents, htmlReport, commandLine,
-                contract, contractPath),
-            new RunOptions.Cost(price), new RunOptions.Power(power), shard);
+        final List<Record> groups = new ArrayList<>();
+        for (final Class<? extends Record> group : GROUPS)
+        {
+            groups.add(group(group));
+        }
+        return new RunOptions((RunOptions.Target)groups.get(0), (RunOptions.Model)groups.get(1),
+            (RunOptions.Workload)groups.get(2), (RunOptions.Load)groups.get(3), (RunOptions.State)groups.get(4),
+            (RunOptions.Measurement)groups.get(5),
+            new RunOptions.Quality(get(SLO), get(ACCEPT_TRUNCATED),
+                new QualityRule(get(QUALITY_SUCCESS), get(QUALITY_CHECKS), get(JUDGE))),
+            (RunOptions.Output)groups.get(6), new RunOptions.Cost(get(PRICE)), new RunOptions.Power(get(POWER)),
+            get(SHARD));
+    }
+
+    /** @return the group record built by its canonical constructor, each component from the option named so. */
+    private <R extends Record> R group(final Class<R> type)
+    {
+        final RecordComponent[] components = type.getRecordComponents();
+        final Class<?>[] types = new Class<?>[components.length];
+        final Object[] args = new Object[components.length];
+        for (int i = 0; i < components.length; i++)
+        {
+            types[i] = components[i].getType();
+            args[i] = values.get(option(type, components[i].getName()));
+        }
+        try
+        {
+            return type.getDeclaredConstructor(types).newInstance(args);
+        }
+        catch (final InvocationTargetException ex)
+        {
+            if (ex.getCause() instanceof RuntimeException rte)
+            {
+                throw rte;
+            }
+            throw new IllegalStateException(type.getSimpleName() + ": " + ex.getCause(), ex.getCause());
+        }
+        catch (final ReflectiveOperationException | IllegalArgumentException ex)
+        {
+            throw new IllegalStateException(type.getSimpleName() + " does not match RunOption's table: " + ex, ex);
+        }
+    }
+
+    /** @return the option filling component {@code name} of {@code group} (RunOptionTableTest: exactly one each). */
+    static RunOption<?> option(final Class<? extends Record> group, final String name)
+    {
+        for (final RunOption<?> option : RunOption.all())
+        {
+            if (option.group() == group && option.component().equals(name))
+            {
+                return option;
+            }
+        }
+        throw new IllegalStateException(group.getSimpleName() + "." + name + " has no entry in RunOption's table");
+    }
+
+    /** @return the group records that {@link #build()} fills by component name. */
+    static List<Class<? extends Record>> groups()
+    {
+        return GROUPS;
+    }
+
+    private static Object componentValue(final Record group, final String component)
+    {
+        for (final RecordComponent c : group.getClass().getRecordComponents())
+        {
+            if (c.getName().equals(component))
+            {
+                try
+                {
+                    return c.getAccessor().invoke(group);
+                }
+                catch (final ReflectiveOperationException ex)
+                {
+                    throw new IllegalStateException(group.getClass().getSimpleName() + "." + component, ex);
+                }
+            }
+        }
+        throw new IllegalStateException(group.getClass().getSimpleName() + " has no component " + component);
     }
 }

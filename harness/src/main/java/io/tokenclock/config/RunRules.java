@@ -22,6 +22,67 @@ import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.dataset.Datasets;
 
+import static io.tokenclock.config.RunOption.API;
+import static io.tokenclock.config.RunOption.ARRIVAL;
+import static io.tokenclock.config.RunOption.BLOCK_SIZE;
+import static io.tokenclock.config.RunOption.BURSTINESS;
+import static io.tokenclock.config.RunOption.CACHE_POLICY;
+import static io.tokenclock.config.RunOption.CANCEL_AFTER_MS;
+import static io.tokenclock.config.RunOption.CANCEL_AFTER_TOKENS;
+import static io.tokenclock.config.RunOption.CANCEL_RATE;
+import static io.tokenclock.config.RunOption.CA_CERT;
+import static io.tokenclock.config.RunOption.COLD_START;
+import static io.tokenclock.config.RunOption.CONCURRENCY;
+import static io.tokenclock.config.RunOption.CONCURRENCY_RAMP;
+import static io.tokenclock.config.RunOption.CONCURRENCY_STAGES;
+import static io.tokenclock.config.RunOption.CONNECT_TIMEOUT_S;
+import static io.tokenclock.config.RunOption.DATASET;
+import static io.tokenclock.config.RunOption.DATASET_FORMAT;
+import static io.tokenclock.config.RunOption.DRAIN_TIMEOUT_S;
+import static io.tokenclock.config.RunOption.DURATION_S;
+import static io.tokenclock.config.RunOption.EXTRA_BODY;
+import static io.tokenclock.config.RunOption.FIRST_BYTE_TIMEOUT_S;
+import static io.tokenclock.config.RunOption.FIXED_SCHEDULE;
+import static io.tokenclock.config.RunOption.GRACE_S;
+import static io.tokenclock.config.RunOption.HEADERS;
+import static io.tokenclock.config.RunOption.HICCUP_WARN_FRACTION;
+import static io.tokenclock.config.RunOption.IDLE_TIMEOUT_S;
+import static io.tokenclock.config.RunOption.INPUT_LENGTHS;
+import static io.tokenclock.config.RunOption.INPUT_TOKENS;
+import static io.tokenclock.config.RunOption.INSECURE;
+import static io.tokenclock.config.RunOption.IO_THREADS;
+import static io.tokenclock.config.RunOption.JUDGE;
+import static io.tokenclock.config.RunOption.MAX_CONCURRENCY;
+import static io.tokenclock.config.RunOption.MAX_EVENT_BYTES;
+import static io.tokenclock.config.RunOption.MAX_OUTPUT_BYTES;
+import static io.tokenclock.config.RunOption.MAX_TOKENS;
+import static io.tokenclock.config.RunOption.MIN_SAMPLES_FOR;
+import static io.tokenclock.config.RunOption.POWER;
+import static io.tokenclock.config.RunOption.PRECONNECT;
+import static io.tokenclock.config.RunOption.PREFIXES;
+import static io.tokenclock.config.RunOption.PROFILE;
+import static io.tokenclock.config.RunOption.PROMPT;
+import static io.tokenclock.config.RunOption.QUALITY_CHECKS;
+import static io.tokenclock.config.RunOption.RAMP;
+import static io.tokenclock.config.RunOption.RATE;
+import static io.tokenclock.config.RunOption.REPETITIONS;
+import static io.tokenclock.config.RunOption.REQUESTS;
+import static io.tokenclock.config.RunOption.RETRIES_429;
+import static io.tokenclock.config.RunOption.SCENARIO;
+import static io.tokenclock.config.RunOption.SEED;
+import static io.tokenclock.config.RunOption.SEGMENTS;
+import static io.tokenclock.config.RunOption.SERVER_METRICS;
+import static io.tokenclock.config.RunOption.SERVER_METRICS_INTERVAL_MS;
+import static io.tokenclock.config.RunOption.SHARD;
+import static io.tokenclock.config.RunOption.STAGES;
+import static io.tokenclock.config.RunOption.TEMPERATURE;
+import static io.tokenclock.config.RunOption.TIMEOUT_S;
+import static io.tokenclock.config.RunOption.URL;
+import static io.tokenclock.config.RunOption.USERS;
+import static io.tokenclock.config.RunOption.WAIT_READY_S;
+import static io.tokenclock.config.RunOption.WARMUP_DURATION_S;
+import static io.tokenclock.config.RunOption.WARMUP_REQUESTS;
+
 /**
  * Every rule a run's options must satisfy, in one place, checked by {@link RunOptionsBuilder#build()} whether the
  * options came from flags, a contract file or code. A broken rule is one {@link IllegalArgumentException} line that
@@ -70,29 +131,29 @@ final class RunRules
      */
     private static void shard(final RunOptionsBuilder b)
     {
-        final ShardSpec s = b.shard;
+        final ShardSpec s = b.get(SHARD);
         if (!s.sharded())
         {
             return;
         }
-        if (b.coldStart)
+        if (b.get(COLD_START))
         {
-            throw fail(b.name("coldStart") + " sends one request alone before the run: it cannot be split into " +
+            throw fail(b.name(COLD_START) + " sends one request alone before the run: it cannot be split into " +
                 "shards (run it unsharded)");
         }
-        if (b.concurrencyStages != null || b.concurrencyRamp != null)
+        if (b.get(CONCURRENCY_STAGES) != null || b.get(CONCURRENCY_RAMP) != null)
         {
             throw fail("concurrency stages and ramps cannot be split into shards: give one --concurrency");
         }
-        if (b.rate == null && !b.fixedSchedule && b.users == null && b.concurrency != null &&
-            b.concurrency < s.stripe().count())
+        if (b.get(RATE) == null && !b.get(FIXED_SCHEDULE) && b.get(USERS) == null && b.get(CONCURRENCY) != null &&
+            b.get(CONCURRENCY) < s.stripe().count())
         {
-            throw fail(b.name("concurrency") + " " + b.concurrency + " is below the shard count " +
+            throw fail(b.name(CONCURRENCY) + " " + b.get(CONCURRENCY) + " is below the shard count " +
                 s.stripe().count() + ": every shard needs at least one stream");
         }
-        if (b.repetitions > 1)
+        if (b.get(REPETITIONS) > 1)
         {
-            throw fail(b.name("repetitions") + " repeats a whole run: a shard is part of one (repeat the job)");
+            throw fail(b.name(REPETITIONS) + " repeats a whole run: a shard is part of one (repeat the job)");
         }
         if (!(s.startToleranceS() > 0))
         {
@@ -103,12 +164,12 @@ final class RunRules
     /** Checks that compare with a reference need one: only a dataset's entries carry references. */
     private static void quality(final RunOptionsBuilder b)
     {
-        for (final Check c : b.qualityChecks)
+        for (final Check c : b.get(QUALITY_CHECKS))
         {
-            if (c.needsReference() && b.dataset == null)
+            if (c.needsReference() && b.get(DATASET) == null)
             {
-                throw fail(b.name("qualityChecks") + ": " + c.name() + " compares each output with its reference, " +
-                    "which only dataset entries carry: set " + b.name("dataset") + " (a jsonl dataset with " +
+                throw fail(b.name(QUALITY_CHECKS) + ": " + c.name() + " compares each output with its reference, " +
+                    "which only dataset entries carry: set " + b.name(DATASET) + " (a jsonl dataset with " +
                     "\"reference\")");
             }
         }
@@ -116,78 +177,78 @@ final class RunRules
 
     private static void target(final RunOptionsBuilder b)
     {
-        if (b.url == null || b.url.isBlank())
+        if (b.get(URL) == null || b.get(URL).isBlank())
         {
-            throw fail(b.name("url") + " is required (e.g. --url http://127.0.0.1:8000/v1)");
+            throw fail(b.name(URL) + " is required (e.g. --url http://127.0.0.1:8000/v1)");
         }
-        Endpoint.parse(b.url, b.api);
-        HeaderRules.check(b.headers);
-        nonNegative(b, "waitReadyS", b.waitReadyS, "seconds");
-        if (!(b.connectTimeoutS >= 0) || !(b.firstByteTimeoutS >= 0) || !(b.idleTimeoutS >= 0))
+        Endpoint.parse(b.get(URL), b.get(API));
+        HeaderRules.check(b.get(HEADERS));
+        nonNegative(b, WAIT_READY_S, "seconds");
+        if (!(b.get(CONNECT_TIMEOUT_S) >= 0) || !(b.get(FIRST_BYTE_TIMEOUT_S) >= 0) || !(b.get(IDLE_TIMEOUT_S) >= 0))
         {
-            throw fail(b.name("connectTimeoutS") + ", " + b.name("firstByteTimeoutS") + " and " +
-                b.name("idleTimeoutS") + " must be >= 0 (0: no limit)");
+            throw fail(b.name(CONNECT_TIMEOUT_S) + ", " + b.name(FIRST_BYTE_TIMEOUT_S) + " and " +
+                b.name(IDLE_TIMEOUT_S) + " must be >= 0 (0: no limit)");
         }
-        if (!(b.timeoutS > 0))
+        if (!(b.get(TIMEOUT_S) > 0))
         {
-            throw fail(b.name("timeoutS") + " must be > 0: " + b.timeoutS);
+            throw fail(b.name(TIMEOUT_S) + " must be > 0: " + b.get(TIMEOUT_S));
         }
-        RequestLimits.of(b.connectTimeoutS, b.firstByteTimeoutS, b.idleTimeoutS, b.timeoutS,
-            b.maxEventBytes, b.maxOutputBytes, b.retries429);
-        new TlsTrust(b.caCert, b.insecure);
+        RequestLimits.of(b.get(CONNECT_TIMEOUT_S), b.get(FIRST_BYTE_TIMEOUT_S), b.get(IDLE_TIMEOUT_S), b.get(TIMEOUT_S),
+            b.get(MAX_EVENT_BYTES), b.get(MAX_OUTPUT_BYTES), b.get(RETRIES_429));
+        new TlsTrust(b.get(CA_CERT), b.get(INSECURE));
     }
 
     /** A scenario presets the loop, its arrivals and the percentile it sizes the run for; it refuses other loads. */
     private static void scenario(final RunOptionsBuilder b)
     {
-        if (b.scenario == null)
+        if (b.get(SCENARIO) == null)
         {
             return;
         }
-        final String preset = b.name("scenario") + " " + b.scenario.flagValue();
-        if (b.users != null || b.fixedSchedule || !b.stages.isEmpty() || b.ramp != null ||
-            b.concurrencyStages != null || b.concurrencyRamp != null)
+        final String preset = b.name(SCENARIO) + " " + b.get(SCENARIO).flagValue();
+        if (b.get(USERS) != null || b.get(FIXED_SCHEDULE) || !b.get(STAGES).isEmpty() || b.get(RAMP) != null ||
+            b.get(CONCURRENCY_STAGES) != null || b.get(CONCURRENCY_RAMP) != null)
         {
-            throw fail(preset + " sets the load itself: drop " + b.name("users") + ", " + b.name("fixedSchedule") +
+            throw fail(preset + " sets the load itself: drop " + b.name(USERS) + ", " + b.name(FIXED_SCHEDULE) +
                 ", stages and ramps");
         }
-        switch (b.scenario)
+        switch (b.get(SCENARIO))
         {
             case SINGLE_STREAM ->
             {
-                if (b.rate != null || (b.concurrency != null && b.concurrency != 1))
+                if (b.get(RATE) != null || (b.get(CONCURRENCY) != null && b.get(CONCURRENCY) != 1))
                 {
-                    throw fail(preset + " sends one request at a time: drop " + b.name("rate") + " and " +
-                        b.name("concurrency"));
+                    throw fail(preset + " sends one request at a time: drop " + b.name(RATE) + " and " +
+                        b.name(CONCURRENCY));
                 }
-                b.concurrency = 1;
+                b.put(CONCURRENCY, 1);
             }
             case SERVER ->
             {
-                if (b.concurrency != null || b.rate == null)
+                if (b.get(CONCURRENCY) != null || b.get(RATE) == null)
                 {
-                    throw fail(preset + " offers Poisson arrivals at a rate: set " + b.name("rate") + " R, not " +
-                        b.name("concurrency"));
+                    throw fail(preset + " offers Poisson arrivals at a rate: set " + b.name(RATE) + " R, not " +
+                        b.name(CONCURRENCY));
                 }
-                if ((b.isGiven("arrival") && b.arrival != ArrivalProcess.Kind.POISSON) || b.burstiness != 1.0)
+                if ((b.isGiven(ARRIVAL) && b.get(ARRIVAL) != ArrivalProcess.Kind.POISSON) || b.get(BURSTINESS) != 1.0)
                 {
-                    throw fail(preset + " arrivals are Poisson: drop " + b.name("arrival") + " and " +
-                        b.name("burstiness"));
+                    throw fail(preset + " arrivals are Poisson: drop " + b.name(ARRIVAL) + " and " +
+                        b.name(BURSTINESS));
                 }
-                b.arrival = ArrivalProcess.Kind.POISSON;
+                b.put(ARRIVAL, ArrivalProcess.Kind.POISSON);
             }
             case OFFLINE ->
             {
-                if (b.concurrency != null || b.rate != null || b.durationS != null)
+                if (b.get(CONCURRENCY) != null || b.get(RATE) != null || b.get(DURATION_S) != null)
                 {
-                    throw fail(preset + " puts every measured request in flight at once: set " + b.name("requests") +
-                        ", not " + b.name("concurrency") + ", " + b.name("rate") + " or " + b.name("durationS"));
+                    throw fail(preset + " puts every measured request in flight at once: set " + b.name(REQUESTS) +
+                        ", not " + b.name(CONCURRENCY) + ", " + b.name(RATE) + " or " + b.name(DURATION_S));
                 }
             }
         }
-        if (b.minSamplesFor == null && b.scenario != Scenario.OFFLINE)
+        if (b.get(MIN_SAMPLES_FOR) == null && b.get(SCENARIO) != Scenario.OFFLINE)
         {
-            b.minSamplesFor = new TailQuantile(b.scenario.judgedQuantile());
+            b.put(MIN_SAMPLES_FOR, new TailQuantile(b.get(SCENARIO).judgedQuantile()));
         }
     }
 
@@ -197,198 +258,202 @@ final class RunRules
      */
     private static void minSamples(final RunOptionsBuilder b)
     {
-        if (b.minSamplesFor == null)
+        if (b.get(MIN_SAMPLES_FOR) == null)
         {
             return;
         }
-        final long needed = Distribution.samplesForUpperEnd(b.minSamplesFor.quantile());
-        final String sized = b.isGiven("minSamplesFor") || b.scenario == null ?
-            b.name("minSamplesFor") + " " + b.minSamplesFor.label() :
-            b.name("scenario") + " " + b.scenario.flagValue() + " (sized for its " + b.minSamplesFor.label() + ")";
-        if (b.durationS != null || b.fixedSchedule || !b.stages.isEmpty() || b.concurrencyStages != null)
+        final long needed = Distribution.samplesForUpperEnd(b.get(MIN_SAMPLES_FOR).quantile());
+        final String sized = b.isGiven(MIN_SAMPLES_FOR) || b.get(SCENARIO) == null ?
+            b.name(MIN_SAMPLES_FOR) + " " + b.get(MIN_SAMPLES_FOR).label() :
+            b.name(SCENARIO) + " " + b.get(SCENARIO).flagValue() + " (sized for its " +
+                b.get(MIN_SAMPLES_FOR).label() + ")";
+        if (b.get(DURATION_S) != null || b.get(FIXED_SCHEDULE) || !b.get(STAGES).isEmpty() ||
+            b.get(CONCURRENCY_STAGES) != null)
         {
-            throw fail(sized + " ends the run after " + needed + " measured requests: drop " + b.name("durationS") +
-                ", stages and " + b.name("fixedSchedule"));
+            throw fail(sized + " ends the run after " + needed + " measured requests: drop " + b.name(DURATION_S) +
+                ", stages and " + b.name(FIXED_SCHEDULE));
         }
-        if (b.requests != null && b.requests < needed)
+        if (b.get(REQUESTS) != null && b.get(REQUESTS) < needed)
         {
-            throw fail(b.name("requests") + " " + b.requests + " is fewer than the " + needed + " requests a " +
-                b.minSamplesFor.label() + " needs for its 95% interval (" + sized + ")");
+            throw fail(b.name(REQUESTS) + " " + b.get(REQUESTS) + " is fewer than the " + needed + " requests a " +
+                b.get(MIN_SAMPLES_FOR).label() + " needs for its 95% interval (" + sized + ")");
         }
-        if (b.requests == null)
+        if (b.get(REQUESTS) == null)
         {
-            b.requests = needed;
+            b.put(REQUESTS, needed);
         }
     }
 
     /** Offline: the closed loop's concurrency is the measured request count, so that all are in flight at once. */
     private static void offline(final RunOptionsBuilder b)
     {
-        if (b.scenario != Scenario.OFFLINE)
+        if (b.get(SCENARIO) != Scenario.OFFLINE)
         {
             return;
         }
-        if (b.requests == null)
+        if (b.get(REQUESTS) == null)
         {
-            b.requests = DEFAULT_REQUESTS;
+            b.put(REQUESTS, DEFAULT_REQUESTS);
         }
-        if (b.requests > Integer.MAX_VALUE)
+        if (b.get(REQUESTS) > Integer.MAX_VALUE)
         {
-            throw fail(b.name("scenario") + " offline holds every request in flight: " + b.name("requests") +
+            throw fail(b.name(SCENARIO) + " offline holds every request in flight: " + b.name(REQUESTS) +
                 " must be at most " + Integer.MAX_VALUE);
         }
-        b.concurrency = (int)(long)b.requests;
+        b.put(CONCURRENCY, (int)(long)b.get(REQUESTS));
     }
 
     /** Ramps and stages: folds a concurrency ramp into the schedule, and checks they shape the right kind of loop. */
     private static void loadShape(final RunOptionsBuilder b)
     {
-        if (b.concurrencyRamp != null)
+        if (b.get(CONCURRENCY_RAMP) != null)
         {
-            if (b.concurrencyStages == null && (b.concurrency == null || b.durationS == null))
+            if (b.get(CONCURRENCY_STAGES) == null && (b.get(CONCURRENCY) == null || b.get(DURATION_S) == null))
             {
-                throw fail("a concurrency ramp leads into a measured window: set " + b.name("concurrency") + " and " +
-                    b.name("durationS") + " (or " + b.name("concurrencyStages") + ")");
+                throw fail("a concurrency ramp leads into a measured window: set " + b.name(CONCURRENCY) + " and " +
+                    b.name(DURATION_S) + " (or " + b.name(CONCURRENCY_STAGES) + ")");
             }
-            final ConcurrencySchedule measured = b.concurrencyStages != null ? b.concurrencyStages :
-                new ConcurrencySchedule(new int[] {b.concurrency}, new double[] {b.durationS});
-            b.concurrencyStages = ConcurrencySchedule.withRamp((int)Math.round(Math.max(1,
-                b.concurrencyRamp.fromRate())), (int)Math.round(b.concurrencyRamp.toRate()),
-                b.concurrencyRamp.durationS(), b.concurrencyRamp.exponential(), measured);
-            b.concurrencyRamp = null;
-            b.concurrency = null;
+            final ConcurrencySchedule measured = b.get(CONCURRENCY_STAGES) != null ? b.get(CONCURRENCY_STAGES) :
+                new ConcurrencySchedule(new int[] {b.get(CONCURRENCY)}, new double[] {b.get(DURATION_S)});
+            b.put(CONCURRENCY_STAGES, ConcurrencySchedule.withRamp((int)Math.round(Math.max(1,
+                b.get(CONCURRENCY_RAMP).fromRate())), (int)Math.round(b.get(CONCURRENCY_RAMP).toRate()),
+                b.get(CONCURRENCY_RAMP).durationS(), b.get(CONCURRENCY_RAMP).exponential(), measured));
+            b.put(CONCURRENCY_RAMP, null);
+            b.put(CONCURRENCY, null);
         }
-        if (b.concurrencyStages != null)
+        if (b.get(CONCURRENCY_STAGES) != null)
         {
-            if (b.rate != null || !b.stages.isEmpty() || b.ramp != null || b.users != null || b.fixedSchedule)
+            if (b.get(RATE) != null || !b.get(STAGES).isEmpty() || b.get(RAMP) != null || b.get(USERS) != null ||
+                b.get(FIXED_SCHEDULE))
             {
-                throw fail("concurrency stages shape a closed loop: drop " + b.name("rate") + ", " + b.name("stages") +
-                    ", " + b.name("ramp") + ", " + b.name("users") + " and " + b.name("fixedSchedule"));
+                throw fail("concurrency stages shape a closed loop: drop " + b.name(RATE) + ", " + b.name(STAGES) +
+                    ", " + b.name(RAMP) + ", " + b.name(USERS) + " and " + b.name(FIXED_SCHEDULE));
             }
-            b.concurrency = b.concurrencyStages.maxConcurrency();
-            b.durationS = b.concurrencyStages.totalS();
+            b.put(CONCURRENCY, b.get(CONCURRENCY_STAGES).maxConcurrency());
+            b.put(DURATION_S, b.get(CONCURRENCY_STAGES).totalS());
         }
-        if (!b.stages.isEmpty() && b.rate == null)
+        if (!b.get(STAGES).isEmpty() && b.get(RATE) == null)
         {
-            b.rate = b.stages.get(0).ratePerSecond();
+            b.put(RATE, b.get(STAGES).get(0).ratePerSecond());
         }
-        if ((b.ramp != null || !b.stages.isEmpty()) && b.concurrency != null)
+        if ((b.get(RAMP) != null || !b.get(STAGES).isEmpty()) && b.get(CONCURRENCY) != null)
         {
-            throw fail("ramps and stages shape an open loop's rate; they do not apply to " + b.name("concurrency"));
+            throw fail("ramps and stages shape an open loop's rate; they do not apply to " + b.name(CONCURRENCY));
         }
-        if (b.ramp != null && b.stages.isEmpty() && b.durationS == null)
+        if (b.get(RAMP) != null && b.get(STAGES).isEmpty() && b.get(DURATION_S) == null)
         {
-            throw fail("a ramp leads into the measured window: set " + b.name("durationS") + " (or stages)");
+            throw fail("a ramp leads into the measured window: set " + b.name(DURATION_S) + " (or stages)");
         }
     }
 
     /** Exactly one kind of load: closed loop, open loop, simulated users, or a trace's own schedule. */
     private static void loadMode(final RunOptionsBuilder b)
     {
-        if (b.concurrency != null && b.rate != null)
+        if (b.get(CONCURRENCY) != null && b.get(RATE) != null)
         {
-            throw fail(b.name("concurrency") + " (closed loop) and " + b.name("rate") + " (open loop) exclude each " +
-                "other; cap an open loop with " + b.name("maxConcurrency"));
+            throw fail(b.name(CONCURRENCY) + " (closed loop) and " + b.name(RATE) + " (open loop) exclude each " +
+                "other; cap an open loop with " + b.name(MAX_CONCURRENCY));
         }
-        if (b.users != null)
+        if (b.get(USERS) != null)
         {
-            if (b.users < 1)
+            if (b.get(USERS) < 1)
             {
-                throw fail(b.name("users") + " must be >= 1: " + b.users);
+                throw fail(b.name(USERS) + " must be >= 1: " + b.get(USERS));
             }
-            if (b.concurrency != null || b.rate != null || b.fixedSchedule || b.dataset != null || b.prompt != null ||
-                b.api != Endpoint.Api.CHAT)
+            if (b.get(CONCURRENCY) != null || b.get(RATE) != null || b.get(FIXED_SCHEDULE) ||
+                b.get(DATASET) != null || b.get(PROMPT) != null ||
+                b.get(API) != Endpoint.Api.CHAT)
             {
-                throw fail(b.name("users") + " runs multi-turn chat sessions: it excludes " + b.name("concurrency") +
-                    ", " + b.name("rate") + ", " + b.name("fixedSchedule") + ", " + b.name("dataset") + ", " +
-                    b.name("prompt") + " and " + b.name("api") + " completions");
-            }
-        }
-        else if (b.fixedSchedule)
-        {
-            if (b.dataset == null || !"mooncake".equals(b.datasetFormat))
-            {
-                throw fail(b.name("fixedSchedule") + " replays a trace's timestamps: it needs a Mooncake trace (" +
-                    b.name("dataset") + " with " + b.name("datasetFormat") + " mooncake)");
-            }
-            if (b.concurrency != null || b.rate != null)
-            {
-                throw fail(b.name("fixedSchedule") + " takes its arrivals from the trace: drop " +
-                    b.name("concurrency") + " and " + b.name("rate") + " (cap in-flight requests with " +
-                    b.name("maxConcurrency") + ")");
+                throw fail(b.name(USERS) + " runs multi-turn chat sessions: it excludes " + b.name(CONCURRENCY) +
+                    ", " + b.name(RATE) + ", " + b.name(FIXED_SCHEDULE) + ", " + b.name(DATASET) + ", " +
+                    b.name(PROMPT) + " and " + b.name(API) + " completions");
             }
         }
-        else if (b.concurrency == null && b.rate == null)
+        else if (b.get(FIXED_SCHEDULE))
         {
-            throw fail("set " + b.name("concurrency") + " N (closed loop) or " + b.name("rate") +
+            if (b.get(DATASET) == null || !"mooncake".equals(b.get(DATASET_FORMAT)))
+            {
+                throw fail(b.name(FIXED_SCHEDULE) + " replays a trace's timestamps: it needs a Mooncake trace (" +
+                    b.name(DATASET) + " with " + b.name(DATASET_FORMAT) + " mooncake)");
+            }
+            if (b.get(CONCURRENCY) != null || b.get(RATE) != null)
+            {
+                throw fail(b.name(FIXED_SCHEDULE) + " takes its arrivals from the trace: drop " +
+                    b.name(CONCURRENCY) + " and " + b.name(RATE) + " (cap in-flight requests with " +
+                    b.name(MAX_CONCURRENCY) + ")");
+            }
+        }
+        else if (b.get(CONCURRENCY) == null && b.get(RATE) == null)
+        {
+            throw fail("set " + b.name(CONCURRENCY) + " N (closed loop) or " + b.name(RATE) +
                 " R requests/s (open loop)");
         }
     }
 
     private static void loadValues(final RunOptionsBuilder b)
     {
-        atLeastOne(b, "concurrency", b.concurrency);
-        atLeastOne(b, "maxConcurrency", b.maxConcurrency);
-        if (b.rate != null && (!(b.rate > 0) || b.rate.isInfinite()))
+        atLeastOne(b, CONCURRENCY);
+        atLeastOne(b, MAX_CONCURRENCY);
+        if (b.get(RATE) != null && (!(b.get(RATE) > 0) || b.get(RATE).isInfinite()))
         {
-            throw fail(b.name("rate") + " must be a positive number of requests/s: " + b.rate);
+            throw fail(b.name(RATE) + " must be a positive number of requests/s: " + b.get(RATE));
         }
-        if (!(b.burstiness > 0) || Double.isInfinite(b.burstiness))
+        if (!(b.get(BURSTINESS) > 0) || Double.isInfinite(b.get(BURSTINESS)))
         {
-            throw fail(b.name("burstiness") + " must be > 0: " + b.burstiness);
+            throw fail(b.name(BURSTINESS) + " must be > 0: " + b.get(BURSTINESS));
         }
-        if (b.burstiness != 1.0 && b.arrival != ArrivalProcess.Kind.GAMMA)
+        if (b.get(BURSTINESS) != 1.0 && b.get(ARRIVAL) != ArrivalProcess.Kind.GAMMA)
         {
-            if (b.isGiven("arrival"))
+            if (b.isGiven(ARRIVAL))
             {
-                throw fail(b.name("burstiness") + " applies to gamma arrivals only (" + b.name("arrival") +
-                    " is " + b.arrival.name().toLowerCase(Locale.ROOT) + ")");
+                throw fail(b.name(BURSTINESS) + " applies to gamma arrivals only (" + b.name(ARRIVAL) +
+                    " is " + b.get(ARRIVAL).name().toLowerCase(Locale.ROOT) + ")");
             }
-            b.arrival = ArrivalProcess.Kind.GAMMA;
+            b.put(ARRIVAL, ArrivalProcess.Kind.GAMMA);
         }
-        if (b.requests != null && b.requests < 1)
+        if (b.get(REQUESTS) != null && b.get(REQUESTS) < 1)
         {
-            throw fail(b.name("requests") + " must be >= 1: " + b.requests);
+            throw fail(b.name(REQUESTS) + " must be >= 1: " + b.get(REQUESTS));
         }
-        if (b.durationS != null && !(b.durationS > 0))
+        if (b.get(DURATION_S) != null && !(b.get(DURATION_S) > 0))
         {
-            throw fail(b.name("durationS") + " must be > 0 seconds: " + b.durationS);
+            throw fail(b.name(DURATION_S) + " must be > 0 seconds: " + b.get(DURATION_S));
         }
-        if (b.requests == null && b.durationS == null && !b.fixedSchedule && b.stages.isEmpty())
+        if (b.get(REQUESTS) == null && b.get(DURATION_S) == null && !b.get(FIXED_SCHEDULE) && b.get(STAGES).isEmpty())
         {
-            b.requests = DEFAULT_REQUESTS;
+            b.put(REQUESTS, DEFAULT_REQUESTS);
         }
-        nonNegative(b, "drainTimeoutS", b.drainTimeoutS, "seconds");
-        nonNegative(b, "graceS", b.graceS, "seconds");
-        if (b.preconnect != null && b.preconnect < 0)
+        nonNegative(b, DRAIN_TIMEOUT_S, "seconds");
+        nonNegative(b, GRACE_S, "seconds");
+        if (b.get(PRECONNECT) != null && b.get(PRECONNECT) < 0)
         {
-            throw fail(b.name("preconnect") + " must be >= 0, got " + b.preconnect);
+            throw fail(b.name(PRECONNECT) + " must be >= 0, got " + b.get(PRECONNECT));
         }
     }
 
     private static void workload(final RunOptionsBuilder b)
     {
-        if (b.dataset != null && !Datasets.FORMATS.contains(b.datasetFormat))
+        if (b.get(DATASET) != null && !Datasets.FORMATS.contains(b.get(DATASET_FORMAT)))
         {
-            throw fail(b.name("datasetFormat") + " must be one of " + Datasets.FORMATS + ": " + b.datasetFormat);
+            throw fail(b.name(DATASET_FORMAT) + " must be one of " + Datasets.FORMATS + ": " + b.get(DATASET_FORMAT));
         }
-        if (b.dataset != null && (b.prompt != null || b.inputLengths != null))
+        if (b.get(DATASET) != null && (b.get(PROMPT) != null || b.get(INPUT_LENGTHS) != null))
         {
-            throw fail(b.name("dataset") + " replaces " + b.name("prompt") + " and " + b.name("inputLengths") +
+            throw fail(b.name(DATASET) + " replaces " + b.name(PROMPT) + " and " + b.name(INPUT_LENGTHS) +
                 "; give only one");
         }
-        new CancellationRule(b.cancelRate, b.cancelAfterMs, b.cancelAfterTokens, b.seed);
-        if (b.blockSize < 1)
+        new CancellationRule(b.get(CANCEL_RATE), b.get(CANCEL_AFTER_MS), b.get(CANCEL_AFTER_TOKENS), b.get(SEED));
+        if (b.get(BLOCK_SIZE) < 1)
         {
-            throw fail(b.name("blockSize") + " must be >= 1: " + b.blockSize);
+            throw fail(b.name(BLOCK_SIZE) + " must be >= 1: " + b.get(BLOCK_SIZE));
         }
-        if (b.maxTokens < 0)
+        if (b.get(MAX_TOKENS) < 0)
         {
-            throw fail(b.name("maxTokens") + " must be >= 0 (0 leaves it to the server): " + b.maxTokens);
+            throw fail(b.name(MAX_TOKENS) + " must be >= 0 (0 leaves it to the server): " + b.get(MAX_TOKENS));
         }
-        if (b.inputTokens < 1)
+        if (b.get(INPUT_TOKENS) < 1)
         {
-            throw fail(b.name("inputTokens") + " must be >= 1: " + b.inputTokens);
+            throw fail(b.name(INPUT_TOKENS) + " must be >= 1: " + b.get(INPUT_TOKENS));
         }
     }
 
@@ -427,24 +492,24 @@ final class RunRules
     /** The decoding values the run sends, wherever they were given, against {@link #DECODING_RANGES}. */
     private static void decoding(final RunOptionsBuilder b)
     {
-        if (b.temperature != null)
+        if (b.get(TEMPERATURE) != null)
         {
-            inRange(b.name("temperature"), DECODING_RANGES.get("temperature"), b.temperature,
-                String.valueOf(b.temperature));
+            inRange(b.name(TEMPERATURE), DECODING_RANGES.get("temperature"), b.get(TEMPERATURE),
+                String.valueOf(b.get(TEMPERATURE)));
         }
-        final String extraBody = b.name("extraBody");
-        extraBody(extraBody + (extraBody.startsWith("--") ? " " : "."), b.extraBody);
-        if (b.segments != null)
+        final String extraBody = b.name(EXTRA_BODY);
+        extraBody(extraBody + (extraBody.startsWith("--") ? " " : "."), b.get(EXTRA_BODY));
+        if (b.get(SEGMENTS) != null)
         {
-            for (int i = 0; i < b.segments.size(); i++)
+            for (int i = 0; i < b.get(SEGMENTS).size(); i++)
             {
-                extraBody(b.name("segments") + "[" + i + "].extra_body.", b.segments.get(i).extraBody());
+                extraBody(b.name(SEGMENTS) + "[" + i + "].extra_body.", b.get(SEGMENTS).get(i).extraBody());
             }
         }
-        if (b.judge != null)
+        if (b.get(JUDGE) != null)
         {
-            inRange("quality.judge.temperature", DECODING_RANGES.get("temperature"), b.judge.temperature(),
-                String.valueOf(b.judge.temperature()));
+            inRange("quality.judge.temperature", DECODING_RANGES.get("temperature"), b.get(JUDGE).temperature(),
+                String.valueOf(b.get(JUDGE).temperature()));
         }
     }
 
@@ -480,34 +545,34 @@ final class RunRules
 
     private static void state(final RunOptionsBuilder b)
     {
-        if ("preload".equals(b.cachePolicy) && b.prefixes == null)
+        if ("preload".equals(b.get(CACHE_POLICY)) && b.get(PREFIXES) == null)
         {
-            throw fail(b.name("cachePolicy") + " preload replays the shared prefixes first: declare " +
-                b.name("prefixes"));
+            throw fail(b.name(CACHE_POLICY) + " preload replays the shared prefixes first: declare " +
+                b.name(PREFIXES));
         }
-        if (b.repetitions < 1 || b.repetitions > 1000)
+        if (b.get(REPETITIONS) < 1 || b.get(REPETITIONS) > 1000)
         {
-            throw fail(b.name("repetitions") + " must be in [1, 1000]: " + b.repetitions);
+            throw fail(b.name(REPETITIONS) + " must be in [1, 1000]: " + b.get(REPETITIONS));
         }
-        if (b.warmupRequests < 0 || b.warmupDurationS < 0)
+        if (b.get(WARMUP_REQUESTS) < 0 || b.get(WARMUP_DURATION_S) < 0)
         {
-            throw fail(b.name("warmupRequests") + " and " + b.name("warmupDurationS") + " must not be negative");
+            throw fail(b.name(WARMUP_REQUESTS) + " and " + b.name(WARMUP_DURATION_S) + " must not be negative");
         }
     }
 
     private static void measurement(final RunOptionsBuilder b)
     {
-        if (b.profile != null && !RunOptions.PROFILE_MODES.contains(b.profile.toLowerCase(Locale.ROOT)))
+        if (b.get(PROFILE) != null && !RunOptions.PROFILE_MODES.contains(b.get(PROFILE).toLowerCase(Locale.ROOT)))
         {
-            throw fail(b.name("profile") + " must be one of " + RunOptions.PROFILE_MODES + ": " + b.profile);
+            throw fail(b.name(PROFILE) + " must be one of " + RunOptions.PROFILE_MODES + ": " + b.get(PROFILE));
         }
-        if (!(b.hiccupWarnFraction > 0))
+        if (!(b.get(HICCUP_WARN_FRACTION) > 0))
         {
-            throw fail(b.name("hiccupWarnFraction") + " must be > 0: " + b.hiccupWarnFraction);
+            throw fail(b.name(HICCUP_WARN_FRACTION) + " must be > 0: " + b.get(HICCUP_WARN_FRACTION));
         }
-        if (b.ioThreads < 0)
+        if (b.get(IO_THREADS) < 0)
         {
-            throw fail(b.name("ioThreads") + " must be >= 0 (0: one per core)");
+            throw fail(b.name(IO_THREADS) + " must be >= 0 (0: one per core)");
         }
         serverMetrics(b);
     }
@@ -515,18 +580,19 @@ final class RunRules
     /** The scrape interval's range, and a metrics URL that is {@code off} or an http(s) URL with a host. */
     private static void serverMetrics(final RunOptionsBuilder b)
     {
-        if (b.serverMetricsIntervalMs < MIN_SCRAPE_INTERVAL_MS || b.serverMetricsIntervalMs > MAX_SCRAPE_INTERVAL_MS)
+        if (b.get(SERVER_METRICS_INTERVAL_MS) < MIN_SCRAPE_INTERVAL_MS ||
+            b.get(SERVER_METRICS_INTERVAL_MS) > MAX_SCRAPE_INTERVAL_MS)
         {
-            throw fail(b.name("serverMetricsIntervalMs") + " must be in [" + MIN_SCRAPE_INTERVAL_MS + ", " +
-                MAX_SCRAPE_INTERVAL_MS + "] ms: " + b.serverMetricsIntervalMs);
+            throw fail(b.name(SERVER_METRICS_INTERVAL_MS) + " must be in [" + MIN_SCRAPE_INTERVAL_MS + ", " +
+                MAX_SCRAPE_INTERVAL_MS + "] ms: " + b.get(SERVER_METRICS_INTERVAL_MS));
         }
-        if (b.serverMetrics == null || RunOptions.SERVER_METRICS_OFF.equalsIgnoreCase(b.serverMetrics))
+        if (b.get(SERVER_METRICS) == null || RunOptions.SERVER_METRICS_OFF.equalsIgnoreCase(b.get(SERVER_METRICS)))
         {
             return;
         }
         try
         {
-            final URI uri = new URI(b.serverMetrics.trim());
+            final URI uri = new URI(b.get(SERVER_METRICS).trim());
             final String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
             if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null)
             {
@@ -538,7 +604,7 @@ final class RunRules
             // reported below
         }
         // The URL is not echoed: it may carry a credential in its query or user info.
-        throw fail(b.name("serverMetrics") + " must be an http(s) URL with a host, or off");
+        throw fail(b.name(SERVER_METRICS) + " must be an http(s) URL with a host, or off");
     }
 
     /** At most one source per accelerator interface and one RAPL: two would count the same joules twice. */
@@ -546,37 +612,38 @@ final class RunRules
     {
         final Set<PowerSourceSpec.Kind> seen = EnumSet.noneOf(PowerSourceSpec.Kind.class);
         PowerSourceSpec.Kind accelerators = null;
-        for (final PowerSourceSpec s : b.power)
+        for (final PowerSourceSpec s : b.get(POWER))
         {
             final boolean gpu = s.kind() == PowerSourceSpec.Kind.NVML || s.kind() == PowerSourceSpec.Kind.NVIDIA_SMI ||
                 s.kind() == PowerSourceSpec.Kind.DCGM;
             if (gpu && accelerators != null && accelerators != s.kind())
             {
-                throw fail(b.name("power") + ": " + accelerators.word() + " and " + s.kind().word() + " both measure " +
+                throw fail(b.name(POWER) + ": " + accelerators.word() + " and " + s.kind().word() + " both measure " +
                     "the accelerators, and would count their energy twice: give one");
             }
             accelerators = gpu ? s.kind() : accelerators;
             if (s.kind() == PowerSourceSpec.Kind.RAPL && !seen.add(s.kind()))
             {
-                throw fail(b.name("power") + ": rapl is given twice");
+                throw fail(b.name(POWER) + ": rapl is given twice");
             }
         }
     }
 
-    private static void atLeastOne(final RunOptionsBuilder b, final String field, final Integer value)
+    private static void atLeastOne(final RunOptionsBuilder b, final RunOption<Integer> option)
     {
+        final Integer value = b.get(option);
         if (value != null && value < 1)
         {
-            throw fail(b.name(field) + " must be >= 1: " + value);
+            throw fail(b.name(option) + " must be >= 1: " + value);
         }
     }
 
-    private static void nonNegative(final RunOptionsBuilder b, final String field, final double value,
-        final String unit)
+    private static void nonNegative(final RunOptionsBuilder b, final RunOption<Double> option, final String unit)
     {
+        final double value = b.get(option);
         if (!(value >= 0) || Double.isInfinite(value))
         {
-            throw fail(b.name(field) + " must be a finite number of " + unit + " >= 0: " + value);
+            throw fail(b.name(option) + " must be a finite number of " + unit + " >= 0: " + value);
         }
     }
 

@@ -19,6 +19,8 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.config.RunOption;
+
 /**
  * Every key a contract file may hold, its type and its range; and the checks that span keys (an open loop needs a
  * rate, a prompt must fit the context window, a flushed cache needs a flush endpoint). docs/CONTRACT.md lists the
@@ -231,7 +233,7 @@ public final class ContractSchema
                 final long in = DistributionSchema.maxLength(segment.get("input_tokens"));
                 final long out = segment.has("output_tokens") ?
                     DistributionSchema.maxLength(segment.get("output_tokens")) :
-                    model.path("decoding").path("max_tokens").asLong(256);
+                    model.path("decoding").path("max_tokens").asLong(RunOption.MAX_TOKENS.defaultValue());
                 if (in > 0 && out >= 0 && in + out > model.get("context_limit").asLong())
                 {
                     errors.add("workload.segments[" + k + "].input_tokens: longest input " + in + " + longest " +
@@ -454,7 +456,7 @@ public final class ContractSchema
                 0;
             final long out = workload.has("output_tokens") ?
                 DistributionSchema.maxLength(workload.get("output_tokens")) :
-                model.path("decoding").path("max_tokens").asLong(256);
+                model.path("decoding").path("max_tokens").asLong(RunOption.MAX_TOKENS.defaultValue());
             if (in > 0 && out >= 0 && in + out > limit)
             {
                 errors.add("workload.input_tokens: longest input " + in + " + longest output " + out +

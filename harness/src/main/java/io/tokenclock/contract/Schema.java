@@ -1,6 +1,7 @@
 package io.tokenclock.contract;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,21 @@ public abstract class Schema
 
     /** @return a short description of the expected value, for messages. */
     public abstract String expected();
+
+    /**
+     * @return the keys a map here may hold, each with its schema (a list's: its elements'); empty for a plain value.
+     * For the docs test, which holds docs/CONTRACT.md to the schema.
+     */
+    public Map<String, Schema> keys()
+    {
+        return Map.of();
+    }
+
+    /** @return the words a {@link #oneOf} value may be; empty for any other schema. */
+    public List<String> words()
+    {
+        return List.of();
+    }
 
     public static ObjectSchema object()
     {
@@ -162,6 +178,12 @@ public abstract class Schema
         {
             return "a map";
         }
+
+        @Override
+        public Map<String, Schema> keys()
+        {
+            return Collections.unmodifiableMap(fields);
+        }
     }
 
     private static final class Leaf extends Schema
@@ -261,6 +283,12 @@ public abstract class Schema
         {
             return "one of " + String.join(", ", words);
         }
+
+        @Override
+        public List<String> words()
+        {
+            return words;
+        }
     }
 
     private static final class ListSchema extends Schema
@@ -296,6 +324,12 @@ public abstract class Schema
         public String expected()
         {
             return "a list of " + element.expected();
+        }
+
+        @Override
+        public Map<String, Schema> keys()
+        {
+            return element.keys();
         }
     }
 }

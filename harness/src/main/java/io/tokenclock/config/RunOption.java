@@ -1,0 +1,561 @@
+package io.tokenclock.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.cost.PriceModel;
+import io.tokenclock.energy.PowerSourceSpec;
+import io.tokenclock.goodput.Slo;
+import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.ConcurrencySchedule;
+import io.tokenclock.load.RateSchedule;
+import io.tokenclock.quality.Check;
+import io.tokenclock.quality.JudgeSpec;
+import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.RequestLimits;
+import io.tokenclock.transport.Stamping;
+import io.tokenclock.workload.SharedPrefixes;
+
+/**
+ * One option of a run, and the table of all of them: its field, flag, contract key, type, default, unit and one doc
+ * line, in the spirit of picocli's {@code ArgSpec} and JMH's {@code OptionParser}. Everything that used to repeat
+ * these facts derives from this table instead: the names an error message uses ({@link RunOptionsBuilder#name}), which
+ * source gave a value (the builder's provenance), the defaults picocli shows and applies ({@code cli.RunDefaults}),
+ * the contract keys read by type ({@code contract.ContractOptions}), the options' record components
+ * ({@link RunOptionsBuilder#build()} fills each {@link RunOptions} group by component name), and the table in
+ * docs/CLI.md, which {@code OptionDocsTest} holds to this one.
+ * <p>
+ * A new option is one entry here plus its use: the record component that code reads, the {@code @Option} (and its
+ * {@code given} line) for a flag, a rule in {@link RunRules} if it binds other options. A contract key of a plain type
+ * ({@link #readByType()}) needs nothing more: {@code ContractSchema} holds its range.
+ * <p>
+ * Immutable and thread-safe; the table is built once, when the class loads.
+ *
+ * @param <T> the value's type (boxed; a primitive record component takes its unboxed value).
+ */
+public final class RunOption<T>
+{
+    private static final List<RunOption<?>> TABLE = new ArrayList<>();
+
+    // Target (N): where requests go and how each is limited.
+    public static final RunOption<String> URL = target("url", String.class).flag("--url").key("target.url")
+        .doc("The API base URL, e.g. `http://127.0.0.1:8000/v1`.");
+    public static final RunOption<Endpoint.Api> API = target("api", Endpoint.Api.class).flag("--endpoint")
+        .key("target.endpoint").defaultsTo(Endpoint.Api.CHAT).doc("Chat or text completions.");
+    public static final RunOption<Map<String, String>> HEADERS =
+        RunOption.<Map<String, String>>target("headers", Map.class).flag("--header").namedKey("target.headers")
+        .defaultsTo(Map.of()).doc("Extra request headers (credentials never written out).");
+    public static final RunOption<String> API_KEY_ENV = target("apiKeyEnv", String.class).flag("--api-key-env")
+        .key("target.api_key_env").defaultsTo("OPENAI_API_KEY").doc("The environment variable holding the API key.");
+    public static final RunOption<Boolean> PREFLIGHT = target("preflight", Boolean.class).flag("--no-preflight")
+        .defaultsTo(true).doc("List the models and send one request before the run.");
+    public static final RunOption<Double> WAIT_READY_S = target("waitReadyS", Double.class).flag("--wait-ready")
+        .key("target.wait_ready_s").defaultsTo(0.0).unit("s")
+        .doc("How long to wait for a server that is starting or loading, s.");
+    public static final RunOption<Path> CA_CERT = target("caCert", Path.class).flag("--ca-cert")
+        .doc("A PEM file of CAs to trust for https instead of the JDK's, or null.");
+    public static final RunOption<Boolean> INSECURE = target("insecure", Boolean.class).flag("--insecure")
+        .defaultsTo(false).doc("Accept any server certificate (recorded and shown).");
+    public static final RunOption<Double> CONNECT_TIMEOUT_S = target("connectTimeoutS", Double.class)
+        .flag("--connect-timeout").key("load.connect_timeout_s").defaultsTo(RequestLimits.DEFAULT.connectNs() / 1e9)
+        .unit("s").doc("Opening a connection, s (0: none).");
+    public static final RunOption<Double> FIRST_BYTE_TIMEOUT_S = target("firstByteTimeoutS", Double.class)
+        .flag("--first-byte-timeout").key("load.first_byte_timeout_s").defaultsTo(0.0).unit("s")
+        .doc("Send to the first byte of the response, s (0: none).");
+    public static final RunOption<Double> IDLE_TIMEOUT_S = target("idleTimeoutS", Double.class).flag("--idle-timeout")
+        .key("load.idle_timeout_s").defaultsTo(0.0).unit("s").doc("The longest silence mid-response, s (0: none).");
+    public static final RunOption<Double> TIMEOUT_S = target("timeoutS", Double.class).flag("--timeout")
+        .key("load.request_timeout_s").defaultsTo(600.0).unit("s").doc("A whole request, s.");
+    public static final RunOption<Integer> RETRIES_429 = target("retries429", Integer.class).flag("--retry-429")
+        .defaultsTo(0).unit("retries")
+        .doc("How many times a request answered 429 is sent again after its Retry-After.");
+    public static final RunOption<Integer> MAX_EVENT_BYTES = target("maxEventBytes", Integer.class)
+        .flag("--max-event-bytes").defaultsTo(RequestLimits.DEFAULT.maxEventBytes()).unit("bytes")
+        .doc("The longest SSE event kept, bytes.");
+    public static final RunOption<Integer> MAX_OUTPUT_BYTES = target("maxOutputBytes", Integer.class)
+        .flag("--max-output-bytes").defaultsTo(RequestLimits.DEFAULT.maxOutputBytes()).unit("bytes")
+        .doc("The most answer text kept per request, bytes.");
+
+    // Model (M): the model and how it decodes.
+    public static final RunOption<String> MODEL = model("model", String.class).component("name").flag("--model")
+        .key("model.name").doc("The model to ask for, or null for the first the server lists.");
+    public static final RunOption<String> TOKENIZER = model("tokenizer", String.class).flag("--tokenizer")
+        .key("model.tokenizer").doc("cl100k_base, o200k_base, words, or a tokenizer.json path; or null.");
+    public static final RunOption<Integer> MAX_TOKENS = model("maxTokens", Integer.class).flag("--max-tokens")
+        .key("model.decoding.max_tokens").defaultsTo(256).unit("tokens")
+        .doc("max_tokens of every request (0 leaves it to the server).");
+    public static final RunOption<Boolean> IGNORE_EOS = model("ignoreEos", Boolean.class).flag("--ignore-eos")
+        .key("model.decoding.ignore_eos").defaultsTo(false).doc("Ask the server to ignore end-of-sequence.");
+    public static final RunOption<Double> TEMPERATURE = model("temperature", Double.class).flag("--temperature")
+        .key("model.decoding.temperature").doc("Sampling temperature, or null for the server's.");
+    public static final RunOption<String> EXTRA_BODY = model("extraBody", String.class).flag("--extra-body")
+        .key("model.decoding.extra_body").doc("JSON merged into every request body, or null.");
+
+    // Workload (W): what is sent.
+    public static final RunOption<Long> SEED = workload("seed", Long.class).flag("--seed").key("seed").defaultsTo(42L)
+        .doc("Seed of prompts, lengths and arrivals.");
+    public static final RunOption<Integer> INPUT_TOKENS = workload("inputTokens", Integer.class).flag("--input-tokens")
+        .namedKey("workload.input_tokens").defaultsTo(128).unit("tokens").doc("Fixed prompt length, tokens.");
+    public static final RunOption<String> PROMPT = workload("prompt", String.class).flag("--prompt")
+        .key("workload.prompt").doc("One fixed prompt, or null.");
+    public static final RunOption<LengthSpec> INPUT_LENGTHS = workload("inputLengths", LengthSpec.class)
+        .namedKey("workload.input_tokens").unit("tokens")
+        .doc("Input length distribution, tokens, or null for the fixed length.");
+    public static final RunOption<LengthSpec> OUTPUT_LENGTHS = workload("outputLengths", LengthSpec.class)
+        .namedKey("workload.output_tokens").unit("tokens")
+        .doc("Output length distribution, tokens, or null for the model's `max_tokens`.");
+    public static final RunOption<Double> LENGTH_CORRELATION = workload("lengthCorrelation", Double.class)
+        .key("workload.correlation").defaultsTo(0.0).unit("rho")
+        .doc("Gaussian-copula correlation of input and output lengths, in [-1, 1].");
+    public static final RunOption<List<SegmentSpec>> SEGMENTS =
+        RunOption.<List<SegmentSpec>>workload("segments", List.class).namedKey("workload.segments")
+        .doc("Traffic segments, or null.");
+    public static final RunOption<Path> DATASET = workload("dataset", Path.class).flag("--dataset")
+        .key("workload.dataset.path").doc("A dataset or trace to replay instead of synthetic prompts, or null.");
+    public static final RunOption<String> DATASET_FORMAT = workload("datasetFormat", String.class)
+        .flag("--dataset-format").namedKey("workload.dataset.format").defaultsTo("jsonl").doc("The dataset's format.");
+    public static final RunOption<Integer> BLOCK_SIZE = workload("blockSize", Integer.class)
+        .key("workload.dataset.block_size").defaultsTo(512).unit("tokens").doc("Tokens per Mooncake hash_ids block.");
+    public static final RunOption<SharedPrefixes> PREFIXES = workload("prefixes", SharedPrefixes.class)
+        .namedKey("workload.prefix").doc("Shared prompt prefixes, or null.");
+    public static final RunOption<Double> CANCEL_RATE = workload("cancelRate", Double.class).flag("--cancel-rate")
+        .key("workload.cancellation.rate").defaultsTo(0.0).unit("fraction")
+        .doc("Fraction of requests the client cancels.");
+    public static final RunOption<Double> CANCEL_AFTER_MS = workload("cancelAfterMs", Double.class)
+        .flag("--cancel-after-ms").key("workload.cancellation.after_ms").defaultsTo(0.0).unit("ms")
+        .doc("Cancel after this long, ms (0: not by time).");
+    public static final RunOption<Integer> CANCEL_AFTER_TOKENS = workload("cancelAfterTokens", Integer.class)
+        .flag("--cancel-after-tokens").key("workload.cancellation.after_tokens").defaultsTo(0).unit("tokens")
+        .doc("Cancel after this many tokens (0: not by tokens).");
+    public static final RunOption<LengthSpec> SESSION_TURNS = workload("sessionTurns", LengthSpec.class)
+        .flag("--turns").namedKey("workload.sessions.turns").unit("turns")
+        .doc("Turns per session (distribution), for user-centric load.");
+    public static final RunOption<LengthSpec> THINK_TIME_MS = workload("thinkTimeMs", LengthSpec.class)
+        .flag("--think-ms").namedKey("workload.sessions.think_time_ms").unit("ms")
+        .doc("Think time between turns, ms (distribution).");
+    public static final RunOption<AgentSpec> AGENT = workload("agent", AgentSpec.class).flag("--agent-steps")
+        .namedKey("workload.agent").doc("Tool-using agents, or null.");
+
+    // Load (A): when it is sent.
+    public static final RunOption<Integer> CONCURRENCY = loadShape("concurrency", Integer.class).flag("--concurrency")
+        .key("load.concurrency").unit("requests").doc("Closed loop: requests kept in flight, or null.");
+    public static final RunOption<Double> RATE = loadShape("rate", Double.class).flag("--rate").key("load.rate")
+        .unit("requests/s").doc("Open loop: arrivals per second, or null.");
+    public static final RunOption<ArrivalProcess.Kind> ARRIVAL = loadShape("arrival", ArrivalProcess.Kind.class)
+        .flag("--arrival").key("load.arrival").defaultsTo(ArrivalProcess.Kind.POISSON)
+        .doc("The open loop's arrival process.");
+    public static final RunOption<Double> BURSTINESS = loadShape("burstiness", Double.class).flag("--burstiness")
+        .key("load.burstiness").defaultsTo(1.0).unit("shape k").doc("Gamma shape of the arrival gaps (1: Poisson).");
+    public static final RunOption<Integer> MAX_CONCURRENCY = loadShape("maxConcurrency", Integer.class)
+        .flag("--max-concurrency").key("load.max_concurrency").unit("requests")
+        .doc("Open loop: cap on requests in flight, or null.");
+    public static final RunOption<Integer> USERS = loadShape("users", Integer.class).flag("--users").key("load.users")
+        .unit("users").doc("User-centric load: simulated users running multi-turn sessions, or null.");
+    public static final RunOption<Boolean> STICKY = loadShape("sticky", Boolean.class).flag("--sticky")
+        .key("workload.sessions.sticky").defaultsTo(false).doc("Keep each simulated user on one connection.");
+    public static final RunOption<RateSchedule.Ramp> RAMP = loadShape("ramp", RateSchedule.Ramp.class).flag("--ramp")
+        .namedKey("load.ramp").doc("Open loop: a ramp of the rate before the measured stages, or null.");
+    public static final RunOption<ConcurrencySchedule> CONCURRENCY_STAGES =
+        loadShape("concurrencyStages", ConcurrencySchedule.class).flag("--concurrency-stage").namedKey("load.stages")
+        .doc("Closed loop: stages of concurrency (a ramp included), or null.");
+    public static final RunOption<List<RateSchedule.Stage>> STAGES =
+        RunOption.<List<RateSchedule.Stage>>loadShape("stages", List.class).flag("--stage").namedKey("load.stages")
+        .defaultsTo(List.of()).doc("Open loop: stages of constant rate; empty for one --rate.");
+    public static final RunOption<Long> REQUESTS = loadShape("requests", Long.class).flag("--requests")
+        .key("load.requests").unit("requests").doc("Measured requests, or null when the duration ends the run.");
+    public static final RunOption<Double> DURATION_S = loadShape("durationS", Double.class).flag("--duration")
+        .key("load.duration_s").unit("s").doc("The measured window, s, or null.");
+    public static final RunOption<Boolean> FIXED_SCHEDULE = loadShape("fixedSchedule", Boolean.class)
+        .flag("--fixed-schedule").key("load.fixed_schedule").defaultsTo(false)
+        .doc("Replay a trace's own timestamps as the schedule.");
+    public static final RunOption<Double> DRAIN_TIMEOUT_S = loadShape("drainTimeoutS", Double.class)
+        .flag("--drain-timeout").key("load.drain_timeout_s").defaultsTo(60.0).unit("s")
+        .doc("How long requests in flight may finish after the window, s.");
+    public static final RunOption<Double> GRACE_S = loadShape("graceS", Double.class).flag("--grace").defaultsTo(5.0)
+        .unit("s").doc("After Ctrl-C or SIGTERM, how long requests in flight may finish, s.");
+    public static final RunOption<Scenario> SCENARIO = loadShape("scenario", Scenario.class).flag("--scenario")
+        .key("load.scenario").doc("An MLPerf-style load preset (Scenario), or null.");
+    public static final RunOption<TailQuantile> MIN_SAMPLES_FOR = loadShape("minSamplesFor", TailQuantile.class)
+        .flag("--min-samples-for").namedKey("load.min_samples_for")
+        .doc("Size the measured request count for this percentile's 95% interval, or null.");
+
+    // State (S): before the window.
+    public static final RunOption<Long> WARMUP_REQUESTS = state("warmupRequests", Long.class).flag("--warmup-requests")
+        .key("state.warmup.requests").defaultsTo(0L).unit("requests").doc("Warm-up requests before the window.");
+    public static final RunOption<Double> WARMUP_DURATION_S = state("warmupDurationS", Double.class)
+        .flag("--warmup-duration").key("state.warmup.duration_s").defaultsTo(0.0).unit("s")
+        .doc("Warm-up time before the window, s.");
+    public static final RunOption<Boolean> COLD_START = state("coldStart", Boolean.class).flag("--cold-start")
+        .key("state.cold_start").defaultsTo(false).doc("Send request 0 alone first and report it as the cold start.");
+    public static final RunOption<String> CACHE_POLICY = state("cachePolicy", String.class).namedKey("state.cache")
+        .defaultsTo("preserve").doc("Cache state policy: preserve, flush or preload.");
+    public static final RunOption<String> FLUSH_URL = state("flushUrl", String.class).namedKey("state.flush.url")
+        .doc("Where the flush policy sends its request, or null.");
+    public static final RunOption<String> FLUSH_METHOD = state("flushMethod", String.class)
+        .namedKey("state.flush.method").defaultsTo("POST").doc("The flush request's method.");
+    public static final RunOption<Integer> REPETITIONS = state("repetitions", Integer.class).flag("--repetitions")
+        .key("state.repetitions").defaultsTo(1).unit("runs").doc("Repeat the whole run this many times.");
+    public static final RunOption<Integer> REPETITION_INDEX = state("repetitionIndex", Integer.class).defaultsTo(0)
+        .doc("Which repetition this run is (1-based), or 0 for a single run.");
+    public static final RunOption<Boolean> SELF_WARMUP = state("selfWarmup", Boolean.class).flag("--no-self-warmup")
+        .defaultsTo(true).doc("Warm the harness's own request path before the run (the system property " +
+            "`tokenclock.selfWarmup=false` is the same as the flag).");
+    public static final RunOption<Boolean> SELF_WARMUP_RUN = state("selfWarmupRun", Boolean.class).defaultsTo(false)
+        .doc("Set on the self-warm-up's own runs: they write no record and warm nothing.");
+    public static final RunOption<Integer> PRECONNECT = state("preconnect", Integer.class).flag("--preconnect")
+        .unit("connections").doc("Connections to open before t0, or null for the expected concurrency.");
+
+    // Measurement (E, H): how the client measures itself.
+    public static final RunOption<Integer> IO_THREADS = measurement("ioThreads", Integer.class).flag("--io-threads")
+        .key("measurement.io_threads").defaultsTo(0).unit("threads").doc("Event loops (0: one per core).");
+    public static final RunOption<Boolean> BUSY_POLL = measurement("busyPoll", Boolean.class).flag("--busy-poll")
+        .defaultsTo(false).doc("Precision mode: the event loops busy-poll epoll instead of sleeping in it.");
+    public static final RunOption<Stamping> STAMPING = measurement("stamping", Stamping.class).flag("--stamping")
+        .namedKey("measurement.stamping").defaultsTo(Stamping.USER)
+        .doc("Where each read's stamp comes from: user space (Netty's event loop) or the kernel.");
+    public static final RunOption<String> PROFILE = measurement("profile", String.class).flag("--profile")
+        .doc("async-profiler mode (cpu, wall, alloc, lock), or null.");
+    public static final RunOption<Path> PROFILE_OUT = measurement("profileOut", Path.class).flag("--profile-out")
+        .doc("Where profiles go, or null for the run directory.");
+    public static final RunOption<Double> HICCUP_WARN_FRACTION = measurement("hiccupWarnFraction", Double.class)
+        .flag("--hiccup-warn-fraction").key("measurement.hiccup_warn_fraction").defaultsTo(0.1).unit("fraction")
+        .doc("Warn when the hiccup p99 reaches this fraction of ITL p50.");
+    public static final RunOption<String> SERVER_METRICS = measurement("serverMetrics", String.class)
+        .flag("--server-metrics").namedKey("measurement.server_metrics")
+        .doc("The server's Prometheus metrics URL, `off`, or null for the target's origin + `/metrics`.");
+    public static final RunOption<Long> SERVER_METRICS_INTERVAL_MS = measurement("serverMetricsIntervalMs", Long.class)
+        .flag("--server-metrics-interval-ms").key("measurement.server_metrics_interval_ms").defaultsTo(1000L)
+        .unit("ms").doc("How often the server's metrics are scraped, ms (at least 100).");
+
+    // Quality (Q): RunOptions.Quality is built from these by hand (its rule joins three).
+    public static final RunOption<Slo> SLO = define("slo", Slo.class).flag("--slo-ttft-ms").namedKey("quality.slo")
+        .doc("The run's service-level objective for goodput, or null.");
+    public static final RunOption<Boolean> ACCEPT_TRUNCATED = define("acceptTruncated", Boolean.class)
+        .flag("--accept-truncated").defaultsTo(false)
+        .doc("Take streams that end with neither finish_reason nor [DONE] as ok.");
+    public static final RunOption<String> QUALITY_SUCCESS = define("qualitySuccess", String.class)
+        .key("quality.success")
+        .doc("The declared success criterion (`none`, `completed`, `finish_stop`), or null.");
+    public static final RunOption<List<Check>> QUALITY_CHECKS =
+        RunOption.<List<Check>>define("qualityChecks", List.class).flag("--quality-check").namedKey("quality.checks")
+        .defaultsTo(List.of()).doc("The quality rule's built-in checks, in order; replaces any given before.");
+    public static final RunOption<JudgeSpec> JUDGE = define("judge", JudgeSpec.class).namedKey("quality.judge")
+        .doc("The quality rule's LLM judge, or null.");
+
+    // Output: where the results go.
+    public static final RunOption<Path> OUTPUT_DIR = output("outputDir", Path.class).flag("--output-dir")
+        .key("output.dir").doc("The run directory, or null for results/RUN_ID.");
+    public static final RunOption<String> RUN_ID = output("runId", String.class).flag("--run-id")
+        .doc("The run's id, or null for one from the start time.");
+    public static final RunOption<Boolean> FORCE = output("force", Boolean.class).flag("--force").defaultsTo(false)
+        .doc("Replace a run directory that already holds a run.");
+    public static final RunOption<Boolean> SAVE_TEXT = output("saveText", Boolean.class).flag("--save-text")
+        .key("output.save_text").defaultsTo(false).doc("Keep every answer's text in requests.jsonl.");
+    public static final RunOption<Boolean> PROGRESS = output("progress", Boolean.class).flag("--no-progress")
+        .defaultsTo(false).doc("Draw the live progress line (only when stderr is a terminal).");
+    public static final RunOption<Boolean> JFR_EVENTS = output("jfrEvents", Boolean.class).flag("--jfr-events")
+        .defaultsTo(false)
+        .doc("Commit a JFR event per finished request, and record them with the JVM's own events in requests.jfr.");
+    public static final RunOption<Boolean> HTML_REPORT = output("htmlReport", Boolean.class).flag("--no-report")
+        .defaultsTo(true).doc("Write report.html (and the CSV files) when the run ends.");
+    public static final RunOption<List<String>> COMMAND_LINE =
+        RunOption.<List<String>>output("commandLine", List.class).defaultsTo(List.of())
+        .doc("The command line that produced these options (never holds a credential).");
+    public static final RunOption<ObjectNode> CONTRACT = output("contract", ObjectNode.class).flag("--config")
+        .doc("The contract file as written (redacted), or null.");
+    public static final RunOption<Path> CONTRACT_PATH = output("contractPath", Path.class).flag("--config")
+        .doc("The contract file's path, or null.");
+
+    // Folded into others by the rules, or groups of their own (cost, power, shard).
+    public static final RunOption<RateSchedule.Ramp> CONCURRENCY_RAMP =
+        define("concurrencyRamp", RateSchedule.Ramp.class).flag("--concurrency-ramp").namedKey("load.ramp")
+        .doc("Closed loop: a ramp of the concurrency before the window; folded into the concurrency stages.");
+    public static final RunOption<PriceModel> PRICE = define("price", PriceModel.class).flag("--price")
+        .namedKey("cost").doc("The price model of the cost section, or null for none.");
+    public static final RunOption<List<PowerSourceSpec>> POWER =
+        RunOption.<List<PowerSourceSpec>>define("power", List.class).flag("--power").namedKey("power")
+        .defaultsTo(List.of())
+        .doc("The power sources of the energy section (replacing any given before); empty for none.");
+    public static final RunOption<ShardSpec> SHARD = define("shard", ShardSpec.class).defaultsTo(ShardSpec.WHOLE)
+        .doc("Makes this run one shard of several, with its common start (docs/CLI.md, \"Shards\").");
+
+
+    private final String field;
+    private final Class<?> type;
+    private final Class<? extends Record> group;
+    private final String component;
+    private final String flag;
+    private final String key;
+    private final boolean readByType;
+    private final T defaultValue;
+    private final String unit;
+    private final String doc;
+
+    private RunOption(final Definition<T> d, final String doc)
+    {
+        this.field = d.field;
+        this.type = d.type;
+        this.group = d.group;
+        this.component = d.component != null ? d.component : d.field;
+        this.flag = d.flag;
+        this.key = d.key;
+        this.readByType = d.readByType;
+        this.defaultValue = d.defaultValue;
+        this.unit = d.unit;
+        this.doc = doc;
+    }
+
+    /** @return every option, in the table's order (the order of docs/CLI.md's table). */
+    public static List<RunOption<?>> all()
+    {
+        return Collections.unmodifiableList(TABLE);
+    }
+
+    /** @return the option whose flag is {@code flag}, or null (one flag may feed two fields: the first). */
+    public static RunOption<?> byFlag(final String flag)
+    {
+        for (final RunOption<?> o : TABLE)
+        {
+            if (flag.equals(o.flag))
+            {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /** @return the builder's name of the field, and the one {@link RunOptions}' record component carries. */
+    public String field()
+    {
+        return field;
+    }
+
+    /** @return the value's class (raw for a generic type: {@code List}, {@code Map}). */
+    public Class<?> type()
+    {
+        return type;
+    }
+
+    /** @return the {@link RunOptions} group record holding it, or null: the builder folds it into others. */
+    public Class<? extends Record> group()
+    {
+        return group;
+    }
+
+    /** @return the name of its component in {@link #group()}'s record. */
+    public String component()
+    {
+        return component;
+    }
+
+    /** @return its command-line flag, or null: it has none. */
+    public String flag()
+    {
+        return flag;
+    }
+
+    /** @return its contract key, dotted from the root ({@code model.decoding.max_tokens}), or null: it has none. */
+    public String key()
+    {
+        return key;
+    }
+
+    /**
+     * @return whether the contract's value at {@link #key()} is read by {@link #type()} alone (a number, a string, a
+     * boolean, a path or an enum's word); otherwise {@code contract.ContractOptions} reads the key by hand.
+     */
+    public boolean readByType()
+    {
+        return readByType;
+    }
+
+    /**
+     * @return {@code value} as this option's type, for code that reads values by {@link #type()} (the contract).
+     * @throws ClassCastException when it is of another type.
+     */
+    @SuppressWarnings("unchecked")
+    public T cast(final Object value)
+    {
+        return (T)type.cast(value);
+    }
+
+    /** @return its default (immutable: a collection's is an empty immutable one). */
+    public T defaultValue()
+    {
+        return defaultValue;
+    }
+
+    /**
+     * @return the default as a flag's argument would spell it ({@code 600}, {@code chat}, {@code 0.1}), or null when
+     * it has no such spelling: no default, a boolean switch, or a structured value.
+     */
+    public String defaultText()
+    {
+        final T value = defaultValue();
+        if (value == null || value instanceof Boolean)
+        {
+            return null;
+        }
+        if (value instanceof Double d)
+        {
+            return d == Math.rint(d) && Math.abs(d) < 1e15 ? String.valueOf(d.longValue()) : String.valueOf(d);
+        }
+        if (value instanceof Enum<?> e)
+        {
+            return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+        return value instanceof Number || value instanceof String ? String.valueOf(value) : null;
+    }
+
+    /** @return its unit ({@code s}, {@code ms}, {@code tokens}), or null: a word, a switch, or a count of nothing. */
+    public String unit()
+    {
+        return unit;
+    }
+
+    /** @return one line saying what it is. */
+    public String doc()
+    {
+        return doc;
+    }
+
+    /**
+     * @param fromContract whether the contract file gave the value.
+     * @return how the user named it: the contract key when the contract gave it, else the flag; whichever exists.
+     */
+    String named(final boolean fromContract)
+    {
+        if (fromContract && key != null)
+        {
+            return key;
+        }
+        return flag != null ? flag : key != null ? key : field;
+    }
+
+    @Override
+    public String toString()
+    {
+        return field;
+    }
+
+    private static <T> Definition<T> target(final String field, final Class<? super T> type)
+    {
+        return new Definition<T>(field, type).in(RunOptions.Target.class);
+    }
+
+    private static <T> Definition<T> model(final String field, final Class<? super T> type)
+    {
+        return new Definition<T>(field, type).in(RunOptions.Model.class);
+    }
+
+    private static <T> Definition<T> workload(final String field, final Class<? super T> type)
+    {
+        return new Definition<T>(field, type).in(RunOptions.Workload.class);
+    }
+
+    private static <T> Definition<T> loadShape(final String field, final Class<? super T> type)
+    {
+        return new Definition<T>(field, type).in(RunOptions.Load.class);
+    }
+
+    private static <T> Definition<T> state(final String field, final Class<? super T> type)
+    {
+        return new Definition<T>(field, type).in(RunOptions.State.class);
+    }
+
+    private static <T> Definition<T> measurement(final String field, final Class<? super T> type)
+    {
+        return new Definition<T>(field, type).in(RunOptions.Measurement.class);
+    }
+
+    private static <T> Definition<T> output(final String field, final Class<? super T> type)
+    {
+        return new Definition<T>(field, type).in(RunOptions.Output.class);
+    }
+
+    /** An option outside the groups that {@link RunOptionsBuilder#build()} fills by component name. */
+    private static <T> Definition<T> define(final String field, final Class<? super T> type)
+    {
+        return new Definition<T>(field, type);
+    }
+
+    /** One entry of the table being written; {@link #doc} ends it and adds the option. Used only while loading. */
+    private static final class Definition<T>
+    {
+        private final String field;
+        private final Class<?> type;
+        private Class<? extends Record> group;
+        private String component;
+        private String flag;
+        private String key;
+        private boolean readByType;
+        private T defaultValue;
+        private String unit;
+
+        private Definition(final String field, final Class<?> type)
+        {
+            this.field = field;
+            this.type = type;
+        }
+
+        private Definition<T> in(final Class<? extends Record> record)
+        {
+            this.group = record;
+            return this;
+        }
+
+        /** Its record component has another name than the field. */
+        private Definition<T> component(final String name)
+        {
+            this.component = name;
+            return this;
+        }
+
+        private Definition<T> flag(final String name)
+        {
+            this.flag = name;
+            return this;
+        }
+
+        /** A contract key read by the value's type. */
+        private Definition<T> key(final String dotted)
+        {
+            this.key = dotted;
+            this.readByType = true;
+            return this;
+        }
+
+        /** A contract key that names the option, read by {@code contract.ContractOptions}' own code. */
+        private Definition<T> namedKey(final String dotted)
+        {
+            this.key = dotted;
+            return this;
+        }
+
+        private Definition<T> defaultsTo(final T value)
+        {
+            this.defaultValue = value;
+            return this;
+        }
+
+        private Definition<T> unit(final String name)
+        {
+            this.unit = name;
+            return this;
+        }
+
+        /** Ends the entry with its one doc line and adds it to the table. */
+        private RunOption<T> doc(final String line)
+        {
+            final RunOption<T> option = new RunOption<>(this, line);
+            TABLE.add(option);
+            return option;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.tokenclock.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import picocli.CommandLine;
+
+import io.tokenclock.config.RunOption;
+import io.tokenclock.config.RunOptions;
+import org.junit.jupiter.api.Test;
+
+/** {@code run}'s flags take their defaults from {@link RunOption}'s table, in the options and in {@code --help}. */
+final class RunDefaultsTest
+{
+    private static RunOptions parsed(final String... args)
+    {
+        final RunCommand run = new RunCommand();
+        new CommandLine(run).parseArgs(args);
+        return run.toOptions();
+    }
+
+    @Test
+    void shouldApplyTheTablesDefaultsToTheFlagsNotTyped()
+    {
+        final RunOptions o = parsed("--url", "http://127.0.0.1:9/v1", "--concurrency", "1");
+        assertEquals(RunOption.MAX_TOKENS.defaultValue(), o.model().maxTokens());
+        assertEquals(RunOption.TIMEOUT_S.defaultValue(), o.target().timeoutS());
+        assertEquals(RunOption.CONNECT_TIMEOUT_S.defaultValue(), o.target().connectTimeoutS());
+        assertEquals(RunOption.DRAIN_TIMEOUT_S.defaultValue(), o.load().drainTimeoutS());
+        assertEquals(RunOption.SEED.defaultValue(), o.workload().seed());
+        assertEquals(RunOption.HICCUP_WARN_FRACTION.defaultValue(), o.measurement().hiccupWarnFraction());
+        assertEquals(RunOption.MAX_OUTPUT_BYTES.defaultValue(), o.target().maxOutputBytes());
+        assertEquals(RunOption.API.defaultValue(), o.target().api());
+    }
+
+    @Test
+    void shouldTakeATypedFlagOverTheTablesDefault()
+    {
+        final RunOptions o = parsed("--url", "http://127.0.0.1:9/v1", "--concurrency", "1", "--max-tokens", "7",
+            "--timeout", "3", "--seed", "5");
+        assertEquals(7, o.model().maxTokens());
+        assertEquals(3.0, o.target().timeoutS());
+        assertEquals(5L, o.workload().seed());
+    }
+
+    @Test
+    void shouldShowTheTablesDefaultsInRunsHelp()
+    {
+        final String help = new CommandLine(new RunCommand()).getUsageMessage(CommandLine.Help.Ansi.OFF)
+            .replaceAll("\\s+", " ");
+        assertTrue(help.contains("Seed of the schedule and prompts (default: 42)"), help);
+        assertTrue(help.contains("chat or completions (default: chat)"), help);
+        assertTrue(help.contains("constant, poisson or gamma (default: poisson)"), help);
+        assertTrue(help.contains("Environment variable holding the API key (default: OPENAI_API_KEY)"), help);
+    }
+}
