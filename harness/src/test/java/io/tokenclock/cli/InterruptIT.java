@@ -43,6 +43,7 @@ import io.tokenclock.report.RecordBlock;
 final class InterruptIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final boolean DEFAULT_SIGNALS = envResetsSignals();
     /** Long enough answers that requests are always in flight: 60 tokens at 50 ms, 3 s each. */
     private static final SimConfig SLOW = new SimConfig().prefillBaseMs(5).decodeBaseMs(50).jitter(0);
 
@@ -253,11 +254,8 @@ final class InterruptIT
 
     private Process startAgainst(final Path run, final String url, final String... extra) throws IOException
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            System.getProperty("tokenclock.jvmFlags"),
-            "-Dtokenclock.tty=0", "-Dtokenclock.selfWarmup=false",
-            "-jar", Path.of("target", "tokenclock.jar").toString(), "run", "--url", url, "--model", "m",
+        final List<String> command = tokenclock();
+        command.addAll(List.of("run", "--url", url, "--model", "m",
             "--concurrency", "1", "--requests", "2", "--no-progress", "--output-dir", run.toString()));
         command.addAll(List.of(extra));
         Files.createDirectories(dir);
@@ -273,16 +271,47 @@ final class InterruptIT
 
     private Process start(final Path run, final String... extra) throws IOException
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0", "-Dtokenclock.selfWarmup=false",
-            "-jar", Path.of("target", "tokenclock.jar").toString(), "run",
+        final List<String> command = tokenclock();
+        command.addAll(List.of("run",
             "--url", "http://127.0.0.1:" + server.port() + "/v1", "--model", SLOW.modelName(),
             "--concurrency", "4", "--ignore-eos", "--no-progress", "--output-dir", run.toString()));
         command.addAll(List.of(extra));
         Files.createDirectories(dir);
         return new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(dir.resolve("console-" + run.getFileName() + ".txt").toFile()).start();
+    }
+
+    /**
+     * @return the command that starts the jar, through {@code env --default-signal=INT,TERM} where coreutils has it.
+     * A process started in the background by a shell without job control (a CI step, {@code nohup cmd &}) inherits
+     * SIGINT ignored, and the JVM leaves an ignored SIGINT ignored: the SIGINT tests then failed with the child still
+     * running, though the same tests passed in a foreground build.
+     */
+    private static List<String> tokenclock()
+    {
+        final List<String> command = new ArrayList<>();
+        if (DEFAULT_SIGNALS)
+        {
+            command.addAll(List.of("env", "--default-signal=INT,TERM"));
+        }
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0", "-Dtokenclock.selfWarmup=false",
+            "-jar", Path.of("target", "tokenclock.jar").toString()));
+        return command;
+    }
+
+    private static boolean envResetsSignals()
+    {
+        try
+        {
+            final Process p = new ProcessBuilder("env", "--default-signal=INT,TERM", "true")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+        }
+        catch (final IOException | InterruptedException ex)
+        {
+            return false;
+        }
     }
 
     private String console(final Path run) throws IOException
