@@ -55,7 +55,8 @@ public final class ContractSchema
         .field("revision", string())
         .field("rubric", string())
         .field("rubric_file", string())
-        .field("temperature", number(0, false, 100))
+        // its range (the OpenAI API's) is config.RunRules's, as for model.decoding.temperature
+        .field("temperature", number(-HUGE, false, HUGE))
         .field("max_tokens", integer(1, 100_000_000))
         .field("seed", integer(Long.MIN_VALUE, Long.MAX_VALUE))
         .field("samples", integer(1, 1000))

@@ -58,10 +58,11 @@ public record JudgeSpec(String url, String model, String revision, String rubric
                 ", abstain and on_error one of " + TREATMENTS);
         }
         endpoint(url);
-        if (samples < 1 || maxTokens < 1 || concurrency < 1 || !(timeoutS > 0) || !(temperature >= 0))
+        // the temperature's range, the OpenAI API's, is config.RunRules's alone (as for the run's own temperature)
+        if (samples < 1 || maxTokens < 1 || concurrency < 1 || !(timeoutS > 0))
         {
             throw new IllegalArgumentException("quality.judge: samples, max_tokens and concurrency must be >= 1, " +
-                "timeout_s > 0, temperature >= 0");
+                "timeout_s > 0");
         }
     }
 

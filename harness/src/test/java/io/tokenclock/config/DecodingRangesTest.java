@@ -94,4 +94,16 @@ final class DecodingRangesTest
             refusedContract("quality:\n  judge: {url: 'http://127.0.0.1:9/v1', model: j, rubric: r, " +
                 "temperature: 2.5}\n"));
     }
+
+    @Test
+    void shouldHoldTheJudgesTemperatureToTheSameRangeAndMessageAsTheRunsWhereverItFalls() throws Exception
+    {
+        // one range, RunRules': the schema once bounded the judge's temperature to [0, 100] with its own message
+        for (final String t : new String[] {"150", "-1"})
+        {
+            assertEquals("quality.judge.temperature must be in [0, 2], the OpenAI API's range: " +
+                Double.parseDouble(t), refusedContract("quality:\n  judge: {url: 'http://127.0.0.1:9/v1', " +
+                "model: j, rubric: r, temperature: " + t + "}\n"));
+        }
+    }
 }
