@@ -29,7 +29,6 @@ final class AbIT
     @TempDir
     Path dir;
 
-
     private Path contract(final String name, final String url, final int maxTokens) throws Exception
     {
         final Path file = dir.resolve(name + ".yaml");

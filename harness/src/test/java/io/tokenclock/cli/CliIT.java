@@ -32,7 +32,6 @@ final class CliIT
     @TempDir
     Path dir;
 
-
     private String errText()
     {
         return console.err();

@@ -5,19 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -29,6 +26,7 @@ import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.record.RecordJson;
 import io.tokenclock.report.RecordBlock;
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * A run stopped from outside, as a user stops it: {@code tokenclock run} in its own JVM against a simulator whose
@@ -190,26 +188,22 @@ final class InterruptIT
      */
     private static final class NotReady implements AutoCloseable
     {
-        private final HttpServer http;
+        private final ScriptedSseServer http = new ScriptedSseServer();
         private final CountDownLatch preflight = new CountDownLatch(1);
         private final CountDownLatch closing = new CountDownLatch(1);
 
         NotReady(final boolean silentStream) throws IOException
         {
-            http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-            http.setExecutor(Executors.newCachedThreadPool());
-            http.createContext("/v1/models", x -> FakeHttp.reply(x, silentStream ? 200 : 503, silentStream ?
+            http.on("/v1/models", x -> ScriptedSseServer.reply(x, silentStream ? 200 : 503, silentStream ?
                 "{\"data\":[{\"id\":\"m\"}]}" : "{\"error\":\"Loading model\"}"));
-            http.createContext("/v1/chat/completions", x ->
+            http.on("/v1/chat/completions", x ->
             {
                 if (!silentStream)
                 {
-                    FakeHttp.reply(x, 503, "{\"error\":\"Loading model\"}");
+                    ScriptedSseServer.reply(x, 503, "{\"error\":\"Loading model\"}");
                     return;
                 }
-                x.getRequestBody().readAllBytes();
-                x.getResponseHeaders().add("content-type", "text/event-stream");
-                x.sendResponseHeaders(200, 0);
+                ScriptedSseServer.openStream(x);
                 preflight.countDown();
                 try
                 {
@@ -226,7 +220,7 @@ final class InterruptIT
 
         String url()
         {
-            return "http://127.0.0.1:" + http.getAddress().getPort() + "/v1";
+            return http.apiUrl();
         }
 
         void awaitPreflight() throws InterruptedException
@@ -238,7 +232,7 @@ final class InterruptIT
         public void close()
         {
             closing.countDown();
-            http.stop(0);
+            http.close();
         }
     }
 

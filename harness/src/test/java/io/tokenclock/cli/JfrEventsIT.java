@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,15 +14,15 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * {@code --jfr-events}: one {@code tokenclock.Request} JFR event per finished request in {@code requests.jfr}, with
@@ -41,27 +40,21 @@ final class JfrEventsIT
     @TempDir
     Path dir;
 
-    private HttpServer server;
+    @RegisterExtension
+    final ScriptedSseServer server = new ScriptedSseServer();
 
     @BeforeEach
     void start() throws IOException
     {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/chat/completions", x -> FakeHttp.stream(x, FakeHttp.TWO_TOKENS));
+        server.on("/v1/chat/completions", x -> ScriptedSseServer.stream(x, ScriptedSseServer.TWO_TOKENS));
         server.start();
-    }
-
-    @AfterEach
-    void stop()
-    {
-        server.stop(0);
     }
 
     private Path run(final String name, final String... extra)
     {
         final Path out = dir.resolve(name);
-        final List<String> args = new java.util.ArrayList<>(List.of("run", "--url", "http://127.0.0.1:" +
-            server.getAddress().getPort() + "/v1", "--model", "m", "--no-preflight", "--concurrency", "2",
+        final List<String> args = new java.util.ArrayList<>(List.of("run", "--url", server.apiUrl(), "--model", "m",
+            "--no-preflight", "--concurrency", "2",
             "--requests", "6", "--warmup-requests", "2", "--no-progress", "--no-report", "--output-dir",
             out.toString()));
         args.addAll(List.of(extra));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,13 +12,14 @@ import java.nio.file.Path;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * A server that sends more than a client should hold: one SSE event of 2 MiB, or a stream of many small chunks
@@ -34,14 +34,14 @@ final class OversizeIT
     Path dir;
 
     private CapturedConsole console;
-    private HttpServer server;
+    @RegisterExtension
+    final ScriptedSseServer server = new ScriptedSseServer();
     private volatile boolean hugeEvent;
 
     @BeforeEach
     void start() throws IOException
     {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/chat/completions", this::stream);
+        server.on("/v1/chat/completions", this::stream);
         server.start();
         console = CapturedConsole.started();
     }
@@ -50,15 +50,11 @@ final class OversizeIT
     void stop()
     {
         console.restore();
-        server.stop(0);
     }
 
     private void stream(final HttpExchange x) throws IOException
     {
-        x.getRequestBody().readAllBytes();
-        x.getResponseHeaders().add("content-type", "text/event-stream");
-        x.sendResponseHeaders(200, 0);
-        try (OutputStream body = x.getResponseBody())
+        try (OutputStream body = ScriptedSseServer.openStream(x))
         {
             if (hugeEvent)
             {
@@ -85,7 +81,7 @@ final class OversizeIT
 
     private JsonNode runAndRecord(final String name, final String... extra) throws IOException
     {
-        final String[] base = {"run", "--url", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1",
+        final String[] base = {"run", "--url", server.apiUrl(),
             "--model", "m", "--no-preflight", "--concurrency", "1", "--requests", "2", "--no-progress",
             "--output-dir", dir.resolve(name).toString()};
         final String[] args = new String[base.length + extra.length];

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,12 +13,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * A server that sheds load: its first answers are 429 with a {@code Retry-After}. By default each 429 is an error
@@ -35,7 +36,8 @@ final class Retry429IT
     Path dir;
 
     private CapturedConsole console;
-    private HttpServer server;
+    @RegisterExtension
+    final ScriptedSseServer server = new ScriptedSseServer();
     private final AtomicInteger posts = new AtomicInteger();
     private volatile int rejectFirst;
     private volatile String retryAfter = "0.2";
@@ -43,9 +45,7 @@ final class Retry429IT
     @BeforeEach
     void start() throws IOException
     {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/chat/completions", this::answer);
-        server.start();
+        server.on("/v1/chat/completions", this::answer).start();
         console = CapturedConsole.started();
     }
 
@@ -53,7 +53,6 @@ final class Retry429IT
     void stop()
     {
         console.restore();
-        server.stop(0);
     }
 
     private void answer(final HttpExchange x) throws IOException
@@ -62,16 +61,16 @@ final class Retry429IT
         {
             x.getRequestBody().readAllBytes();
             x.getResponseHeaders().add("retry-after", retryAfter);
-            FakeHttp.reply(x, 429, "{\"error\":{\"message\":\"slow down\",\"code\":429}}");
+            ScriptedSseServer.reply(x, 429, "{\"error\":{\"message\":\"slow down\",\"code\":429}}");
             return;
         }
-        FakeHttp.stream(x, FakeHttp.TWO_TOKENS);
+        ScriptedSseServer.stream(x, ScriptedSseServer.TWO_TOKENS);
     }
 
     private List<JsonNode> run(final String name, final int expectedExit, final String... extra) throws IOException
     {
         final List<String> args = new ArrayList<>(List.of("run", "--url",
-            "http://127.0.0.1:" + server.getAddress().getPort() + "/v1", "--model", "m", "--no-preflight",
+            server.apiUrl(), "--model", "m", "--no-preflight",
             "--concurrency", "1", "--no-progress", "--output-dir", dir.resolve(name).toString()));
         args.addAll(List.of(extra));
         assertEquals(expectedExit, Main.execute(args.toArray(String[]::new)), console.err());

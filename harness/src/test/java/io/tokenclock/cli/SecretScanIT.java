@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,11 +19,8 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import com.sun.net.httpserver.HttpServer;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * No credential reaches a file or the console, however it was given. One {@code tokenclock run}, in its own JVM as a
@@ -159,12 +154,11 @@ final class SecretScanIT
         final List<String> judgeTargets = new CopyOnWriteArrayList<>();
         final List<String> judgeAuthorizations = new CopyOnWriteArrayList<>();
         final List<String> exporterTargets = new CopyOnWriteArrayList<>();
-        final HttpServer server;
+        final ScriptedSseServer server = new ScriptedSseServer();
 
-        Remote() throws IOException
+        Remote()
         {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-            server.createContext("/", exchange ->
+            server.on("/", exchange ->
             {
                 final String target = exchange.getRequestURI().toString();
                 exchange.getRequestBody().readAllBytes();
@@ -177,27 +171,22 @@ final class SecretScanIT
                 }
                 judgeTargets.add(target);
                 judgeAuthorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
-                final byte[] out = "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": \"PASS\"}}]}"
-                    .getBytes(StandardCharsets.UTF_8);
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, out.length);
-                try (OutputStream os = exchange.getResponseBody())
-                {
-                    os.write(out);
-                }
+                ScriptedSseServer.reply(exchange, 200,
+                    "{\"choices\": [{\"message\": {\"role\": \"assistant\", \"content\": \"PASS\"}}]}");
             });
             server.start();
         }
 
         String origin()
         {
-            return "127.0.0.1:" + server.getAddress().getPort();
+            return "127.0.0.1:" + server.port();
         }
 
         @Override
         public void close()
         {
-            server.stop(0);
+            server.close();
         }
     }
 

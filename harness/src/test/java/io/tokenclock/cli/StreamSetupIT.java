@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,13 +13,13 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * A server that sends its response headers at once and its first token 300 ms later, as an engine does that answers
@@ -38,32 +37,23 @@ final class StreamSetupIT
     @TempDir
     Path dir;
 
-    private HttpServer server;
+    @RegisterExtension
+    final ScriptedSseServer server = new ScriptedSseServer();
 
     @BeforeEach
     void start() throws IOException
     {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/chat/completions", StreamSetupIT::headersThenPrefill);
+        server.on("/v1/chat/completions", StreamSetupIT::headersThenPrefill);
         server.start();
-    }
-
-    @AfterEach
-    void stop()
-    {
-        server.stop(0);
     }
 
     private static void headersThenPrefill(final HttpExchange x) throws IOException
     {
-        x.getRequestBody().readAllBytes();
-        x.getResponseHeaders().add("content-type", "text/event-stream");
-        x.sendResponseHeaders(200, 0);
-        try (OutputStream body = x.getResponseBody())
+        try (OutputStream body = ScriptedSseServer.openStream(x))
         {
             body.flush();
             sleep();
-            body.write(FakeHttp.TWO_TOKENS.getBytes(StandardCharsets.UTF_8));
+            body.write(ScriptedSseServer.TWO_TOKENS.getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -84,8 +74,8 @@ final class StreamSetupIT
     void shouldEndStreamSetupAtTheHeadersAndTtftAtTheFirstToken() throws IOException
     {
         final Path out = dir.resolve("run");
-        assertEquals(Main.EXIT_OK, Main.execute("run", "--url", "http://127.0.0.1:" + server.getAddress().getPort() +
-            "/v1", "--model", "m", "--no-preflight", "--concurrency", "1", "--requests", "2", "--no-progress",
+        assertEquals(Main.EXIT_OK, Main.execute("run", "--url", server.apiUrl(), "--model", "m",
+            "--no-preflight", "--concurrency", "1", "--requests", "2", "--no-progress",
             "--no-report", "--output-dir", out.toString()), console.err());
         final List<String> lines = Files.readAllLines(out.resolve("requests.jsonl"));
         assertEquals(2, lines.size());

@@ -18,7 +18,6 @@ final class SweepCommandTest
     @RegisterExtension
     final CapturedConsole console = new CapturedConsole();
 
-
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "--point-duration 5|sweep takes exactly one of --rates R1,R2,..., --concurrencies C1,C2,... and --auto",

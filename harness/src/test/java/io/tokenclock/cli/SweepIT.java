@@ -51,7 +51,6 @@ final class SweepIT
     @TempDir
     Path dir;
 
-
     private static SimServer oneSlot()
     {
         return SimServer.start(new SimConfig().batchSlots(1).prefillBaseMs(PREFILL_MS).prefillPerInputTokenMs(0)

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tokenclock.testing.ScriptedSseServer;
+
 /**
  * https against a server whose certificate no default CA signed (made here with {@code keytool}): the run is refused
  * with one line naming the fix; {@code --ca-cert} with the server's certificate as PEM makes it work and is recorded;
@@ -67,8 +69,8 @@ final class TlsIT
         context.init(keys.getKeyManagers(), null, null);
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(context));
-        server.createContext("/v1/models", x -> FakeHttp.reply(x, 200, "{\"data\":[{\"id\":\"tls-model\"}]}"));
-        server.createContext("/v1/chat/completions", x -> FakeHttp.stream(x, FakeHttp.TWO_TOKENS));
+        server.createContext("/v1/models", x -> ScriptedSseServer.reply(x, 200, "{\"data\":[{\"id\":\"tls-model\"}]}"));
+        server.createContext("/v1/chat/completions", x -> ScriptedSseServer.stream(x, ScriptedSseServer.TWO_TOKENS));
         server.start();
         console = CapturedConsole.started();
     }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,14 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * A server that is still loading its model, as llama.cpp's and vLLM's servers are for seconds to minutes after they
@@ -38,7 +38,8 @@ final class WaitReadyIT
         "\"code\":503}}\n\u001b]0;pwned\u0007";
 
     private CapturedConsole console;
-    private HttpServer server;
+    @RegisterExtension
+    final ScriptedSseServer server = new ScriptedSseServer();
     private volatile long readyAtNs;
     private volatile boolean modelsMissing;
     /** The completion endpoint answers 200 with a whole JSON body, as a server that ignores stream: true. */
@@ -68,16 +69,14 @@ final class WaitReadyIT
     void start() throws IOException
     {
         console = CapturedConsole.started();
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/models", this::models);
-        server.createContext("/v1/chat/completions", this::completions);
+        server.on("/v1/models", this::models);
+        server.on("/v1/chat/completions", this::completions);
         server.start();
     }
 
     @AfterEach
     void stop()
     {
-        server.stop(0);
         console.restore();
     }
 
@@ -91,16 +90,17 @@ final class WaitReadyIT
         modelsProbes.incrementAndGet();
         if (modelsMissing)
         {
-            FakeHttp.reply(x, 404, "{\"detail\":\"Not Found\"}");
+            ScriptedSseServer.reply(x, 404, "{\"detail\":\"Not Found\"}");
         }
         else if (!ready())
         {
             sleep(slowNotReadyMs);
-            FakeHttp.reply(x, 503, LOADING);
+            ScriptedSseServer.reply(x, 503, LOADING);
         }
         else
         {
-            FakeHttp.reply(x, 200, "{\"object\":\"list\",\"data\":[{\"id\":\"loaded-model\",\"object\":\"model\"}]}");
+            ScriptedSseServer.reply(x, 200,
+                "{\"object\":\"list\",\"data\":[{\"id\":\"loaded-model\",\"object\":\"model\"}]}");
         }
     }
 
@@ -109,12 +109,12 @@ final class WaitReadyIT
         x.getRequestBody().readAllBytes();
         if (!ready())
         {
-            FakeHttp.reply(x, 503, LOADING);
+            ScriptedSseServer.reply(x, 503, LOADING);
             return;
         }
         if (refuseStatus != 0)
         {
-            FakeHttp.reply(x, refuseStatus, refuseBody);
+            ScriptedSseServer.reply(x, refuseStatus, refuseBody);
             return;
         }
         if (thenSilent != null)
@@ -132,7 +132,8 @@ final class WaitReadyIT
         if (jsonBody)
         {
             x.getResponseHeaders().add("content-type", "application/json");
-            FakeHttp.reply(x, 200, "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"hi\"}}]}");
+            ScriptedSseServer.reply(x, 200,
+                "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"hi\"}}]}");
             return;
         }
         if (muteMs > 0)
@@ -170,7 +171,7 @@ final class WaitReadyIT
 
     private int run(final String... extra)
     {
-        final String[] base = {"run", "--url", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1",
+        final String[] base = {"run", "--url", server.apiUrl(),
             "--concurrency", "1", "--requests", "2", "--max-tokens", "2", "--no-progress",
             "--output-dir", dir.resolve("run").toString()};
         final String[] args = new String[base.length + extra.length];

@@ -4,20 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import io.tokenclock.clock.ManualNanoClock;
 import io.tokenclock.telemetry.MetricsFetcher;
+import io.tokenclock.testing.ScriptedSseServer;
 
 /** A fake DCGM exporter on loopback answers three known pages; each scrape is stamped by a hand-set clock. */
 @Timeout(30)
@@ -46,21 +42,12 @@ final class DcgmSourceTest
     void shouldPreferTheEnergyCounterAndIntegratePowerElseToTheJoule() throws IOException
     {
         final AtomicInteger served = new AtomicInteger();
-        final HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/metrics", x ->
+        try (ScriptedSseServer server = new ScriptedSseServer())
         {
-            final byte[] body = PAGES[Math.min(served.getAndIncrement(), PAGES.length - 1)]
-                .getBytes(StandardCharsets.UTF_8);
-            x.sendResponseHeaders(200, body.length);
-            try (OutputStream out = x.getResponseBody())
-            {
-                out.write(body);
-            }
-        });
-        server.start();
-        try
-        {
-            final String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/metrics";
+            server.on("/metrics", x ->
+                ScriptedSseServer.reply(x, 200, PAGES[Math.min(served.getAndIncrement(), PAGES.length - 1)]));
+            server.start();
+            final String url = server.baseUrl() + "/metrics";
             final ManualNanoClock clock = new ManualNanoClock(0);
             final DcgmSource dcgm = new DcgmSource(url, MetricsFetcher.http(URI.create(url), null, true, 5000), 1000,
                 clock);
@@ -80,10 +67,6 @@ final class DcgmSourceTest
             final Integral gpu1 = channels.get(1).integrate(0, 2 * S);
             assertEquals("trapezoid", gpu1.method());
             assertEquals(615.0, gpu1.joules(), 1e-9);
-        }
-        finally
-        {
-            server.stop(0);
         }
     }
 

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -20,10 +19,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * The LLM judge against a fake judge on loopback: it says PASS to an answer of 42, FAIL to 41, something that is no
@@ -38,14 +38,14 @@ final class JudgeTest
     /** Each request's target as the judge's request line had it, and its Authorization header. */
     private final List<String> requestLines = new CopyOnWriteArrayList<>();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
-    private HttpServer server;
+    @RegisterExtension
+    final ScriptedSseServer server = new ScriptedSseServer();
 
     @BeforeEach
     void start() throws IOException
     {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        server.createContext("/v1/chat/completions", this::answer);
-        server.createContext("/", exchange ->
+        server.on("/v1/chat/completions", this::answer);
+        server.on("/", exchange ->
         {
             requestLines.add(exchange.getRequestURI().toString());
             exchange.sendResponseHeaders(404, -1);
@@ -54,11 +54,6 @@ final class JudgeTest
         server.start();
     }
 
-    @AfterEach
-    void stop()
-    {
-        server.stop(0);
-    }
 
     private void answer(final HttpExchange exchange) throws IOException
     {
@@ -93,7 +88,7 @@ final class JudgeTest
 
     private JudgeSpec spec(final int samples, final String aggregation, final String abstain, final String onError)
     {
-        return spec("http://127.0.0.1:" + server.getAddress().getPort() + "/v1", samples, aggregation, abstain,
+        return spec(server.apiUrl(), samples, aggregation, abstain,
             onError);
     }
 
@@ -164,7 +159,7 @@ final class JudgeTest
     @Test
     void shouldJoinThePathBeforeTheQueryAndSendTheUserInformationAsBasicAuthorization() throws Exception
     {
-        final String url = "http://judge:pw%40x@127.0.0.1:" + server.getAddress().getPort() + "/v1/?k=q-7d1e&v=2";
+        final String url = "http://judge:pw%40x@127.0.0.1:" + server.port() + "/v1/?k=q-7d1e&v=2";
         final Map<Long, Judge.Verdict> v = new Judge(spec(url, 1, "majority", "fail", "fail"))
             .judge(List.of(sample(1, "42")));
         assertEquals(List.of("/v1/chat/completions?k=q-7d1e&v=2"), requestLines);

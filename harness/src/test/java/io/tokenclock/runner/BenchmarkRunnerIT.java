@@ -41,6 +41,7 @@ import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.testing.SimServerExtension;
 import io.tokenclock.workload.SharedPrefixes;
 
 /**
@@ -64,14 +65,7 @@ final class BenchmarkRunnerIT
 
     private RunOptionsBuilder options(final SimServer server)
     {
-        final RunOptionsBuilder o = RunOptions.builder();
-        o.url(server.baseUrl());
-        o.outputDir(dir);
-        o.progress(false);
-        o.maxTokens(20);
-        o.ignoreEos(true);
-        o.inputTokens(16);
-        return o;
+        return SimServerExtension.options(server, dir);
     }
 
     private static RunResult run(final RunOptionsBuilder o) throws Exception

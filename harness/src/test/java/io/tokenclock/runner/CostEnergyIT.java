@@ -16,9 +16,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.cost.PriceModel;
 import io.tokenclock.energy.PowerSourceSpec;
@@ -28,6 +28,7 @@ import io.tokenclock.record.RecordJson;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.RecordBlock;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.testing.SimServerExtension;
 
 /**
  * A short run against the simulated server with a price model, a wall-meter CSV aligned to the run's start (a
@@ -42,10 +43,12 @@ final class CostEnergyIT
     @TempDir
     Path dir;
 
+    @RegisterExtension
+    final SimServerExtension sim = new SimServerExtension();
+
     private RunOptionsBuilder options(final SimServer server, final Path out)
     {
-        final RunOptionsBuilder o = RunOptions.builder();
-        o.url(server.baseUrl()).outputDir(out).progress(false).maxTokens(8).ignoreEos(true).inputTokens(16);
+        final RunOptionsBuilder o = SimServerExtension.options(server, out).maxTokens(8);
         o.concurrency(2).requests(6L).warmupRequests(2);
         o.price(new PriceModel.SelfHosted("EUR", 36, 1, 0, 1.0));
         return o;
@@ -70,78 +73,74 @@ final class CostEnergyIT
         }
         final Path meter = Files.writeString(dir.resolve("wall.csv"), csv);
         final Path out = dir.resolve("run");
-        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(20).decodeBaseMs(5).jitter(0)))
+        final SimServer server = sim.start(new SimConfig().prefillBaseMs(20).decodeBaseMs(5).jitter(0));
+        final RunOptionsBuilder o = options(server, out);
+        o.power(List.of(PowerSourceSpec.parse("meter:" + meter + ",align=run_start"),
+            PowerSourceSpec.parse("rapl:" + fakePowercap())));
+        final RunResult r = new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
+        assertEquals(6, r.counts().ok());
+
+        final JsonNode record = JSON.readTree(out.resolve("record.json").toFile());
+        final JsonNode rep = record.path("report");
+        final double window = rep.path("window").path("duration_s").asDouble();
+        assertTrue(window > 0, "a window: " + window);
+
+        final JsonNode cost = rep.path("cost");
+        assertEquals("EUR", cost.path("currency").asText());
+        // 36 EUR per hour = 0.01 EUR per second of window.
+        assertEquals(0.01 * window, cost.path("run_total").asDouble(), 1e-9);
+        assertEquals(0.01 * window / 6, cost.path("per_request").asDouble(), 1e-9);
+        assertEquals(0.01 * window / 6, cost.path("per_successful_task").asDouble(), 1e-9);
+        assertEquals("completed", cost.path("success_basis").asText());
+        assertEquals(0.01 * window / rep.path("counts").path("output_tokens").asLong(),
+            cost.path("per_output_token").asDouble(), 1e-12);
+
+        final JsonNode energy = rep.path("energy");
+        assertEquals("wall", energy.path("boundary").asText());
+        assertEquals(250 * window, energy.path("joules").asDouble(), 1e-6, "250 W over the window");
+        assertEquals(0.0, energy.path("uncertainty_joules").asDouble(), 1e-9, "a constant power has no step");
+        assertEquals(250.0, energy.path("average_watts").asDouble(), 1e-9);
+        assertEquals(250 * window / 6, energy.path("per_request_j").asDouble(), 1e-6);
+        assertEquals(rep.path("counts").path("output_tokens").asLong() / (250 * window),
+            energy.path("tokens_per_joule").asDouble(), 1e-9);
+        assertEquals(2, energy.path("components").size(), "the meter and the RAPL package");
+        assertEquals("rapl:package-0", energy.path("components").get(0).path("channel").asText());
+        assertFalse(energy.path("components").get(0).path("in_boundary").asBoolean(),
+            "the CPU is inside the wall meter's boundary: " + energy.path("components"));
+        assertEquals("wall (wall: meter:wall.csv)", record.path("measurement").path("power_boundary").asText());
+        for (final JsonNode missing : record.path("grade").path("missing"))
         {
-            final RunOptionsBuilder o = options(server, out);
-            o.power(List.of(PowerSourceSpec.parse("meter:" + meter + ",align=run_start"),
-                PowerSourceSpec.parse("rapl:" + fakePowercap())));
-            final RunResult r = new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
-            assertEquals(6, r.counts().ok());
-
-            final JsonNode record = JSON.readTree(out.resolve("record.json").toFile());
-            final JsonNode rep = record.path("report");
-            final double window = rep.path("window").path("duration_s").asDouble();
-            assertTrue(window > 0, "a window: " + window);
-
-            final JsonNode cost = rep.path("cost");
-            assertEquals("EUR", cost.path("currency").asText());
-            // 36 EUR per hour = 0.01 EUR per second of window.
-            assertEquals(0.01 * window, cost.path("run_total").asDouble(), 1e-9);
-            assertEquals(0.01 * window / 6, cost.path("per_request").asDouble(), 1e-9);
-            assertEquals(0.01 * window / 6, cost.path("per_successful_task").asDouble(), 1e-9);
-            assertEquals("completed", cost.path("success_basis").asText());
-            assertEquals(0.01 * window / rep.path("counts").path("output_tokens").asLong(),
-                cost.path("per_output_token").asDouble(), 1e-12);
-
-            final JsonNode energy = rep.path("energy");
-            assertEquals("wall", energy.path("boundary").asText());
-            assertEquals(250 * window, energy.path("joules").asDouble(), 1e-6, "250 W over the window");
-            assertEquals(0.0, energy.path("uncertainty_joules").asDouble(), 1e-9, "a constant power has no step");
-            assertEquals(250.0, energy.path("average_watts").asDouble(), 1e-9);
-            assertEquals(250 * window / 6, energy.path("per_request_j").asDouble(), 1e-6);
-            assertEquals(rep.path("counts").path("output_tokens").asLong() / (250 * window),
-                energy.path("tokens_per_joule").asDouble(), 1e-9);
-            assertEquals(2, energy.path("components").size(), "the meter and the RAPL package");
-            assertEquals("rapl:package-0", energy.path("components").get(0).path("channel").asText());
-            assertFalse(energy.path("components").get(0).path("in_boundary").asBoolean(),
-                "the CPU is inside the wall meter's boundary: " + energy.path("components"));
-            assertEquals("wall (wall: meter:wall.csv)", record.path("measurement").path("power_boundary").asText());
-            for (final JsonNode missing : record.path("grade").path("missing"))
-            {
-                assertFalse(missing.asText().contains("power_boundary"), missing.asText());
-            }
-            final List<String> samples = Files.readAllLines(out.resolve("power.jsonl"));
-            assertTrue(samples.stream().anyMatch(l -> l.contains("\"channel\":\"rapl:package-0\"")), "RAPL sampled");
-            assertTrue(samples.stream().anyMatch(l -> l.contains("\"watts\":250.0")), "the meter's samples");
-
-            final String block = RecordBlock.render(RecordJson.of(record));
-            assertTrue(block.contains("\nCOST\n") && block.contains("\nENERGY\n"), block);
-            final ByteArrayOutputStream summary = new ByteArrayOutputStream();
-            ConsoleSummary.print(r, new PrintStream(summary, true, StandardCharsets.UTF_8));
-            final String text = summary.toString(StandardCharsets.UTF_8);
-            assertTrue(text.contains("COST    EUR ") && text.contains("ENERGY  "), text);
+            assertFalse(missing.asText().contains("power_boundary"), missing.asText());
         }
+        final List<String> samples = Files.readAllLines(out.resolve("power.jsonl"));
+        assertTrue(samples.stream().anyMatch(l -> l.contains("\"channel\":\"rapl:package-0\"")), "RAPL sampled");
+        assertTrue(samples.stream().anyMatch(l -> l.contains("\"watts\":250.0")), "the meter's samples");
+
+        final String block = RecordBlock.render(RecordJson.of(record));
+        assertTrue(block.contains("\nCOST\n") && block.contains("\nENERGY\n"), block);
+        final ByteArrayOutputStream summary = new ByteArrayOutputStream();
+        ConsoleSummary.print(r, new PrintStream(summary, true, StandardCharsets.UTF_8));
+        final String text = summary.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("COST    EUR ") && text.contains("ENERGY  "), text);
     }
 
     @Test
     void shouldListThePowerBoundaryAsMissingWhenNoSourceCouldBeRead() throws Exception
     {
         final Path out = dir.resolve("run");
-        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(5).decodeBaseMs(2).jitter(0)))
-        {
-            final RunOptionsBuilder o = options(server, out);
-            o.power(List.of(PowerSourceSpec.parse("rapl:" + dir.resolve("no-powercap"))));
-            new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
+        final SimServer server = sim.start(new SimConfig().prefillBaseMs(5).decodeBaseMs(2).jitter(0));
+        final RunOptionsBuilder o = options(server, out);
+        o.power(List.of(PowerSourceSpec.parse("rapl:" + dir.resolve("no-powercap"))));
+        new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
 
-            final JsonNode record = JSON.readTree(out.resolve("record.json").toFile());
-            final JsonNode energy = record.path("report").path("energy");
-            assertTrue(energy.path("joules").isNull(), "never a zero: " + energy);
-            assertTrue(energy.path("unavailable").get(0).asText().startsWith("rapl: unavailable: cannot list "),
-                energy.toString());
-            assertTrue(record.path("measurement").path("power_boundary").isNull());
-            assertEquals("local-debugging", record.path("grade").path("grade").asText());
-            assertTrue(record.path("grade").path("missing").toString().contains("measurement.power_boundary"),
-                record.path("grade").toString());
-        }
+        final JsonNode record = JSON.readTree(out.resolve("record.json").toFile());
+        final JsonNode energy = record.path("report").path("energy");
+        assertTrue(energy.path("joules").isNull(), "never a zero: " + energy);
+        assertTrue(energy.path("unavailable").get(0).asText().startsWith("rapl: unavailable: cannot list "),
+            energy.toString());
+        assertTrue(record.path("measurement").path("power_boundary").isNull());
+        assertEquals("local-debugging", record.path("grade").path("grade").asText());
+        assertTrue(record.path("grade").path("missing").toString().contains("measurement.power_boundary"),
+            record.path("grade").toString());
     }
 }

@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +15,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +27,7 @@ import io.tokenclock.goodput.Slo;
 import io.tokenclock.quality.Checks;
 import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * The quality chain end to end: the simulator's task mode answers the arithmetic dataset right with a known
@@ -135,13 +132,12 @@ final class QualityGoodputIT
     void shouldAskASecondEndpointToJudgeAfterTheWindow() throws Exception
     {
         final AtomicInteger calls = new AtomicInteger();
-        final HttpServer judge = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-        judge.createContext("/v1/chat/completions", exchange -> answerAsJudge(exchange, calls));
-        judge.start();
-        try (SimServer server = SimServer.start(taskSim(0.5)))
+        try (ScriptedSseServer judge = new ScriptedSseServer();
+            SimServer server = SimServer.start(taskSim(0.5)))
         {
+            judge.on("/v1/chat/completions", exchange -> answerAsJudge(exchange, calls)).start();
             final RunOptionsBuilder o = options(server, 40);
-            o.judge(new JudgeSpec("http://127.0.0.1:" + judge.getAddress().getPort() + "/v1", "fake-judge", "r1",
+            o.judge(new JudgeSpec(judge.apiUrl(), "fake-judge", "r1",
                 "PASS when the answer equals the reference.", null, 0, 4, null, 1, "majority", "fail", "fail", null,
                 10, 2));
             new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
@@ -155,10 +151,6 @@ final class QualityGoodputIT
             assertEquals("fake-judge", quality.path("rule").path("judge").path("model").asText());
             assertEquals(64, quality.path("rule").path("judge").path("rubric_sha256").asText().length());
         }
-        finally
-        {
-            judge.stop(0);
-        }
     }
 
     /** A judge that compares the answer with the reference, as its rubric says. */
@@ -168,13 +160,8 @@ final class QualityGoodputIT
         final String user = JSON.readTree(exchange.getRequestBody()).path("messages").path(1).path("content").asText();
         final String reference = user.split("Reference answer:\n", 2)[1].split("\n", 2)[0];
         final String answer = user.split("Answer to judge:\n", 2)[1].split("\n", 2)[0];
-        final byte[] out = JSON.writeValueAsBytes(JSON.createObjectNode().set("choices", JSON.createArrayNode()
-            .add(JSON.createObjectNode().set("message", JSON.createObjectNode().put("content",
-                answer.equals(reference) ? "PASS" : "FAIL")))));
-        exchange.sendResponseHeaders(200, out.length);
-        try (OutputStream os = exchange.getResponseBody())
-        {
-            os.write(out);
-        }
+        ScriptedSseServer.reply(exchange, 200, JSON.writeValueAsString(JSON.createObjectNode().set("choices",
+            JSON.createArrayNode().add(JSON.createObjectNode().set("message", JSON.createObjectNode().put("content",
+                answer.equals(reference) ? "PASS" : "FAIL"))))));
     }
 }

@@ -11,16 +11,17 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.testing.SimServerExtension;
 
 /** The harness is ready before t0: warmed on its own loopback stream, connections open, and the record says so. */
 @Timeout(120)
@@ -32,22 +33,23 @@ final class ReadinessIT
     @TempDir
     Path dir;
 
+    @RegisterExtension
+    final SimServerExtension sim = new SimServerExtension();
+
     @Test
     void shouldWarmItselfAndOpenEveryConnectionBeforeTheFirstRequest() throws Exception
     {
         final RunOptionsBuilder o = RunOptions.builder();
-        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1)))
-        {
-            o.url(server.baseUrl());
-            o.outputDir(dir);
-            o.progress(false);
-            o.concurrency(4);
-            o.requests(12L);
-            o.maxTokens(8);
-            o.selfWarmup(true);
-            o.busyPoll(true);
-            new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
-        }
+        final SimServer server = sim.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1));
+        o.url(server.baseUrl());
+        o.outputDir(dir);
+        o.progress(false);
+        o.concurrency(4);
+        o.requests(12L);
+        o.maxTokens(8);
+        o.selfWarmup(true);
+        o.busyPoll(true);
+        new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
         final JsonNode m = JSON.readTree(dir.resolve("record.json").toFile()).path("measurement");
         final JsonNode ready = m.path("readiness");
         final long perRound = Readiness.WARMUP_SHORT_REQUESTS + Readiness.WARMUP_LONG_REQUESTS;

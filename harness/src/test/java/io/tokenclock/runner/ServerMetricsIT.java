@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
@@ -28,6 +29,7 @@ import io.tokenclock.result.RunResult;
 import io.tokenclock.telemetry.EngineNames;
 import io.tokenclock.telemetry.ServerMetricsScraper;
 import io.tokenclock.telemetry.ServerMetricsSummary;
+import io.tokenclock.testing.SimServerExtension;
 
 /**
  * Server telemetry end to end: a run against the simulator, whose two batch slots are fewer than the run's six
@@ -46,6 +48,9 @@ final class ServerMetricsIT
 
     @TempDir
     Path dir;
+
+    @RegisterExtension
+    final SimServerExtension sim = new SimServerExtension();
 
     private RunResult run(final SimServer server, final String metrics) throws Exception
     {
@@ -138,10 +143,8 @@ final class ServerMetricsIT
     void shouldScrapeNothingWhenOff() throws Exception
     {
         final RunResult r;
-        try (SimServer server = SimServer.start(twoSlots()))
-        {
-            r = run(server, "off");
-        }
+        final SimServer server = sim.start(twoSlots());
+        r = run(server, "off");
 
         assertNull(r.serverMetrics());
         assertFalse(Files.exists(dir.resolve(ServerMetricsScraper.FILE)));

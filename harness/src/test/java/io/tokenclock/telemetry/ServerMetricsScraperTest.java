@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ProtocolException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -24,14 +22,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.clock.ManualNanoClock;
 import io.tokenclock.clock.SystemNanoClock;
+import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * The scraper against a loopback HTTP server standing in for an engine, and against fetchers that fail. Bounded: the
@@ -46,16 +44,8 @@ final class ServerMetricsScraperTest
     @TempDir
     Path dir;
 
-    private HttpServer server;
-
-    @AfterEach
-    void stopServer()
-    {
-        if (server != null)
-        {
-            server.stop(0);
-        }
-    }
+    @RegisterExtension
+    final ScriptedSseServer server = new ScriptedSseServer();
 
     /** Serves page {@code n} (from 1) of a vLLM exposition whose gauges and histogram grow with n. */
     private static String page(final int n)
@@ -73,8 +63,7 @@ final class ServerMetricsScraperTest
     private URI serve(final CountDownLatch requests, final int failFirst) throws IOException
     {
         final AtomicInteger served = new AtomicInteger();
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/metrics", x ->
+        server.on("/metrics", x ->
         {
             final int n = served.incrementAndGet();
             final byte[] body = (n <= failFirst ? "no such page" : page(n - failFirst))
@@ -87,7 +76,7 @@ final class ServerMetricsScraperTest
             requests.countDown();
         });
         server.start();
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/metrics");
+        return URI.create(server.baseUrl() + "/metrics");
     }
 
     private List<JsonNode> lines() throws IOException
