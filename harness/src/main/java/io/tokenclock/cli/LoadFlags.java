@@ -33,9 +33,6 @@ final class LoadFlags
         description = "Gamma shape k; CV of gaps = 1/sqrt(k); 1 = Poisson.")
     double burstiness;
 
-    @Option(names = "--max-concurrency", description = "Open loop: cap on requests in flight.")
-    Integer maxConcurrency;
-
     @Option(names = "--users", description = "User-centric load: N simulated users running multi-turn chat sessions.")
     Integer users;
 
@@ -72,13 +69,6 @@ final class LoadFlags
         "needs for its 95%% interval to have an upper end (p99: 368).")
     String minSamplesFor;
 
-    @Option(names = "--fixed-schedule", description = "Replay a mooncake trace on its own timestamps (open loop).")
-    boolean fixedSchedule;
-
-    @Option(names = "--drain-timeout",
-        description = "Seconds to let in-flight requests finish after the last start; the rest are cancelled.")
-    double drainTimeout;
-
     @Option(names = "--grace", description = "After Ctrl-C or SIGTERM: seconds the requests in " +
         "flight may finish before they are cancelled and a partial record is written (a second signal: at once).")
     double grace;
@@ -92,7 +82,6 @@ final class LoadFlags
 
     private void applyLoopKind(final RunOptionsBuilder o, final Given given)
     {
-        given.apply(o, RunOption.FIXED_SCHEDULE, fixedSchedule);
         given.apply(o, RunOption.GRACE_S, grace);
         given.apply(o, RunOption.CONCURRENCY, concurrency);
         given.apply(o, RunOption.RATE, rate);
@@ -175,9 +164,7 @@ final class LoadFlags
             }
             o.concurrencyStages(new ConcurrencySchedule(c, d));
         }
-        given.apply(o, RunOption.MAX_CONCURRENCY, maxConcurrency);
         given.apply(o, RunOption.REQUESTS, requests);
         given.apply(o, RunOption.DURATION_S, duration);
-        given.apply(o, RunOption.DRAIN_TIMEOUT_S, drainTimeout);
     }
 }

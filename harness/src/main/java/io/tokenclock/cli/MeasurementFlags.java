@@ -5,11 +5,10 @@ import java.util.List;
 
 import picocli.CommandLine.Option;
 
-import io.tokenclock.goodput.Slo;
-import io.tokenclock.transport.Stamping;
-import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.quality.Checks;
+import io.tokenclock.transport.Stamping;
 
 /** {@code run}'s flags for how the client measures itself and judges requests: event loops, profiling, SLO (E, Q);
  * documented in docs/CLI.md. */
@@ -37,17 +36,6 @@ final class MeasurementFlags
         "numeric[=TOLERANCE], json, json_schema=FILE, finish_stop, command=PROGRAM.")
     List<String> qualityChecks;
 
-    @Option(names = "--accept-truncated", description = "Count streams that end cleanly with neither a " +
-        "finish_reason nor [DONE] as ok, their tokens in the metrics (they are counted as truncated either way).")
-    boolean acceptTruncated;
-
-    @Option(names = "--io-threads", description = "Event loop threads (0: one per core).")
-    int ioThreads;
-
-    @Option(names = "--busy-poll", description = "Precision mode: event loops busy-poll epoll instead of sleeping " +
-        "(no wake-up latency; costs a core per --io-threads).")
-    boolean busyPoll;
-
     @Option(names = "--stamping", paramLabel = "user|kernel", description = "Where each read's stamp comes from: " +
         "user (System.nanoTime() on the event loop, the default) or kernel (SO_TIMESTAMPING receive stamps through " +
         "recvmsg; Linux x86-64, plain http; falls back to user stamps, in one line, where the kernel gives none).")
@@ -59,24 +47,9 @@ final class MeasurementFlags
     @Option(names = "--profile-out", description = "Where flame graph and JFR go (default: the output directory).")
     Path profileOut;
 
-    @Option(names = "--hiccup-warn-fraction",
-        description = "Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.")
-    double hiccupWarnFraction;
-
-    @Option(names = "--server-metrics", paramLabel = "URL|off", description = "Scrape the server's Prometheus " +
-        "metrics into server_metrics.jsonl during the run (default: the --url's origin + /metrics; off: none).")
-    String serverMetrics;
-
-    @Option(names = "--server-metrics-interval-ms", paramLabel = "N",
-        description = "How often the server's metrics are scraped, ms (100 to 3600000).")
-    long serverMetricsIntervalMs;
-
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        given.apply(o, RunOption.IO_THREADS, ioThreads);
-        given.apply(o, RunOption.ACCEPT_TRUNCATED, acceptTruncated);
-        given.apply(o, RunOption.HICCUP_WARN_FRACTION, hiccupWarnFraction);
         o.profile(profile);
         o.profileOut(profileOut);
         if (given.typed("--slo-ttft-ms") || given.typed("--slo-tpot-ms") || given.typed("--slo-e2e-ms") ||
@@ -92,8 +65,5 @@ final class MeasurementFlags
         {
             o.stamping(Stamping.of(stamping));
         }
-        given.apply(o, RunOption.BUSY_POLL, busyPoll);
-        given.apply(o, RunOption.SERVER_METRICS, serverMetrics);
-        given.apply(o, RunOption.SERVER_METRICS_INTERVAL_MS, serverMetricsIntervalMs);
     }
 }

@@ -1,7 +1,5 @@
 package io.tokenclock.cli;
 
-import java.nio.file.Path;
-
 import picocli.CommandLine.Option;
 
 import io.tokenclock.config.RunOption;
@@ -12,9 +10,6 @@ import io.tokenclock.config.RunOptionsBuilder;
  */
 final class OutputFlags
 {
-    @Option(names = "--output-dir", description = "Where to write results (default: results/<run-id>).")
-    Path outputDir;
-
     @Option(names = "--run-id", description = "Name of the run (default: run-<UTC time>).")
     String runId;
 
@@ -22,15 +17,8 @@ final class OutputFlags
         "(without it, such a directory is refused).")
     boolean force;
 
-    @Option(names = "--save-text", description = "Write each request's output text to requests.jsonl.")
-    boolean saveText;
-
     @Option(names = "--no-progress", negatable = false, description = "No live progress line.")
     boolean noProgress;
-
-    @Option(names = "--jfr-events", description = "Commit a JFR event per finished request (TTFT, e2e, tokens, " +
-        "status) and record them with the JVM's GC and thread events in requests.jfr.")
-    boolean jfrEvents;
 
     @Option(names = "--no-report", negatable = false, description = "Write no report.html and no CSV files.")
     boolean noReport;
@@ -38,11 +26,8 @@ final class OutputFlags
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        given.apply(o, RunOption.OUTPUT_DIR, outputDir);
         o.force(force);
-        given.apply(o, RunOption.SAVE_TEXT, saveText);
         o.runId(runId);
-        given.apply(o, RunOption.JFR_EVENTS, jfrEvents);
         given.apply(o, RunOption.HTML_REPORT, !noReport);
         o.progress(!noProgress && Terminal.stderrIsTerminal());
     }

@@ -35,7 +35,7 @@ import io.tokenclock.secrets.Redaction;
 
 /** {@code tokenclock run}: benchmark any OpenAI-compatible streaming endpoint. Flags: docs/CLI.md. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-    defaultValueProvider = RunDefaults.class,
+    defaultValueProvider = RunDefaults.class, modelTransformer = TableFlags.class,
     description = "Benchmark an OpenAI-compatible streaming endpoint.")
 public final class RunCommand implements Callable<Integer>
 {

@@ -73,6 +73,7 @@ final class RunFlags
         measurement.applyTo(o, given);
         output.applyTo(o, given);
         costEnergy.applyTo(o, given);
+        TableFlags.applyTo(o, given, parsed.commandSpec());
         return o;
     }
 }

@@ -16,17 +16,6 @@ final class StateFlags
             "(default: ${DEFAULT-VALUE}).")
     int repetitions;
 
-    @Option(names = "--cold-start",
-        description = "Send the first request alone before the run and report it on its own as the cold start.")
-    boolean coldStart;
-
-    @Option(names = "--warmup-requests",
-        description = "Requests run first and excluded from metrics.")
-    long warmupRequests;
-
-    @Option(names = "--warmup-duration", description = "Seconds of warmup, excluded from metrics.")
-    double warmupDuration;
-
     @Option(names = "--no-self-warmup", negatable = false, description = "Skip the harness's own warm-up against " +
         "the embedded simulator before the run (its JIT then compiles inside the measured window).")
     boolean noSelfWarmup;
@@ -41,8 +30,5 @@ final class StateFlags
         given.apply(o, RunOption.SELF_WARMUP, !noSelfWarmup);
         given.apply(o, RunOption.PRECONNECT, preconnect);
         given.apply(o, RunOption.REPETITIONS, repetitions);
-        given.apply(o, RunOption.COLD_START, coldStart);
-        given.apply(o, RunOption.WARMUP_REQUESTS, warmupRequests);
-        given.apply(o, RunOption.WARMUP_DURATION_S, warmupDuration);
     }
 }

@@ -49,18 +49,6 @@ final class WorkloadFlags
         description = "jsonl (prompt or messages per line), sharegpt, or mooncake (trace) (default: ${DEFAULT-VALUE}).")
     String datasetFormat;
 
-    @Option(names = "--cancel-rate",
-        description = "Fraction of requests cancelled on purpose by the client (with --cancel-after-*).")
-    double cancelRate;
-
-    @Option(names = "--cancel-after-ms",
-        description = "Cancel picked requests this long after send.")
-    double cancelAfterMs;
-
-    @Option(names = "--cancel-after-tokens",
-        description = "Cancel picked requests once this many tokens (content chunks) arrived.")
-    int cancelAfterTokens;
-
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
@@ -73,9 +61,6 @@ final class WorkloadFlags
         given.apply(o, RunOption.PROMPT, prompt);
         given.apply(o, RunOption.DATASET, dataset);
         given.apply(o, RunOption.DATASET_FORMAT, datasetFormat.toLowerCase(Locale.ROOT));
-        given.apply(o, RunOption.CANCEL_RATE, cancelRate);
-        given.apply(o, RunOption.CANCEL_AFTER_MS, cancelAfterMs);
-        given.apply(o, RunOption.CANCEL_AFTER_TOKENS, cancelAfterTokens);
         if (given.set("--agent-steps") && agentSteps != null)
         {
             o.agent(AgentSpec.simulated(agentSteps, toolLatencyMs));

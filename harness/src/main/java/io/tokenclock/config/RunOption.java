@@ -31,8 +31,11 @@ import io.tokenclock.workload.SharedPrefixes;
  * ({@link RunOptionsBuilder#build()} fills each {@link RunOptions} group by component name), and the table in
  * docs/CLI.md, which {@code OptionDocsTest} holds to this one.
  * <p>
- * A new option is one entry here plus its use: the record component that code reads, the {@code @Option} (and its
- * {@code given} line) for a flag, a rule in {@link RunRules} if it binds other options. A contract key of a plain type
+ * A new option is one entry here plus its use: the record component that code reads, and a rule in
+ * {@link RunRules} if it binds other options. Its flag, if it has one of a plain type, needs nothing more:
+ * {@code cli.TableFlags} makes it from the entry (name, type, {@link #label()}, doc line as its help, default); only
+ * a flag that needs code of its own (a value parsed into a structure, flags folded together) has an {@code @Option}
+ * in a mixin. A contract key of a plain type
  * ({@link #readByType()}) needs nothing more: {@code ContractSchema} holds its range.
  * <p>
  * Immutable and thread-safe; the table is built once, when the class loads.
@@ -52,35 +55,43 @@ public final class RunOption<T>
         RunOption.<Map<String, String>>target("headers", Map.class).flag("--header").namedKey("target.headers")
         .defaultsTo(Map.of()).doc("Extra request headers (credentials never written out).");
     public static final RunOption<String> API_KEY_ENV = target("apiKeyEnv", String.class).flag("--api-key-env")
-        .key("target.api_key_env").defaultsTo("OPENAI_API_KEY").doc("The environment variable holding the API key.");
+        .key("target.api_key_env").defaultsTo("OPENAI_API_KEY")
+        .doc("Environment variable holding the API key.");
     public static final RunOption<Boolean> PREFLIGHT = target("preflight", Boolean.class).flag("--no-preflight")
         .defaultsTo(true).doc("List the models and send one request before the run.");
     public static final RunOption<Double> WAIT_READY_S = target("waitReadyS", Double.class).flag("--wait-ready")
         .key("target.wait_ready_s").defaultsTo(0.0).unit("s")
-        .doc("How long to wait for a server that is starting or loading, s.");
+        .doc("Seconds to wait for a server that is starting or loading its model (503, 502, 504, refused " +
+            "connections): /models, then one probe request, polled once a second.");
     public static final RunOption<Path> CA_CERT = target("caCert", Path.class).flag("--ca-cert")
-        .doc("A PEM file of CAs to trust for https instead of the JDK's, or null.");
+        .label("FILE")
+        .doc("Trust the CA certificates in this PEM file for https (instead of the JDK's default CAs).");
     public static final RunOption<Boolean> INSECURE = target("insecure", Boolean.class).flag("--insecure")
         .defaultsTo(false).doc("Accept any server certificate (recorded and shown).");
     public static final RunOption<Double> CONNECT_TIMEOUT_S = target("connectTimeoutS", Double.class)
         .flag("--connect-timeout").key("load.connect_timeout_s").defaultsTo(RequestLimits.DEFAULT.connectNs() / 1e9)
-        .unit("s").doc("Opening a connection, s (0: none).");
+        .unit("s")
+        .doc("Seconds to open a connection (0: no limit); requests that run out are timeout_connect.");
     public static final RunOption<Double> FIRST_BYTE_TIMEOUT_S = target("firstByteTimeoutS", Double.class)
         .flag("--first-byte-timeout").key("load.first_byte_timeout_s").defaultsTo(0.0).unit("s")
-        .doc("Send to the first byte of the response, s (0: none).");
+        .doc("Seconds from send to the first byte of the response (0: no limit); requests that run out are " +
+            "timeout_first_byte.");
     public static final RunOption<Double> IDLE_TIMEOUT_S = target("idleTimeoutS", Double.class).flag("--idle-timeout")
-        .key("load.idle_timeout_s").defaultsTo(0.0).unit("s").doc("The longest silence mid-response, s (0: none).");
+        .key("load.idle_timeout_s").defaultsTo(0.0).unit("s")
+        .doc("Seconds of silence allowed mid-response (0: no limit); requests that run out are timeout_idle.");
     public static final RunOption<Double> TIMEOUT_S = target("timeoutS", Double.class).flag("--timeout")
         .key("load.request_timeout_s").defaultsTo(600.0).unit("s").doc("A whole request, s.");
     public static final RunOption<Integer> RETRIES_429 = target("retries429", Integer.class).flag("--retry-429")
         .defaultsTo(0).unit("retries")
-        .doc("How many times a request answered 429 is sent again after its Retry-After.");
+        .doc("Send a request answered 429 again after its Retry-After (1 s without one, at most 60 s), up to " +
+            "N times; retries are counted apart (0: each 429 is an error).");
     public static final RunOption<Integer> MAX_EVENT_BYTES = target("maxEventBytes", Integer.class)
         .flag("--max-event-bytes").defaultsTo(RequestLimits.DEFAULT.maxEventBytes()).unit("bytes")
-        .doc("The longest SSE event kept, bytes.");
+        .doc("The longest SSE event (or line) kept; a longer one ends its request as oversize.");
     public static final RunOption<Integer> MAX_OUTPUT_BYTES = target("maxOutputBytes", Integer.class)
         .flag("--max-output-bytes").defaultsTo(RequestLimits.DEFAULT.maxOutputBytes()).unit("bytes")
-        .doc("The most answer text kept per request, bytes.");
+        .doc("The most answer text kept per request (content, reasoning and tool calls, each); more ends the " +
+            "request as oversize.");
 
     // Model (M): the model and how it decodes.
     public static final RunOption<String> MODEL = model("model", String.class).component("name").flag("--model")
@@ -89,13 +100,15 @@ public final class RunOption<T>
         .key("model.tokenizer").doc("cl100k_base, o200k_base, words, or a tokenizer.json path; or null.");
     public static final RunOption<Integer> MAX_TOKENS = model("maxTokens", Integer.class).flag("--max-tokens")
         .key("model.decoding.max_tokens").defaultsTo(256).unit("tokens")
-        .doc("max_tokens of every request (0 leaves it to the server).");
+        .doc("max_tokens per request; 0 leaves it to the server.");
     public static final RunOption<Boolean> IGNORE_EOS = model("ignoreEos", Boolean.class).flag("--ignore-eos")
-        .key("model.decoding.ignore_eos").defaultsTo(false).doc("Ask the server to ignore end-of-sequence.");
+        .key("model.decoding.ignore_eos").defaultsTo(false)
+        .doc("Send ignore_eos=true (vLLM, SGLang) to pin output length.");
     public static final RunOption<Double> TEMPERATURE = model("temperature", Double.class).flag("--temperature")
         .key("model.decoding.temperature").doc("Sampling temperature, or null for the server's.");
     public static final RunOption<String> EXTRA_BODY = model("extraBody", String.class).flag("--extra-body")
-        .key("model.decoding.extra_body").doc("JSON merged into every request body, or null.");
+        .key("model.decoding.extra_body")
+        .doc("JSON object merged into every request body.");
 
     // Workload (W): what is sent.
     public static final RunOption<Long> SEED = workload("seed", Long.class).flag("--seed").key("seed").defaultsTo(42L)
@@ -126,13 +139,13 @@ public final class RunOption<T>
         .namedKey("workload.prefix").doc("Shared prompt prefixes, or null.");
     public static final RunOption<Double> CANCEL_RATE = workload("cancelRate", Double.class).flag("--cancel-rate")
         .key("workload.cancellation.rate").defaultsTo(0.0).unit("fraction")
-        .doc("Fraction of requests the client cancels.");
+        .doc("Fraction of requests cancelled on purpose by the client (with --cancel-after-*).");
     public static final RunOption<Double> CANCEL_AFTER_MS = workload("cancelAfterMs", Double.class)
         .flag("--cancel-after-ms").key("workload.cancellation.after_ms").defaultsTo(0.0).unit("ms")
-        .doc("Cancel after this long, ms (0: not by time).");
+        .doc("Cancel picked requests this long after send.");
     public static final RunOption<Integer> CANCEL_AFTER_TOKENS = workload("cancelAfterTokens", Integer.class)
         .flag("--cancel-after-tokens").key("workload.cancellation.after_tokens").defaultsTo(0).unit("tokens")
-        .doc("Cancel after this many tokens (0: not by tokens).");
+        .doc("Cancel picked requests once this many tokens (content chunks) arrived.");
     public static final RunOption<LengthSpec> SESSION_TURNS = workload("sessionTurns", LengthSpec.class)
         .flag("--turns").namedKey("workload.sessions.turns").unit("turns")
         .doc("Turns per session (distribution), for user-centric load.");
@@ -154,7 +167,7 @@ public final class RunOption<T>
         .key("load.burstiness").defaultsTo(1.0).unit("shape k").doc("Gamma shape of the arrival gaps (1: Poisson).");
     public static final RunOption<Integer> MAX_CONCURRENCY = loadShape("maxConcurrency", Integer.class)
         .flag("--max-concurrency").key("load.max_concurrency").unit("requests")
-        .doc("Open loop: cap on requests in flight, or null.");
+        .doc("Open loop: cap on requests in flight.");
     public static final RunOption<Integer> USERS = loadShape("users", Integer.class).flag("--users").key("load.users")
         .unit("users").doc("User-centric load: simulated users running multi-turn sessions, or null.");
     public static final RunOption<Boolean> STICKY = loadShape("sticky", Boolean.class).flag("--sticky")
@@ -173,10 +186,10 @@ public final class RunOption<T>
         .key("load.duration_s").unit("s").doc("The measured window, s, or null.");
     public static final RunOption<Boolean> FIXED_SCHEDULE = loadShape("fixedSchedule", Boolean.class)
         .flag("--fixed-schedule").key("load.fixed_schedule").defaultsTo(false)
-        .doc("Replay a trace's own timestamps as the schedule.");
+        .doc("Replay a mooncake trace on its own timestamps (open loop).");
     public static final RunOption<Double> DRAIN_TIMEOUT_S = loadShape("drainTimeoutS", Double.class)
         .flag("--drain-timeout").key("load.drain_timeout_s").defaultsTo(60.0).unit("s")
-        .doc("How long requests in flight may finish after the window, s.");
+        .doc("Seconds to let in-flight requests finish after the last start; the rest are cancelled.");
     public static final RunOption<Double> GRACE_S = loadShape("graceS", Double.class).flag("--grace").defaultsTo(5.0)
         .unit("s").doc("After Ctrl-C or SIGTERM, how long requests in flight may finish, s.");
     public static final RunOption<Scenario> SCENARIO = loadShape("scenario", Scenario.class).flag("--scenario")
@@ -187,12 +200,14 @@ public final class RunOption<T>
 
     // State (S): before the window.
     public static final RunOption<Long> WARMUP_REQUESTS = state("warmupRequests", Long.class).flag("--warmup-requests")
-        .key("state.warmup.requests").defaultsTo(0L).unit("requests").doc("Warm-up requests before the window.");
+        .key("state.warmup.requests").defaultsTo(0L).unit("requests")
+        .doc("Requests run first and excluded from metrics.");
     public static final RunOption<Double> WARMUP_DURATION_S = state("warmupDurationS", Double.class)
         .flag("--warmup-duration").key("state.warmup.duration_s").defaultsTo(0.0).unit("s")
-        .doc("Warm-up time before the window, s.");
+        .doc("Seconds of warmup, excluded from metrics.");
     public static final RunOption<Boolean> COLD_START = state("coldStart", Boolean.class).flag("--cold-start")
-        .key("state.cold_start").defaultsTo(false).doc("Send request 0 alone first and report it as the cold start.");
+        .key("state.cold_start").defaultsTo(false)
+        .doc("Send the first request alone before the run and report it on its own as the cold start.");
     public static final RunOption<String> CACHE_POLICY = state("cachePolicy", String.class).namedKey("state.cache")
         .defaultsTo("preserve").doc("Cache state policy: preserve, flush or preload.");
     public static final RunOption<String> FLUSH_URL = state("flushUrl", String.class).namedKey("state.flush.url")
@@ -213,9 +228,12 @@ public final class RunOption<T>
 
     // Measurement (E, H): how the client measures itself.
     public static final RunOption<Integer> IO_THREADS = measurement("ioThreads", Integer.class).flag("--io-threads")
-        .key("measurement.io_threads").defaultsTo(0).unit("threads").doc("Event loops (0: one per core).");
+        .key("measurement.io_threads").defaultsTo(0).unit("threads")
+        .doc("Event loop threads (0: one per core).");
     public static final RunOption<Boolean> BUSY_POLL = measurement("busyPoll", Boolean.class).flag("--busy-poll")
-        .defaultsTo(false).doc("Precision mode: the event loops busy-poll epoll instead of sleeping in it.");
+        .defaultsTo(false)
+        .doc("Precision mode: event loops busy-poll epoll instead of sleeping (no wake-up latency; costs a " +
+            "core per --io-threads).");
     public static final RunOption<Stamping> STAMPING = measurement("stamping", Stamping.class).flag("--stamping")
         .namedKey("measurement.stamping").defaultsTo(Stamping.USER)
         .doc("Where each read's stamp comes from: user space (Netty's event loop) or the kernel.");
@@ -225,20 +243,24 @@ public final class RunOption<T>
         .doc("Where profiles go, or null for the run directory.");
     public static final RunOption<Double> HICCUP_WARN_FRACTION = measurement("hiccupWarnFraction", Double.class)
         .flag("--hiccup-warn-fraction").key("measurement.hiccup_warn_fraction").defaultsTo(0.1).unit("fraction")
-        .doc("Warn when the hiccup p99 reaches this fraction of ITL p50.");
+        .doc("Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.");
     public static final RunOption<String> SERVER_METRICS = measurement("serverMetrics", String.class)
         .flag("--server-metrics").namedKey("measurement.server_metrics")
-        .doc("The server's Prometheus metrics URL, `off`, or null for the target's origin + `/metrics`.");
+        .label("URL|off")
+        .doc("Scrape the server's Prometheus metrics into server_metrics.jsonl during the run (default: the " +
+            "--url's origin + /metrics; off: none).");
     public static final RunOption<Long> SERVER_METRICS_INTERVAL_MS = measurement("serverMetricsIntervalMs", Long.class)
         .flag("--server-metrics-interval-ms").key("measurement.server_metrics_interval_ms").defaultsTo(1000L)
-        .unit("ms").doc("How often the server's metrics are scraped, ms (at least 100).");
+        .unit("ms")
+        .doc("How often the server's metrics are scraped, ms (100 to 3600000).");
 
     // Quality (Q): RunOptions.Quality is built from these by hand (its rule joins three).
     public static final RunOption<Slo> SLO = define("slo", Slo.class).flag("--slo-ttft-ms").namedKey("quality.slo")
         .doc("The run's service-level objective for goodput, or null.");
     public static final RunOption<Boolean> ACCEPT_TRUNCATED = define("acceptTruncated", Boolean.class)
         .flag("--accept-truncated").defaultsTo(false)
-        .doc("Take streams that end with neither finish_reason nor [DONE] as ok.");
+        .doc("Count streams that end cleanly with neither a finish_reason nor [DONE] as ok, their tokens in " +
+            "the metrics (they are counted as truncated either way).");
     public static final RunOption<String> QUALITY_SUCCESS = define("qualitySuccess", String.class)
         .key("quality.success")
         .doc("The declared success criterion (`none`, `completed`, `finish_stop`), or null.");
@@ -250,18 +272,21 @@ public final class RunOption<T>
 
     // Output: where the results go.
     public static final RunOption<Path> OUTPUT_DIR = output("outputDir", Path.class).flag("--output-dir")
-        .key("output.dir").doc("The run directory, or null for results/RUN_ID.");
+        .key("output.dir")
+        .doc("Where to write results (default: results/<run-id>).");
     public static final RunOption<String> RUN_ID = output("runId", String.class).flag("--run-id")
         .doc("The run's id, or null for one from the start time.");
     public static final RunOption<Boolean> FORCE = output("force", Boolean.class).flag("--force").defaultsTo(false)
         .doc("Replace a run directory that already holds a run.");
     public static final RunOption<Boolean> SAVE_TEXT = output("saveText", Boolean.class).flag("--save-text")
-        .key("output.save_text").defaultsTo(false).doc("Keep every answer's text in requests.jsonl.");
+        .key("output.save_text").defaultsTo(false)
+        .doc("Write each request's output text to requests.jsonl.");
     public static final RunOption<Boolean> PROGRESS = output("progress", Boolean.class).flag("--no-progress")
         .defaultsTo(false).doc("Draw the live progress line (only when stderr is a terminal).");
     public static final RunOption<Boolean> JFR_EVENTS = output("jfrEvents", Boolean.class).flag("--jfr-events")
         .defaultsTo(false)
-        .doc("Commit a JFR event per finished request, and record them with the JVM's own events in requests.jfr.");
+        .doc("Commit a JFR event per finished request (TTFT, e2e, tokens, status) and record them with the " +
+            "JVM's GC and thread events in requests.jfr.");
     public static final RunOption<Boolean> HTML_REPORT = output("htmlReport", Boolean.class).flag("--no-report")
         .defaultsTo(true).doc("Write report.html (and the CSV files) when the run ends.");
     public static final RunOption<List<String>> COMMAND_LINE =
@@ -295,6 +320,7 @@ public final class RunOption<T>
     private final boolean readByType;
     private final T defaultValue;
     private final String unit;
+    private final String label;
     private final String doc;
 
     private RunOption(final Definition<T> d, final String doc)
@@ -308,6 +334,7 @@ public final class RunOption<T>
         this.readByType = d.readByType;
         this.defaultValue = d.defaultValue;
         this.unit = d.unit;
+        this.label = d.label;
         this.doc = doc;
     }
 
@@ -419,6 +446,30 @@ public final class RunOption<T>
         return unit;
     }
 
+    /**
+     * What {@code --help} shows for the flag's value: the entry's own label ({@code URL|off}), else one made from the
+     * unit or the type: {@code S} for seconds, {@code MS}, {@code N} for a whole number, {@code X} for any other,
+     * {@code PATH}, {@code TEXT}; null for a switch.
+     *
+     * @return the label of the flag's value.
+     */
+    public String label()
+    {
+        if (label != null || type == Boolean.class)
+        {
+            return label;
+        }
+        if ("s".equals(unit) || "ms".equals(unit))
+        {
+            return unit.toUpperCase(Locale.ROOT);
+        }
+        if (type == Integer.class || type == Long.class)
+        {
+            return "N";
+        }
+        return type == Double.class ? "X" : type == Path.class ? "PATH" : "TEXT";
+    }
+
     /** @return one line saying what it is. */
     public String doc()
     {
@@ -497,6 +548,7 @@ public final class RunOption<T>
         private boolean readByType;
         private T defaultValue;
         private String unit;
+        private String label;
 
         private Definition(final String field, final Class<?> type)
         {
@@ -547,6 +599,13 @@ public final class RunOption<T>
         private Definition<T> unit(final String name)
         {
             this.unit = name;
+            return this;
+        }
+
+        /** The flag's value as {@code --help} names it, where the unit or the type would not say it. */
+        private Definition<T> label(final String text)
+        {
+            this.label = text;
             return this;
         }
 

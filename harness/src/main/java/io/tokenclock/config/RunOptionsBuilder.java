@@ -122,9 +122,9 @@ public final class RunOptionsBuilder
         return this;
     }
 
-    /** @return the value {@code option} holds now (its default until set). */
+    /** @return the value {@code option} holds now (its default until set), before the rules. */
     @SuppressWarnings("unchecked")
-    <T> T get(final RunOption<T> option)
+    public <T> T get(final RunOption<T> option)
     {
         return (T)values.get(option);
     }

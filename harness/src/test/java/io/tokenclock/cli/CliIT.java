@@ -72,7 +72,8 @@ final class CliIT
     void shouldRejectNonFiniteNumbersInAnyNumberFlag()
     {
         for (final String[] flag : new String[][] {{"--temperature", "NaN"}, {"--rate", "Infinity"},
-            {"--timeout", "-Infinity"}, {"--grace", "NaN"}})
+            {"--timeout", "-Infinity"}, {"--grace", "NaN"}, {"--connect-timeout", "NaN"},
+            {"--wait-ready", "Infinity"}})
         {
             console.resetErr();
             final String[] args = flag[0].equals("--rate") ?
