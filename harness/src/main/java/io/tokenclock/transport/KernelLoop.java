@@ -166,6 +166,12 @@ final class KernelLoop implements Runnable
         }
     }
 
+    /** @return the reads this loop has stamped so far (a volatile read; {@link #counts} copies the histogram too). */
+    long reads()
+    {
+        return reads;
+    }
+
     Counts counts()
     {
         return new Counts(reads, fallbackReads, backlogReads, bridge.steps(), bridge.minOffsetNs(),
@@ -179,30 +185,40 @@ final class KernelLoop implements Runnable
         {
             while (running)
             {
-                final int timeoutMs = settings().busyPoll() ? 0 : waitMs(settings().clock().nanoTime());
-                final int n = LinuxNet.epollWait(errno, epfd, events, MAX_EVENTS, timeoutMs);
-                for (int i = 0; i < n; i++)
-                {
-                    final long at = (long)i * LinuxNet.EPOLL_EVENT_BYTES;
-                    final int ready = events.get(ValueLayout.JAVA_INT_UNALIGNED, at);
-                    final long key = events.get(ValueLayout.JAVA_LONG_UNALIGNED, at + 4);
-                    if (key == WAKE_KEY)
-                    {
-                        LinuxNet.eventfdDrain(errno, wakeFd, scratch);
-                    }
-                    else
-                    {
-                        connections.get((int)key).onReady(ready);
-                    }
-                }
-                runTasks();
-                checkTimers(settings().clock().nanoTime());
+                turn();
             }
         }
         finally
         {
             shutdown();
         }
+    }
+
+    /**
+     * One turn of the loop: wait in epoll (until the earliest deadline, or not at all when busy-polling), serve what
+     * is ready, run the queued tasks, fire the timers that came due. Package-private so that the read-path benchmark
+     * turns an unstarted loop on its own thread.
+     */
+    void turn()
+    {
+        final int timeoutMs = settings().busyPoll() ? 0 : waitMs(settings().clock().nanoTime());
+        final int n = LinuxNet.epollWait(errno, epfd, events, MAX_EVENTS, timeoutMs);
+        for (int i = 0; i < n; i++)
+        {
+            final long at = (long)i * LinuxNet.EPOLL_EVENT_BYTES;
+            final int ready = events.get(ValueLayout.JAVA_INT_UNALIGNED, at);
+            final long key = events.get(ValueLayout.JAVA_LONG_UNALIGNED, at + 4);
+            if (key == WAKE_KEY)
+            {
+                LinuxNet.eventfdDrain(errno, wakeFd, scratch);
+            }
+            else
+            {
+                connections.get((int)key).onReady(ready);
+            }
+        }
+        runTasks();
+        checkTimers(settings().clock().nanoTime());
     }
 
     private void runTasks()
@@ -356,9 +372,9 @@ final class KernelLoop implements Runnable
     private int waitMs(final long nowNs)
     {
         long earliest = nowNs + MAX_WAIT_MS * 1_000_000L;
-        for (final KernelConnection c : connections)
+        for (int i = 0; i < connections.size(); i++) // by index: an iterator per turn was garbage per chunk
         {
-            earliest = Math.min(earliest, c.nextDeadlineNs());
+            earliest = Math.min(earliest, connections.get(i).nextDeadlineNs());
         }
         if (!retries.isEmpty())
         {
@@ -394,7 +410,8 @@ final class KernelLoop implements Runnable
         }
     }
 
-    private void shutdown()
+    /** Closes every connection, the eventfd and the epoll set: at the end of {@link #run}, or of a loop never started. */
+    void shutdown()
     {
         for (int i = 0; i < connections.size(); i++)
         {

@@ -45,6 +45,16 @@ final class KernelStreamClient implements StreamClient
     /** @param askKernel false for sockets without {@code SO_TIMESTAMPING} (the fallback test's socket). */
     KernelStreamClient(final ClientSettings settings, final Consumer<String> note, final boolean askKernel)
     {
+        this(settings, note, askKernel, true);
+    }
+
+    /**
+     * @param start false: the loops are built but not started, for a caller that turns them on its own thread
+     *              ({@link #loop}, {@link KernelLoop#turn}: the read-path benchmark).
+     */
+    KernelStreamClient(final ClientSettings settings, final Consumer<String> note, final boolean askKernel,
+        final boolean start)
+    {
         this.settings = settings;
         this.note = note;
         this.askKernel = askKernel;
@@ -65,10 +75,16 @@ final class KernelStreamClient implements StreamClient
         {
             loops[i] = new KernelLoop(this, i, Math.max(2, settings.maxConnections()));
         }
-        for (final KernelLoop loop : loops)
+        for (int i = 0; i < threads && start; i++)
         {
-            loop.start();
+            loops[i].start();
         }
+    }
+
+    /** @return the {@code i}th I/O loop. */
+    KernelLoop loop(final int i)
+    {
+        return loops[i];
     }
 
     /** The request line and headers up to {@code Content-Length: } (the length and the body follow per request). */

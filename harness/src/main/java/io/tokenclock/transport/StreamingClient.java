@@ -75,6 +75,8 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
         new AtomicInteger();
     private AtomicReferenceArray<ResponseHandler> sticky;
     private final StampingReport stamping;
+    /** TLS for https endpoints, else null. */
+    private final SslContext ssl;
 
     /**
      * @param maxConnections cap on idle connections kept, normally the cap on requests in flight.
@@ -114,7 +116,7 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
         this.group = new MultiThreadIoEventLoopGroup(threads, !epoll ? NioIoHandler.newFactory() :
             busyPoll ? EpollIoHandler.newFactory(0, () -> (selectNow, hasTasks) -> SelectStrategy.BUSY_WAIT) :
             EpollIoHandler.newFactory());
-        final SslContext ssl = endpoint.tls() ? trust.nettyContext() : null;
+        this.ssl = endpoint.tls() ? trust.nettyContext() : null;
         final StreamingClient client = this;
         this.bootstrap = new Bootstrap()
             .group(group)
@@ -129,17 +131,31 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
                 @Override
                 protected void initChannel(final Channel ch)
                 {
-                    final ResponseHandler handler = new ResponseHandler(clock, records, client, ch,
-                        connections.getAndIncrement(), limits);
-                    ch.pipeline().addLast("stamp", handler.stamper());
-                    if (ssl != null)
-                    {
-                        ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc(), endpoint.host(), endpoint.port()));
-                    }
-                    ch.pipeline().addLast("http", new HttpClientCodec(4096, 16 * 1024, 64 * 1024));
-                    ch.pipeline().addLast("stream", handler);
+                    client.attach(ch);
                 }
             });
+    }
+
+    /**
+     * Installs this client's handlers on a new connection, in the order every read meets them: the stamp first,
+     * before TLS and HTTP decoding, then TLS (https), Netty's HTTP codec, and the {@link ResponseHandler} that feeds
+     * the body to the core. Package-private so that the read-path benchmark builds the same pipeline on an
+     * {@code EmbeddedChannel}.
+     *
+     * @return the connection's handler.
+     */
+    ResponseHandler attach(final Channel ch)
+    {
+        final ResponseHandler handler = new ResponseHandler(clock, records, this, ch, connections.getAndIncrement(),
+            limits);
+        ch.pipeline().addLast("stamp", handler.stamper());
+        if (ssl != null)
+        {
+            ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc(), endpoint.host(), endpoint.port()));
+        }
+        ch.pipeline().addLast("http", new HttpClientCodec(4096, 16 * 1024, 64 * 1024));
+        ch.pipeline().addLast("stream", handler);
+        return handler;
     }
 
     /**

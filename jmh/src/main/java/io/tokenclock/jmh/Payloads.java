@@ -130,6 +130,34 @@ public final class Payloads
         return out;
     }
 
+    /**
+     * The reads of one streamed HTTP/1.1 answer of {@code events} content events, as a vLLM server sends them with
+     * {@code Transfer-Encoding: chunked}, one HTTP chunk per event: the response head arrives with the first event;
+     * the last read holds the last event, the usage event, {@code [DONE]} and the terminating zero-length chunk.
+     *
+     * @return one byte array per read, {@code events} of them.
+     */
+    public static byte[][] chunkedAnswer(final int events)
+    {
+        final byte[] head = bytes("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n" +
+            "transfer-encoding: chunked\r\nconnection: keep-alive\r\n\r\n");
+        final byte[] content = httpChunk(VLLM_CONTENT_EVENT);
+        final byte[] end = concat(httpChunk(event(VLLM_USAGE_JSON)), httpChunk(bytes("data: [DONE]\n\n")),
+            bytes("0\r\n\r\n"));
+        final byte[][] reads = new byte[events][];
+        for (int i = 0; i < events; i++)
+        {
+            reads[i] = i == 0 ? concat(head, content) : i == events - 1 ? concat(content, end) : content;
+        }
+        return reads;
+    }
+
+    /** @return {@code data} as one chunk of the chunked transfer coding: hex length, CRLF, data, CRLF. */
+    public static byte[] httpChunk(final byte[] data)
+    {
+        return concat(bytes(Integer.toHexString(data.length) + "\r\n"), data, bytes("\r\n"));
+    }
+
     public static byte[] bytes(final String s)
     {
         return s.getBytes(StandardCharsets.UTF_8);
