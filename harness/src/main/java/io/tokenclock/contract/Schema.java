@@ -153,7 +153,7 @@ public abstract class Schema
                 errors.add(path + ": must be a map, got " + describe(node));
                 return;
             }
-            for (final Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); )
+            for (final Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); )
             {
                 final Map.Entry<String, JsonNode> e = it.next();
                 final String child = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
