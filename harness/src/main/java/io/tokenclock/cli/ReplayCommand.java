@@ -291,7 +291,8 @@ public final class ReplayCommand implements Callable<Integer>
         final int config = args.indexOf("--config");
         if (config >= 0 && args.get(config + 1).equals(dir.resolve("replay-contract.yaml").toString()))
         {
-            record.path("contract").path("declared").path("target").path("headers").properties().forEach(h -> {
+            record.path("contract").path("declared").path("target").path("headers").properties().forEach(h ->
+            {
                 if (REDACTED.equals(h.getValue().asText()))
                 {
                     out.add("--header");

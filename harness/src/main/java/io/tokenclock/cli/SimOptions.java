@@ -48,9 +48,9 @@ public final class SimOptions
     @Option(names = "--sim-fault-rate", defaultValue = "0", description = "Fraction of requests given a random fault.")
     double faultRate;
 
-    @Option(names = "--sim-fault-kinds", defaultValue = "default", description = "Faults drawn at random: "
-        + "'default' (http_500, http_429, cut, malformed, error_event), 'all' (also error_hang, truncate, "
-        + "not_streaming, garbage), or a comma-separated list.")
+    @Option(names = "--sim-fault-kinds", defaultValue = "default", description = "Faults drawn at random: " +
+        "'default' (http_500, http_429, cut, malformed, error_event), 'all' (also error_hang, truncate, " +
+        "not_streaming, garbage), or a comma-separated list.")
     String faultKinds;
 
     @Option(names = "--sim-seed", defaultValue = "42", description = "Seed of the simulator.")

@@ -277,6 +277,6 @@ public final class ContractOptions
 
     private static Iterable<Map.Entry<String, JsonNode>> iterable(final JsonNode node)
     {
-        return node::fields;
+        return node.properties();
     }
 }

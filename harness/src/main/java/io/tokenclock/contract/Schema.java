@@ -63,6 +63,7 @@ public abstract class Schema
         return new Leaf("any value", n -> true);
     }
 
+    /** @return a schema for an object whose values are all strings (headers, labels), any keys allowed. */
     public static Schema stringMap()
     {
         return new Leaf("a map of names to strings", n ->
@@ -130,12 +131,14 @@ public abstract class Schema
         private final Map<String, Schema> fields = new LinkedHashMap<>();
         private final List<String> required = new ArrayList<>();
 
+        /** Adds an optional key {@code name} whose value must match {@code schema}; returns this, for chaining. */
         public ObjectSchema field(final String name, final Schema schema)
         {
             fields.put(name, schema);
             return this;
         }
 
+        /** Adds a key {@code name} that must be present and match {@code schema}; returns this, for chaining. */
         public ObjectSchema requiredField(final String name, final Schema schema)
         {
             required.add(name);
@@ -150,7 +153,7 @@ public abstract class Schema
                 errors.add(path + ": must be a map, got " + describe(node));
                 return;
             }
-            for (final Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); )
+            for (final Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); )
             {
                 final Map.Entry<String, JsonNode> e = it.next();
                 final String child = path.isEmpty() ? e.getKey() : path + "." + e.getKey();

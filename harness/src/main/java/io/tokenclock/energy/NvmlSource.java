@@ -31,7 +31,8 @@ final class NvmlSource extends PolledSource
     /** NVML's library, {@code libnvidia-ml.so.1} on Linux. */
     static final String LIBRARY = "nvidia-ml";
 
-    /** The part of NVML's C API this source calls. */
+    /** The part of NVML's C API this source calls. JNA binds by name, so the methods carry NVML's C names. */
+    @SuppressWarnings("checkstyle:MethodName")
     interface Nvml extends Library
     {
         int nvmlInit_v2();

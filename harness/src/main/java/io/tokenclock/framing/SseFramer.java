@@ -47,6 +47,10 @@ public final class SseFramer
         this(handler, 4096, DEFAULT_MAX_EVENT_BYTES);
     }
 
+    /**
+     * A framer whose line buffer starts at {@code initialCapacity} bytes and grows to at most {@code maxEventBytes}: an
+     * event larger than that is a protocol error, not a reason to grow without bound.
+     */
     public SseFramer(final SseEventHandler handler, final int initialCapacity, final int maxEventBytes)
     {
         if (initialCapacity < 16 || maxEventBytes < initialCapacity)

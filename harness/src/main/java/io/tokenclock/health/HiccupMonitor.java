@@ -29,6 +29,7 @@ public final class HiccupMonitor implements AutoCloseable
     private volatile boolean running = true;
     private Histogram interval;
 
+    /** A monitor that sleeps {@code intervalNs} at a time and records how late it wakes; {@link #start} starts it. */
     public HiccupMonitor(final long intervalNs)
     {
         if (intervalNs <= 0)

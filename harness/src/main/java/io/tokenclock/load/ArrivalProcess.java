@@ -63,6 +63,9 @@ public final class ArrivalProcess
         return new ArrivalProcess(Kind.GAMMA, ratePerSecond, burstiness, seed);
     }
 
+    /**
+     * @return the process of {@code kind}; gamma alone reads {@code burstiness}, all but constant read {@code seed}.
+     */
     public static ArrivalProcess of(final Kind kind, final double rate, final double burstiness, final long seed)
     {
         return switch (kind)

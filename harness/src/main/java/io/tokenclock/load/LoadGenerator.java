@@ -29,7 +29,7 @@ public abstract sealed class LoadGenerator implements Runnable
         BuiltRequest build(long i);
 
         /** Sets per-request rules on the slot (e.g. a cancellation rule) just before it is submitted. */
-        default void onSubmit(RequestSlot slot, long i)
+        default void onSubmit(final RequestSlot slot, final long i)
         {
         }
 
@@ -37,7 +37,7 @@ public abstract sealed class LoadGenerator implements Runnable
          * Request {@code i}, built ahead of its send, will never be sent: the run ended first (its window, a stop).
          * It leaves the workload's hash and count, which cover the requests sent.
          */
-        default void onDropped(long i)
+        default void onDropped(final long i)
         {
         }
     }
@@ -46,6 +46,7 @@ public abstract sealed class LoadGenerator implements Runnable
     @FunctionalInterface
     public interface RequestSink
     {
+        /** Sends {@code slot}, stamped with its intended start; returns at once, the response is read elsewhere. */
         void submit(RequestSlot slot);
     }
 

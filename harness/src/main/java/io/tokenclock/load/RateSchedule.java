@@ -53,30 +53,30 @@ public final class RateSchedule
         {
             final double a = fromRate;
             final double b = toRate;
-            final double T = durationS;
+            final double tEnd = durationS;
             if (exponential && a != b)
             {
-                final double k = StrictMath.log(b / a) / T;
+                final double k = StrictMath.log(b / a) / tEnd;
                 return a * (StrictMath.exp(k * t) - 1) / k;
             }
-            return a * t + (b - a) * t * t / (2 * T);
+            return a * t + (b - a) * t * t / (2 * tEnd);
         }
 
         double inverse(final double u)
         {
             final double a = fromRate;
             final double b = toRate;
-            final double T = durationS;
+            final double tEnd = durationS;
             if (a == b)
             {
                 return u / a;
             }
             if (exponential)
             {
-                final double k = StrictMath.log(b / a) / T;
+                final double k = StrictMath.log(b / a) / tEnd;
                 return StrictMath.log(1 + k * u / a) / k;
             }
-            final double c = (b - a) / T;
+            final double c = (b - a) / tEnd;
             return (-a + StrictMath.sqrt(a * a + 2 * c * u)) / c;
         }
     }
@@ -87,6 +87,7 @@ public final class RateSchedule
     private final double[] stageStartS;
     private final double[] stageStartMass;
 
+    /** A schedule of an optional {@code ramp} (null for none) followed by {@code stages}, at least one. */
     public RateSchedule(final Ramp ramp, final List<Stage> stages)
     {
         if (stages.isEmpty())

@@ -207,9 +207,9 @@ final class MergedRecord
             n.set(field, orNull(report.path(field)));
         }
         final ObjectNode percentiles = n.putObject("percentiles");
-        report.path("distributions").fields().forEachRemaining(e -> percentiles.putObject(e.getKey())
+        report.path("distributions").properties().forEach(e -> percentiles.putObject(e.getKey())
             .put("count", e.getValue().path("count").asLong()).set("p50", e.getValue().path("p50")));
-        percentiles.fields().forEachRemaining(e -> ((ObjectNode)e.getValue())
+        percentiles.properties().forEach(e -> ((ObjectNode)e.getValue())
             .set("p99", report.path("distributions").path(e.getKey()).path("p99")));
         return n;
     }

@@ -108,7 +108,7 @@ final class ShardChecks
         }
         if (a.isObject() && b.isObject())
         {
-            final Iterator<Map.Entry<String, JsonNode>> it = a.fields();
+            final Iterator<Map.Entry<String, JsonNode>> it = a.properties().iterator();
             while (it.hasNext())
             {
                 final Map.Entry<String, JsonNode> e = it.next();

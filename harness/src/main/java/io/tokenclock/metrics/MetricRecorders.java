@@ -23,6 +23,7 @@ public final class MetricRecorders
     private final Histogram[] intervals = new Histogram[Metric.count()];
     private volatile long clamped;
 
+    /** One recorder and one running total per {@link Metric}, allocated up front so recording never allocates. */
     public MetricRecorders()
     {
         for (int i = 0; i < recorders.length; i++)

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  */
 final class PeerFile
 {
-    static final ObjectMapper JSON = JsonMapper.builder().enable(JsonParser.Feature.ALLOW_NON_NUMERIC_NUMBERS)
+    static final ObjectMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     final Path file;

@@ -72,8 +72,9 @@ final class PeerRecord
         return new RunRecord(new RunRecord.Header(0, s.recomputed() ? "tokenclock-metrics/1" : s.tool(),
             s.tool() + (s.version() == null ? "" : " " + s.version())), null, false, null, s.startedAt(), List.of(),
             new RunRecord.Model(s.model(), List.of(), null, s.tokenizer(), null, null, null), null, null, null,
-            s.load(), null, m, report, null, new RunRecord.Grade("imported", List.of("not a tokenclock record: read from " +
-            s.tool() + "'s result file")));
+            s.load(), null, m, report, null,
+            new RunRecord.Grade("imported",
+                List.of("not a tokenclock record: read from " + s.tool() + "'s result file")));
     }
 
     /** @return a load section with only what a peer states: the mode, the rate or concurrency, the request count. */

@@ -55,6 +55,7 @@ public final class Judge
     /** The Authorization header's value, or null: the URL's user information, else the key's variable (Bearer). */
     private final String authorization;
 
+    /** A judge for {@code spec}: its HTTP client and the Authorization header are built once, here. */
     public Judge(final JudgeSpec spec)
     {
         this.spec = spec;

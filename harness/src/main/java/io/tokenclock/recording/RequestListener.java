@@ -8,6 +8,10 @@ package io.tokenclock.recording;
 @FunctionalInterface
 public interface RequestListener
 {
+    /**
+     * One finished request: {@code slot} and {@code metrics} are valid only during the call (the slot is reused after
+     * it), so an implementation copies what it keeps.
+     */
     void onRequestComplete(RequestSlot slot, RequestMetrics metrics);
 
     /**

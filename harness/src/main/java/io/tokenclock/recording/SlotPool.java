@@ -38,6 +38,7 @@ public final class SlotPool
     private final AtomicLong endTail = new AtomicLong();
     private int created;
 
+    /** A pool that lets at most {@code maxInFlight} requests hold a slot at once (at least 1). */
     public SlotPool(final int maxInFlight)
     {
         if (maxInFlight < 1)

@@ -199,7 +199,8 @@ public final class StreamRecorder implements SseEventHandler
      * The one method of the harness over 60 lines, on purpose: split into helpers (two ways, issue 10), the per-chunk
      * path measured 9-12% slower in {@code PerChunkBenchmark} (perChunk 211-224 ns whole against 235-245 ns split, same
      * tree otherwise, interleaved runs; {@code results/jmh/onevent-split/}): the JIT then inlines this method into the
-     * framer and stops at its helpers. {@code MethodLengthTest} names it as the only exception.
+     * framer and stops at its helpers. Checkstyle's MethodLength names it as the only exception in the harness
+     * ({@code config/checkstyle/suppressions.xml}).
      */
     @Override
     public void onEvent(final byte[] data, final int offset, final int length, final boolean errorType, final long ns)

@@ -178,8 +178,8 @@ public final class ConsoleSummary
         {
             out.println(bounded.isEmpty() ? "p99.9: no row has the " + Distribution.samplesForUpperEnd(0.999) +
                 " samples its 95% interval needs for an upper end: the true p99.9 may be above the one shown" :
-                "p99.9 95% interval: " + bounded + (unbounded ? "; the other rows have too few samples for an upper end" :
-                    ""));
+                "p99.9 95% interval: " + bounded +
+                    (unbounded ? "; the other rows have too few samples for an upper end" : ""));
         }
     }
 
@@ -284,7 +284,9 @@ public final class ConsoleSummary
         }
     }
 
-    /** The client's own hiccups, GC and CPU cost; a warning (into {@code warnings}) when its hiccups approach the gaps. */
+    /**
+     * The client's own hiccups, GC and CPU cost; a warning (into {@code warnings}) when its hiccups approach the gaps.
+     */
     private static void clientHealth(final RunResult r, final PrintStream out, final List<String> warnings)
     {
         final var health = r.clientHealth();

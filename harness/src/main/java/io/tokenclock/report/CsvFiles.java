@@ -80,7 +80,7 @@ public final class CsvFiles
             write(dir.resolve("summary.csv"), SUMMARY_COLUMNS, out ->
             {
                 distributions(out, "run", report.path("distributions"));
-                final Iterator<Map.Entry<String, JsonNode>> it = report.path("segments").fields();
+                final Iterator<Map.Entry<String, JsonNode>> it = report.path("segments").properties().iterator();
                 while (it.hasNext())
                 {
                     final Map.Entry<String, JsonNode> e = it.next();
@@ -106,7 +106,7 @@ public final class CsvFiles
     private static void distributions(final SequenceWriter out, final String scope, final JsonNode d)
         throws IOException
     {
-        final Iterator<Map.Entry<String, JsonNode>> it = d.fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = d.properties().iterator();
         while (it.hasNext())
         {
             final Map.Entry<String, JsonNode> e = it.next();

@@ -27,6 +27,7 @@ public final class ProgressLine
     private long lastDone;
     private int lastWidth;
 
+    /** A progress line written to {@code err} (the console, never a result file) for a run of {@code options}. */
     public ProgressLine(final PrintStream err, final RunOptions options)
     {
         this.err = err;

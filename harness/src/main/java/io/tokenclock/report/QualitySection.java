@@ -108,7 +108,8 @@ public final class QualitySection
             q.path("success").asLong(), q.path("checked").asLong(), 100 * q.path("success_fraction").asDouble(),
             q.path("excluded").asLong()));
         final StringBuilder reasons = new StringBuilder();
-        for (final Iterator<Map.Entry<String, JsonNode>> it = q.path("failures_by_reason").fields(); it.hasNext(); )
+        for (final Iterator<Map.Entry<String, JsonNode>> it = q.path("failures_by_reason").properties().iterator();
+            it.hasNext(); )
         {
             final Map.Entry<String, JsonNode> e = it.next();
             reasons.append(reasons.isEmpty() ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue().asLong());

@@ -247,7 +247,7 @@ public final class RecordBlock
             return node.isTextual() ? node.asText() : node.toString();
         }
         final List<String> parts = new ArrayList<>();
-        for (final Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); )
+        for (final Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); )
         {
             final Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isNull())

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -45,6 +44,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     private final boolean saveText;
     private IOException failure;
 
+    /** Opens {@code file} for requests.jsonl; {@code saveText} keeps each answer's text in its line. */
     public RequestsJsonlWriter(final Path file, final boolean saveText) throws IOException
     {
         this.out = Files.newOutputStream(file);

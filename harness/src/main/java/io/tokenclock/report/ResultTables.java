@@ -102,7 +102,7 @@ public final class ResultTables
         sb.append("run to run (repetitions.json: each figure's spread over the repetitions)\n");
         sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %8s %25s %s%n", "figure", "mean", "stdev", "cv", "ci95",
             "excluded"));
-        for (final Iterator<Map.Entry<String, JsonNode>> it = s.path("figures").fields(); it.hasNext(); )
+        for (final Iterator<Map.Entry<String, JsonNode>> it = s.path("figures").properties().iterator(); it.hasNext(); )
         {
             final Map.Entry<String, JsonNode> e = it.next();
             final JsonNode f = e.getValue();
@@ -129,7 +129,7 @@ public final class ResultTables
             j.path("variants").path("B").asText()));
         sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %9s %25s %s%n", "figure", "mean A", "mean B",
             "B - A", "rel", "ci95", "verdict"));
-        for (final Iterator<Map.Entry<String, JsonNode>> it = j.path("figures").fields(); it.hasNext(); )
+        for (final Iterator<Map.Entry<String, JsonNode>> it = j.path("figures").properties().iterator(); it.hasNext(); )
         {
             final Map.Entry<String, JsonNode> e = it.next();
             final JsonNode f = e.getValue();

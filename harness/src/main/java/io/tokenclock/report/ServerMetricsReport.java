@@ -179,7 +179,8 @@ final class ServerMetricsReport
                     g.path("mean").asDouble(), g.path("max").asDouble(), g.path("source").asText()));
             }
         }
-        for (final Iterator<Map.Entry<String, JsonNode>> it = server.path("latency").fields(); it.hasNext(); )
+        for (final Iterator<Map.Entry<String, JsonNode>> it = server.path("latency").properties().iterator();
+            it.hasNext(); )
         {
             final Map.Entry<String, JsonNode> e = it.next();
             final JsonNode l = e.getValue();

@@ -1,6 +1,8 @@
 package io.tokenclock.runner;
 
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.Locale;
 
 /**
@@ -72,14 +74,58 @@ public final class Interruption
         interruption.graceS = graceS;
         try
         {
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> interruption.onSignal("SIGINT"));
-            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> interruption.onSignal("SIGTERM"));
+            handle("INT", () -> interruption.onSignal("SIGINT"));
+            handle("TERM", () -> interruption.onSignal("SIGTERM"));
         }
-        catch (final IllegalArgumentException | UnsupportedOperationException | LinkageError ex)
+        catch (final IllegalArgumentException | UnsupportedOperationException | LinkageError |
+            ReflectiveOperationException ex)
         {
             return interruption;
         }
         return interruption;
+    }
+
+    /**
+     * {@code sun.misc.Signal.handle(new Signal(name), handler)}, called through reflection. Not to hide the use (the
+     * class javadoc gives the reason for it): javac's "internal proprietary API" warning for {@code sun.misc} is
+     * mandatory, no {@code @SuppressWarnings} or {@code -Xlint} key silences it under {@code --release}, and the build
+     * compiles with {@code -Xlint:all -Werror}. This is the one place that touches {@code jdk.unsupported}.
+     * What {@code Signal} throws (a signal the JVM keeps, as under {@code -Xrs}) comes out unwrapped, as from a
+     * direct call.
+     */
+    private static void handle(final String name, final Runnable onSignal) throws ReflectiveOperationException
+    {
+        final Class<?> signalClass = Class.forName("sun.misc.Signal");
+        final Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
+        final Object handler = Proxy.newProxyInstance(handlerClass.getClassLoader(), new Class<?>[] {handlerClass},
+            (proxy, method, args) -> switch (method.getName())
+            {
+                case "handle" ->
+                {
+                    onSignal.run();
+                    yield null;
+                }
+                case "hashCode" -> System.identityHashCode(proxy);
+                case "equals" -> proxy == args[0];
+                default -> "tokenclock's " + name + " handler";
+            });
+        try
+        {
+            final Object signal = signalClass.getConstructor(String.class).newInstance(name);
+            signalClass.getMethod("handle", signalClass, handlerClass).invoke(null, signal, handler);
+        }
+        catch (final InvocationTargetException ex)
+        {
+            if (ex.getCause() instanceof final RuntimeException unchecked)
+            {
+                throw unchecked;
+            }
+            if (ex.getCause() instanceof final Error error)
+            {
+                throw error;
+            }
+            throw ex;
+        }
     }
 
     /**

@@ -41,7 +41,7 @@ final class PowerTelemetry implements AutoCloseable
     {
         if (meter != null)
         {
-            meter.start(() -> { });
+            meter.start(() -> {});
         }
     }
 

@@ -19,7 +19,8 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
 /**
  * The first phase of a run, before the harness makes itself ready: resolve the endpoint and its headers, wait for the
  * server and list its models, build the workload, send the preflight request, measure TCP round trips, read the
- * client machine and its GPUs, and apply the cache policy. Nothing here is measured; everything it learns goes into the record.
+ * client machine and its GPUs, and apply the cache policy. Nothing here is measured; everything it learns goes into
+ * the record.
  */
 final class Preparation
 {

@@ -29,6 +29,7 @@ public final class TurnResults
     {
     }
 
+    /** @return what an agent turn needs of a finished request: outcome, answer text, tool calls, finish reason, end. */
     public static TurnResult of(final RequestSlot slot)
     {
         final boolean ok = slot.status == RequestSlot.STATUS_OK;

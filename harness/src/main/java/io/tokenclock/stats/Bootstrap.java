@@ -118,7 +118,9 @@ public final class Bootstrap
             Math.min(a.length, b.length));
     }
 
-    /** @return the smallest sorted value at or above fraction {@code q} of them (an order statistic, no interpolation). */
+    /**
+     * @return the smallest sorted value at or above fraction {@code q} of them (an order statistic, no interpolation).
+     */
     static double quantile(final double[] sorted, final double q)
     {
         final int rank = (int)Math.ceil(q * sorted.length);

@@ -39,7 +39,6 @@ import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
-import io.tokenclock.text.UntrustedText;
 
 /**
  * The Netty HTTP/1.1 client that sends streaming completion requests and feeds their responses to the measurement

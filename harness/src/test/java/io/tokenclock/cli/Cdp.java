@@ -144,13 +144,22 @@ final class Cdp implements AutoCloseable
     }
 
     @Override
-    public void close() throws InterruptedException
+    public void close()
     {
         socket.abort();
         chrome.destroy();
-        if (!chrome.waitFor(10, TimeUnit.SECONDS))
+        try
         {
-            chrome.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            if (!chrome.waitFor(10, TimeUnit.SECONDS))
+            {
+                chrome.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            // AutoCloseable.close should not throw InterruptedException (javac's try lint): kill, keep the flag
+            chrome.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 

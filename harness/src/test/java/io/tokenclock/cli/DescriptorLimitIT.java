@@ -80,8 +80,9 @@ final class DescriptorLimitIT
         {
             final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             final Path run = dir.resolve("open");
-            final String command = "ulimit -n 800 && exec '" + java + "' '" + System.getProperty("tokenclock.jvmFlags") +
-                "' -Dtokenclock.selfWarmup=false -jar target/tokenclock.jar " +
+            final String command = "ulimit -n 800 && exec '" + java + "' '" +
+                System.getProperty("tokenclock.jvmFlags") + "' -Dtokenclock.selfWarmup=false " +
+                "-jar target/tokenclock.jar " +
                 "run --url " + sim.baseUrl() + " --model m --no-progress --rate 300 --duration 2 --max-tokens 100 " +
                 "--ignore-eos --timeout 3 --output-dir '" + run + "'";
             final Path console = dir.resolve("console-open.txt");
@@ -108,8 +109,9 @@ final class DescriptorLimitIT
         {
             final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             final Path run = dir.resolve("refused");
-            final String command = "ulimit -n 800 && exec '" + java + "' '" + System.getProperty("tokenclock.jvmFlags") +
-                "' -Dtokenclock.selfWarmup=false -jar target/tokenclock.jar " +
+            final String command = "ulimit -n 800 && exec '" + java + "' '" +
+                System.getProperty("tokenclock.jvmFlags") + "' -Dtokenclock.selfWarmup=false " +
+                "-jar target/tokenclock.jar " +
                 "run --url " + sim.baseUrl() + " --model m --no-preflight --no-progress --rate 300 --duration 3 " +
                 "--max-tokens 100 --ignore-eos --timeout 8 --drain-timeout 10 --output-dir '" + run + "'";
             final Path console = dir.resolve("console-refused.txt");

@@ -104,7 +104,7 @@ final class K8sRenderTest
         assertEquals("Indexed", submitted.getSpec().getCompletionMode(), "the server kept what was sent");
 
         final CountDownLatch complete = new CountDownLatch(1);
-        try (Watch ignored = client.batch().v1().jobs().inNamespace(NS).withName("bench-shards")
+        try (Watch _ = client.batch().v1().jobs().inNamespace(NS).withName("bench-shards")
             .watch(new Watcher<Job>()
             {
                 @Override

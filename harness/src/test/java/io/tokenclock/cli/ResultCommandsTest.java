@@ -54,7 +54,8 @@ final class ResultCommandsTest
         run(dir.resolve("rep-1"));
         run(dir.resolve("rep-2"));
         Files.writeString(dir.resolve("repetitions.json"), "{\"repetitions\": 2, \"figures\": {\"ttft_p99_ms\": " +
-            "{\"values\": [1, 3], \"mean\": 2.0, \"stdev\": 1.4, \"ci95\": [1.0, 3.0], \"excluded_repetitions\": []}}}");
+            "{\"values\": [1, 3], \"mean\": 2.0, \"stdev\": 1.4, \"ci95\": [1.0, 3.0], " +
+            "\"excluded_repetitions\": []}}}");
         assertEquals(Main.EXIT_OK, Main.execute("record", dir.toString()), console.err());
         assertTrue(console.out().contains("repetitions: " + dir + ", 2 runs"), console.out());
         assertTrue(console.out().contains("ttft_p99_ms"), console.out());

@@ -126,7 +126,7 @@ final class SecretScanIT
         {
             assertTrue(command.contains("\"" + name + ": <redacted>\""), name + " in " + command);
         }
-        assertTrue(command.contains("http://<redacted>@" ), command);
+        assertTrue(command.contains("http://<redacted>@"), command);
         assertTrue(command.contains("/v1?key=<redacted>"), command);
         assertEquals("<redacted>",
             record.path("contract").path("declared").path("target").path("headers").path("X-Contract-Key").asText());

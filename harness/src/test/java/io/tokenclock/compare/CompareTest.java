@@ -33,7 +33,7 @@ final class CompareTest
     @Test
     void shouldCallTheSameContractTheSameAndGiveNoIntervalForOneRunASide() throws IOException
     {
-        final CompareJson c = Comparison.of(List.of(run("a", r -> { }), run("b", r -> { })), false);
+        final CompareJson c = Comparison.of(List.of(run("a", r -> {}), run("b", r -> {})), false);
         final CompareJson.Pair p = c.comparisons().get(0);
         assertEquals("same", p.verdict());
         assertFalse(c.refused());
@@ -44,7 +44,7 @@ final class CompareTest
     @Test
     void shouldSayTheEffectIsIdentifiedWhenExactlyOneVariableChanged() throws IOException
     {
-        final CompareJson c = Comparison.of(List.of(run("a", r -> { }),
+        final CompareJson c = Comparison.of(List.of(run("a", r -> {}),
             run("b", r -> load(r).put("rate_per_s", 24.0).put("schedule_hash", "other"))), false);
         final CompareJson.Pair p = c.comparisons().get(0);
         assertEquals("one-variable", p.verdict(), p.differences().toString());
@@ -55,7 +55,7 @@ final class CompareTest
     @Test
     void shouldSayWholeStacksAreComparedWhenSeveralVariablesChanged() throws IOException
     {
-        final CompareJson c = Comparison.of(List.of(run("a", r -> { }), run("b", r ->
+        final CompareJson c = Comparison.of(List.of(run("a", r -> {}), run("b", r ->
         {
             load(r).put("rate_per_s", 24.0);
             ((ObjectNode)r.path("model")).put("name", "other-model");
@@ -69,7 +69,7 @@ final class CompareTest
     @Test
     void shouldRefuseAPairWithAnotherTokenizerAndNameTheRule() throws IOException
     {
-        final CompareJson c = Comparison.of(List.of(run("a", r -> { }),
+        final CompareJson c = Comparison.of(List.of(run("a", r -> {}),
             run("b", r -> ((ObjectNode)r.path("model")).put("tokenizer", "o200k_base"))), false);
         assertTrue(c.refused());
         final CompareJson.Pair p = c.comparisons().get(0);
@@ -93,7 +93,7 @@ final class CompareTest
             r -> load(r).put("idle_timeout_s", 5.0));
         for (int i = 0; i < changes.size(); i++)
         {
-            final CompareJson c = Comparison.of(List.of(run("a" + i, r -> { }), run("b" + i, changes.get(i))), false);
+            final CompareJson c = Comparison.of(List.of(run("a" + i, r -> {}), run("b" + i, changes.get(i))), false);
             assertEquals(List.of(Facts.RULES.get(i)), c.comparisons().get(0).brokenRules(), "rule " + i);
         }
     }
@@ -101,7 +101,7 @@ final class CompareTest
     @Test
     void shouldNotRefuseAWorkloadHashThatFollowsFromAChangedDecoding() throws IOException
     {
-        final CompareJson c = Comparison.of(List.of(run("a", r -> { }), run("b", r ->
+        final CompareJson c = Comparison.of(List.of(run("a", r -> {}), run("b", r ->
         {
             ((ObjectNode)r.path("model").path("decoding")).put("max_tokens", 64);
             ((ObjectNode)r.path("workload")).put("hash", "0000");
@@ -113,7 +113,7 @@ final class CompareTest
     @Test
     void shouldCompareARefusedPairWhenForcedAndSaySo() throws IOException
     {
-        final CompareJson c = Comparison.of(List.of(run("a", r -> { }),
+        final CompareJson c = Comparison.of(List.of(run("a", r -> {}),
             run("b", r -> load(r).put("mode", "closed"))), true);
         assertTrue(c.forced());
         assertFalse(c.comparisons().get(0).figures().isEmpty());

@@ -102,7 +102,8 @@ final class ServerMetricsOptionsTest
         }
 
         final List<String> errors = contract("x", 50).errors();
-        assertTrue(errors.stream().anyMatch(e -> e.startsWith("measurement.server_metrics_interval_ms: must be >= 100")),
+        assertTrue(
+            errors.stream().anyMatch(e -> e.startsWith("measurement.server_metrics_interval_ms: must be >= 100")),
             errors.toString());
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> ContractOptions.apply(contract("ftp://x", 1000), RunOptions.builder()).build());

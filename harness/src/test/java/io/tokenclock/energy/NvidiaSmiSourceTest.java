@@ -42,7 +42,7 @@ final class NvidiaSmiSourceTest
         final NvidiaSmiSource smi = new NvidiaSmiSource("nvidia-smi", bin.toString(), List.of(0, 1), 500,
             new StepClock(S, S));
         assertNull(smi.unavailable());
-        smi.start(() -> { });
+        smi.start(() -> {});
         assertTrue(smi.awaitExit(20_000), "the fake prints and exits");
         smi.stop();
 
@@ -83,7 +83,7 @@ final class NvidiaSmiSourceTest
         fake("0, [N/A]\\n0, [N/A]\\n");
         final NvidiaSmiSource smi = new NvidiaSmiSource("nvidia-smi", bin.toString(), List.of(), 100,
             new StepClock(S, S));
-        smi.start(() -> { });
+        smi.start(() -> {});
         assertTrue(smi.awaitExit(20_000));
         smi.stop();
         final Integral i = smi.channels(0).get(0).integrate(S, 2 * S);

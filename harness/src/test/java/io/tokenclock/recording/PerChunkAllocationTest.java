@@ -43,7 +43,7 @@ final class PerChunkAllocationTest
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         assertTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
-        final long tid = Thread.currentThread().getId();
+        final long tid = Thread.currentThread().threadId();
 
         for (int i = 0; i < 1_000; i++)
         {

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
-import io.tokenclock.report.RequestsJsonlWriter;
 import io.tokenclock.result.AnswerText;
 
 /**

@@ -84,7 +84,7 @@ final class CsvFilesTest
         assertEquals(CsvFiles.SUMMARY_COLUMNS, rows.get(0));
         final JsonNode report = JSON.readTree(dir.resolve("record.json").toFile()).path("report");
         int expected = report.path("distributions").size();
-        final Iterator<Map.Entry<String, JsonNode>> segments = report.path("segments").fields();
+        final Iterator<Map.Entry<String, JsonNode>> segments = report.path("segments").properties().iterator();
         while (segments.hasNext())
         {
             expected += segments.next().getValue().path("distributions").size();

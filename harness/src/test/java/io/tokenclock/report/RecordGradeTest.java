@@ -42,9 +42,10 @@ final class RecordGradeTest
     @Test
     void shouldNotGradeARecordInterruptedBeforeTheEndOfItsWindowComparisonGrade()
     {
-        final List<String> whole = missing(RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000), "w")));
-        final List<String> partial = new ArrayList<>(missing(RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000,
-            "interrupted (SIGINT) 8.9 s into the 20 s window", null), "w"))));
+        final List<String> whole =
+            missing(RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000), "w")));
+        final List<String> partial = new ArrayList<>(missing(RecordJson.tree(RecordWriter.build(
+            MinimalRuns.of(OPTIONS, 30, 3_000, "interrupted (SIGINT) 8.9 s into the 20 s window", null), "w"))));
         partial.removeAll(whole);
 
         assertEquals(1, partial.size(), "one more line than the whole run's: " + partial);
@@ -55,8 +56,8 @@ final class RecordGradeTest
     @Test
     void shouldNotGradeARunWhoseEnergyCameFromSyntheticPowerComparisonGrade()
     {
-        final List<String> measured = missing(RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000, null,
-            meter(List.of())), "w")));
+        final List<String> measured = missing(RecordJson.tree(RecordWriter.build(
+            MinimalRuns.of(OPTIONS, 30, 3_000, null, meter(List.of())), "w")));
         final JsonNode record = RecordJson.tree(RecordWriter.build(MinimalRuns.of(OPTIONS, 30, 3_000, null,
             meter(List.of("meter: wall.csv declares itself synthetic"))), "w"));
         final List<String> synthetic = new ArrayList<>(missing(record));

@@ -44,8 +44,8 @@ final class SizedPercentileTest
         d.put(Metric.TTFT, ttft);
         final RunResult r = new RunResult(o, bare.target(), bare.counts(), bare.window(), d, bare.clientHealth(),
             bare.provenance(), bare.groups(), null, null, null, null, null, null, null);
-        final JsonNode sized = RecordJson.tree(RecordWriter.build(r, "w")).path("report").path("distributions").path("ttft")
-            .path("sized_for");
+        final JsonNode sized = RecordJson.tree(RecordWriter.build(r, "w")).path("report").path("distributions")
+            .path("ttft").path("sized_for");
         assertEquals("p90", sized.path("percentile").asText(), sized.toString());
         assertEquals(ttft.sized().low(), sized.path("ci95").get(0).asDouble(), 1e-9);
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -580,7 +580,8 @@ final class BenchmarkRunnerIT
             o.requests(12L);
             o.maxTokens(6);
             o.agent(new AgentSpec(null, 5, AgentSpec.DEFAULT_MAX_RETRIES,
-                List.of("sh", "-c", "sleep 0.05; echo result of $TOOL_NAME for; cat"), AgentSpec.DEFAULT_TOOL_TIMEOUT_MS,
+                List.of("sh", "-c", "sleep 0.05; echo result of $TOOL_NAME for; cat"),
+                AgentSpec.DEFAULT_TOOL_TIMEOUT_MS,
                 null, null, null));
             o.thinkTimeMs(LengthSpec.fixed(5));
             final RunResult r = run(o);
@@ -667,7 +668,16 @@ final class BenchmarkRunnerIT
                 }
                 catch (final IOException closed)
                 {
-                    held.forEach(s -> { try { s.close(); } catch (final IOException ignored) { } });
+                    held.forEach(s ->
+                    {
+                        try
+                        {
+                            s.close();
+                        }
+                        catch (final IOException ignored)
+                        {
+                        }
+                    });
                 }
             });
             acceptor.setDaemon(true);

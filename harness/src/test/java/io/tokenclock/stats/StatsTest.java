@@ -52,7 +52,8 @@ final class StatsTest
     void shouldReproduceTheSameIntervalFromTheSameSeed()
     {
         final double[] v = {10.0, 10.2, 9.9, 10.1, 10.3};
-        assertEquals(Bootstrap.interval(v, Bootstrap::mean, 0.95, 42), Bootstrap.interval(v, Bootstrap::mean, 0.95, 42));
+        assertEquals(Bootstrap.interval(v, Bootstrap::mean, 0.95, 42),
+            Bootstrap.interval(v, Bootstrap::mean, 0.95, 42));
         final Bootstrap.Interval i = Bootstrap.interval(v, Bootstrap::mean, 0.95, 42);
         assertTrue(i.low() >= 9.9 && i.high() <= 10.3 && i.contains(10.1), i.toString());
     }

@@ -152,7 +152,7 @@ final class KernelStreamClientIT
             closedPort = probe.getLocalPort();
         }
         final ClientSettings refused = settings("http://127.0.0.1:" + closedPort + "/v1", RequestLimits.DEFAULT);
-        try (StreamClient client = StreamClients.open(refused, line -> { }))
+        try (StreamClient client = StreamClients.open(refused, line -> {}))
         {
             final RequestSlot slot = slot(0);
             client.submit(slot);
@@ -164,7 +164,7 @@ final class KernelStreamClientIT
             // the simulator sends its head at once, then nothing for 3 s: the idle limit counts from that first read
             final ClientSettings slow = settings(server.baseUrl(), RequestLimits.of(10, 0, 0.2, 600, 1 << 20,
                 16 << 20, 0));
-            try (StreamClient client = StreamClients.open(slow, line -> { }))
+            try (StreamClient client = StreamClients.open(slow, line -> {}))
             {
                 final RequestSlot slot = slot(0);
                 client.submit(slot);

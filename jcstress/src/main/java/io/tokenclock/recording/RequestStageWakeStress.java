@@ -26,6 +26,7 @@ public class RequestStageWakeStress
     private final RequestSlot slot = new RequestSlot(0);
     private final RequestStage stage;
 
+    /** One stage over a one-slot pool; its listener closes the stage once it has processed the offered slot. */
     public RequestStageWakeStress()
     {
         final RequestStage[] self = new RequestStage[1];

@@ -27,6 +27,7 @@ public class SlotPoolEndStampStress
 
     private final SlotPool pool = new SlotPool(1);
 
+    /** A one-slot pool whose end-stamp ring is filled with {@link #STALE} before the actors run. */
     public SlotPoolEndStampStress()
     {
         try

@@ -34,7 +34,7 @@ final class Flat
             rows.add(List.of(path, Html.value(n)));
             return;
         }
-        final Iterator<Map.Entry<String, JsonNode>> it = n.fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator();
         while (it.hasNext())
         {
             final Map.Entry<String, JsonNode> e = it.next();

@@ -53,7 +53,7 @@ final class RunSection
             Html.value(report.path("window").path("duration_s")) + " s; " + Html.value(t.path("requests_per_s")) +
             " req/s, " + Html.value(t.path("output_tokens_per_s")) + " output tok/s.");
         page.raw(distributions(report.path("distributions")));
-        final Iterator<Map.Entry<String, JsonNode>> segments = report.path("segments").fields();
+        final Iterator<Map.Entry<String, JsonNode>> segments = report.path("segments").properties().iterator();
         while (segments.hasNext())
         {
             final Map.Entry<String, JsonNode> e = segments.next();

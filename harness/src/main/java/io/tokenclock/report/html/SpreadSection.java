@@ -45,7 +45,7 @@ final class SpreadSection
         page.p(r.path("repetitions").asText("?") + " repetitions. Interval: " + r.path("ci").asText("-") +
             ". Outliers: " + r.path("outlier_rule").asText("-") + ".");
         final List<List<String>> rows = new ArrayList<>();
-        final Iterator<Map.Entry<String, JsonNode>> it = r.path("figures").fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = r.path("figures").properties().iterator();
         while (it.hasNext())
         {
             final Map.Entry<String, JsonNode> e = it.next();
@@ -92,7 +92,7 @@ final class SpreadSection
         final List<Double> rel = new ArrayList<>();
         final List<Double> low = new ArrayList<>();
         final List<Double> high = new ArrayList<>();
-        final Iterator<Map.Entry<String, JsonNode>> it = ab.path("figures").fields();
+        final Iterator<Map.Entry<String, JsonNode>> it = ab.path("figures").properties().iterator();
         while (it.hasNext())
         {
             final Map.Entry<String, JsonNode> e = it.next();

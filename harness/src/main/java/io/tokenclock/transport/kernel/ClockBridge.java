@@ -38,6 +38,7 @@ public final class ClockBridge
     private long samples;
     private long lastMonotonicNs;
 
+    /** A bridge reading {@code clocks}; an offset that moves by more than {@code stepNs} counts as a step. */
     public ClockBridge(final Clocks clocks, final long stepNs)
     {
         this.clocks = clocks;

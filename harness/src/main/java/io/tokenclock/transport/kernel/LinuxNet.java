@@ -111,6 +111,7 @@ public final class LinuxNet
         return (int)ERRNO_HANDLE.get(state, 0L);
     }
 
+    /** @return a new non-blocking, close-on-exec TCP socket of {@code family}, or -1 with {@code errno} set. */
     public static int socket(final MemorySegment errno, final int family)
     {
         try
@@ -123,6 +124,7 @@ public final class LinuxNet
         }
     }
 
+    /** Starts connecting {@code fd} to the sockaddr {@code address}: 0, or -1 with {@code errno} (EINPROGRESS). */
     public static int connect(final MemorySegment errno, final int fd, final MemorySegment address)
     {
         try
@@ -135,6 +137,7 @@ public final class LinuxNet
         }
     }
 
+    /** Sets an int socket option through {@code scratchInt} (no allocation): 0, or -1 with {@code errno} set. */
     public static int setIntOption(final MemorySegment errno, final int fd, final int level, final int name,
         final int value, final MemorySegment scratchInt)
     {
@@ -183,6 +186,7 @@ public final class LinuxNet
             SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE, scratchInt);
     }
 
+    /** @return the bytes read into {@code msghdr}'s buffer (its control data holds the stamp), 0 at EOF, or -1. */
     public static long recvmsg(final MemorySegment errno, final int fd, final MemorySegment msghdr, final int flags)
     {
         try
@@ -195,6 +199,7 @@ public final class LinuxNet
         }
     }
 
+    /** @return the bytes sent of {@code length}, without blocking and without SIGPIPE, or -1 with {@code errno}. */
     public static long send(final MemorySegment errno, final int fd, final MemorySegment bytes, final long length)
     {
         try
@@ -207,6 +212,7 @@ public final class LinuxNet
         }
     }
 
+    /** Closes {@code fd}: 0, or -1 with {@code errno} set. */
     public static int close(final MemorySegment errno, final int fd)
     {
         try
@@ -234,6 +240,7 @@ public final class LinuxNet
         return r == 0 ? scratchInt.get(I, 0) : -1;
     }
 
+    /** @return a new close-on-exec epoll descriptor, or -1 with {@code errno} set. */
     public static int epollCreate(final MemorySegment errno)
     {
         try
@@ -262,6 +269,7 @@ public final class LinuxNet
         }
     }
 
+    /** @return the ready events written to {@code events} (at most {@code max}) within {@code timeoutMs}, or -1. */
     public static int epollWait(final MemorySegment errno, final int epfd, final MemorySegment events,
         final int max, final int timeoutMs)
     {
@@ -275,6 +283,7 @@ public final class LinuxNet
         }
     }
 
+    /** @return a new non-blocking, close-on-exec eventfd (the loop's wake-up), or -1 with {@code errno} set. */
     public static int eventfd(final MemorySegment errno)
     {
         try
@@ -344,6 +353,9 @@ public final class LinuxNet
         return new IllegalStateException(call + " failed to run", t);
     }
 
+    // Linker.downcallHandle is restricted: jvm.flags grants it (--enable-native-access=ALL-UNNAMED), and this is the
+    // one place the harness makes a downcall handle.
+    @SuppressWarnings("restricted")
     private static MethodHandle handle(final String name, final FunctionDescriptor descriptor)
     {
         if (!AVAILABLE)

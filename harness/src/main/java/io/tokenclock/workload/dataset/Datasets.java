@@ -41,6 +41,7 @@ public final class Datasets
     {
     }
 
+    /** @return the entries of {@code file} read as {@code format}, one of {@link #FORMATS}. */
     public static List<DatasetEntry> load(final Path file, final String format)
     {
         final String f = format.toLowerCase(Locale.ROOT);

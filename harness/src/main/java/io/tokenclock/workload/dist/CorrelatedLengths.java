@@ -91,6 +91,7 @@ public final class CorrelatedLengths
         return 6.0 / Math.PI * StrictMath.asin(rho / 2.0);
     }
 
+    /** @return the distribution as the workload's text gives it, for the record and the console. */
     public String describe()
     {
         return "gaussian_copula(rho=" + DistSupport.format(rho) + ", input=" + input.describe() + ", output=" +

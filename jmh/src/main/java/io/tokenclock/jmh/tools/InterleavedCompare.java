@@ -91,8 +91,8 @@ public final class InterleavedCompare
             }
             if (base.isEmpty() || base.size() != now.size() || !(threshold >= 0))
             {
-                throw new IllegalArgumentException("needs as many --base files as --new files (one per round), "
-                    + "and a threshold >= 0");
+                throw new IllegalArgumentException("needs as many --base files as --new files (one per round), " +
+                    "and a threshold >= 0");
             }
             final List<Row> rows = compare(read(base), read(now), threshold);
             print(rows, threshold, markdown, out);
@@ -101,8 +101,8 @@ public final class InterleavedCompare
         catch (final IOException | RuntimeException ex)
         {
             err.println("InterleavedCompare: " + ex.getMessage());
-            err.println("usage: InterleavedCompare [--threshold PERCENT] [--markdown] --base A1.json ... "
-                + "--new B1.json ...");
+            err.println("usage: InterleavedCompare [--threshold PERCENT] [--markdown] --base A1.json ... " +
+                "--new B1.json ...");
             return 2;
         }
     }
@@ -209,8 +209,8 @@ public final class InterleavedCompare
     private static void print(final List<Row> rows, final double threshold, final boolean markdown,
         final PrintStream out)
     {
-        final String format = markdown ? "| %s | %d | %,.1f | %,.1f | %s | %.3f | %s | %s |%n"
-            : "%-52s %6d %12.1f %12.1f %-8s %8.3f %-17s %s%n";
+        final String format = markdown ? "| %s | %d | %,.1f | %,.1f | %s | %.3f | %s | %s |%n" :
+            "%-52s %6d %12.1f %12.1f %-8s %8.3f %-17s %s%n";
         if (markdown)
         {
             out.println("| benchmark | rounds | base | new | unit | new/base | 95% interval | verdict |");
@@ -224,13 +224,13 @@ public final class InterleavedCompare
         int regressions = 0;
         for (final Row r : rows)
         {
-            final String interval = Double.isNaN(r.low()) ? "-"
-                : String.format(Locale.ROOT, "[%.3f, %.3f]", r.low(), r.high());
+            final String interval = Double.isNaN(r.low()) ? "-" :
+                String.format(Locale.ROOT, "[%.3f, %.3f]", r.low(), r.high());
             out.printf(Locale.ROOT, format, r.name(), r.rounds(), r.baseMean(), r.newMean(), r.unit(), r.ratio(),
                 interval, r.verdict());
             regressions += r.verdict().equals("regression") ? 1 : 0;
         }
-        out.printf(Locale.ROOT, "%n%d benchmarks, %d regressions (new/base > %.3f across the whole interval; "
-            + "above 1 is slower)%n", rows.size(), regressions, 1 + threshold);
+        out.printf(Locale.ROOT, "%n%d benchmarks, %d regressions (new/base > %.3f across the whole interval; " +
+            "above 1 is slower)%n", rows.size(), regressions, 1 + threshold);
     }
 }

@@ -179,7 +179,8 @@ public final class OverheadReport
             final double chunksPerSecond = streams * 1e3 / itl;
             final double budgetNs = cores * 1e9 / chunksPerSecond;
             out.printf(Locale.ROOT,
-                "  at %2s ms ITL x %,d streams = %,.0f chunks/s, %d core%s give %,.0f ns per chunk; perChunk uses %.2f%%%n",
+                "  at %2s ms ITL x %,d streams = %,.0f chunks/s, %d core%s give %,.0f ns per chunk; " +
+                    "perChunk uses %.2f%%%n",
                 ms(itl), streams, chunksPerSecond, cores, cores == 1 ? "" : "s", budgetNs, 100.0 * ns / budgetNs);
         }
         final double perCore = 1e9 / ns;

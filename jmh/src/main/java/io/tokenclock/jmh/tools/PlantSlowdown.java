@@ -24,6 +24,7 @@ public final class PlantSlowdown
     {
     }
 
+    /** {@code PlantSlowdown IN.json OUT.json BENCHMARK [FACTOR]}: see the class javadoc. */
     public static void main(final String[] args) throws IOException
     {
         if (args.length < 3 || args.length > 4)

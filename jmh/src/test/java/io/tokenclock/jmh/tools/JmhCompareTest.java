@@ -85,7 +85,8 @@ class JmhCompareTest
         final Path f = dir.resolve("nan.json");
         Files.writeString(f,
             "[{\"benchmark\":\"io.tokenclock.jmh.A.b\",\"mode\":\"avgt\",\"measurementTime\":\"1 s\"," +
-            "\"params\":{\"n\":\"4\"},\"primaryMetric\":{\"score\":12.5,\"scoreError\":\"NaN\",\"scoreUnit\":\"ns/op\"}," +
+            "\"params\":{\"n\":\"4\"}," +
+            "\"primaryMetric\":{\"score\":12.5,\"scoreError\":\"NaN\",\"scoreUnit\":\"ns/op\"}," +
             "\"secondaryMetrics\":{\"gc.count\":{\"score\":0.0,\"scoreError\":\"NaN\",\"scoreUnit\":\"counts\"}}}]");
 
         final JmhResult r = JmhResult.read(f).get(0);
@@ -117,6 +118,7 @@ class JmhCompareTest
     {
         return "{\"benchmark\":\"io.tokenclock.jmh." + name + "\",\"mode\":\"avgt\",\"measurementTime\":\"1 s\"," +
             "\"primaryMetric\":{\"score\":" + score + ",\"scoreError\":" + error + ",\"scoreUnit\":\"ns/op\"}," +
-            "\"secondaryMetrics\":{\"gc.alloc.rate.norm\":{\"score\":0.001,\"scoreError\":0.0,\"scoreUnit\":\"B/op\"}}}";
+            "\"secondaryMetrics\":{\"gc.alloc.rate.norm\":" +
+            "{\"score\":0.001,\"scoreError\":0.0,\"scoreUnit\":\"B/op\"}}}";
     }
 }
