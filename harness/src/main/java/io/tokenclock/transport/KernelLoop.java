@@ -410,7 +410,10 @@ final class KernelLoop implements Runnable
         }
     }
 
-    /** Closes every connection, the eventfd and the epoll set: at the end of {@link #run}, or of a loop never started. */
+    /**
+     * Closes every connection, the eventfd and the epoll set: at the end of {@link #run}, or of a loop never
+     * started.
+     */
     void shutdown()
     {
         for (int i = 0; i < connections.size(); i++)
