@@ -440,6 +440,12 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
 
     private void onEndOfStream()
     {
+        if (!ready)
+        {
+            // closed during the handshake: Netty's client ends its request with these words too
+            abortOrClose(ErrorClass.STREAM_CUT, "connection closed before the response ended");
+            return;
+        }
         if (active)
         {
             decoder.onClose(this);
@@ -607,9 +613,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         }
     }
 
+    /** Ends the request in flight, or the one waiting for this connection's handshake, else just closes. */
     private void abortOrClose(final ErrorClass error, final String detail)
     {
-        if (active)
+        if (active || !ready && waiting != null)
         {
             abort(error, detail);
         }
@@ -630,6 +637,11 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         if (open)
         {
             open = false;
+            if (preconnected != null)
+            {
+                preconnected.countDown();
+                preconnected = null;
+            }
             if (tls != null && ready)
             {
                 // close_notify, if the socket takes it now; a close never waits for the peer

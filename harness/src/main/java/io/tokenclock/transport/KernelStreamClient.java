@@ -19,7 +19,7 @@ import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
 
 /**
- * The kernel-stamped HTTP/1.1 client: plain TCP sockets driven by epoll loops of its own over FFM
+ * The kernel-stamped HTTP/1.1 client: TCP sockets driven by epoll loops of its own over FFM
  * ({@link io.tokenclock.transport.kernel}), each read a {@code recvmsg} whose stamp is the kernel's receive time,
  * converted to the run's clock. Everything that is not reading and stamping is shared with Netty's client: time
  * limits ({@link Deadlines}), the 429 policy ({@link RetryPolicy}), error classes ({@link ErrorClassifier}), and the

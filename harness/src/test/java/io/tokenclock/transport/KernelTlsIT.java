@@ -18,6 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import javax.net.ssl.SSLEngine;
+
 import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -205,6 +207,36 @@ final class KernelTlsIT
         }
     }
 
+    @Test
+    void shouldEndARequestWhoseHandshakeTheServerCutAsTheNettyClientDoes() throws Exception
+    {
+        try (java.net.ServerSocket cutter = new java.net.ServerSocket(0, 8, InetAddress.getByName("127.0.0.1")))
+        {
+            final Thread t = new Thread(() ->
+            {
+                for (int i = 0; i < 2; i++)
+                {
+                    try (java.net.Socket c = cutter.accept())
+                    {
+                        c.getInputStream().read(new byte[512]); // the ClientHello, or its start; then close
+                    }
+                    catch (final java.io.IOException e)
+                    {
+                        return;
+                    }
+                }
+            }, "handshake-cutter");
+            t.setDaemon(true);
+            t.start();
+            final String url = "https://127.0.0.1:" + cutter.getLocalPort() + "/v1";
+            final RequestSlot netty = failOn(url, TlsTrust.DEFAULT, Stamping.USER);
+            final RequestSlot kernel = failOn(url, TlsTrust.DEFAULT, Stamping.KERNEL);
+            assertTrue(netty.errorClass != ErrorClass.NONE, "Netty's request failed: " + netty.errorDetail);
+            assertEquals(netty.errorClass, kernel.errorClass, kernel.errorDetail);
+            assertEquals(netty.errorDetail, kernel.errorDetail, "the same line");
+        }
+    }
+
     /** One request on a fresh client of that stamping; @return its slot once ended. */
     private static RequestSlot failOn(final String url, final TlsTrust trust, final Stamping stamping)
         throws Exception
@@ -270,6 +302,36 @@ final class KernelTlsIT
         assertTrue(during.stream().filter(Read::backlog).count() >= during.size() - 1,
             "the backlog was read one record at a time");
         System.out.printf("tls stall: %d records queued, %d distinct kernel stamps%n", during.size(), distinct);
+    }
+
+    @Test
+    void shouldDecryptRecordsWithoutAllocationsOfItsOwnBeyondTheEnginesResult() throws Exception
+    {
+        final KernelTls client = new KernelTls(new TlsTrust(server.pem(), false).nettyContext()
+            .newEngine(ByteBufAllocator.DEFAULT, "127.0.0.1", server.port()));
+        final SSLEngine peer = TlsSseServer.serverContext(dir.resolve("good")).createSSLEngine();
+        peer.setUseClientMode(false);
+        InMemoryTls.handshake(client, peer);
+        final int records = 20_000;
+        final InMemoryTls.Records wire = InMemoryTls.records(peer, records, ("c\r\ndata: {\"choices\":[{\"delta\":" +
+            "{\"content\":\" token\"}}]}\n\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        final long[] plaintext = new long[1];
+        final KernelTls.Plaintext sink = (src, length) -> plaintext[0] += length;
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final long tid = Thread.currentThread().threadId();
+        final int warm = records / 2;
+        final MemorySegment read = Arena.ofAuto().allocate(StampedSocket.READ_BYTES);
+        wire.deliver(client, sink, read, 0, warm);
+        final long before = threads.getThreadAllocatedBytes(tid);
+        wire.deliver(client, sink, read, warm, records);
+        final long allocated = threads.getThreadAllocatedBytes(tid) - before;
+        final double perRecord = (double)allocated / (records - warm);
+        System.out.printf("tls unwrap: %.1f bytes allocated per record (SSLEngine included)%n", perRecord);
+        assertEquals((long)records * wire.plaintextBytes(), plaintext[0], "every record decrypted");
+        // The engine's own SSLEngineResult is 32 bytes a call; the bound leaves room for what the JDK's engine
+        // allocates per record beside it, and fails on any buffer of the client's (the smallest is 16 KiB).
+        assertTrue(perRecord < 256, "bytes allocated per record: " + perRecord);
     }
 
     /** Streams one response over TLS, read and decrypted on this thread; stalls after read {@code stallAfter}. */

@@ -64,8 +64,16 @@ final class TlsSseServer implements AutoCloseable
             "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
         keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storepass", PASSWORD,
             "-file", pem.toString());
+        final SSLServerSocket server = (SSLServerSocket)serverContext(dir).getServerSocketFactory()
+            .createServerSocket(0, 16, InetAddress.getByName("127.0.0.1"));
+        return new TlsSseServer(server, pem, events, (long)(itlMs * 1e6));
+    }
+
+    /** @return the server's context, from the key store {@link #start} made in {@code dir}. */
+    static SSLContext serverContext(final Path dir) throws Exception
+    {
         final KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore))
+        try (InputStream in = Files.newInputStream(dir.resolve("server.p12")))
         {
             store.load(in, PASSWORD.toCharArray());
         }
@@ -73,9 +81,7 @@ final class TlsSseServer implements AutoCloseable
         keys.init(store, PASSWORD.toCharArray());
         final SSLContext context = SSLContext.getInstance("TLS");
         context.init(keys.getKeyManagers(), null, null);
-        final SSLServerSocket server = (SSLServerSocket)context.getServerSocketFactory()
-            .createServerSocket(0, 16, InetAddress.getByName("127.0.0.1"));
-        return new TlsSseServer(server, pem, events, (long)(itlMs * 1e6));
+        return context;
     }
 
     private static void keytool(final String... args) throws Exception
