@@ -22,7 +22,8 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * refuses is refused here with the same exception, classified by the same {@link ErrorClassifier} rule.
  * <p>
  * Steady state allocates nothing of its own: the buffers are sized at the start and grown only for a record or a
- * request larger than any before. The engine itself returns a new {@link SSLEngineResult} per call.
+ * request larger than any before. The JDK's engine itself allocates per record (an {@link SSLEngineResult}, its
+ * cipher's state: 1,624 bytes a TLS 1.3 record, measured in {@code KernelTlsIT}, the same as a bare engine's).
  * One thread (the loop's).
  */
 final class KernelTls

@@ -102,6 +102,31 @@ final class InMemoryTls
         }
     }
 
+    /** Runs the handshake between two bare engines (a baseline client without {@link KernelTls}), bounded. */
+    static void handshake(final SSLEngine client, final SSLEngine server) throws SSLException
+    {
+        final ByteBuffer toServer = ByteBuffer.allocate(64 * 1024);
+        final ByteBuffer toClient = ByteBuffer.allocate(64 * 1024);
+        final ByteBuffer app = ByteBuffer.allocate(64 * 1024);
+        client.beginHandshake();
+        server.beginHandshake();
+        for (int turn = 0; turn < 100 && !(serverDone(client) && serverDone(server)); turn++)
+        {
+            toClient.flip();
+            pumpServer(client, toClient, toServer, app);
+            toClient.compact();
+            toServer.flip();
+            pumpServer(server, toServer, toClient, app);
+            toServer.compact();
+        }
+        toClient.flip();
+        while (toClient.hasRemaining())
+        {
+            app.clear();
+            client.unwrap(toClient, app); // a session ticket after the handshake
+        }
+    }
+
     /** Records encrypted beforehand, in order. */
     record Records(MemorySegment bytes, int[] ends, int plaintextBytes)
     {
@@ -118,6 +143,21 @@ final class InMemoryTls
                 MemorySegment.copy(bytes, start, read, 0, ends[i] - start);
                 client.receive(read, ends[i] - start);
                 client.unwrap(sink);
+            }
+        }
+
+        /** Decrypts records {@code [from, to)} with a bare engine, as {@link #deliver} does through KernelTls. */
+        void unwrapBare(final SSLEngine client, final ByteBuffer netIn, final ByteBuffer appIn, final int from,
+            final int to) throws SSLException
+        {
+            for (int i = from; i < to; i++)
+            {
+                final int start = i == 0 ? 0 : ends[i - 1];
+                netIn.clear();
+                MemorySegment.copy(bytes, ValueLayout.JAVA_BYTE, start, netIn.array(), 0, ends[i] - start);
+                netIn.limit(ends[i] - start);
+                appIn.clear();
+                client.unwrap(netIn, appIn);
             }
         }
     }
