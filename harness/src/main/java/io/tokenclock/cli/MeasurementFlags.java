@@ -38,7 +38,7 @@ final class MeasurementFlags
 
     @Option(names = "--stamping", paramLabel = "user|kernel", description = "Where each read's stamp comes from: " +
         "user (System.nanoTime() on the event loop, the default) or kernel (SO_TIMESTAMPING receive stamps through " +
-        "recvmsg; Linux x86-64, plain http; falls back to user stamps, in one line, where the kernel gives none).")
+        "recvmsg; Linux x86-64, http and https; falls back to user stamps, in one line, where the kernel gives none).")
     String stamping;
 
     @Option(names = "--profile", description = "Profile the harness with async-profiler: cpu, wall, alloc or lock.")

@@ -9,6 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLHandshakeException;
+
 import io.netty.channel.ConnectTimeoutException;
 
 import io.tokenclock.recording.ErrorClass;
@@ -23,14 +26,23 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * reads the response with {@link StampedSocket#readEvent} (each read stamped by the kernel), decodes HTTP with
  * {@link HttpResponseDecoder}, and feeds the body with each read's stamp to its {@link StreamRecorder}, exactly as
  * Netty's {@code ResponseHandler} does. Its loop's thread only.
+ * <p>
+ * Over https the reads are {@link StampedSocket#readRecord} (one whole TLS record per read while more waits) and the
+ * ciphertext goes through {@link KernelTls} after the read is stamped: the plaintext of a record is decoded within the
+ * read that completed it, with that read's stamp. The connection is ready for a request once TCP is connected and the
+ * handshake is done; {@code --connect-timeout} covers both, and the handshake also has Netty's own limit of 10 s.
  */
-final class KernelConnection implements HttpResponseDecoder.Sink
+final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plaintext
 {
     private static final int ERROR_BODY_LIMIT = ResponseHandler.ERROR_BODY_LIMIT;
+    /** Netty's {@code SslHandler} default handshake limit, so that both clients give up on a handshake alike. */
+    static final long HANDSHAKE_NS = 10_000_000_000L;
 
     private final KernelLoop loop;
     private final int id;
     private final StampedSocket socket;
+    /** TLS of this connection; null for plain http. */
+    private final KernelTls tls;
     private final StreamRecorder recorder;
     private final HttpResponseDecoder decoder = new HttpResponseDecoder();
     private final Deadlines deadlines = new Deadlines();
@@ -43,6 +55,9 @@ final class KernelConnection implements HttpResponseDecoder.Sink
     private CountDownLatch preconnected;
     private AtomicInteger opened;
     private boolean connected;
+    /** Connected and, over https, the handshake done: requests can go. */
+    private boolean ready;
+    private long handshakeDeadlineNs = Long.MAX_VALUE;
     private boolean open = true;
     private boolean active;
     private int requestsCarried;
@@ -55,12 +70,14 @@ final class KernelConnection implements HttpResponseDecoder.Sink
     private StringBuilder errorBody;
     private int user = -1;
 
-    KernelConnection(final KernelLoop loop, final int id, final StampedSocket socket, final RequestSlot waiting,
-        final CountDownLatch preconnected, final AtomicInteger opened)
+    /** @param tls the connection's TLS, or null for plain http. */
+    KernelConnection(final KernelLoop loop, final int id, final StampedSocket socket, final KernelTls tls,
+        final RequestSlot waiting, final CountDownLatch preconnected, final AtomicInteger opened)
     {
         this.loop = loop;
         this.id = id;
         this.socket = socket;
+        this.tls = tls;
         this.waiting = waiting;
         this.preconnected = preconnected;
         this.opened = opened;
@@ -90,7 +107,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink
 
     boolean busy()
     {
-        return active || !connected;
+        return active || !ready;
     }
 
     /** What epoll said of this socket. */
@@ -108,7 +125,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink
             }
             return;
         }
-        if ((events & LinuxNet.EPOLLOUT) != 0 && outAt < outLength)
+        if ((events & LinuxNet.EPOLLOUT) != 0 && pendingBytes() > 0)
         {
             flush();
         }
@@ -129,7 +146,20 @@ final class KernelConnection implements HttpResponseDecoder.Sink
             return;
         }
         connected = true;
+        if (tls != null)
+        {
+            startHandshake();
+            return;
+        }
         loop.watch(this, false);
+        onConnectionReady();
+    }
+
+    /** Connected, and over https the handshake done: a waiting request goes, or the connection joins the idle ones. */
+    private void onConnectionReady()
+    {
+        ready = true;
+        handshakeDeadlineNs = Long.MAX_VALUE;
         if (preconnected != null)
         {
             opened.incrementAndGet();
@@ -146,6 +176,32 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         {
             loop.release(this, -1);
         }
+    }
+
+    private void startHandshake()
+    {
+        handshakeDeadlineNs = loop.settings().clock().nanoTime() + HANDSHAKE_NS;
+        try
+        {
+            tls.begin();
+        }
+        catch (final SSLException e)
+        {
+            failHandshake(e);
+            return;
+        }
+        flush();
+    }
+
+    /** The handshake failed: the engine's alert goes out if it can without waiting, then as a failed connect. */
+    private void failHandshake(final SSLException cause)
+    {
+        tls.closeOutbound();
+        if (tls.outputBytes() > 0)
+        {
+            socket.send(tls.output(), tls.outputBytes());
+        }
+        failConnect(cause);
     }
 
     private void failConnect(final Throwable cause)
@@ -187,6 +243,19 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         slot.sentNs = sentNs;
         lastReadNs = sentNs;
         deadlines.resend(sentNs);
+        if (tls != null)
+        {
+            try
+            {
+                tls.wrapRequest(out, outLength);
+            }
+            catch (final SSLException e)
+            {
+                final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(e);
+                abort(failure.error(), failure.detail());
+                return;
+            }
+        }
         flush();
     }
 
@@ -207,11 +276,17 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         outAt = 0;
     }
 
+    /** @return bytes waiting to be written: the request, or over https whatever the engine has made. */
+    private long pendingBytes()
+    {
+        return tls != null ? tls.outputBytes() : outLength - outAt;
+    }
+
     private void flush()
     {
-        while (outAt < outLength)
+        while (pendingBytes() > 0)
         {
-            final long n = socket.send(out.asSlice(outAt), outLength - outAt);
+            final long n = socket.send(tls != null ? tls.output() : out.asSlice(outAt), pendingBytes());
             if (n == -1)
             {
                 loop.watch(this, true);
@@ -219,12 +294,24 @@ final class KernelConnection implements HttpResponseDecoder.Sink
             }
             if (n < 0)
             {
-                final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(
-                    new IOException("send failed, errno " + socket.lastErrno()));
+                final IOException failed = new IOException("send failed, errno " + socket.lastErrno());
+                if (!ready)
+                {
+                    failConnect(failed);
+                    return;
+                }
+                final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(failed);
                 abort(failure.error(), failure.detail());
                 return;
             }
-            outAt += n;
+            if (tls != null)
+            {
+                tls.sent(n);
+            }
+            else
+            {
+                outAt += n;
+            }
         }
         loop.watch(this, false);
     }
@@ -234,7 +321,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink
     {
         for (int i = 0; i < KernelLoop.READS_PER_EVENT && open; i++)
         {
-            final int n = socket.readEvent();
+            final int n = tls != null ? socket.readRecord() : socket.readEvent();
             if (n == -1)
             {
                 return;
@@ -260,6 +347,11 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         // Bytes cannot be there before the bytes before them, nor before the request went out: a stamp earlier than
         // the last one (a converted stamp's own error, a reassembled segment) takes the last one.
         lastReadNs = Math.max(stampNs, lastReadNs);
+        if (tls != null)
+        {
+            onCiphertext(n);
+            return;
+        }
         if (!active)
         {
             // Bytes on an idle connection belong to no request: the server misbehaves; do not reuse it.
@@ -277,8 +369,83 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         }
     }
 
+    /**
+     * Over https: the ciphertext of the read just stamped goes to the engine; during the handshake it advances it,
+     * after it each whole record's plaintext is decoded here with {@link #lastReadNs}, the stamp of the read that
+     * completed the record. Bytes on an idle connection are still decrypted (TLS 1.3 session tickets come after the
+     * handshake); only plaintext there is the server misbehaving.
+     */
+    private void onCiphertext(final int n)
+    {
+        tls.receive(socket.data(), n);
+        try
+        {
+            if (!ready && !handshakeStep())
+            {
+                return;
+            }
+            tls.unwrap(this);
+        }
+        catch (final SSLException e)
+        {
+            if (!ready)
+            {
+                failHandshake(e);
+                return;
+            }
+            final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(e);
+            abortOrClose(failure.error(), failure.detail());
+            return;
+        }
+        if (open && tls.outputBytes() > 0)
+        {
+            flush();
+        }
+        if (open && tls.inboundDone())
+        {
+            onEndOfStream();
+        }
+    }
+
+    /** @return whether the handshake is done (the connection then ready); its bytes to send are sent. */
+    private boolean handshakeStep() throws SSLException
+    {
+        final boolean done = tls.handshake();
+        flush();
+        if (done && open)
+        {
+            onConnectionReady();
+        }
+        return done && open;
+    }
+
+    @Override
+    public void plaintext(final byte[] src, final int length)
+    {
+        if (!active)
+        {
+            // Bytes on an idle connection belong to no request: the server misbehaves; do not reuse it.
+            close();
+            return;
+        }
+        // a read of the response is a record of its plaintext: handshake and session-ticket reads are not
+        deadlines.onRead();
+        decoder.decode(src, 0, length, this);
+        if (active && decoder.failure() != null)
+        {
+            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
+                UntrustedText.oneLine(decoder.failure()));
+        }
+    }
+
     private void onEndOfStream()
     {
+        if (!ready)
+        {
+            // closed during the handshake: Netty's client ends its request with these words too
+            abortOrClose(ErrorClass.STREAM_CUT, "connection closed before the response ended");
+            return;
+        }
         if (active)
         {
             decoder.onClose(this);
@@ -385,9 +552,9 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         {
             return Long.MAX_VALUE;
         }
-        if (!connected)
+        if (!ready)
         {
-            return connectDeadlineNs;
+            return Math.min(connectDeadlineNs, handshakeDeadlineNs);
         }
         return active ? Math.min(deadlines.nextNs(lastReadNs), cancelAtNs) : Long.MAX_VALUE;
     }
@@ -399,11 +566,17 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         {
             return;
         }
-        if (!connected)
+        if (!ready)
         {
             if (nowNs >= connectDeadlineNs)
             {
                 failConnect(new ConnectTimeoutException("connect timed out"));
+            }
+            else if (nowNs >= handshakeDeadlineNs)
+            {
+                // Netty's words for its own handshake limit (SslHandshakeTimeoutException), classed alike
+                failHandshake(new SSLHandshakeException("handshake timed out after " + HANDSHAKE_NS / 1_000_000 +
+                    "ms"));
             }
             return;
         }
@@ -425,7 +598,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink
     /** Ends the request in flight, if any, with {@code error}, and closes the connection. */
     void abort(final ErrorClass error, final String detail)
     {
-        if (!connected && waiting != null)
+        if (!ready && waiting != null)
         {
             final RequestSlot slot = waiting;
             waiting = null;
@@ -440,9 +613,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         }
     }
 
+    /** Ends the request in flight, or the one waiting for this connection's handshake, else just closes. */
     private void abortOrClose(final ErrorClass error, final String detail)
     {
-        if (active)
+        if (active || !ready && waiting != null)
         {
             abort(error, detail);
         }
@@ -463,6 +637,20 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         if (open)
         {
             open = false;
+            if (preconnected != null)
+            {
+                preconnected.countDown();
+                preconnected = null;
+            }
+            if (tls != null && ready)
+            {
+                // close_notify, if the socket takes it now; a close never waits for the peer
+                tls.closeOutbound();
+                if (tls.outputBytes() > 0)
+                {
+                    socket.send(tls.output(), tls.outputBytes());
+                }
+            }
             loop.forget(this);
             socket.close();
             arena.close();

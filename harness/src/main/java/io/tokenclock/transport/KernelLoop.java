@@ -284,7 +284,7 @@ final class KernelLoop implements Runnable
         }
         final Integer free = freeIds.poll();
         final int id = free != null ? free : connections.size();
-        final KernelConnection c = new KernelConnection(this, id, socket, slot, done, opened);
+        final KernelConnection c = new KernelConnection(this, id, socket, client.newTls(), slot, done, opened);
         if (free != null)
         {
             connections.set(id, c);

@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.SslContext;
 import org.HdrHistogram.Histogram;
 
 import io.tokenclock.recording.ChunkRecords;
@@ -17,14 +19,18 @@ import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
 
 /**
- * The kernel-stamped HTTP/1.1 client: plain TCP sockets driven by epoll loops of its own over FFM
+ * The kernel-stamped HTTP/1.1 client: TCP sockets driven by epoll loops of its own over FFM
  * ({@link io.tokenclock.transport.kernel}), each read a {@code recvmsg} whose stamp is the kernel's receive time,
  * converted to the run's clock. Everything that is not reading and stamping is shared with Netty's client: time
  * limits ({@link Deadlines}), the 429 policy ({@link RetryPolicy}), error classes ({@link ErrorClassifier}), and the
  * measurement core behind {@link StreamRecorder}.
  * <p>
  * Threads: one or more I/O loops ({@link KernelLoop}); {@link #submit} hands a slot to a loop through its queue and
- * wakes it with an eventfd. Connections are kept alive and reused within their loop. Plain http only.
+ * wakes it with an eventfd. Connections are kept alive and reused within their loop.
+ * <p>
+ * https: the same TCP reads, stamped, then decrypted by an {@code SSLEngine} per connection ({@link KernelTls}) made
+ * by the Netty client's own {@code SslContext} ({@link TlsTrust#nettyContext()}), so that both clients trust, verify
+ * host names and fail alike.
  */
 final class KernelStreamClient implements StreamClient
 {
@@ -36,6 +42,8 @@ final class KernelStreamClient implements StreamClient
     private volatile boolean stickyUsers;
     private final Consumer<String> note;
     private final boolean askKernel;
+    /** For https, the context that makes each connection's engine; null for plain http. */
+    private final SslContext tls;
 
     KernelStreamClient(final ClientSettings settings, final Consumer<String> note)
     {
@@ -68,6 +76,7 @@ final class KernelStreamClient implements StreamClient
                 e.getMessage(), e);
         }
         this.requestHead = requestHead(settings.endpoint(), settings.headers());
+        this.tls = settings.endpoint().tls() ? settings.trust().nettyContext() : null;
         final int threads = settings.ioThreads() > 0 ? settings.ioThreads() :
             Math.max(1, Runtime.getRuntime().availableProcessors());
         this.loops = new KernelLoop[threads];
@@ -124,6 +133,13 @@ final class KernelStreamClient implements StreamClient
         return askKernel;
     }
 
+    /** @return a new connection's TLS (client mode, SNI and host name as Netty's client sets them), or null. */
+    KernelTls newTls()
+    {
+        return tls == null ? null : new KernelTls(tls.newEngine(ByteBufAllocator.DEFAULT,
+            settings.endpoint().host(), settings.endpoint().port()));
+    }
+
     byte[] requestHead()
     {
         return requestHead;
@@ -170,7 +186,8 @@ final class KernelStreamClient implements StreamClient
     @Override
     public String transport()
     {
-        return "recvmsg epoll (FFM, SO_TIMESTAMPING)";
+        return tls == null ? "recvmsg epoll (FFM, SO_TIMESTAMPING)" :
+            "recvmsg epoll (FFM, SO_TIMESTAMPING), TLS by SSLEngine after the stamp";
     }
 
     @Override

@@ -7,8 +7,8 @@ import io.tokenclock.transport.kernel.KernelStamps;
 
 /**
  * Picks the client for a run by {@code measurement.stamping}: Netty's (user stamps) or the kernel-stamped one. When
- * kernel stamps are asked but cannot be had (another OS or CPU, an https endpoint, a kernel that refuses the socket
- * option, a test clock), it says why in one line and returns Netty's client, whose record then says {@code user}
+ * kernel stamps are asked but cannot be had (another OS or CPU, a kernel that refuses the socket option, a test
+ * clock), it says why in one line and returns Netty's client, whose record then says {@code user}
  * with that reason.
  */
 public final class StreamClients
@@ -40,10 +40,6 @@ public final class StreamClients
     /** @return why the kernel-stamped client cannot serve these settings here, or null when it can. */
     static String kernelUnavailable(final ClientSettings s)
     {
-        if (s.endpoint().tls())
-        {
-            return "https: the kernel-stamped client speaks plain TCP; TLS stays on Netty";
-        }
         if (s.clock() != SystemNanoClock.INSTANCE)
         {
             return "the run's clock is not System.nanoTime()";

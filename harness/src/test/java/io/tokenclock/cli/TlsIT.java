@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -27,12 +28,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.testing.ScriptedSseServer;
+import io.tokenclock.transport.kernel.KernelStamps;
 
 /**
  * https against a server whose certificate no default CA signed (made here with {@code keytool}): the run is refused
  * with one line naming the fix; {@code --ca-cert} with the server's certificate as PEM makes it work and is recorded;
  * {@code --insecure} works, is recorded and is warned about; without a preflight, the failed handshakes are classed
- * {@code tls}, not {@code stream_cut}.
+ * {@code tls}, not {@code stream_cut}. With {@code --stamping kernel} the same https run is stamped by the kernel
+ * (TLS decrypted after the stamp) and fails exactly as Netty's client does.
  */
 @Timeout(120)
 @Tag("slow") // starts keytool and TLS servers: skipped by -Pfast
@@ -143,6 +146,60 @@ final class TlsIT
         {
             assertTrue(JSON.readTree(line).path("error_detail").asText().contains("--ca-cert"), line);
         }
+    }
+
+    @Test
+    void shouldStampHttpsReadsInTheKernelAndRecordIt() throws Exception
+    {
+        Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, KernelStamps.unavailableReason());
+        assertEquals(Main.EXIT_OK, run("kernel", "--ca-cert", pem.toString(), "--stamping", "kernel"), errText());
+        final JsonNode m = JSON.readTree(dir.resolve("kernel").resolve("record.json").toFile()).path("measurement");
+        final JsonNode stamping = m.path("stamping");
+        assertEquals("kernel", stamping.path("mode").asText(), stamping.toString());
+        assertTrue(stamping.path("reads").asLong() - stamping.path("fallback_reads").asLong() > 0,
+            "reads with kernel stamps: " + stamping);
+        assertTrue(m.path("transport").asText().contains("SSLEngine"), m.path("transport").toString());
+        assertTrue(m.path("tls").asText().contains("--ca-cert"), m.path("tls").toString());
+    }
+
+    @Test
+    void shouldAcceptAnyCertificateWhenInsecureOnTheKernelClient() throws Exception
+    {
+        // a run of its own: this test server serves on one thread, and a second run against it finds it stuck on a
+        // connection of the first (Netty's client as well)
+        Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, KernelStamps.unavailableReason());
+        assertEquals(Main.EXIT_OK, run("kernel-insecure", "--insecure", "--stamping", "kernel"), errText());
+        final JsonNode m = JSON.readTree(dir.resolve("kernel-insecure").resolve("record.json").toFile())
+            .path("measurement");
+        assertEquals("kernel", m.path("stamping").path("mode").asText(), m.path("stamping").toString());
+        assertTrue(m.path("tls").asText().contains("NOT verified"), m.path("tls").toString());
+    }
+
+    @Test
+    void shouldClassFailedHandshakesOnTheKernelClientExactlyAsOnNetty() throws Exception
+    {
+        Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, KernelStamps.unavailableReason());
+        assertEquals(Main.EXIT_FAILED, run("netty", "--no-preflight", "--model", "tls-model", "--stamping", "user"));
+        assertEquals(Main.EXIT_FAILED, run("kernel", "--no-preflight", "--model", "tls-model", "--stamping",
+            "kernel"));
+        for (final String name : List.of("netty", "kernel"))
+        {
+            final JsonNode errors = JSON.readTree(dir.resolve(name).resolve("record.json").toFile())
+                .path("report").path("errors_by_class");
+            assertEquals(2, errors.path("tls").asInt(), name + ": " + errors);
+        }
+        assertEquals(errorDetails("netty"), errorDetails("kernel"), "the same lines");
+    }
+
+    private List<String> errorDetails(final String name) throws Exception
+    {
+        final List<String> details = new ArrayList<>();
+        for (final String line : Files.readAllLines(dir.resolve(name).resolve("requests.jsonl")))
+        {
+            details.add(JSON.readTree(line).path("error_detail").asText());
+        }
+        assertTrue(details.stream().allMatch(d -> d.contains("--ca-cert")), details.toString());
+        return details;
     }
 
     @Test

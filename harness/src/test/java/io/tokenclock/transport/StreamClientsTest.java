@@ -26,18 +26,26 @@ final class StreamClientsTest
     }
 
     @Test
-    void shouldKeepNettyWithUserStampsForHttpsAndSayWhy()
+    void shouldServeHttpsWithTheKernelClientWhereKernelStampsExist()
     {
+        final ClientSettings https = settings("https://127.0.0.1:9/v1", SystemNanoClock.INSTANCE, Stamping.KERNEL);
+        assertEquals(KernelStamps.unavailableReason(), StreamClients.kernelUnavailable(https),
+            "https is no reason to leave the kernel-stamped client");
         final List<String> notes = new ArrayList<>();
-        try (StreamClient client = StreamClients.open(settings("https://127.0.0.1:9/v1", SystemNanoClock.INSTANCE,
-            Stamping.KERNEL), notes::add))
+        try (StreamClient client = StreamClients.open(https, notes::add))
         {
-            assertTrue(client instanceof StreamingClient, "TLS stays on Netty");
-            assertEquals("user", client.stamping().mode());
             assertEquals("kernel", client.stamping().requested());
-            assertTrue(client.stamping().fallbackReason().startsWith("https"), client.stamping().fallbackReason());
-            assertEquals(1, notes.size(), "one line");
-            assertTrue(notes.get(0).contains("measurement.stamping = user"), notes.get(0));
+            if (KernelStamps.unavailableReason() == null)
+            {
+                assertTrue(client instanceof KernelStreamClient, "TLS on the kernel-stamped client");
+                assertTrue(client.transport().contains("SSLEngine"), client.transport());
+                assertEquals(List.of(), notes);
+            }
+            else
+            {
+                assertTrue(client instanceof StreamingClient);
+                assertEquals(1, notes.size(), "one line");
+            }
         }
     }
 

@@ -18,6 +18,10 @@ import java.net.InetAddress;
  * event ends at a blank line): with servers that write one event per segment (loopback, {@code TCP_NODELAY}), each
  * event gets its own arrival. It costs one more system call per read (the peek), measured in JMH.
  * <p>
+ * <b>TLS.</b> Ciphertext hides the event boundary; {@link #readRecord} reads to the end of the first whole TLS record
+ * instead ({@link TlsRecords}), so that each record, and the plaintext it decrypts to, carries the stamp of the read
+ * that completed it.
+ * <p>
  * Native memory is owned by a shared arena closed by {@link #close}. Used by one thread at a time.
  */
 public final class StampedSocket implements AutoCloseable
@@ -35,6 +39,7 @@ public final class StampedSocket implements AutoCloseable
     private final MemorySegment msghdr = arena.allocate(LinuxNet.MSGHDR_BYTES, 8);
     private final int fd;
     private final boolean timestamps;
+    private final TlsRecords records = new TlsRecords();
     private long lastStampNs = ControlMessages.MISSING;
     private int lastErrno;
     private long backlogReads;
@@ -178,6 +183,40 @@ public final class StampedSocket implements AutoCloseable
             backlogReads++;
         }
         return result(recv(end > 0 ? end : (int)peeked, LinuxNet.MSG_DONTWAIT));
+    }
+
+    /**
+     * Reads TLS ciphertext into {@link #data()}: while a whole record and more are queued, exactly to that record's
+     * end, so that each record keeps the stamp of its own last segment; otherwise what is queued (a record that has
+     * not all arrived is taken as far as it goes, and the read that completes it later gives its stamp).
+     *
+     * @return as {@link #readEvent}.
+     */
+    public int readRecord()
+    {
+        final long peeked = recv(READ_BYTES, LinuxNet.MSG_PEEK | LinuxNet.MSG_DONTWAIT);
+        if (peeked <= 0)
+        {
+            return result(peeked);
+        }
+        final int end = records.firstEnd(data, (int)peeked);
+        lastReadWasBacklog = end > 0 && end < peeked;
+        if (lastReadWasBacklog)
+        {
+            backlogReads++;
+        }
+        final int n = result(recv(end > 0 ? end : (int)peeked, LinuxNet.MSG_DONTWAIT));
+        if (n > 0)
+        {
+            records.advance(data, n);
+        }
+        return n;
+    }
+
+    /** @return whether every TLS record {@link #readRecord} has read so far is whole (the last read ended one). */
+    public boolean atRecordBoundary()
+    {
+        return records.atBoundary();
     }
 
     /** Reads what is queued (up to {@link #READ_BYTES}) in one {@code recvmsg}, as a plain read would. */
