@@ -217,8 +217,9 @@ public final class RunOption<T>
     public static final RunOption<Boolean> BUSY_POLL = measurement("busyPoll", Boolean.class).flag("--busy-poll")
         .defaultsTo(false).doc("Precision mode: the event loops busy-poll epoll instead of sleeping in it.");
     public static final RunOption<Stamping> STAMPING = measurement("stamping", Stamping.class).flag("--stamping")
-        .namedKey("measurement.stamping").defaultsTo(Stamping.USER)
-        .doc("Where each read's stamp comes from: user space (Netty's event loop) or the kernel.");
+        .namedKey("measurement.stamping").defaultsTo(Stamping.KERNEL)
+        .doc("Where each read's stamp comes from: the kernel (the default; user stamps in one line where it cannot) " +
+            "or user space (Netty's event loop).");
     public static final RunOption<String> PROFILE = measurement("profile", String.class).flag("--profile")
         .doc("async-profiler mode (cpu, wall, alloc, lock), or null.");
     public static final RunOption<Path> PROFILE_OUT = measurement("profileOut", Path.class).flag("--profile-out")
