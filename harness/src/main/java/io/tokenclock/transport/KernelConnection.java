@@ -30,6 +30,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink
 
     private final KernelLoop loop;
     private final int id;
+    /** The run's number of this connection (requests.jsonl {@code connection}): unique, as Netty's client numbers. */
+    private final int number;
     private final StampedSocket socket;
     private final StreamRecorder recorder;
     private final HttpResponseDecoder decoder = new HttpResponseDecoder();
@@ -60,6 +62,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink
     {
         this.loop = loop;
         this.id = id;
+        this.number = loop.client().nextConnectionNumber();
         this.socket = socket;
         this.waiting = waiting;
         this.preconnected = preconnected;
@@ -177,7 +180,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         user = slot.user;
         decoder.reset();
         recorder.begin(slot);
-        slot.connectionId = id;
+        slot.connectionId = number;
         slot.newConnection = requestsCarried++ == 0 && !preopened;
         encode(slot);
         final long armedNs = s.clock().nanoTime();
@@ -283,6 +286,11 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         {
             decoder.onClose(this);
         }
+        if (active && decoder.failure() != null)
+        {
+            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
+                UntrustedText.oneLine(decoder.failure()));
+        }
         if (active)
         {
             end(loop.settings().clock().nanoTime(), ErrorClass.STREAM_CUT,
@@ -297,6 +305,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink
         this.status = status;
         this.keepAlive = keepAlive;
         final RequestSlot slot = recorder.slot();
+        // Stream setup ends with the read that carried the head: its one stamp, as in Netty's ResponseHandler.
+        slot.headersNs = lastReadNs;
         slot.httpStatus = status;
         notStreaming = ErrorClassifier.notStreaming(status, contentType);
         if (ErrorClassifier.keepsBody(status, notStreaming))
