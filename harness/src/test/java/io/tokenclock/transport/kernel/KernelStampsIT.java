@@ -217,6 +217,24 @@ final class KernelStampsIT
     }
 
     @Test
+    void shouldStampEveryReadOfConnectionsOpenedOneAfterAnotherWithNoneOpenBetween() throws Exception
+    {
+        // The machine's stamping switch goes off when the last socket asking for stamps closes, and comes back on
+        // through deferred work: before KernelStamps held its probe socket open, the first reads of such a connection
+        // (in one run here, all of them) carried no stamp.
+        assertTrue(KernelStamps.awaitStamps(), "a loopback read carries a stamp");
+        for (int connection = 0; connection < 3; connection++)
+        {
+            for (final Read r : stream(LOOPBACK, true, -1, new long[1]))
+            {
+                assertTrue(r.rawStamp() >= 0, "connection " + connection + ": every read carries a kernel stamp: " +
+                    ControlMessages.describe(r.rawStamp()));
+            }
+            Thread.sleep(300); // no stamping socket of this test open: the switch's deferred work would turn it off
+        }
+    }
+
+    @Test
     void shouldReportMissingStampsOnASocketWithoutTheOption() throws Exception
     {
         final List<Read> reads = stream(LOOPBACK, false, -1, new long[1]);
