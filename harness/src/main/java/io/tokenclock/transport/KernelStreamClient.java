@@ -180,7 +180,9 @@ final class KernelStreamClient implements StreamClient
     @Override
     public String transport()
     {
-        return "recvmsg epoll (FFM, SO_TIMESTAMPING)";
+        // As Netty's client says it: the record's transport names busy-poll, which the loops honour (epoll_wait 0).
+        return settings.busyPoll() ? "recvmsg epoll busy-poll (FFM, SO_TIMESTAMPING)" :
+            "recvmsg epoll (FFM, SO_TIMESTAMPING)";
     }
 
     @Override
