@@ -37,8 +37,9 @@ final class MeasurementFlags
     List<String> qualityChecks;
 
     @Option(names = "--stamping", paramLabel = "user|kernel", description = "Where each read's stamp comes from: " +
-        "user (System.nanoTime() on the event loop, the default) or kernel (SO_TIMESTAMPING receive stamps through " +
-        "recvmsg; Linux x86-64, http and https; falls back to user stamps, in one line, where the kernel gives none).")
+        "kernel (the default: SO_TIMESTAMPING receive stamps through recvmsg; Linux x86-64, http and https; falls " +
+        "back to user stamps, in one line, where the kernel gives none) or user (System.nanoTime() on Netty's " +
+        "event loop).")
     String stamping;
 
     @Option(names = "--profile", description = "Profile the harness with async-profiler: cpu, wall, alloc or lock.")

@@ -235,8 +235,9 @@ public final class RunOption<T>
         .doc("Precision mode: event loops busy-poll epoll instead of sleeping (no wake-up latency; costs a " +
             "core per --io-threads).");
     public static final RunOption<Stamping> STAMPING = measurement("stamping", Stamping.class).flag("--stamping")
-        .namedKey("measurement.stamping").defaultsTo(Stamping.USER)
-        .doc("Where each read's stamp comes from: user space (Netty's event loop) or the kernel.");
+        .namedKey("measurement.stamping").defaultsTo(Stamping.KERNEL)
+        .doc("Where each read's stamp comes from: the kernel (the default; user stamps in one line where it cannot) " +
+            "or user space (Netty's event loop).");
     public static final RunOption<String> PROFILE = measurement("profile", String.class).flag("--profile")
         .doc("async-profiler mode (cpu, wall, alloc, lock), or null.");
     public static final RunOption<Path> PROFILE_OUT = measurement("profileOut", Path.class).flag("--profile-out")

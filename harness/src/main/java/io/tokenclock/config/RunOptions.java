@@ -181,7 +181,7 @@ public final class RunOptions
      * @param serverMetrics      The server's Prometheus metrics URL, {@code off}, or null for the target's origin +
      *                           {@code /metrics} ({@link RunOptions#serverMetricsUrl()}).
      * @param serverMetricsIntervalMs How often the server's metrics are scraped, ms.
-     * @param stamping           Where each read's stamp comes from: user space (Netty's event loop) or the kernel.
+     * @param stamping           Where each read's stamp comes from: the kernel (the default) or user space.
      */
     public record Measurement(int ioThreads, boolean busyPoll, String profile, Path profileOut,
         double hiccupWarnFraction, String serverMetrics, long serverMetricsIntervalMs, Stamping stamping)

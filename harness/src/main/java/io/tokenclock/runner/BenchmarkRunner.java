@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.clock.SystemNanoClock;
@@ -100,7 +101,7 @@ public final class BenchmarkRunner
         final StreamClient client = StreamClients.open(new ClientSettings(prep.endpoint(), clock,
             new ChunkRecords(RING_BYTES), prep.headers(), options.maxInFlight(), options.measurement().ioThreads(),
             options.limits(), options.measurement().busyPoll(), options.tlsTrust(),
-            options.measurement().stamping()), err::println);
+            options.measurement().stamping()), stampingNotes(options, err));
         final ReadinessReport ready = readyBeforeT0(options, client, prep.server().preflightMs(), warm);
         final Measurement measurement = wire(options, prep, target, client, ready, err);
         final Monitors.InLoad inLoad;
@@ -120,6 +121,21 @@ public final class BenchmarkRunner
             measurement.writeHistograms();
         }
         return result;
+    }
+
+    /**
+     * @return where the client's stamping lines go (why kernel stamps cannot be had, a first fallback read): the
+     * self-warm-up's runs drop them, since the measured run that follows says the same once.
+     */
+    private static Consumer<String> stampingNotes(final RunOptions options, final PrintStream err)
+    {
+        if (options.state().selfWarmupRun())
+        {
+            return line ->
+            {
+            };
+        }
+        return err::println;
     }
 
     /**

@@ -147,6 +147,7 @@ public final class Readiness
         w.runId("self-warmup");
         w.ioThreads(o.measurement().ioThreads());
         w.busyPoll(false); // spinning event loops would starve the embedded simulator on a small machine
+        w.stamping(o.measurement().stamping()); // warm the client the run will use, Netty's or the kernel-stamped one
         w.saveText(o.output().saveText());
         w.progress(false);
         w.preflight(false);

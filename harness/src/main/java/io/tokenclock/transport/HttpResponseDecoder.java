@@ -41,12 +41,15 @@ final class HttpResponseDecoder
     private boolean sizeDigits;
     private boolean inExtension;
     private int trailerLineBytes;
+    /** Whether the head's first line has ended and been found a status line. */
+    private boolean statusLineSeen;
     private String failure;
 
     void reset()
     {
         state = State.HEAD;
         headLength = 0;
+        statusLineSeen = false;
         remaining = 0;
         failure = null;
     }
@@ -105,6 +108,16 @@ final class HttpResponseDecoder
                 return i;
             }
             head[headLength++] = src[i];
+            if (!statusLineSeen && headLength >= 2 && head[headLength - 1] == '\n' && head[headLength - 2] == '\r')
+            {
+                // Judged at its own end, as Netty's codec does: bytes that are not HTTP fail now, not at a blank line
+                // that may never come (a server that writes garbage and closes is a protocol error, not a cut).
+                statusLineSeen = true;
+                if (statusLine(new String(head, 0, headLength - 2, StandardCharsets.ISO_8859_1)) < 0)
+                {
+                    return i;
+                }
+            }
             if (headLength >= 4 && head[headLength - 1] == '\n' && head[headLength - 2] == '\r' &&
                 head[headLength - 3] == '\n' && head[headLength - 4] == '\r')
             {
@@ -119,20 +132,9 @@ final class HttpResponseDecoder
     {
         final String text = new String(head, 0, headLength - 4, StandardCharsets.ISO_8859_1);
         final String[] lines = text.split("\r\n");
-        final String[] statusLine = lines[0].split(" ", 3);
-        if (statusLine.length < 2 || !statusLine[0].startsWith("HTTP/1.") || statusLine[1].length() != 3)
+        final int status = statusLine(lines[0]);
+        if (status < 0)
         {
-            failure = "not an HTTP/1.x status line: " + lines[0];
-            return;
-        }
-        final int status;
-        try
-        {
-            status = Integer.parseInt(statusLine[1]);
-        }
-        catch (final NumberFormatException e)
-        {
-            failure = "not an HTTP status: " + statusLine[1];
             return;
         }
         final String[] kept = headers(lines);
@@ -149,7 +151,7 @@ final class HttpResponseDecoder
         {
             return;
         }
-        final boolean http10 = statusLine[0].equals("HTTP/1.0");
+        final boolean http10 = lines[0].startsWith("HTTP/1.0 ");
         final boolean keepAlive = connection == null ? !http10 : !connection.contains("close");
         frame(status, encoding, contentLength);
         sink.head(status, type, retryAfter, keepAlive && state != State.UNTIL_CLOSE);
@@ -157,6 +159,26 @@ final class HttpResponseDecoder
         {
             state = State.DONE;
             sink.end();
+        }
+    }
+
+    /** @return the status of {@code line}, or -1 with {@link #failure} set when it is not an HTTP/1.x status line. */
+    private int statusLine(final String line)
+    {
+        final String[] parts = line.split(" ", 3);
+        if (parts.length < 2 || !parts[0].startsWith("HTTP/1.") || parts[1].length() != 3)
+        {
+            failure = "not an HTTP/1.x status line: " + line;
+            return -1;
+        }
+        try
+        {
+            return Integer.parseInt(parts[1]);
+        }
+        catch (final NumberFormatException e)
+        {
+            failure = "not an HTTP status: " + parts[1];
+            return -1;
         }
     }
 
@@ -350,13 +372,21 @@ final class HttpResponseDecoder
         return end;
     }
 
-    /** The connection closed: a body that runs until the close ends here. */
+    /**
+     * The connection closed: a body that runs until the close ends here. A close after the status line but before
+     * the head's end is a protocol failure (Netty's codec says the same: closed before the headers were received);
+     * a close before any whole line is a cut stream, left to the caller.
+     */
     void onClose(final Sink sink)
     {
         if (state == State.UNTIL_CLOSE)
         {
             state = State.DONE;
             sink.end();
+        }
+        else if (state == State.HEAD && statusLineSeen && failure == null)
+        {
+            failure = "the connection closed before the response head ended";
         }
     }
 }

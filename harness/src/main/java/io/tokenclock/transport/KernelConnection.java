@@ -40,6 +40,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
 
     private final KernelLoop loop;
     private final int id;
+    /** The run's number of this connection (requests.jsonl {@code connection}): unique, as Netty's client numbers. */
+    private final int number;
     private final StampedSocket socket;
     /** TLS of this connection; null for plain http. */
     private final KernelTls tls;
@@ -76,6 +78,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     {
         this.loop = loop;
         this.id = id;
+        this.number = loop.client().nextConnectionNumber();
         this.socket = socket;
         this.tls = tls;
         this.waiting = waiting;
@@ -233,7 +236,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         user = slot.user;
         decoder.reset();
         recorder.begin(slot);
-        slot.connectionId = id;
+        slot.connectionId = number;
         slot.newConnection = requestsCarried++ == 0 && !preopened;
         encode(slot);
         final long armedNs = s.clock().nanoTime();
@@ -450,6 +453,11 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         {
             decoder.onClose(this);
         }
+        if (active && decoder.failure() != null)
+        {
+            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
+                UntrustedText.oneLine(decoder.failure()));
+        }
         if (active)
         {
             end(loop.settings().clock().nanoTime(), ErrorClass.STREAM_CUT,
@@ -464,6 +472,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         this.status = status;
         this.keepAlive = keepAlive;
         final RequestSlot slot = recorder.slot();
+        // Stream setup ends with the read that carried the head: its one stamp, as in Netty's ResponseHandler.
+        slot.headersNs = lastReadNs;
         slot.httpStatus = status;
         notStreaming = ErrorClassifier.notStreaming(status, contentType);
         if (ErrorClassifier.keepsBody(status, notStreaming))

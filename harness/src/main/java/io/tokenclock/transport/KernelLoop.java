@@ -49,6 +49,13 @@ final class KernelLoop implements Runnable
     private final KernelStreamClient client;
     private final Thread thread;
     private final ManyToOneConcurrentArrayQueue<Object> tasks;
+    /** Slots whose submit claimed one of this loop's idle connections ({@link #claimIdle}). */
+    private final ManyToOneConcurrentArrayQueue<RequestSlot> claimed;
+    /**
+     * Idle connections (in {@link #idle}) that no submit has claimed yet. Never above {@code idle.size()} on this
+     * loop's thread: it rises after a connection joins {@link #idle}, falls with a claim before the slot takes one.
+     */
+    private final AtomicInteger unclaimedIdle = new AtomicInteger();
     private final Arena arena = Arena.ofShared();
     private final MemorySegment errno = LinuxNet.newErrno(arena);
     private final MemorySegment event = arena.allocate(LinuxNet.EPOLL_EVENT_BYTES, 8);
@@ -87,6 +94,7 @@ final class KernelLoop implements Runnable
     {
         this.client = client;
         this.tasks = new ManyToOneConcurrentArrayQueue<>(Math.max(1024, 4 * maxConnections));
+        this.claimed = new ManyToOneConcurrentArrayQueue<>(Math.max(1024, 4 * maxConnections));
         this.epfd = LinuxNet.epollCreate(errno);
         this.wakeFd = LinuxNet.eventfd(errno);
         if (epfd < 0 || wakeFd < 0)
@@ -131,6 +139,35 @@ final class KernelLoop implements Runnable
     void submit(final RequestSlot slot)
     {
         post(slot);
+    }
+
+    /** Sends {@code slot} on the idle connection its caller claimed ({@link #claimIdle}). Any thread. */
+    void submitClaimed(final RequestSlot slot)
+    {
+        while (!claimed.offer(slot))
+        {
+            Thread.onSpinWait();
+        }
+        LinuxNet.eventfdSignal(errno, wakeFd, scratch);
+    }
+
+    /** @return whether an idle connection of this loop was claimed for one request. Any thread. */
+    boolean claimIdle()
+    {
+        return decrementIfPositive(unclaimedIdle);
+    }
+
+    private static boolean decrementIfPositive(final AtomicInteger count)
+    {
+        int n;
+        while ((n = count.get()) > 0)
+        {
+            if (count.compareAndSet(n, n - 1))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     void stickyUsers(final int users)
@@ -223,12 +260,17 @@ final class KernelLoop implements Runnable
 
     private void runTasks()
     {
+        RequestSlot claimedSlot;
+        while ((claimedSlot = claimed.poll()) != null)
+        {
+            send(claimedSlot, true);
+        }
         Object task;
         while ((task = tasks.poll()) != null)
         {
             if (task instanceof RequestSlot slot)
             {
-                send(slot);
+                send(slot, false);
             }
             else
             {
@@ -237,8 +279,12 @@ final class KernelLoop implements Runnable
         }
     }
 
-    /** Sends {@code slot} on the user's connection, an idle one, or a new one. */
-    private void send(final RequestSlot slot)
+    /**
+     * Sends {@code slot} on the user's connection, an idle one, or a new one.
+     *
+     * @param claimedIdle whether its submit already claimed an idle connection; else it claims one here, if any.
+     */
+    private void send(final RequestSlot slot, final boolean claimedIdle)
     {
         if (sticky != null && slot.user >= 0 && slot.user < sticky.length)
         {
@@ -250,13 +296,16 @@ final class KernelLoop implements Runnable
                 return;
             }
         }
-        KernelConnection c;
-        while ((c = idle.poll()) != null)
+        if (claimedIdle || claimIdle())
         {
-            if (c.isOpen())
+            KernelConnection c;
+            while ((c = idle.poll()) != null)
             {
-                c.send(slot);
-                return;
+                if (c.isOpen())
+                {
+                    c.send(slot);
+                    return;
+                }
             }
         }
         open(slot, null, null);
@@ -308,7 +357,10 @@ final class KernelLoop implements Runnable
     void forget(final KernelConnection c)
     {
         LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_DEL, c.fd(), 0, c.id(), event);
-        idle.remove(c);
+        if (idle.remove(c))
+        {
+            decrementIfPositive(unclaimedIdle); // none left to claim: a claim in flight then opens a new one
+        }
         freeIds.add(c.id());
     }
 
@@ -326,6 +378,7 @@ final class KernelLoop implements Runnable
             return;
         }
         idle.add(c);
+        unclaimedIdle.incrementAndGet();
     }
 
     void retryLater(final RequestSlot slot, final long delayNs)

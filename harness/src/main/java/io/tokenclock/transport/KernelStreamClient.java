@@ -37,6 +37,7 @@ final class KernelStreamClient implements StreamClient
     private final ClientSettings settings;
     private final KernelLoop[] loops;
     private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger connectionNumbers = new AtomicInteger();
     private final InetAddress address;
     private final byte[] requestHead;
     private volatile boolean stickyUsers;
@@ -145,6 +146,12 @@ final class KernelStreamClient implements StreamClient
         return requestHead;
     }
 
+    /** @return the next connection's number, from 0 per client, never reused (requests.jsonl {@code connection}). */
+    int nextConnectionNumber()
+    {
+        return connectionNumbers.getAndIncrement();
+    }
+
     @Override
     public StreamClient stickyUsers(final int users)
     {
@@ -169,12 +176,31 @@ final class KernelStreamClient implements StreamClient
         return opened.get();
     }
 
+    /**
+     * Sends on a loop that holds an idle connection, claimed here so that two submits never count on the same one; a
+     * new connection only when no loop has one, on the next loop in turn. Netty's client takes any idle channel of
+     * one pool: without this, round-robin sent a request to a loop without an idle connection while another loop's
+     * preconnected one waited, and opened connections the run did not need.
+     */
     @Override
     public void submit(final RequestSlot slot)
     {
-        final KernelLoop loop = stickyUsers && slot.user >= 0 ? loops[slot.user % loops.length] :
-            loops[Math.floorMod(next.getAndIncrement(), loops.length)];
-        loop.submit(slot);
+        if (stickyUsers && slot.user >= 0)
+        {
+            loops[slot.user % loops.length].submit(slot);
+            return;
+        }
+        final int start = Math.floorMod(next.getAndIncrement(), loops.length);
+        for (int i = 0; i < loops.length; i++)
+        {
+            final KernelLoop loop = loops[(start + i) % loops.length];
+            if (loop.claimIdle())
+            {
+                loop.submitClaimed(slot);
+                return;
+            }
+        }
+        loops[start].submit(slot);
     }
 
     @Override
@@ -186,8 +212,10 @@ final class KernelStreamClient implements StreamClient
     @Override
     public String transport()
     {
-        return tls == null ? "recvmsg epoll (FFM, SO_TIMESTAMPING)" :
-            "recvmsg epoll (FFM, SO_TIMESTAMPING), TLS by SSLEngine after the stamp";
+        // As Netty's client says it: the record's transport names busy-poll, which the loops honour (epoll_wait 0).
+        final String loop = settings.busyPoll() ? "recvmsg epoll busy-poll (FFM, SO_TIMESTAMPING)" :
+            "recvmsg epoll (FFM, SO_TIMESTAMPING)";
+        return tls == null ? loop : loop + ", TLS by SSLEngine after the stamp";
     }
 
     @Override

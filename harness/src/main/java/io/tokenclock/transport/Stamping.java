@@ -9,7 +9,9 @@ public enum Stamping
     USER,
     /**
      * The kernel's software receive stamp ({@code SO_TIMESTAMPING}, {@code SCM_TIMESTAMPING}), on Linux with plain
-     * TCP; where the kernel gives none, the read falls back to a user stamp and is counted.
+     * TCP; where the kernel gives none, the read falls back to a user stamp and is counted. The default: where the
+     * whole run cannot have kernel stamps (another OS, https, a refusing kernel, a test clock), it says why in one line
+     * and stamps in user space, which its record then says ({@link StreamClients}).
      */
     KERNEL;
 

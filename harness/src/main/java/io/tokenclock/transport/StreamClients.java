@@ -6,10 +6,11 @@ import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.transport.kernel.KernelStamps;
 
 /**
- * Picks the client for a run by {@code measurement.stamping}: Netty's (user stamps) or the kernel-stamped one. When
- * kernel stamps are asked but cannot be had (another OS or CPU, a kernel that refuses the socket option, a test
- * clock), it says why in one line and returns Netty's client, whose record then says {@code user}
- * with that reason.
+ * Picks the client for a run by {@code measurement.stamping}: the kernel-stamped one (the default) or Netty's (user
+ * stamps, {@code --stamping user}). When kernel stamps are asked but cannot be had (another OS or CPU, a kernel that
+ * refuses the socket option, a test clock such as {@code ManualNanoClock}, whose time the kernel's stamps are not
+ * on), it says why in one line and returns Netty's client, whose record then says {@code user} with that reason: the
+ * default never fails a run, and never hides that it fell back.
  */
 public final class StreamClients
 {

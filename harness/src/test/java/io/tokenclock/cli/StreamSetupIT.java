@@ -14,16 +14,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.tokenclock.transport.kernel.KernelStamps;
 
 import io.tokenclock.testing.ScriptedSseServer;
 
 /**
  * A server that sends its response headers at once and its first token 300 ms later, as an engine does that answers
- * the head before prefill: stream setup (send to headers) ends long before TTFT, and the two are told apart.
+ * the head before prefill: stream setup (send to headers) ends long before TTFT, and the two are told apart. Through
+ * both clients: the kernel-stamped one (the default) and Netty's ({@code --stamping user}).
  */
 @Timeout(120)
 final class StreamSetupIT
@@ -70,13 +74,14 @@ final class StreamSetupIT
         }
     }
 
-    @Test
-    void shouldEndStreamSetupAtTheHeadersAndTtftAtTheFirstToken() throws IOException
+    @ParameterizedTest
+    @ValueSource(strings = {"kernel", "user"})
+    void shouldEndStreamSetupAtTheHeadersAndTtftAtTheFirstToken(final String stamping) throws IOException
     {
         final Path out = dir.resolve("run");
         assertEquals(Main.EXIT_OK, Main.execute("run", "--url", server.apiUrl(), "--model", "m",
             "--no-preflight", "--concurrency", "1", "--requests", "2", "--no-progress",
-            "--no-report", "--output-dir", out.toString()), console.err());
+            "--no-report", "--stamping", stamping, "--output-dir", out.toString()), console.err());
         final List<String> lines = Files.readAllLines(out.resolve("requests.jsonl"));
         assertEquals(2, lines.size());
         for (final String line : lines)
@@ -91,8 +96,12 @@ final class StreamSetupIT
             assertTrue(row.path("ttft_ms").asDouble() >= row.path("stream_setup_ms").asDouble() + PREFILL_MS * 2 / 3,
                 line);
         }
-        final JsonNode setup = JSON.readTree(out.resolve("record.json").toFile()).path("report")
-            .path("distributions").path("stream_setup");
+        final JsonNode record = JSON.readTree(out.resolve("record.json").toFile());
+        if (KernelStamps.unavailableReason() == null)
+        {
+            assertEquals(stamping, record.path("measurement").path("stamping").path("mode").asText(), "the client");
+        }
+        final JsonNode setup = record.path("report").path("distributions").path("stream_setup");
         assertEquals(2, setup.path("count").asInt());
         assertTrue(console.out().contains("stream_setup"), "the summary shows it beside TTFT");
     }

@@ -74,7 +74,7 @@ final class RunOptionTableTest
     {
         final RunOptions o = RunOptions.builder().url("http://127.0.0.1:9/v1").rate(5.0).maxConcurrency(7)
             .arrival(ArrivalProcess.Kind.GAMMA).burstiness(0.5).header("X-A", "1")
-            .seed(7).maxTokens(9).ignoreEos(true).stamping(Stamping.KERNEL).busyPoll(true).outputDir(Path.of("d"))
+            .seed(7).maxTokens(9).ignoreEos(true).stamping(Stamping.USER).busyPoll(true).outputDir(Path.of("d"))
             .warmupRequests(3).repetitions(2).set(RunOption.SAVE_TEXT, true).build();
         final RunOptions copy = o.toBuilder().build();
         assertEquals(o.target(), copy.target());
@@ -86,6 +86,7 @@ final class RunOptionTableTest
         assertEquals(o.output(), copy.output());
         assertEquals(o.quality(), copy.quality());
         assertTrue(copy.output().saveText() && copy.measurement().busyPoll());
+        assertEquals(Stamping.USER, copy.measurement().stamping(), "not the default, so carried");
         assertEquals(Map.of("X-A", "1"), copy.target().headers());
     }
 
@@ -98,6 +99,7 @@ final class RunOptionTableTest
         assertEquals(RunOption.DRAIN_TIMEOUT_S.defaultValue(), o.load().drainTimeoutS());
         assertEquals(RunOption.SEED.defaultValue(), o.workload().seed());
         assertEquals(RunOption.API_KEY_ENV.defaultValue(), o.target().apiKeyEnv());
+        assertEquals(Stamping.KERNEL, o.measurement().stamping(), "kernel stamps unless the run says user");
     }
 
     @Test

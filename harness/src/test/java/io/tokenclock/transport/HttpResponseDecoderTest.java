@@ -139,6 +139,35 @@ final class HttpResponseDecoderTest
     }
 
     @Test
+    void shouldFailAtTheFirstLineWhenItIsNotAStatusLineAndNoBlankLineFollows()
+    {
+        // The simulator's garbage fault: one bad line, more bytes, then the close; Netty's codec fails it at once.
+        final HttpResponseDecoder d = new HttpResponseDecoder();
+        final byte[] garbage = {0, (byte)0xff, 'N', 'O', 'T', ' ', 'H', 'T', 'T', 'P', '\r', '\n', 0x1b, ']', '0', 7,
+            '\r', '\n'};
+        d.decode(garbage, 0, garbage.length, new Seen());
+        assertNotNull(d.failure(), "failed at the line's end, before any blank line");
+    }
+
+    @Test
+    void shouldFailAHeadCutAfterItsStatusLineButLeaveACutBeforeAnyLineToTheCaller()
+    {
+        final Seen seen = new Seen();
+        final HttpResponseDecoder cutInHeaders = new HttpResponseDecoder();
+        final byte[] partial = "HTTP/1.1 200 OK\r\ncontent-ty".getBytes(StandardCharsets.US_ASCII);
+        cutInHeaders.decode(partial, 0, partial.length, seen);
+        assertNull(cutInHeaders.failure(), "a head may end in a later read");
+        cutInHeaders.onClose(seen);
+        assertNotNull(cutInHeaders.failure(), "closed before the headers were received");
+        final HttpResponseDecoder cutInStatus = new HttpResponseDecoder();
+        final byte[] part = "HTTP/1.1 2".getBytes(StandardCharsets.US_ASCII);
+        cutInStatus.decode(part, 0, part.length, seen);
+        cutInStatus.onClose(seen);
+        assertNull(cutInStatus.failure(), "no whole line: a cut stream, as with Netty");
+        assertEquals(0, seen.ends);
+    }
+
+    @Test
     void shouldRefuseAnEndlessHead()
     {
         final HttpResponseDecoder d = new HttpResponseDecoder();

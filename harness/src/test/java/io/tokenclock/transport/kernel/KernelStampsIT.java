@@ -38,9 +38,34 @@ final class KernelStampsIT
     private static final double ITL_MS = 4;
 
     /** One read: its stamps on the run's clock and the send stamps of the chunks it carried. */
-    private record Read(long kernelNs, long userNs, long rawStamp, List<Long> sentNs, boolean backlog)
+    record Read(long kernelNs, long userNs, long rawStamp, List<Long> sentNs, boolean backlog)
     {
     }
+
+    /** The route to the truth server: loopback here, a veth pair into a network namespace in the netns variant. */
+    interface Route
+    {
+        /** Starts the truth server with {@code options} at this route's far end. */
+        TruthServer start(TruthServer.Options options) throws Exception;
+
+        /** @return the address the reader connects to. */
+        InetAddress address();
+    }
+
+    private static final Route LOOPBACK = new Route()
+    {
+        @Override
+        public TruthServer start(final TruthServer.Options options) throws Exception
+        {
+            return TruthServer.start(options);
+        }
+
+        @Override
+        public InetAddress address()
+        {
+            return InetAddress.getLoopbackAddress();
+        }
+    };
 
     @BeforeAll
     static void linuxOnly()
@@ -50,12 +75,12 @@ final class KernelStampsIT
     }
 
     /** Streams one response and reads it; stalls the reading thread once, after read {@code stallAfter} (-1: no). */
-    private static List<Read> stream(final boolean stamps, final int stallAfter, final long[] stallEndNs)
+    static List<Read> stream(final Route route, final boolean stamps, final int stallAfter, final long[] stallEndNs)
         throws Exception
     {
-        try (TruthServer server = TruthServer.start(
+        try (TruthServer server = route.start(
             TruthServer.Options.of(TruthScript.fixed(0, ITL_MS, TOKENS)).withIoThreads(1));
-            StampedSocket socket = StampedSocket.connect(InetAddress.getLoopbackAddress(), server.port(), stamps);
+            StampedSocket socket = StampedSocket.connect(route.address(), server.port(), stamps);
             Arena arena = Arena.ofConfined())
         {
             final MemorySegment errno = LinuxNet.newErrno(arena);
@@ -116,7 +141,12 @@ final class KernelStampsIT
     @Test
     void shouldStampEveryChunkAfterItsSendAndBeforeTheUserStamp() throws Exception
     {
-        final List<Read> reads = stream(true, -1, new long[1]);
+        assertStampedBetweenSendAndUser(stream(LOOPBACK, true, -1, new long[1]));
+    }
+
+    /** Every read carries a kernel stamp, after its chunks' send stamps and not after its user stamp. */
+    static void assertStampedBetweenSendAndUser(final List<Read> reads)
+    {
         int chunks = 0;
         for (final Read r : reads)
         {
@@ -137,12 +167,21 @@ final class KernelStampsIT
     void shouldKeepEachQueuedChunksOwnArrivalThroughAStallOfTheStampingThread() throws Exception
     {
         final long[] stallEnd = new long[1];
-        final List<Read> reads = stream(true, 5, stallEnd);
+        final List<Read> reads = stream(LOOPBACK, true, 5, stallEnd);
+        assertStallKeptTheTruth(reads, stallEnd[0]);
+    }
+
+    /**
+     * The chunks that arrived during the stall ending at {@code stallEndNs} and were read after it: each its own
+     * read, each kernel stamp after its send and before the stall's end, in order.
+     */
+    static void assertStallKeptTheTruth(final List<Read> reads, final long stallEndNs)
+    {
         final List<Read> during = new ArrayList<>();
         for (final Read r : reads)
         {
-            if (r.sentNs().size() == 1 && r.userNs() >= stallEnd[0] && r.rawStamp() >= 0 &&
-                r.kernelNs() < stallEnd[0])
+            if (r.sentNs().size() == 1 && r.userNs() >= stallEndNs && r.rawStamp() >= 0 &&
+                r.kernelNs() < stallEndNs)
             {
                 // arrived during the stall by the kernel's word, read after it. (Chosen by send stamp instead, a
                 // chunk the truth server stamped during the stall but wrote after it, late on a loaded machine,
@@ -178,9 +217,27 @@ final class KernelStampsIT
     }
 
     @Test
+    void shouldStampEveryReadOfConnectionsOpenedOneAfterAnotherWithNoneOpenBetween() throws Exception
+    {
+        // The machine's stamping switch goes off when the last socket asking for stamps closes, and comes back on
+        // through deferred work: before KernelStamps held its probe socket open, the first reads of such a connection
+        // (in one run here, all of them) carried no stamp.
+        assertTrue(KernelStamps.awaitStamps(), "a loopback read carries a stamp");
+        for (int connection = 0; connection < 3; connection++)
+        {
+            for (final Read r : stream(LOOPBACK, true, -1, new long[1]))
+            {
+                assertTrue(r.rawStamp() >= 0, "connection " + connection + ": every read carries a kernel stamp: " +
+                    ControlMessages.describe(r.rawStamp()));
+            }
+            Thread.sleep(300); // no stamping socket of this test open: the switch's deferred work would turn it off
+        }
+    }
+
+    @Test
     void shouldReportMissingStampsOnASocketWithoutTheOption() throws Exception
     {
-        final List<Read> reads = stream(false, -1, new long[1]);
+        final List<Read> reads = stream(LOOPBACK, false, -1, new long[1]);
         assertTrue(reads.size() > 1);
         for (final Read r : reads)
         {
