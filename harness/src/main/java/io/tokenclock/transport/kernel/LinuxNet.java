@@ -353,7 +353,7 @@ public final class LinuxNet
         return new IllegalStateException(call + " failed to run", t);
     }
 
-    // Linker.downcallHandle is restricted: jvm.flags grants it (--enable-native-access=ALL-UNNAMED), and this is the
+    // Linker.downcallHandle is restricted: jvm.flags grants it (native access for the unnamed module), and this is the
     // one place the harness makes a downcall handle.
     @SuppressWarnings("restricted")
     private static MethodHandle handle(final String name, final FunctionDescriptor descriptor)
