@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -33,8 +34,8 @@ public final class K8sCommand implements Callable<Integer>
         "a ReadWriteMany volume, an Indexed Job of N shards and a merge Job. More run flags may follow --.")
     static final class Render implements Callable<Integer>
     {
-        @Option(names = "--shards", required = true, paramLabel = "N", description = "How many shards.")
-        int shards;
+        @Mixin
+        JobShapeFlags shape;
 
         @Option(names = "--config", required = true, paramLabel = "C.yaml", description = "The contract.")
         Path config;
@@ -46,18 +47,12 @@ public final class K8sCommand implements Callable<Integer>
         @Option(names = "--namespace", paramLabel = "NS", description = "Namespace (default default).")
         String namespace = "default";
 
-        @Option(names = "--name", paramLabel = "NAME", description = "Prefix of every object (default tokenclock).")
-        String name = "tokenclock";
-
         @Option(names = "--start-at", paramLabel = "TIME",
             description = "The common start (ISO-8601 UTC); default --start-in seconds after rendering.")
         String startAt;
 
         @Option(names = "--start-in", paramLabel = "S", description = "Default start, s after rendering (120).")
         int startInS = 120;
-
-        @Option(names = "--cpus-per-task", paramLabel = "N", description = "CPUs one shard requests (default 1).")
-        int cpusPerTask = 1;
 
         @Option(names = "--storage", paramLabel = "SIZE", description = "Results volume size (default 5Gi).")
         String storage = "5Gi";
@@ -86,11 +81,11 @@ public final class K8sCommand implements Callable<Integer>
             }
             final Instant start = startAt != null ? ShardJobFlags.parseStart(startAt) :
                 Instant.now().plus(startInS, ChronoUnit.SECONDS).truncatedTo(ChronoUnit.SECONDS);
-            final ShardJob job = new ShardJob(name, shards, runArgs, K8sManifests.RESULTS_DIR, start, cpusPerTask,
-                tokenclock);
+            final ShardJob job = new ShardJob(shape.name, shape.shards, runArgs, K8sManifests.RESULTS_DIR, start,
+                shape.cpusPerTask, tokenclock);
             final List<String> checked = new ArrayList<>(List.of("--config", config.toString()));
             checked.addAll(runArgs);
-            ShardJobFlags.checkRunArgs(checked, shards);
+            ShardJobFlags.checkRunArgs(checked, shape.shards);
             final String contract = Files.readString(config, StandardCharsets.UTF_8);
             System.out.print(K8sManifests.render(job, new K8sManifests.Cluster(image, namespace,
                 config.getFileName().toString(), contract, storage, storageClass, mergeTimeoutS)));

@@ -6,9 +6,10 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
-import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import io.tokenclock.deploy.ShardJob;
 
@@ -19,8 +20,8 @@ import io.tokenclock.deploy.ShardJob;
  */
 final class ShardJobFlags
 {
-    @Option(names = "--shards", required = true, paramLabel = "N", description = "How many shards.")
-    int shards;
+    @Mixin
+    JobShapeFlags shape;
 
     @Option(names = "--output-dir", paramLabel = "DIR",
         description = "Shared results directory (default results/<name>); shard I writes shard-I, merge merged.")
@@ -29,12 +30,6 @@ final class ShardJobFlags
     @Option(names = "--start-at", paramLabel = "TIME",
         description = "The common start (ISO-8601 UTC); default: the submitter sets START_AT.")
     String startAt;
-
-    @Option(names = "--cpus-per-task", paramLabel = "N", description = "CPUs of one shard (default 1).")
-    int cpusPerTask = 1;
-
-    @Option(names = "--name", paramLabel = "NAME", description = "The job's name (default tokenclock).")
-    String name = "tokenclock";
 
     @Option(names = "--tokenclock", paramLabel = "PATH",
         description = "How a task invokes tokenclock (default: this launcher's absolute path).")
@@ -46,10 +41,10 @@ final class ShardJobFlags
     /** @return the job, its run arguments checked as {@code run} checks them for shard 0. */
     ShardJob toJob()
     {
-        final ShardJob job = new ShardJob(name, shards, runArgs, outputDir != null ? outputDir :
-            Path.of("results", name).toAbsolutePath().toString(), startAt == null ? null : parseStart(startAt),
-            cpusPerTask, tokenclock != null ? tokenclock : launcher());
-        checkRunArgs(job.runArgs(), shards);
+        final ShardJob job = new ShardJob(shape.name, shape.shards, runArgs, outputDir != null ? outputDir :
+            Path.of("results", shape.name).toAbsolutePath().toString(), startAt == null ? null : parseStart(startAt),
+            shape.cpusPerTask, tokenclock != null ? tokenclock : launcher());
+        checkRunArgs(job.runArgs(), shape.shards);
         return job;
     }
 
