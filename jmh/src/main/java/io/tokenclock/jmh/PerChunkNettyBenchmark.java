@@ -2,6 +2,7 @@ package io.tokenclock.jmh;
 
 import java.util.concurrent.TimeUnit;
 
+import io.netty.util.ResourceLeakDetector;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -71,6 +72,10 @@ public class PerChunkNettyBenchmark
     @Setup(Level.Trial)
     public void setUp()
     {
+        // Netty's leak detector (SIMPLE by default) records one buffer in 128 with a stack trace, so its objects
+        // come and go by chance: 151-246 B per chunk over runs with it on from the start. Off, the count is closer to
+        // the decoder's own (138.5-204 B over four runs on 2026-12-02).
+        ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
         final ChunkRecords records = new ChunkRecords(1 << 22);
         requests.open(new Collector(records, requests.pool(), new MetricRecorders(), null));
         path = new NettyReadPath(records);
@@ -87,10 +92,10 @@ public class PerChunkNettyBenchmark
     @AllocationBound(bytesPerOp = 240, why = "Netty's HTTP decoder, per HTTP chunk: a DefaultHttpContent, a sliced " +
         "ByteBuf (readRetainedSlice; the adaptive allocator, Netty 4.2's default, does not recycle slices) and " +
         "DirectByteBuffer duplicates (without Unsafe, Netty's default on JDK 24+, a direct buffer's getBytes into an " +
-        "array duplicates a ByteBuffer: the chunk-size line and ResponseHandler's copy), about 200 B; plus the " +
-        "leak detector's 1-in-128 samples and the per-request objects (request, headers, promise, listener, " +
-        "timer) over 256 chunks. Measured 217-219 B/op on 2026-12-02 (AllocationCheck); zero needs a decoder " +
-        "that is not Netty's (HttpResponseDecoder, as the kernel client has)")
+        "array duplicates a ByteBuffer: the chunk-size line and ResponseHandler's copy), plus the per-request " +
+        "objects (request, headers, promise, listener, timer) over 256 chunks; the leak detector is off (setUp). " +
+        "Measured 138.5-204 B/op on 2026-12-02 (AllocationCheck, four runs at load 5-15: the JIT's escape " +
+        "analysis does not always take the same objects away). Zero needs a decoder that is not Netty's (HttpResponseDecoder, as the kernel client has)")
     public int perChunkFromRead() throws InterruptedException
     {
         if (requests.startsRequest())
