@@ -95,7 +95,8 @@ public class PerChunkNettyBenchmark
         "array duplicates a ByteBuffer: the chunk-size line and ResponseHandler's copy), plus the per-request " +
         "objects (request, headers, promise, listener, timer) over 256 chunks; the leak detector is off (setUp). " +
         "Measured 138.5-204 B/op on 2026-12-02 (AllocationCheck, four runs at load 5-15: the JIT's escape " +
-        "analysis does not always take the same objects away). Zero needs a decoder that is not Netty's (HttpResponseDecoder, as the kernel client has)")
+        "analysis does not always take the same objects away). Zero needs a decoder that is not Netty's " +
+        "(HttpResponseDecoder, as the kernel client has)")
     public int perChunkFromRead() throws InterruptedException
     {
         if (requests.startsRequest())
