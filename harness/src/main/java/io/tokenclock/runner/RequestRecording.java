@@ -37,6 +37,10 @@ final class RequestRecording implements AutoCloseable
             {
                 r.disable(event);
             }
+            for (final String event : ProfilerSession.LEFT_OUT_EVENTS)
+            {
+                r.disable(event);
+            }
             r.enable(RequestEvent.class);
             r.setName("tokenclock-requests");
             r.setDestination(dir.resolve(FILE));
