@@ -52,32 +52,41 @@ public final class AllocationCheck
         System.exit(run(args, System.out, System.err));
     }
 
+    /** The flags; {@code help} when {@code -h} or {@code --help} came before any bad flag. */
+    private record Flags(Pattern filter, long warmupMs, long ops, boolean help)
+    {
+    }
+
+    /** What one benchmark allocated over its measured calls, and the bound it declares (null: 1 byte per op). */
+    private record Measurement(long ops, long bytes, AllocationBound declared)
+    {
+        double perOp()
+        {
+            return (double)bytes / ops;
+        }
+
+        boolean withinBound()
+        {
+            return perOp() <= (declared == null ? 1.0 : declared.bytesPerOp());
+        }
+    }
+
     static int run(final String[] args, final PrintStream out, final PrintStream err) throws Throwable
     {
-        Pattern filter = Pattern.compile(".*");
-        long warmupMs = 1_500;
-        long ops = 200_000;
+        final Flags flags;
         try
         {
-            for (int i = 0; i < args.length; i++)
-            {
-                switch (args[i])
-                {
-                    case "--warmup-ms" -> warmupMs = Long.parseLong(args[++i]);
-                    case "--ops" -> ops = Long.parseLong(args[++i]);
-                    case "-h", "--help" ->
-                    {
-                        out.println("usage: AllocationCheck [REGEX] [--warmup-ms N] [--ops N]");
-                        return 0;
-                    }
-                    default -> filter = Pattern.compile(args[i]);
-                }
-            }
+            flags = flags(args);
         }
         catch (final RuntimeException ex)
         {
             err.println("AllocationCheck: " + ex.getMessage());
             return 2;
+        }
+        if (flags.help())
+        {
+            out.println("usage: AllocationCheck [REGEX] [--warmup-ms N] [--ops N]");
+            return 0;
         }
 
         final com.sun.management.ThreadMXBean threads =
@@ -87,64 +96,28 @@ public final class AllocationCheck
             err.println("AllocationCheck: this JVM cannot count per-thread allocation");
             return 2;
         }
-        final long tid = Thread.currentThread().threadId();
-        // The cost of reading the counter itself, to subtract.
-        long calibration = Long.MAX_VALUE;
-        for (int i = 0; i < CALIBRATION_ROUNDS; i++)
-        {
-            final long a = threads.getThreadAllocatedBytes(tid);
-            calibration = Math.min(calibration, threads.getThreadAllocatedBytes(tid) - a);
-        }
+        final long calibration = calibration(threads);
 
         int failures = 0;
         int checked = 0;
         out.printf(Locale.ROOT, "%-48s %14s %12s %9s%n", "benchmark", "ops measured", "B/op", "bound");
         for (final String name : benchmarkNames())
         {
-            if (!filter.matcher(name).find())
+            if (!flags.filter().matcher(name).find())
             {
                 continue;
             }
-            final int dot = name.lastIndexOf('.');
-            final Class<?> type = Class.forName(name.substring(0, dot));
-            final Object instance = type.getDeclaredConstructor().newInstance();
-            invokeHelpers(type, instance, Setup.class);
-            final Method m = type.getMethod(name.substring(dot + 1));
-            final MethodHandle op = MethodHandles.publicLookup().unreflect(m).bindTo(instance)
-                .asType(MethodType.methodType(void.class));
-
-            final long warmupEnd = System.nanoTime() + warmupMs * 1_000_000L;
-            long warmupOps = 0;
-            while (System.nanoTime() < warmupEnd)
-            {
-                for (int i = 0; i < 1_000; i++)
-                {
-                    op.invokeExact();
-                }
-                warmupOps += 1_000;
-            }
-            // Slow benchmarks (interval swaps) get fewer measured ops: as many as ran in a fifth of the warm-up.
-            final long measured = Math.max(100, Math.min(ops, warmupOps / 5));
-            final long before = threads.getThreadAllocatedBytes(tid);
-            for (long i = 0; i < measured; i++)
-            {
-                op.invokeExact();
-            }
-            final long bytes = Math.max(0, threads.getThreadAllocatedBytes(tid) - before - calibration);
-            invokeHelpers(type, instance, TearDown.class);
-            final double perOp = (double)bytes / measured;
-            final AllocationBound declared = m.getAnnotation(AllocationBound.class);
-            final double bound = declared == null ? 1.0 : declared.bytesPerOp();
-            final boolean ok = perOp <= bound;
+            final Measurement m = measure(name, threads, calibration, flags);
+            final boolean ok = m.withinBound();
             failures += ok ? 0 : 1;
             checked++;
-            out.printf(Locale.ROOT, "%-48s %,14d %12.4f %9s%s%n", name.replace("io.tokenclock.jmh.", ""), measured,
-                perOp, declared == null ? "0" : "<= " + declared.bytesPerOp(),
-                ok ? "" : "   OVER BOUND (" + bytes + " bytes in total)");
+            out.printf(Locale.ROOT, "%-48s %,14d %12.4f %9s%s%n", name.replace("io.tokenclock.jmh.", ""), m.ops(),
+                m.perOp(), m.declared() == null ? "0" : "<= " + m.declared().bytesPerOp(),
+                ok ? "" : "   OVER BOUND (" + m.bytes() + " bytes in total)");
         }
         if (checked == 0)
         {
-            err.println("AllocationCheck: no benchmark matches " + filter);
+            err.println("AllocationCheck: no benchmark matches " + flags.filter());
             return 2;
         }
         out.println(failures == 0 ?
@@ -152,6 +125,78 @@ public final class AllocationCheck
                 "0 means <= 1 B/op)" :
             failures + " of " + checked + " benchmarks allocate more than their bound in steady state");
         return failures == 0 ? 0 : 1;
+    }
+
+    private static Flags flags(final String[] args)
+    {
+        Pattern filter = Pattern.compile(".*");
+        long warmupMs = 1_500;
+        long ops = 200_000;
+        for (int i = 0; i < args.length; i++)
+        {
+            switch (args[i])
+            {
+                case "--warmup-ms" -> warmupMs = Long.parseLong(args[++i]);
+                case "--ops" -> ops = Long.parseLong(args[++i]);
+                case "-h", "--help" ->
+                {
+                    return new Flags(filter, warmupMs, ops, true);
+                }
+                default -> filter = Pattern.compile(args[i]);
+            }
+        }
+        return new Flags(filter, warmupMs, ops, false);
+    }
+
+    /** @return the bytes that reading the counter itself allocates, to subtract. */
+    private static long calibration(final com.sun.management.ThreadMXBean threads)
+    {
+        final long tid = Thread.currentThread().threadId();
+        long calibration = Long.MAX_VALUE;
+        for (int i = 0; i < CALIBRATION_ROUNDS; i++)
+        {
+            final long a = threads.getThreadAllocatedBytes(tid);
+            calibration = Math.min(calibration, threads.getThreadAllocatedBytes(tid) - a);
+        }
+        return calibration;
+    }
+
+    /**
+     * Runs one benchmark on a fresh instance between its trial helpers: warmed up for {@code warmupMs}, then measured.
+     */
+    private static Measurement measure(
+        final String name, final com.sun.management.ThreadMXBean threads, final long calibration, final Flags flags)
+        throws Throwable
+    {
+        final long tid = Thread.currentThread().threadId();
+        final int dot = name.lastIndexOf('.');
+        final Class<?> type = Class.forName(name.substring(0, dot));
+        final Object instance = type.getDeclaredConstructor().newInstance();
+        invokeHelpers(type, instance, Setup.class);
+        final Method m = type.getMethod(name.substring(dot + 1));
+        final MethodHandle op = MethodHandles.publicLookup().unreflect(m).bindTo(instance)
+            .asType(MethodType.methodType(void.class));
+
+        final long warmupEnd = System.nanoTime() + flags.warmupMs() * 1_000_000L;
+        long warmupOps = 0;
+        while (System.nanoTime() < warmupEnd)
+        {
+            for (int i = 0; i < 1_000; i++)
+            {
+                op.invokeExact();
+            }
+            warmupOps += 1_000;
+        }
+        // Slow benchmarks (interval swaps) get fewer measured ops: as many as ran in a fifth of the warm-up.
+        final long measured = Math.max(100, Math.min(flags.ops(), warmupOps / 5));
+        final long before = threads.getThreadAllocatedBytes(tid);
+        for (long i = 0; i < measured; i++)
+        {
+            op.invokeExact();
+        }
+        final long bytes = Math.max(0, threads.getThreadAllocatedBytes(tid) - before - calibration);
+        invokeHelpers(type, instance, TearDown.class);
+        return new Measurement(measured, bytes, m.getAnnotation(AllocationBound.class));
     }
 
     private static void invokeHelpers(

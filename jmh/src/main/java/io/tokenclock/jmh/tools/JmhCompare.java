@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -95,56 +96,30 @@ public final class JmhCompare
         return slower ? Verdict.REGRESSION : faster ? Verdict.IMPROVEMENT : Verdict.SAME;
     }
 
+    /** The flags; {@code help} when {@code -h} or {@code --help} came before any bad flag. */
+    private record Flags(List<Path> files, double thresholdPercent, boolean help)
+    {
+    }
+
     static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        final List<Path> files = new ArrayList<>();
-        double thresholdPercent = DEFAULT_THRESHOLD_PERCENT;
+        final Flags flags;
         try
         {
-            for (int i = 0; i < args.length; i++)
-            {
-                final String a = args[i];
-                if (a.equals("--threshold"))
-                {
-                    if (i + 1 >= args.length)
-                    {
-                        throw new IllegalArgumentException("--threshold needs a value");
-                    }
-                    thresholdPercent = percent(args[++i]);
-                }
-                else if (a.startsWith("--threshold="))
-                {
-                    thresholdPercent = percent(a.substring("--threshold=".length()));
-                }
-                else if (a.equals("-h") || a.equals("--help"))
-                {
-                    out.println(usage());
-                    return 0;
-                }
-                else if (a.startsWith("-"))
-                {
-                    throw new IllegalArgumentException("unknown option: " + a);
-                }
-                else
-                {
-                    files.add(Path.of(a));
-                }
-            }
-            if (files.size() != 2)
-            {
-                throw new IllegalArgumentException("need exactly two result files, got " + files.size());
-            }
-            if (!(thresholdPercent >= 0) || Double.isInfinite(thresholdPercent))
-            {
-                throw new IllegalArgumentException("--threshold must be a percentage >= 0");
-            }
+            flags = flags(args);
         }
         catch (final RuntimeException ex)
         {
             err.println("jmh-compare: " + ex.getMessage() + "\n" + usage());
             return 2;
         }
+        if (flags.help())
+        {
+            out.println(usage());
+            return 0;
+        }
 
+        final List<Path> files = flags.files();
         final List<JmhResult> base;
         final List<JmhResult> now;
         try
@@ -157,7 +132,50 @@ public final class JmhCompare
             err.println("jmh-compare: " + ex.getMessage());
             return 2;
         }
-        return compare(base, now, thresholdPercent, files.get(0), files.get(1), out);
+        return compare(base, now, flags.thresholdPercent(), files.get(0), files.get(1), out);
+    }
+
+    private static Flags flags(final String[] args)
+    {
+        final List<Path> files = new ArrayList<>();
+        double thresholdPercent = DEFAULT_THRESHOLD_PERCENT;
+        for (int i = 0; i < args.length; i++)
+        {
+            final String a = args[i];
+            if (a.equals("--threshold"))
+            {
+                if (i + 1 >= args.length)
+                {
+                    throw new IllegalArgumentException("--threshold needs a value");
+                }
+                thresholdPercent = percent(args[++i]);
+            }
+            else if (a.startsWith("--threshold="))
+            {
+                thresholdPercent = percent(a.substring("--threshold=".length()));
+            }
+            else if (a.equals("-h") || a.equals("--help"))
+            {
+                return new Flags(files, thresholdPercent, true);
+            }
+            else if (a.startsWith("-"))
+            {
+                throw new IllegalArgumentException("unknown option: " + a);
+            }
+            else
+            {
+                files.add(Path.of(a));
+            }
+        }
+        if (files.size() != 2)
+        {
+            throw new IllegalArgumentException("need exactly two result files, got " + files.size());
+        }
+        if (!(thresholdPercent >= 0) || Double.isInfinite(thresholdPercent))
+        {
+            throw new IllegalArgumentException("--threshold must be a percentage >= 0");
+        }
+        return new Flags(files, thresholdPercent, false);
     }
 
     private static double percent(final String text)
@@ -203,9 +221,7 @@ public final class JmhCompare
             baseFile, newFile, pct(thresholdPercent));
         out.printf(Locale.ROOT, row, "benchmark", "mode", "base ± error", "new ± error", "new/base", "base B/op",
             "new B/op", "verdict");
-        int regressions = 0;
-        int improvements = 0;
-        int same = 0;
+        final Map<Verdict, Integer> verdicts = new EnumMap<>(Verdict.class);
         final List<String> notes = new ArrayList<>();
         final List<String> onlyInBase = new ArrayList<>();
         for (final JmhResult b : base)
@@ -221,22 +237,7 @@ public final class JmhCompare
                 notes.add("unit differs, not compared: " + b.displayName() + " (" + b.unit() + " vs " + n.unit() + ")");
                 continue;
             }
-            final Verdict v = verdict(b, n, threshold);
-            switch (v)
-            {
-                case REGRESSION -> regressions++;
-                case IMPROVEMENT -> improvements++;
-                default -> same++;
-            }
-            final boolean noCi = Double.isNaN(b.scoreError()) || Double.isNaN(n.scoreError());
-            out.printf(Locale.ROOT, row, b.displayName(), b.mode(), bounds(b), bounds(n),
-                String.format(Locale.ROOT, "%.3f", n.score() / b.score()), b.allocCell(), n.allocCell(),
-                v.label() + (noCi ? " (no CI)" : ""));
-            if (n.allocates(OverheadReport.ZERO_ALLOC_BYTES) && !b.allocates(OverheadReport.ZERO_ALLOC_BYTES))
-            {
-                notes.add("allocates now: " + b.displayName() + " " + n.allocCell() + " B/op (base " + b.allocCell() +
-                    ")");
-            }
+            verdicts.merge(comparePair(b, n, threshold, row, out, notes), 1, Integer::sum);
         }
         final List<String> onlyInNew = new ArrayList<>();
         for (final JmhResult n : newByKey.values())
@@ -251,6 +252,33 @@ public final class JmhCompare
         {
             notes.add("only in new, not compared (" + onlyInNew.size() + "): " + String.join(", ", onlyInNew));
         }
+        return summary(verdicts, notes, out);
+    }
+
+    /** Prints one pair's row, notes an allocation the base did not have, and returns the pair's verdict. */
+    private static Verdict comparePair(
+        final JmhResult b, final JmhResult n, final double threshold, final String row, final PrintStream out,
+        final List<String> notes)
+    {
+        final Verdict v = verdict(b, n, threshold);
+        final boolean noCi = Double.isNaN(b.scoreError()) || Double.isNaN(n.scoreError());
+        out.printf(Locale.ROOT, row, b.displayName(), b.mode(), bounds(b), bounds(n),
+            String.format(Locale.ROOT, "%.3f", n.score() / b.score()), b.allocCell(), n.allocCell(),
+            v.label() + (noCi ? " (no CI)" : ""));
+        if (n.allocates(OverheadReport.ZERO_ALLOC_BYTES) && !b.allocates(OverheadReport.ZERO_ALLOC_BYTES))
+        {
+            notes.add("allocates now: " + b.displayName() + " " + n.allocCell() + " B/op (base " + b.allocCell() +
+                ")");
+        }
+        return v;
+    }
+
+    /** Prints the notes and the count of each verdict; returns the exit status, 1 on any regression. */
+    private static int summary(final Map<Verdict, Integer> verdicts, final List<String> notes, final PrintStream out)
+    {
+        final int regressions = verdicts.getOrDefault(Verdict.REGRESSION, 0);
+        final int improvements = verdicts.getOrDefault(Verdict.IMPROVEMENT, 0);
+        final int same = verdicts.getOrDefault(Verdict.SAME, 0);
         out.println();
         for (final String note : notes)
         {

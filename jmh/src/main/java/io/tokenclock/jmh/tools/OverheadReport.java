@@ -41,50 +41,29 @@ public final class OverheadReport
         System.exit(run(args, System.out, System.err));
     }
 
+    /** The flags; {@code help} when {@code -h} or {@code --help} came before any bad flag. */
+    private record Flags(Path file, int cores, long streams, String perChunk, boolean help)
+    {
+    }
+
     static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        Path file = null;
-        int cores = Runtime.getRuntime().availableProcessors();
-        long streams = 1_000;
-        String perChunk = PER_CHUNK;
+        final Flags flags;
         try
         {
-            for (int i = 0; i < args.length; i++)
-            {
-                switch (args[i])
-                {
-                    case "--cores" -> cores = Integer.parseInt(args[++i]);
-                    case "--streams" -> streams = Long.parseLong(args[++i]);
-                    case "--per-chunk" -> perChunk = args[++i];
-                    case "-h", "--help" ->
-                    {
-                        out.println(usage());
-                        return 0;
-                    }
-                    default ->
-                    {
-                        if (args[i].startsWith("-") || file != null)
-                        {
-                            throw new IllegalArgumentException("unexpected argument: " + args[i]);
-                        }
-                        file = Path.of(args[i]);
-                    }
-                }
-            }
-            if (file == null)
-            {
-                throw new IllegalArgumentException("no result file given");
-            }
-            if (cores < 1 || streams < 1)
-            {
-                throw new IllegalArgumentException("--cores and --streams must be >= 1");
-            }
+            flags = flags(args);
         }
         catch (final RuntimeException ex)
         {
             err.println("OverheadReport: " + ex.getMessage() + "\n" + usage());
             return 2;
         }
+        if (flags.help())
+        {
+            out.println(usage());
+            return 0;
+        }
+        final Path file = flags.file();
         if (!Files.isReadable(file))
         {
             err.println("OverheadReport: cannot read " + file);
@@ -100,8 +79,48 @@ public final class OverheadReport
             err.println("OverheadReport: " + ex.getMessage());
             return 2;
         }
-        report(results, perChunk.contains(".") ? perChunk : "io.tokenclock.jmh." + perChunk, cores, streams, out);
+        final String perChunk = flags.perChunk();
+        report(results, perChunk.contains(".") ? perChunk : "io.tokenclock.jmh." + perChunk, flags.cores(),
+            flags.streams(), out);
         return 0;
+    }
+
+    private static Flags flags(final String[] args)
+    {
+        Path file = null;
+        int cores = Runtime.getRuntime().availableProcessors();
+        long streams = 1_000;
+        String perChunk = PER_CHUNK;
+        for (int i = 0; i < args.length; i++)
+        {
+            switch (args[i])
+            {
+                case "--cores" -> cores = Integer.parseInt(args[++i]);
+                case "--streams" -> streams = Long.parseLong(args[++i]);
+                case "--per-chunk" -> perChunk = args[++i];
+                case "-h", "--help" ->
+                {
+                    return new Flags(file, cores, streams, perChunk, true);
+                }
+                default ->
+                {
+                    if (args[i].startsWith("-") || file != null)
+                    {
+                        throw new IllegalArgumentException("unexpected argument: " + args[i]);
+                    }
+                    file = Path.of(args[i]);
+                }
+            }
+        }
+        if (file == null)
+        {
+            throw new IllegalArgumentException("no result file given");
+        }
+        if (cores < 1 || streams < 1)
+        {
+            throw new IllegalArgumentException("--cores and --streams must be >= 1");
+        }
+        return new Flags(file, cores, streams, perChunk, false);
     }
 
     private static String usage()
@@ -112,6 +131,41 @@ public final class OverheadReport
     static void report(
         final List<JmhResult> results, final String perChunkName, final int cores, final long streams,
         final PrintStream out)
+    {
+        table(results, out);
+        final JmhResult pc = find(results, perChunkName);
+        if (pc == null || Double.isNaN(pc.nsPerOp()))
+        {
+            out.println();
+            out.println("(no " + perChunkName + " time-per-op result in this file: no per-chunk overhead summary)");
+            return;
+        }
+        final double ns = pc.nsPerOp();
+        final double upper = ns + pc.errorNsPerOp();
+        out.println();
+        out.printf(Locale.ROOT, "Whole per-chunk path (%s): %s ns/chunk (99.9%% CI upper bound %s ns), %s B/op%n",
+            pc.displayName(), fmt(ns), fmt(upper), pc.allocCell());
+        clockReads(results, ns, out);
+        out.println();
+        out.println("As a fraction of the inter-token latency (ITL) it measures, per stream:");
+        for (final double itl : ITL_MS)
+        {
+            out.printf(Locale.ROOT, "  ITL %2s ms: %8.4f%% of each gap%n", ms(itl), 100.0 * ns / (itl * 1e6));
+        }
+        out.println();
+        budget(results, ns, cores, streams, out);
+        out.println();
+        final double alloc = pc.allocOrZero();
+        final boolean timeMet = upper < TARGET_NS;
+        final boolean allocMet = !Double.isNaN(alloc) && !pc.allocates(ZERO_ALLOC_BYTES);
+        out.printf(Locale.ROOT, "Targets: per-chunk path < 1,000 ns: %s (%s ns; aim 200 ns: %s); 0 B/op: %s%n",
+            timeMet ? "MET" : "NOT MET", fmt(ns), ns <= AIM_NS ? "met" : "not met",
+            Double.isNaN(alloc) ? "UNKNOWN (run with -prof gc)" : allocMet ? "MET" : "NOT MET (" + pc.allocCell() +
+                ")");
+    }
+
+    /** Every benchmark's score, error and B/op, with what the B/op column means and whether anything allocates. */
+    private static void table(final List<JmhResult> results, final PrintStream out)
     {
         final int width = Math.max(40, results.stream().mapToInt(r -> r.displayName().length()).max().orElse(0));
         final String row = "%-" + width + "s %5s %12s %11s %-7s %9s%n";
@@ -140,19 +194,11 @@ public final class OverheadReport
                 "allocation: " + allocating + " benchmark(s) allocate more than " + ZERO_ALLOC_BYTES +
                     " B/op; run scripts/overhead --alloc-check and --profile alloc to see what.");
         }
+    }
 
-        final JmhResult pc = find(results, perChunkName);
-        if (pc == null || Double.isNaN(pc.nsPerOp()))
-        {
-            out.println();
-            out.println("(no " + perChunkName + " time-per-op result in this file: no per-chunk overhead summary)");
-            return;
-        }
-        final double ns = pc.nsPerOp();
-        final double upper = ns + pc.errorNsPerOp();
-        out.println();
-        out.printf(Locale.ROOT, "Whole per-chunk path (%s): %s ns/chunk (99.9%% CI upper bound %s ns), %s B/op%n",
-            pc.displayName(), fmt(ns), fmt(upper), pc.allocCell());
+    /** The per-chunk path in reads of the clock it stamps with, when the file has the clock's benchmark. */
+    private static void clockReads(final List<JmhResult> results, final double ns, final PrintStream out)
+    {
         JmhResult clock = find(results, CLOCK);
         if (clock == null)
         {
@@ -165,13 +211,12 @@ public final class OverheadReport
                 ns / clock.nsPerOp(), fmt(clock.nsPerOp()),
                 gran != null ? ", " + fmt(gran.nsPerOp()) + " ns between distinct readings" : "");
         }
-        out.println();
-        out.println("As a fraction of the inter-token latency (ITL) it measures, per stream:");
-        for (final double itl : ITL_MS)
-        {
-            out.printf(Locale.ROOT, "  ITL %2s ms: %8.4f%% of each gap%n", ms(itl), 100.0 * ns / (itl * 1e6));
-        }
-        out.println();
+    }
+
+    /** The per-chunk path against a client's CPU budget: streams x ITL on the given cores, and one core's ceiling. */
+    private static void budget(
+        final List<JmhResult> results, final double ns, final int cores, final long streams, final PrintStream out)
+    {
         out.printf(Locale.ROOT, "Client CPU budget (%,d concurrent streams, %d core%s):%n", streams, cores,
             cores == 1 ? "" : "s");
         for (final double itl : ITL_MS)
@@ -194,14 +239,6 @@ public final class OverheadReport
                 "  per request (RequestLifecycleBenchmark.request, 4 events included): %s ns; over 256 tokens %.1f " +
                     "ns per chunk%n", fmt(request.nsPerOp()), request.nsPerOp() / 256);
         }
-        out.println();
-        final double alloc = pc.allocOrZero();
-        final boolean timeMet = upper < TARGET_NS;
-        final boolean allocMet = !Double.isNaN(alloc) && !pc.allocates(ZERO_ALLOC_BYTES);
-        out.printf(Locale.ROOT, "Targets: per-chunk path < 1,000 ns: %s (%s ns; aim 200 ns: %s); 0 B/op: %s%n",
-            timeMet ? "MET" : "NOT MET", fmt(ns), ns <= AIM_NS ? "met" : "not met",
-            Double.isNaN(alloc) ? "UNKNOWN (run with -prof gc)" : allocMet ? "MET" : "NOT MET (" + pc.allocCell() +
-                ")");
     }
 
     private static JmhResult find(final List<JmhResult> results, final String benchmark)

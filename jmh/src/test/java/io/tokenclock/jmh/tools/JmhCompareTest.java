@@ -80,6 +80,41 @@ class JmhCompareTest
     }
 
     @Test
+    void shouldPrintThePinnedTableNotesAndSummary() throws IOException
+    {
+        final Path base = Golden.write(dir, "base.json",
+            Golden.entry("PerChunkBenchmark.perChunk", "avgt", null, 250.0, "8.0", "ns/op", "0.001"),
+            Golden.entry("SseFramerBenchmark.oneEventPerRead", "avgt", null, 65.13, "4.22", "ns/op", "0.0"),
+            Golden.entry("ClockBenchmark.nanoTime", "avgt", null, 22.13, "2.33", "ns/op", "0.0"),
+            Golden.entry("RingBufferBenchmark.publishAndDrainOne", "thrpt", "{\"size\":\"1024\"}", 37.5, "1.0",
+                "ops/us", "0.0"),
+            Golden.entry("HistogramBenchmark.singleWriterRecordValue", "avgt", null, 11.09, "\"NaN\"", "ns/op", null),
+            Golden.entry("ChunkParserBenchmark.content", "avgt", null, 130.4, "3.33", "ns/op", "0.001"),
+            Golden.entry("RequestLifecycleBenchmark.request", "avgt", null, 1266.0, "24.66", "ns/op", "0.009"));
+        final Path now = Golden.write(dir, "new.json",
+            Golden.entry("PerChunkBenchmark.perChunk", "avgt", null, 500.0, "16.0", "ns/op", "24.0"),
+            Golden.entry("SseFramerBenchmark.oneEventPerRead", "avgt", null, 38.97, "4.34", "ns/op", "0.0"),
+            Golden.entry("ClockBenchmark.nanoTime", "avgt", null, 22.13, "0.789", "ns/op", "0.0"),
+            Golden.entry("RingBufferBenchmark.publishAndDrainOne", "thrpt", "{\"size\":\"1024\"}", 12.0, "0.5",
+                "ops/us", "0.0"),
+            Golden.entry("HistogramBenchmark.singleWriterRecordValue", "avgt", null, 11.22, "\"NaN\"", "ns/op", null),
+            Golden.entry("ChunkParserBenchmark.content", "avgt", null, 0.119, "0.01", "us/op", "0.001"),
+            Golden.entry("KernelReadPath.read", "avgt", null, 900.0, "10.0", "ns/op", "0.0"));
+        final Path one = Golden.write(dir, "one.json",
+            Golden.entry("PerChunkBenchmark.perChunk", "avgt", null, 250.0, "8.0", "ns/op", "0.001"));
+        Golden.assertGolden("jmh-compare.txt", String.join("\n",
+            Golden.run(JmhCompare::run, dir, base.toString(), now.toString()),
+            Golden.run(JmhCompare::run, dir, now.toString(), base.toString(), "--threshold=12.5%"),
+            Golden.run(JmhCompare::run, dir, one.toString(), one.toString(), "--threshold", "0"),
+            Golden.run(JmhCompare::run, dir, "--help"),
+            Golden.run(JmhCompare::run, dir, one.toString()),
+            Golden.run(JmhCompare::run, dir, one.toString(), one.toString(), "--threshold"),
+            Golden.run(JmhCompare::run, dir, one.toString(), one.toString(), "--threshold", "-1"),
+            Golden.run(JmhCompare::run, dir, one.toString(), one.toString(), "--bogus"),
+            Golden.run(JmhCompare::run, dir, one.toString(), dir.resolve("missing.json").toString())));
+    }
+
+    @Test
     void shouldReadJmhJsonIncludingNanErrorAndOmittedAllocKey() throws IOException
     {
         final Path f = dir.resolve("nan.json");
