@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where the client's CPU went: the process's CPU over the load split by what its threads do (stamping, collector,
@@ -24,7 +25,9 @@ import java.util.Map;
  * per thread, summed by group, is {@link ByGroup}.
  * <p>
  * A thread that ended before the second snapshot takes its in-window CPU with it from {@code /proc/self/task}, and so
- * does one born and ended inside the window: that part is {@link Group#ENDED}, computed as the process's total over
+ * does one born and ended inside the window, unless it read its own figure as it ended ({@link Exits}: the run's
+ * collector, request stage and load generator, which are stopped before the window's last reading, do). The rest is
+ * {@link Group#ENDED}, computed as the process's total over
  * the same window ({@link ProcessUsage}, every thread, ended ones included) minus the sum over the threads seen, and
  * never negative. The process total is exact to one 10 ms tick, so {@code ended} is too; a thread whose files could
  * not be read in either snapshot lands there as well, never lost and never counted twice.
@@ -171,7 +174,66 @@ public final class ThreadCpu
         }
     }
 
+    /**
+     * Readings that threads take of themselves as they end, so that a thread stopped before the window's last
+     * snapshot still counts to its group. Armed at the window's start: a thread that ended before it is not kept (it
+     * would count as born in the window). Thread-safe.
+     */
+    public static final class Exits
+    {
+        private final Map<Long, Sample> samples = new ConcurrentHashMap<>();
+        private volatile boolean armed;
+
+        /** From now on, an ending thread's reading is kept. */
+        public void arm()
+        {
+            samples.clear();
+            armed = true;
+        }
+
+        /** Called by a thread as the last thing it does: keeps its own reading, if armed; never throws. */
+        public void recordCurrentThread()
+        {
+            record(THREAD_SELF);
+        }
+
+        /** Keeps the reading of the thread {@code threadSelf} links to ({@code /proc/thread-self} layout). */
+        void record(final Path threadSelf)
+        {
+            if (!armed)
+            {
+                return;
+            }
+            try
+            {
+                final long tid = tid(Files.readSymbolicLink(threadSelf));
+                final Sample s = sample(threadSelf);
+                if (tid >= 0 && s.cpuNs() >= 0)
+                {
+                    samples.put(tid, s);
+                }
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                // not Linux, or /proc unreadable: this thread's window stays in "ended"
+            }
+        }
+
+        /** @return {@code end} with the kept readings of threads it no longer lists. */
+        public Snapshot addTo(final Snapshot end)
+        {
+            if (end.unavailable() != null || samples.isEmpty())
+            {
+                return end;
+            }
+            final Map<Long, Sample> threads = new HashMap<>(end.threads());
+            samples.forEach(threads::putIfAbsent);
+            return new Snapshot(Collections.unmodifiableMap(threads), null);
+        }
+    }
+
     private static final Path TASKS = Path.of("/proc/self/task");
+    private static final Path THREAD_SELF = Path.of("/proc/thread-self");
 
     private ThreadCpu()
     {
@@ -223,7 +285,7 @@ public final class ThreadCpu
     {
         try
         {
-            return Long.parseLong(dir.getFileName().toString());
+            return Long.parseLong(dir.getFileName() == null ? "" : dir.getFileName().toString());
         }
         catch (final NumberFormatException ex)
         {

@@ -418,9 +418,10 @@ final class Measurement implements AutoCloseable, RequestListener
         return thread;
     }
 
-    private static Thread daemon(final Runnable body, final String name)
+    /** A daemon thread of the window, which reads its own CPU as it ends ({@link Monitors#countingItsCpu}). */
+    private Thread daemon(final Runnable body, final String name)
     {
-        final Thread thread = new Thread(body, name);
+        final Thread thread = new Thread(monitors.countingItsCpu(body), name);
         thread.setDaemon(true);
         return thread;
     }

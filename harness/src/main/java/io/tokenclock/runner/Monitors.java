@@ -45,6 +45,7 @@ final class Monitors implements AutoCloseable
     private final GcPauseMonitor gc = new GcPauseMonitor();
     private final ProcessUsage usage = new ProcessUsage();
     private final SafepointCounters safepoints = SafepointCounters.open();
+    private final ThreadCpu.Exits exits = new ThreadCpu.Exits();
     private final ProfilerSession profiler;
 
     private Monitors(final ProfilerSession profiler)
@@ -64,17 +65,37 @@ final class Monitors implements AutoCloseable
     AtLoadStart atLoadStart()
     {
         final ProcessUsage.CpuTimes cpu = ProcessUsage.cpuNow();
+        exits.arm();
         return new AtLoadStart(cpu, ThreadCpu.snapshot(), Readiness.compilationMs(),
             safepoints == null ? null : safepoints.now());
     }
 
     InLoad inLoadSince(final AtLoadStart start)
     {
-        final ThreadCpu.Snapshot threads = ThreadCpu.snapshot();
+        final ThreadCpu.Snapshot threads = exits.addTo(ThreadCpu.snapshot());
         final ProcessUsage.CpuTimes cpu = ProcessUsage.cpuNow().since(start.cpu());
         return new InLoad(cpu, ThreadCpu.between(start.threads(), threads, cpu.totalNs()),
             Readiness.compilationMs() - start.jitMs(),
             safepoints == null ? null : safepoints.now().since(start.safepoints()));
+    }
+
+    /**
+     * Runs {@code body}, then has its thread read its own CPU as it ends, so that a thread stopped before the
+     * window's end still counts to its group (collector, stage, load) rather than to {@code ended}.
+     */
+    Runnable countingItsCpu(final Runnable body)
+    {
+        return () ->
+        {
+            try
+            {
+                body.run();
+            }
+            finally
+            {
+                exits.recordCurrentThread();
+            }
+        };
     }
 
     /** @return the client's health for the record; complete once {@link #close()} has written the profiles. */

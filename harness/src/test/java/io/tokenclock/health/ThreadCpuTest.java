@@ -138,6 +138,48 @@ final class ThreadCpuTest
     }
 
     @Test
+    void shouldCountAThreadThatReadItselfAsItEndedToItsGroupNotToEnded() throws IOException
+    {
+        thread(1, "tokenclock-coll", "100 0 1");
+        thread(2, "tokenclock-load", "100 0 1");
+        final ThreadCpu.Snapshot start = ThreadCpu.read(tasks);
+        final ThreadCpu.Exits exits = new ThreadCpu.Exits();
+        final Path self = Files.createSymbolicLink(tasks.resolveSibling(tasks.getFileName() + "-self"),
+            tasks.resolve("1"));
+        exits.record(self);
+        exits.arm();
+        thread(1, "tokenclock-coll", "700 0 1");
+        exits.record(self);
+        thread(2, "tokenclock-load", "400 0 1");
+        delete(1);
+
+        final ThreadCpu.Snapshot end = exits.addTo(ThreadCpu.read(tasks));
+        final ThreadCpu.ByGroup g = ThreadCpu.between(start, end, 1_000);
+
+        assertEquals(600, g.groups().get(Group.COLLECTOR).cpuNs());
+        assertEquals(300, g.groups().get(Group.LOAD).cpuNs());
+        assertEquals(100, g.groups().get(Group.ENDED).cpuNs());
+        Files.delete(self);
+    }
+
+    @Test
+    void shouldKeepNoReadingTakenBeforeTheWindowWasArmed() throws IOException
+    {
+        thread(9, "tokenclock-requ", "500 0 1");
+        final ThreadCpu.Exits exits = new ThreadCpu.Exits();
+        final Path self = Files.createSymbolicLink(tasks.resolveSibling(tasks.getFileName() + "-early"),
+            tasks.resolve("9"));
+        exits.record(self);
+        delete(9);
+        thread(1, "java", "0 0 1");
+
+        final ThreadCpu.Snapshot end = ThreadCpu.read(tasks);
+
+        assertEquals(end, exits.addTo(end), "a thread that ended before the window would count as born in it");
+        Files.delete(self);
+    }
+
+    @Test
     void shouldSayWhyWhenThereIsNoTaskDirectory()
     {
         final ThreadCpu.Snapshot s = ThreadCpu.read(tasks.resolve("absent"));
