@@ -25,9 +25,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * per thread, summed by group, is {@link ByGroup}.
  * <p>
  * A thread that ended before the second snapshot takes its in-window CPU with it from {@code /proc/self/task}, and so
- * does one born and ended inside the window, unless it read its own figure as it ended ({@link Exits}: the run's
- * collector, request stage and load generator, which are stopped before the window's last reading, do). The rest is
- * {@link Group#ENDED}, computed as the process's total over
+ * does one born and ended inside the window, unless its figure was kept ({@link Exits}): the run's collector, request
+ * stage and load generator, stopped before the window's last reading, read their own as they end, and a snapshot
+ * taken as the drain ends keeps the threads stopped after it (the server-metrics scraper, power sources) up to that
+ * moment. The rest is {@link Group#ENDED}, computed as the process's total over
  * the same window ({@link ProcessUsage}, every thread, ended ones included) minus the sum over the threads seen, and
  * never negative. The process total is exact to one 10 ms tick, so {@code ended} is too; a thread whose files could
  * not be read in either snapshot lands there as well, never lost and never counted twice.
@@ -210,13 +211,32 @@ public final class ThreadCpu
                 final Sample s = sample(threadSelf);
                 if (tid >= 0 && s.cpuNs() >= 0)
                 {
-                    samples.put(tid, s);
+                    samples.merge(tid, s, ThreadCpu::later);
                 }
             }
             catch (final IOException | RuntimeException ex)
             {
                 // not Linux, or /proc unreadable: this thread's window stays in "ended"
             }
+        }
+
+        /**
+         * Keeps the readings of a snapshot taken before threads are stopped, for those that will be gone at the end;
+         * a thread's own later reading, higher, wins.
+         */
+        public void keepAll(final Snapshot beforeStopping)
+        {
+            if (!armed)
+            {
+                return;
+            }
+            beforeStopping.threads().forEach((tid, s) ->
+            {
+                if (s.cpuNs() >= 0)
+                {
+                    samples.merge(tid, s, ThreadCpu::later);
+                }
+            });
         }
 
         /** @return {@code end} with the kept readings of threads it no longer lists. */
@@ -234,6 +254,12 @@ public final class ThreadCpu
 
     private static final Path TASKS = Path.of("/proc/self/task");
     private static final Path THREAD_SELF = Path.of("/proc/thread-self");
+
+    /** @return of two readings of one thread, the later: CPU time only grows. */
+    private static Sample later(final Sample a, final Sample b)
+    {
+        return a.cpuNs() >= b.cpuNs() ? a : b;
+    }
 
     private ThreadCpu()
     {

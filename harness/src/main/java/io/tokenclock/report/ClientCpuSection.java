@@ -16,9 +16,10 @@ final class ClientCpuSection
     static final String METHOD = "each thread's time on CPU from /proc/self/task/TID/schedstat (first field, ns, " +
         "exact; user and system together), grouped by its name (/proc/self/task/TID/comm, 15 bytes), from the start " +
         "of load to the end of the drain (client_cost's window): a thread's reading at the end minus its reading " +
-        "at the start, or all of it when it was born in the window; ended is the process total (client_cost, 10 ms " +
-        "ticks) minus the sum over the threads seen, at least 0: threads that ended in the window, those born and " +
-        "ended in it included, and any whose files could not be read; total_ms is the sum over the groups";
+        "at the start, or all of it when it was born in the window; a thread stopped before the end counts up to " +
+        "its last reading (its own as it ended, or one taken as the drain ended); ended is the process total " +
+        "(client_cost, 10 ms ticks) minus the sum over the threads seen, at least 0: threads that ended in the " +
+        "window unread, and any whose files could not be read; total_ms is the sum over the groups";
 
     private ClientCpuSection()
     {

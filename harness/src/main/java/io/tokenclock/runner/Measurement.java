@@ -176,6 +176,7 @@ final class Measurement implements AutoCloseable, RequestListener
         final ProgressLine progress = options.output().progress() ? new ProgressLine(err, options) : null;
         new Supervisor(options, clock, interruption, generator, pool, client, collector, recorders, groups, progress)
             .untilDrained(PROGRESS_INTERVAL_NS, CANCEL_WAIT_NS);
+        monitors.beforeStopping();
         generatorThread.join(TimeUnit.SECONDS.toMillis(5));
         if (generatorFailure != null)
         {

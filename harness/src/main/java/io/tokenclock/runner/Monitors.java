@@ -80,6 +80,15 @@ final class Monitors implements AutoCloseable
     }
 
     /**
+     * A reading of every thread as the drain ends, before the window's threads are stopped: one gone by the window's
+     * last reading (the server-metrics scraper, a power source) counts to its group up to here, not to {@code ended}.
+     */
+    void beforeStopping()
+    {
+        exits.keepAll(ThreadCpu.snapshot());
+    }
+
+    /**
      * Runs {@code body}, then has its thread read its own CPU as it ends, so that a thread stopped before the
      * window's end still counts to its group (collector, stage, load) rather than to {@code ended}.
      */

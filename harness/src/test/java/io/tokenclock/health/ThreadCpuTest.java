@@ -163,6 +163,33 @@ final class ThreadCpuTest
     }
 
     @Test
+    void shouldCountAThreadStoppedAfterTheDrainUpToTheReadingTakenBeforeStopping() throws IOException
+    {
+        thread(4, "tokenclock-serv", "100 0 1");
+        thread(5, "tokenclock-coll", "100 0 1");
+        final ThreadCpu.Snapshot start = ThreadCpu.read(tasks);
+        final ThreadCpu.Exits exits = new ThreadCpu.Exits();
+        exits.arm();
+        final Path self = Files.createSymbolicLink(tasks.resolveSibling(tasks.getFileName() + "-coll"),
+            tasks.resolve("5"));
+        thread(5, "tokenclock-coll", "800 0 1");
+        exits.record(self);
+        thread(4, "tokenclock-serv", "350 0 1");
+        thread(5, "tokenclock-coll", "600 0 1");
+        exits.keepAll(ThreadCpu.read(tasks));
+        delete(4);
+        delete(5);
+        thread(1, "java", "0 0 1");
+
+        final ThreadCpu.ByGroup g = ThreadCpu.between(start, exits.addTo(ThreadCpu.read(tasks)), 1_000);
+
+        assertEquals(250, g.groups().get(Group.MONITORS).cpuNs());
+        assertEquals(700, g.groups().get(Group.COLLECTOR).cpuNs(), "its own reading, the later, wins");
+        assertEquals(50, g.groups().get(Group.ENDED).cpuNs());
+        Files.delete(self);
+    }
+
+    @Test
     void shouldKeepNoReadingTakenBeforeTheWindowWasArmed() throws IOException
     {
         thread(9, "tokenclock-requ", "500 0 1");

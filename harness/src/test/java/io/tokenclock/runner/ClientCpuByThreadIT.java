@@ -56,6 +56,10 @@ final class ClientCpuByThreadIT
         final Map<String, MeasurementSection.ClientCpuByThread.GroupCpu> g = c.groups();
         assertTrue(g.get("stamping").cpuMs() > 0 && g.get("stamping").threads() >= 1, g.toString());
         assertTrue(g.get("collector").cpuMs() > 0 && g.get("collector").threads() == 1, g.toString());
+        assertTrue(g.get("stage").threads() == 1 && g.get("load").threads() == 1, "stopped before the window's " +
+            "last reading, they read themselves as they end: " + g);
+        assertTrue(g.get("monitors").cpuMs() > 0, "the hiccup sampler wakes every millisecond: " + g);
+        assertTrue(g.get("simulator").cpuMs() > 0, "the simulator runs in this JVM: " + g);
         double sumMs = 0;
         for (final Map.Entry<String, MeasurementSection.ClientCpuByThread.GroupCpu> e : g.entrySet())
         {
@@ -65,8 +69,9 @@ final class ClientCpuByThreadIT
         assertEquals(c.totalMs(), sumMs, 1e-6);
         final double processMs = r.clientHealth().cpu().totalNs() / 1e6;
         assertEquals(processMs, c.processMs(), 1e-6);
-        assertTrue(sumMs >= processMs && sumMs - processMs < TICK_MS, "groups " + sumMs + " ms against the " +
-            "process's " + processMs + " ms: " + g);
+        // total_ms is the groups' sum taken in ns (sumMs, in ms, may round below it)
+        assertTrue(c.totalMs() >= processMs && c.totalMs() - processMs < TICK_MS, "groups " + c.totalMs() +
+            " ms against the process's " + processMs + " ms: " + g);
 
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         ConsoleSummary.print(r, new PrintStream(out, true, StandardCharsets.UTF_8));
