@@ -28,9 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * does one born and ended inside the window, unless its figure was kept ({@link Exits}): the run's collector, request
  * stage and load generator, stopped before the window's last reading, read their own as they end, and a snapshot
  * taken as the drain ends keeps the threads stopped after it (the server-metrics scraper, power sources) up to that
- * moment. The rest is {@link Group#ENDED}, computed as the process's total over
- * the same window ({@link ProcessUsage}, every thread, ended ones included) minus the sum over the threads seen, and
- * never negative. The process total is exact to one 10 ms tick, so {@code ended} is too; a thread whose files could
+ * moment. The rest is {@link Group#ENDED}, computed as the process's total over the same window
+ * ({@link ProcessUsage}, every thread, ended ones included) minus the sum over the threads seen, and never negative. The process total is exact to one 10 ms tick, so {@code ended} is too; a thread whose files could
  * not be read in either snapshot lands there as well, never lost and never counted twice.
  * <p>
  * Worked example: {@code tokenclock-coll} at 1.20 s in the first snapshot and 1.45 s in the second is 250 ms of
@@ -39,8 +38,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * thread, {@code ended} is 150 ms.
  * <p>
  * Only on Linux; elsewhere {@link #snapshot()} says why it is unavailable, and so does the {@link ByGroup} built from
- * it. Reads two small files per thread (a millisecond or two for a hundred threads), twice per run, off the stamping
- * path.
+ * it. Reads two small files per thread, three times per run (load start, drain end, load end), and an ending window
+ * thread's own two; never on the stamping path.
  */
 public final class ThreadCpu
 {
