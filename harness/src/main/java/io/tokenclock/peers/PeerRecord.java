@@ -65,7 +65,7 @@ final class PeerRecord
             s.tool() + " (its own definitions: docs/RESULTS.md, \"Peers' results\")";
         final MeasurementSection m = new MeasurementSection(t.boundary(), null, null, null, t.clock(), null, null,
             t.firstTokenRule(), t.tokenCounts(), formulas, s.recomputed() ? HDR : s.percentiles(), null, null, null,
-            null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null);
         final ReportSection report = new ReportSection(new ReportSection.Window(0, 0, durationS, durationS),
             s.counts(), Map.of(), s.throughput(), s.distributions(), List.of(), null, null, null, Map.of(), null, null,
             null, null, null, null, null);

@@ -1,6 +1,7 @@
 package io.tokenclock.record;
 
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +15,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param stamping       how reads were stamped: an object since record_format 5 (mode, reads, fallbacks,
  *                       offsets; docs/RESULTS.md), a sentence before.
  * @param powerBoundary  what the energy figures cover, or null when no power source was read.
+ * @param clientCpuByThread the client's CPU over the load by thread group (record_format 5 on; null in an older
+ *                       record and in a peer's).
  * @param profile        the profiler's output, or null (then absent) when none ran.
  * @param serverMetrics  how the server's {@code /metrics} were scraped, or null.
  */
@@ -21,8 +24,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 public record MeasurementSection(String boundary, String networkPath, String tls, JsonNode tcpConnectRtt,
     String clock, String transport, JsonNode stamping, String firstTokenRule, String tokenCounts, String formulas,
     String histograms, String powerBoundary, ClientThreads clientThreads, ClientJitter clientJitter,
-    ClientGc clientGc, ClientCost clientCost, Readiness readiness, ClientJit clientJit,
-    ClientSafepoints clientSafepoints, @JsonInclude(JsonInclude.Include.NON_NULL) Profile profile,
+    ClientGc clientGc, ClientCost clientCost, ClientCpuByThread clientCpuByThread, Readiness readiness,
+    ClientJit clientJit, ClientSafepoints clientSafepoints, @JsonInclude(JsonInclude.Include.NON_NULL) Profile profile,
     JsonNode serverMetrics)
 {
     /** What each of the client's threads does. */
@@ -47,6 +50,35 @@ public record MeasurementSection(String boundary, String networkPath, String tls
     public record ClientCost(String method, double cpuUserS, double cpuSystemS, double cpuUserUsPerChunk,
         double cpuSystemUsPerChunk, long peakHeapBytes)
     {
+    }
+
+    /**
+     * The client's CPU over the load (the window of {@link ClientCost}) by what its threads do, from each thread's
+     * exact scheduler time; {@code ended} is the process total minus the threads seen.
+     *
+     * @param method      how it was measured and how {@code ended} is computed.
+     * @param unavailable why there are no groups (not Linux, no schedstat), else null.
+     * @param processMs   the process total over the window ({@link ClientCost}'s user + system), ms.
+     * @param totalMs     the sum over the groups, {@code ended} included: {@code process_ms}, or the threads' sum
+     *                    where that is more (by less than a 10 ms tick).
+     * @param groups      by group key, in a fixed order, every group present; null when unavailable.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record ClientCpuByThread(String method, String unavailable, double processMs, double totalMs,
+        Map<String, GroupCpu> groups)
+    {
+        /**
+         * One group's CPU.
+         *
+         * @param cpuMs      ms on CPU over the window.
+         * @param share      its part of {@code total_ms}, 0 to 1.
+         * @param usPerChunk µs per chunk of all phases, as {@link ClientCost}'s per-chunk figures.
+         * @param threads    how many of its threads ran in the window (0 for {@code ended}).
+         */
+        @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+        public record GroupCpu(double cpuMs, double share, double usPerChunk, int threads)
+        {
+        }
     }
 
     /** What the client did before t0 to be ready, and how long the server took to be. */

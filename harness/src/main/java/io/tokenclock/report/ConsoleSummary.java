@@ -13,6 +13,7 @@ import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
+import io.tokenclock.record.MeasurementSection;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.text.UntrustedText;
@@ -311,6 +312,11 @@ public final class ConsoleSummary
                 "heap %d MiB%n", health.cpuUserNs() / 1e9, health.cpuSystemNs() / 1e9,
                 health.cpuUserNs() / 1e3 / chunks, health.cpuSystemNs() / 1e3 / chunks,
                 health.peakHeapBytes() >> 20);
+            final MeasurementSection.ClientCpuByThread byThread = ClientCpuSection.of(health.cpuByThread(), chunks);
+            if (byThread != null)
+            {
+                out.println(ClientCpuSection.line(byThread));
+            }
         }
     }
 

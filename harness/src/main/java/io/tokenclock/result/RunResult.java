@@ -14,6 +14,7 @@ import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.health.SafepointCounters;
+import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
@@ -206,11 +207,11 @@ public record RunResult(
 
     /**
      * The client machine's own behaviour during the run: scheduling hiccups (lateness of a 1 ms wake-up, ms), GC
-     * activity, and the profiles written, if any.
+     * activity, and the profiles written, if any; its CPU over the load, in all and by thread group.
      */
     public record ClientHealth(Distribution hiccupsMs, long hiccupIntervalNs, long gcCount, long gcTotalMs,
         long gcMaxMs, List<String> gcCollectors, String profileEvent, List<String> profileFiles,
-        ProcessUsage.CpuTimes cpu, long peakHeapBytes, ReadinessReport readiness,
+        ProcessUsage.CpuTimes cpu, ThreadCpu.ByGroup cpuByThread, long peakHeapBytes, ReadinessReport readiness,
         long jitMsDuringLoad, SafepointCounters.Reading safepointsDuringLoad,
         String stagePriority)
     {

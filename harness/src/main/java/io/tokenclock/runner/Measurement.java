@@ -176,6 +176,7 @@ final class Measurement implements AutoCloseable, RequestListener
         final ProgressLine progress = options.output().progress() ? new ProgressLine(err, options) : null;
         new Supervisor(options, clock, interruption, generator, pool, client, collector, recorders, groups, progress)
             .untilDrained(PROGRESS_INTERVAL_NS, CANCEL_WAIT_NS);
+        monitors.beforeStopping();
         generatorThread.join(TimeUnit.SECONDS.toMillis(5));
         if (generatorFailure != null)
         {
@@ -418,9 +419,10 @@ final class Measurement implements AutoCloseable, RequestListener
         return thread;
     }
 
-    private static Thread daemon(final Runnable body, final String name)
+    /** A daemon thread of the window, which reads its own CPU as it ends ({@link Monitors#countingItsCpu}). */
+    private Thread daemon(final Runnable body, final String name)
     {
-        final Thread thread = new Thread(body, name);
+        final Thread thread = new Thread(monitors.countingItsCpu(body), name);
         thread.setDaemon(true);
         return thread;
     }

@@ -11,6 +11,7 @@ import io.tokenclock.health.GcPauseMonitor;
 import io.tokenclock.health.HiccupMonitor;
 import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.health.SafepointCounters;
+import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
@@ -26,12 +27,17 @@ final class Monitors implements AutoCloseable
         Long.getLong("tokenclock.hiccupIntervalUs", 1000));
 
     /** Readings at the window's start, to subtract from those at its end. */
-    record AtLoadStart(ProcessUsage.CpuTimes cpu, long jitMs, SafepointCounters.Reading safepoints)
+    record AtLoadStart(ProcessUsage.CpuTimes cpu, ThreadCpu.Snapshot threads, long jitMs,
+        SafepointCounters.Reading safepoints)
     {
     }
 
-    /** What the window cost the client: process CPU, JIT compilation (ms), safepoints (null when unreadable). */
-    record InLoad(ProcessUsage.CpuTimes cpu, long jitMs, SafepointCounters.Reading safepoints)
+    /**
+     * What the window cost the client: process CPU, the same by thread group, JIT compilation (ms), safepoints (null
+     * when unreadable).
+     */
+    record InLoad(ProcessUsage.CpuTimes cpu, ThreadCpu.ByGroup cpuByThread, long jitMs,
+        SafepointCounters.Reading safepoints)
     {
     }
 
@@ -39,6 +45,7 @@ final class Monitors implements AutoCloseable
     private final GcPauseMonitor gc = new GcPauseMonitor();
     private final ProcessUsage usage = new ProcessUsage();
     private final SafepointCounters safepoints = SafepointCounters.open();
+    private final ThreadCpu.Exits exits = new ThreadCpu.Exits();
     private final ProfilerSession profiler;
 
     private Monitors(final ProfilerSession profiler)
@@ -54,16 +61,50 @@ final class Monitors implements AutoCloseable
             options.measurement().profileOut() != null ? options.measurement().profileOut() : outputDir, err));
     }
 
+    /** The process total is read before the threads at the start and after them at the end, so that it covers them. */
     AtLoadStart atLoadStart()
     {
-        return new AtLoadStart(ProcessUsage.cpuNow(), Readiness.compilationMs(),
+        final ProcessUsage.CpuTimes cpu = ProcessUsage.cpuNow();
+        exits.arm();
+        return new AtLoadStart(cpu, ThreadCpu.snapshot(), Readiness.compilationMs(),
             safepoints == null ? null : safepoints.now());
     }
 
     InLoad inLoadSince(final AtLoadStart start)
     {
-        return new InLoad(ProcessUsage.cpuNow().since(start.cpu()), Readiness.compilationMs() - start.jitMs(),
+        final ThreadCpu.Snapshot threads = exits.addTo(ThreadCpu.snapshot());
+        final ProcessUsage.CpuTimes cpu = ProcessUsage.cpuNow().since(start.cpu());
+        return new InLoad(cpu, ThreadCpu.between(start.threads(), threads, cpu.totalNs()),
+            Readiness.compilationMs() - start.jitMs(),
             safepoints == null ? null : safepoints.now().since(start.safepoints()));
+    }
+
+    /**
+     * A reading of every thread as the drain ends, before the window's threads are stopped: one gone by the window's
+     * last reading (the server-metrics scraper, a power source) counts to its group up to here, not to {@code ended}.
+     */
+    void beforeStopping()
+    {
+        exits.keepAll(ThreadCpu.snapshot());
+    }
+
+    /**
+     * Runs {@code body}, then has its thread read its own CPU as it ends, so that a thread stopped before the
+     * window's end still counts to its group (collector, stage, load) rather than to {@code ended}.
+     */
+    Runnable countingItsCpu(final Runnable body)
+    {
+        return () ->
+        {
+            try
+            {
+                body.run();
+            }
+            finally
+            {
+                exits.recordCurrentThread();
+            }
+        };
     }
 
     /** @return the client's health for the record; complete once {@link #close()} has written the profiles. */
@@ -71,7 +112,8 @@ final class Monitors implements AutoCloseable
     {
         return new RunResult.ClientHealth(Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(),
             gc.count(), gc.totalMs(), gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
-            profiler == null ? List.of() : profiler.files(), inLoad.cpu(), usage.peakHeapBytes(), ready,
+            profiler == null ? List.of() : profiler.files(), inLoad.cpu(), inLoad.cpuByThread(), usage.peakHeapBytes(),
+            ready,
             inLoad.jitMs(), inLoad.safepoints(), stagePriority);
     }
 

@@ -30,6 +30,7 @@ import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.health.SafepointCounters;
+import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.metrics.Counter;
@@ -192,7 +193,7 @@ final class ReportGoldenTest
             new Distribution("ms", 30_000, 0.01, 0.08, 0.2, 0.05, 0.1, 0.2, 1.75, 4.5, 9.25, 1.5, 2.0, 4.0, 9.25),
             1_000_000, 14, 230, 41, List.of("G1 Young Generation", "G1 Old Generation"), "cpu",
             List.of("results/full/profile-cpu.html"), new ProcessUsage.CpuTimes(3_250_000_000L, 750_000_000L, true),
-            268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 2), 180,
+            byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 2), 180,
             new SafepointCounters.Reading(410, 95_500_000L, 3_250_000L), "SCHED_IDLE");
         final Map<String, Object> rtt = new LinkedHashMap<>();
         rtt.put("probes", 20);
@@ -226,12 +227,41 @@ final class ReportGoldenTest
             none.put(m, empty(m.unit()));
         }
         final RunResult.ClientHealth health = new RunResult.ClientHealth(empty("ms"), 1_000_000, 0, 0, 0, List.of(),
-            null, List.of(), new ProcessUsage.CpuTimes(20_000_000L, 0, false), 8_388_608L, ReadinessReport.NONE, 0,
+            null, List.of(), new ProcessUsage.CpuTimes(20_000_000L, 0, false),
+            ThreadCpu.ByGroup.unavailable("no /proc/self/task: per-thread CPU is read on Linux only", 20_000_000L),
+            8_388_608L, ReadinessReport.NONE, 0,
             null, "normal");
         final RunResult.Provenance provenance = new RunResult.Provenance("0b".repeat(32), null, 4, 0, null, null,
             "preserve: no flush", Map.of(), "nio", StampingReport.user(null));
         return new RunResult(o, target(o, "bare", false), counts, new RunResult.Window(5 * MS, 905 * MS, 1.25), none,
             health, provenance, List.of(), null, null, null, null, null, null, null);
+    }
+
+    /**
+     * The full run's CPU by thread: two snapshots of a 4.0 s window (a C1 compiler thread gone at the end, two
+     * threads born in it), 3.52 s seen per thread, so 480 ms ended.
+     */
+    private static ThreadCpu.ByGroup byThread()
+    {
+        final Map<Long, ThreadCpu.Sample> start = new LinkedHashMap<>();
+        start.put(11L, new ThreadCpu.Sample("multiThreadIoEv", 500_000_000L));
+        start.put(12L, new ThreadCpu.Sample("tokenclock-coll", 100_000_000L));
+        start.put(13L, new ThreadCpu.Sample("tokenclock-requ", 80_000_000L));
+        start.put(14L, new ThreadCpu.Sample("C2 CompilerThre", 8_000_000_000L));
+        start.put(15L, new ThreadCpu.Sample("tokenclock-load", 0));
+        start.put(16L, new ThreadCpu.Sample("GC Thread#0", 40_000_000L));
+        start.put(17L, new ThreadCpu.Sample("C1 CompilerThre", 300_000_000L));
+        final Map<Long, ThreadCpu.Sample> end = new LinkedHashMap<>();
+        end.put(11L, new ThreadCpu.Sample("multiThreadIoEv", 2_300_000_000L));
+        end.put(12L, new ThreadCpu.Sample("tokenclock-coll", 340_000_000L));
+        end.put(13L, new ThreadCpu.Sample("tokenclock-requ", 260_000_000L));
+        end.put(14L, new ThreadCpu.Sample("C2 CompilerThre", 8_820_000_000L));
+        end.put(15L, new ThreadCpu.Sample("tokenclock-load", 60_000_000L));
+        end.put(16L, new ThreadCpu.Sample("GC Thread#0", 270_000_000L));
+        end.put(18L, new ThreadCpu.Sample("tokenclock-hicc", 150_000_000L));
+        end.put(19L, new ThreadCpu.Sample("java", 40_000_000L));
+        return ThreadCpu.between(new ThreadCpu.Snapshot(start, null), new ThreadCpu.Snapshot(end, null),
+            4_000_000_000L);
     }
 
     private static RunResult.Target target(final RunOptions o, final String runId, final boolean probed)

@@ -2,6 +2,7 @@ package io.tokenclock.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tokenclock.record.MeasurementSection;
 import io.tokenclock.record.RecordJson;
 import io.tokenclock.record.RunRecord;
 
@@ -32,6 +34,22 @@ final class ResultsTest
             final RunRecord r = RecordJson.read(GOLDEN.resolve(name));
             assertEquals(Files.readString(GOLDEN.resolve(name)), new String(RecordJson.bytes(r)), name);
         }
+    }
+
+    @Test
+    void shouldReadTheClientCpuByThreadBackIntoItsTypedSectionInItsOrder() throws IOException
+    {
+        final MeasurementSection.ClientCpuByThread c =
+            RecordJson.read(GOLDEN.resolve("full-record.json")).measurement().clientCpuByThread();
+        assertEquals(List.of("stamping", "collector", "stage", "load", "monitors", "simulator", "runner", "jit", "gc",
+            "jvm", "other", "ended"), List.copyOf(c.groups().keySet()));
+        assertEquals(1_800.0, c.groups().get("stamping").cpuMs());
+        assertEquals(0.12, c.groups().get("ended").share());
+        assertEquals(c.totalMs(), c.groups().values().stream().mapToDouble(g -> g.cpuMs()).sum(), 1e-9);
+        final MeasurementSection.ClientCpuByThread bare =
+            RecordJson.read(GOLDEN.resolve("bare-record.json")).measurement().clientCpuByThread();
+        assertNull(bare.groups());
+        assertTrue(bare.unavailable().contains("Linux only"), bare.unavailable());
     }
 
     @Test
