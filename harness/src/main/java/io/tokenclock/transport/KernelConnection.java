@@ -535,6 +535,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         this.status = status;
         this.keepAlive = keepAlive;
         final RequestSlot slot = recorder.slot();
+        // Stream setup ends with the read that carried the head: its one stamp, as on Netty's client.
+        slot.headersNs = lastReadNs;
         slot.httpStatus = status;
         notStreaming = ErrorClassifier.notStreaming(status, contentType);
         if (ErrorClassifier.keepsBody(status, notStreaming))
