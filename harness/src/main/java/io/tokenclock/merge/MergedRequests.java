@@ -28,8 +28,8 @@ final class MergedRequests
 {
     private static final ObjectMapper JSON = Json.MAPPER;
     /** The stamps of a line, all on its shard's monotonic clock (docs/RESULTS.md); 0 or less means "none". */
-    private static final List<String> STAMPS = List.of("scheduled_ns", "submit_ns", "sent_ns", "first_token_ns",
-        "first_output_ns", "end_ns");
+    private static final List<String> STAMPS = List.of("scheduled_ns", "submit_ns", "sent_ns", "sent_kernel_ns",
+        "first_token_ns", "first_output_ns", "end_ns");
 
     private MergedRequests()
     {

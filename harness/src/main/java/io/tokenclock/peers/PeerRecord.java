@@ -67,8 +67,8 @@ final class PeerRecord
             t.firstTokenRule(), t.tokenCounts(), formulas, s.recomputed() ? HDR : s.percentiles(), null, null, null,
             null, null, null, null, null, null, null, null);
         final ReportSection report = new ReportSection(new ReportSection.Window(0, 0, durationS, durationS),
-            s.counts(), Map.of(), s.throughput(), s.distributions(), List.of(), null, null, null, Map.of(), null, null,
-            null, null, null, null, null);
+            s.counts(), Map.of(), s.throughput(), s.distributions(), List.of(), null, null, null, null, Map.of(), null,
+            null, null, null, null, null, null);
         return new RunRecord(new RunRecord.Header(0, s.recomputed() ? "tokenclock-metrics/1" : s.tool(),
             s.tool() + (s.version() == null ? "" : " " + s.version())), null, false, null, s.startedAt(), List.of(),
             new RunRecord.Model(s.model(), List.of(), null, s.tokenizer(), null, null, null), null, null, null,

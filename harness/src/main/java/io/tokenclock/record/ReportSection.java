@@ -25,7 +25,8 @@ import io.tokenclock.metrics.Counter;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ReportSection(Window window, Counts counts, Map<String, Long> errorsByClass, Throughput throughput,
-    Map<String, Dist> distributions, List<String> tailWarnings, JsonNode clientReceiveDelay, ColdStart coldStart,
+    Map<String, Dist> distributions, List<String> tailWarnings, JsonNode clientReceiveDelay,
+    JsonNode clientSendDelay, ColdStart coldStart,
     Tasks tasks, Map<String, Segment> segments, Harness harness, Goodput goodput, JsonNode quality,
     RepetitionRef repetitions, JsonNode server, Cost cost, Energy energy)
 {

@@ -69,6 +69,11 @@ public final class RequestSlot
     public boolean newConnection;
     public long sentNs;
     /**
+     * The kernel's send stamp of the request's last byte (kernel-stamped client with send stamps), converted to the
+     * run's clock; 0 when there is none. Beside {@link #sentNs}, never instead of it: TTFT still starts at sentNs.
+     */
+    public long sentKernelNs;
+    /**
      * Arrival of the read that carried the response's status line and headers (the stamp of that network read); 0 if
      * none came. Set once per response, never per chunk.
      */
@@ -154,6 +159,7 @@ public final class RequestSlot
         connectionId = -1;
         newConnection = false;
         sentNs = 0;
+        sentKernelNs = 0;
         headersNs = 0;
         endNs = 0;
         httpStatus = 0;

@@ -334,6 +334,13 @@ public final class ConsoleSummary
         {
             out.printf(Locale.ROOT, "stamping: user (kernel stamps were asked: %s)%n", s.fallbackReason());
         }
+        final StampingReport.SendDelay send = s.sendDelay();
+        if (send != null && send.requests() > 0)
+        {
+            out.printf(Locale.ROOT, "stamping: client send delay (user send stamp to the kernel's) p50 %.1f  p99 " +
+                "%.1f  max %.1f us over %d requests (%d without a send stamp)%n", send.p50Ns() / 1e3,
+                send.p99Ns() / 1e3, send.maxNs() / 1e3, send.requests(), send.unstamped());
+        }
     }
 
     /**

@@ -31,6 +31,7 @@ import io.tokenclock.record.ReportSection;
 import io.tokenclock.record.RunRecord;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
 
@@ -263,9 +264,10 @@ public final class RecordWriter
             r.window().wallSeconds());
         final ReportSection.Throughput throughput = new ReportSection.Throughput(Formulas.rate(c.ok(), w),
             Formulas.rate(c.get(Counter.OUTPUT_TOKENS), w), Formulas.rate(c.get(Counter.INPUT_TOKENS), w));
+        final StampingReport stamping = r.provenance().stamping();
         return new ReportSection(window, counts(r), new LinkedHashMap<>(c.errorsByClass()), throughput,
-            distributions(r.distributions()), tailWarnings(r),
-            StampingSection.receiveDelay(r.provenance().stamping()), coldStart(r.coldStart()), tasks(r.tasks(), w),
+            distributions(r.distributions()), tailWarnings(r), StampingSection.receiveDelay(stamping),
+            StampingSection.sendDelay(stamping), coldStart(r.coldStart()), tasks(r.tasks(), w),
             segments(r.groups(), r.options().quality().rule().judgesOutputs()),
             new ReportSection.Harness(c.values()), GoodputSection.json(r),
             QualitySection.json(r), repetitions(r.options().state()), ServerMetricsReport.window(r),

@@ -167,6 +167,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeNumberField("scheduled_ns", s.scheduledNs);
         g.writeNumberField("submit_ns", s.submitNs);
         g.writeNumberField("sent_ns", s.sentNs);
+        if (s.sentKernelNs != 0)
+        {
+            // only with kernel send stamps, so that other runs' lines stay as they were
+            g.writeNumberField("sent_kernel_ns", s.sentKernelNs);
+        }
         g.writeNumberField("headers_ns", s.headersNs);
         g.writeNumberField("first_token_ns", s.firstTokenNs);
         g.writeNumberField("first_output_ns", s.firstOutputNs);

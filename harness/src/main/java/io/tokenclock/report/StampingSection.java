@@ -12,7 +12,8 @@ import io.tokenclock.transport.StampingReport;
 
 /**
  * How the reads were stamped, in record.json: {@code measurement.stamping} (kernel or user, fallbacks, the realtime
- * offset's range), {@code report.client_receive_delay} (kernel stamp to user stamp), and the tail warning of a
+ * offset's range), {@code report.client_receive_delay} (kernel stamp to user stamp), {@code
+ * report.client_send_delay} (user send stamp to kernel send stamp), and the tail warning of a
  * realtime step. docs/RESULTS.md describes each field.
  */
 final class StampingSection
@@ -71,6 +72,38 @@ final class StampingSection
             .put("max", d.maxNs() / 1e3)
             .put("method", "per read: the user stamp taken right after recvmsg returned, minus the kernel's receive " +
                 "stamp of the same read: the client's own delay in reading what had arrived");
+    }
+
+    /**
+     * @return {@code report.client_send_delay}: user send stamp to the kernel's send stamp per request, µs; null
+     * when no socket asked for send stamps (user stamps).
+     */
+    static JsonNode sendDelay(final StampingReport s)
+    {
+        final StampingReport.SendDelay d = s.sendDelay();
+        if (d == null || d.requests() + d.unstamped() + d.socketsRefused() == 0)
+        {
+            return NODES.nullNode();
+        }
+        final ObjectNode n = NODES.objectNode()
+            .put("unit", "us")
+            .put("requests", d.requests())
+            .put("unstamped", d.unstamped())
+            .put("before_user_send", d.beforeUserSend())
+            .put("sockets_refused", d.socketsRefused());
+        if (d.requests() > 0)
+        {
+            n.put("p50", d.p50Ns() / 1e3).put("p99", d.p99Ns() / 1e3).put("p99_9", d.p999Ns() / 1e3)
+                .put("max", d.maxNs() / 1e3);
+        }
+        else
+        {
+            n.putNull("p50").putNull("p99").putNull("p99_9").putNull("max");
+        }
+        return n.put("method", "per request: the kernel's software transmit stamp of the request's last byte " +
+            "(SOF_TIMESTAMPING_TX_SOFTWARE with OPT_ID, read from the error queue; over TLS its last ciphertext " +
+            "byte), converted to the run's clock, minus sent_ns (taken before the write): the client's own send " +
+            "delay, and how much shorter TTFT would be from the kernel's send stamp; TTFT is still from sent_ns");
     }
 
     /** @return the tail warning of a run whose realtime clock stepped, if it did. */

@@ -71,6 +71,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     private boolean notStreaming;
     private StringBuilder errorBody;
     private int user = -1;
+    /** The request in flight waits for its send stamp: the one whose key reaches {@link #requestLastByte}. */
+    private boolean awaitingSendStamp;
+    /** The key (offset since send stamps were turned on) of the request's last byte; for TLS, of its ciphertext. */
+    private long requestLastByte;
 
     /** @param tls the connection's TLS, or null for plain http. */
     KernelConnection(final KernelLoop loop, final int id, final StampedSocket socket, final KernelTls tls,
@@ -128,6 +132,11 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             }
             return;
         }
+        if ((events & LinuxNet.EPOLLERR) != 0 && socket.txStamps())
+        {
+            // a send stamp queued on the error queue (epoll reports it as EPOLLERR until the queue is read)
+            readSendStamps();
+        }
         if ((events & LinuxNet.EPOLLOUT) != 0 && pendingBytes() > 0)
         {
             flush();
@@ -149,6 +158,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             return;
         }
         connected = true;
+        enableSendStamps();
         if (tls != null)
         {
             startHandshake();
@@ -156,6 +166,15 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         }
         loop.watch(this, false);
         onConnectionReady();
+    }
+
+    /** Connected and nothing sent yet: the moment the kernel takes keyed send stamps (docs/ACCURACY.md). */
+    private void enableSendStamps()
+    {
+        if (socket.timestamps() && !socket.enableTxStamps(loop.client().sendStampFlags()))
+        {
+            loop.sendStampsRefused(socket.lastErrno());
+        }
     }
 
     /** Connected, and over https the handshake done: a waiting request goes, or the connection joins the idle ones. */
@@ -259,6 +278,9 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                 return;
             }
         }
+        slot.sentKernelNs = 0;
+        awaitingSendStamp = socket.txStamps();
+        requestLastByte = socket.sentBytes() + pendingBytes() - 1;
         flush();
     }
 
@@ -317,6 +339,55 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             }
         }
         loop.watch(this, false);
+        if (awaitingSendStamp)
+        {
+            // all of the request is with the kernel: on loopback its stamp is queued already, else it comes later
+            readSendStamps();
+        }
+    }
+
+    /**
+     * Reads the error queue (never blocking, a bounded number of messages): the request in flight takes the first
+     * send stamp whose key reaches its last byte, converted to the run's clock; stamps of earlier bytes (the
+     * handshake, a partial write, an earlier request) are read and dropped, so the queue never fills.
+     */
+    private void readSendStamps()
+    {
+        for (int i = 0; i < KernelLoop.READS_PER_EVENT && open; i++)
+        {
+            if (socket.readSendStamp() < 0)
+            {
+                return;
+            }
+            final long key = socket.lastSendKey();
+            final long stamp = socket.lastSendStampNs();
+            if (awaitingSendStamp && active && key >= 0 && stamp >= 0 && covers(key, requestLastByte))
+            {
+                final RequestSlot slot = recorder.slot();
+                slot.sentKernelNs = loop.sendStamp(slot.sentNs, stamp);
+                awaitingSendStamp = false;
+            }
+        }
+    }
+
+    /** @return whether a stamp keyed {@code key} is of byte {@code lastByte} or a later one (keys wrap at 2^32). */
+    static boolean covers(final long key, final long lastByte)
+    {
+        return (int)(key - lastByte) >= 0;
+    }
+
+    /** The request ends: a send stamp still queued is taken now; a request without one is counted. */
+    private void settleSendStamp()
+    {
+        if (awaitingSendStamp)
+        {
+            readSendStamps();
+        }
+        if (awaitingSendStamp)
+        {
+            awaitingSendStamp = false;
+            loop.sendUnstamped();
+        }
     }
 
     /** Reads what is queued, one stamped read at a time (each event its own read while a backlog waits). */
@@ -527,6 +598,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         // Back to the pool before the end is published, as with Netty: a closed loop refilling at once finds it idle.
         final RequestSlot slot = recorder.slot();
         final int carried = user;
+        settleSendStamp();
         if (RetryPolicy.retries(status, slot.retries429, loop.settings().limits()))
         {
             active = false;
@@ -638,6 +710,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
 
     private void end(final long endNs, final ErrorClass error, final String detail)
     {
+        settleSendStamp();
         active = false;
         recorder.finish(endNs, error, detail);
     }

@@ -42,7 +42,12 @@ final class KernelLoop implements Runnable
 
     /** What this loop counted, for {@link StampingReport}. */
     record Counts(long reads, long fallbackReads, long backlogReads, long steps, long minOffsetNs, long maxOffsetNs,
-        Histogram receiveDelay)
+        Histogram receiveDelay, SendCounts send)
+    {
+    }
+
+    /** Send stamps: requests stamped, ended without one, stamped before their user send stamp; sockets refused. */
+    record SendCounts(long stamped, long unstamped, long beforeUser, long refusedSockets, Histogram delay)
     {
     }
 
@@ -66,6 +71,12 @@ final class KernelLoop implements Runnable
     private final ClockBridge bridge = new ClockBridge(KernelStamps.systemClocks(), StampingReport.STEP_NS);
     /** Kernel stamp to user stamp, ns; fixed range (10 s) so that a copy from another thread never sees a resize. */
     private final Histogram receiveDelay = new Histogram(10_000_000_000L, 3);
+    /** User send stamp to kernel send stamp, ns; the same fixed range. */
+    private final Histogram sendDelay = new Histogram(10_000_000_000L, 3);
+    private volatile long sendStamped;
+    private volatile long sendUnstamped;
+    private volatile long sendBeforeUser;
+    private volatile long sendRefused;
     private final List<KernelConnection> connections = new ArrayList<>();
     private final ArrayDeque<KernelConnection> idle = new ArrayDeque<>();
     /** Indices of closed connections, reused by the next ones (an index is its epoll key). */
@@ -212,7 +223,8 @@ final class KernelLoop implements Runnable
     Counts counts()
     {
         return new Counts(reads, fallbackReads, backlogReads, bridge.steps(), bridge.minOffsetNs(),
-            bridge.maxOffsetNs(), receiveDelay.copy());
+            bridge.maxOffsetNs(), receiveDelay.copy(), new SendCounts(sendStamped, sendUnstamped, sendBeforeUser,
+            sendRefused, sendDelay.copy()));
     }
 
     @Override
@@ -410,6 +422,44 @@ final class KernelLoop implements Runnable
         final long kernelNs = Math.min(bridge.toMonotonicNs(kernelStampNs), userNs);
         receiveDelay.recordValue(Math.min(userNs - kernelNs, receiveDelay.getHighestTrackableValue()));
         return kernelNs;
+    }
+
+    /**
+     * Counts one request's send stamp and returns it on the run's clock, converted with the offset sampled now.
+     * Not clamped to the user send stamp: a stamp before it would be a stamp of other bytes or a conversion error,
+     * and is counted as such ({@code before_user_send}) rather than hidden.
+     *
+     * @param userSentNs    the request's user send stamp, taken before its write.
+     * @param kernelStampNs the kernel's send stamp of its last byte ({@code CLOCK_REALTIME}).
+     */
+    long sendStamp(final long userSentNs, final long kernelStampNs)
+    {
+        bridge.sample();
+        final long kernelNs = bridge.toMonotonicNs(kernelStampNs);
+        final long delayNs = kernelNs - userSentNs;
+        sendStamped++;
+        if (delayNs < 0)
+        {
+            sendBeforeUser++;
+        }
+        sendDelay.recordValue(Math.min(Math.max(0, delayNs), sendDelay.getHighestTrackableValue()));
+        return kernelNs;
+    }
+
+    /** A request with send stamps on ended without its stamp. */
+    void sendUnstamped()
+    {
+        sendUnstamped++;
+    }
+
+    /** The kernel refused send stamps on a socket: its requests carry the user send stamp only; said once. */
+    void sendStampsRefused(final int errno)
+    {
+        if (sendRefused++ == 0)
+        {
+            client.note().accept("stamping: the kernel refused send stamps (SOF_TIMESTAMPING_TX_SOFTWARE, errno " +
+                errno + "): requests keep their user send stamp only (report.client_send_delay.sockets_refused)");
+        }
     }
 
     private void noteFallback(final long code)

@@ -17,6 +17,7 @@ import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
+import io.tokenclock.transport.kernel.LinuxNet;
 
 /**
  * The kernel-stamped HTTP/1.1 client: TCP sockets driven by epoll loops of its own over FFM
@@ -43,6 +44,8 @@ final class KernelStreamClient implements StreamClient
     private volatile boolean stickyUsers;
     private final Consumer<String> note;
     private final boolean askKernel;
+    /** What a connected socket asks for its send stamps ({@link LinuxNet#TX_STAMP_FLAGS}; a test asks more). */
+    private final int sendStampFlags;
     /** For https, the context that makes each connection's engine; null for plain http. */
     private final SslContext tls;
 
@@ -64,9 +67,21 @@ final class KernelStreamClient implements StreamClient
     KernelStreamClient(final ClientSettings settings, final Consumer<String> note, final boolean askKernel,
         final boolean start)
     {
+        this(settings, note, askKernel, start, LinuxNet.TX_STAMP_FLAGS);
+    }
+
+    /**
+     * @param sendStampFlags the {@code SO_TIMESTAMPING} flags a connected socket sets for its send stamps: {@link
+     *                       LinuxNet#TX_STAMP_FLAGS}, or with a bit the kernel does not know, so that it refuses them
+     *                       (the fallback test).
+     */
+    KernelStreamClient(final ClientSettings settings, final Consumer<String> note, final boolean askKernel,
+        final boolean start, final int sendStampFlags)
+    {
         this.settings = settings;
         this.note = note;
         this.askKernel = askKernel;
+        this.sendStampFlags = sendStampFlags;
         try
         {
             this.address = InetAddress.getByName(settings.endpoint().host());
@@ -132,6 +147,11 @@ final class KernelStreamClient implements StreamClient
     boolean askKernel()
     {
         return askKernel;
+    }
+
+    int sendStampFlags()
+    {
+        return sendStampFlags;
     }
 
     /** @return a new connection's TLS (client mode, SNI and host name as Netty's client sets them), or null. */
@@ -228,6 +248,11 @@ final class KernelStreamClient implements StreamClient
         long minOffset = Long.MAX_VALUE;
         long maxOffset = Long.MIN_VALUE;
         final Histogram delay = new Histogram(3);
+        final Histogram send = new Histogram(3);
+        long stamped = 0;
+        long unstamped = 0;
+        long beforeUser = 0;
+        long refused = 0;
         for (final KernelLoop loop : loops)
         {
             final KernelLoop.Counts c = loop.counts();
@@ -241,13 +266,21 @@ final class KernelStreamClient implements StreamClient
                 maxOffset = Math.max(maxOffset, c.maxOffsetNs());
             }
             delay.add(c.receiveDelay());
+            send.add(c.send().delay());
+            stamped += c.send().stamped();
+            unstamped += c.send().unstamped();
+            beforeUser += c.send().beforeUser();
+            refused += c.send().refusedSockets();
         }
+        final StampingReport.SendDelay sent = new StampingReport.SendDelay(stamped, unstamped, beforeUser, refused,
+            send.getValueAtPercentile(50), send.getValueAtPercentile(99), send.getValueAtPercentile(99.9),
+            send.getMaxValue());
         final StampingReport.ReceiveDelay receive = new StampingReport.ReceiveDelay(delay.getTotalCount(),
             delay.getValueAtPercentile(50), delay.getValueAtPercentile(99), delay.getValueAtPercentile(99.9),
             delay.getMaxValue());
         return new StampingReport(fallback == reads && reads > 0 ? "user" : "kernel", "kernel", reads, fallback,
             fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
-            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, receive);
+            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, receive, sent);
     }
 
     @Override

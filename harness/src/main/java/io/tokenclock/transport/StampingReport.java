@@ -13,9 +13,12 @@ package io.tokenclock.transport;
  * @param realtimeSteps  samples where the offset jumped by more than {@link #STEP_NS} (a step of the realtime clock).
  * @param backlogReads   reads cut to one event's boundary because more was queued behind it.
  * @param receiveDelay   kernel stamp to user stamp, per read: the client's own receive delay; null for user stamps.
+ * @param sendDelay      user send stamp to kernel send stamp, per request: the client's own send delay; null for user
+ *                       stamps.
  */
 public record StampingReport(String mode, String requested, long reads, long fallbackReads, String fallbackReason,
-    long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, ReceiveDelay receiveDelay)
+    long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, ReceiveDelay receiveDelay,
+    SendDelay sendDelay)
 {
     /** An offset move larger than this between two samples is a step of the realtime clock (NTP slews stay below). */
     public static final long STEP_NS = 1_000_000;
@@ -33,10 +36,29 @@ public record StampingReport(String mode, String requested, long reads, long fal
     {
     }
 
+    /**
+     * The distribution of the kernel's send stamp of a request's last byte minus its user send stamp (taken before
+     * the write), ns, over the requests that had both: how much later than {@code sent_ns} the request really left,
+     * and so how much earlier TTFT would end if it started at the kernel's stamp.
+     *
+     * @param requests       requests with a send stamp.
+     * @param unstamped      requests sent with send stamps on whose stamp had not come when they ended.
+     * @param beforeUserSend stamps earlier than their user send stamp (recorded in the distribution as 0).
+     * @param socketsRefused sockets on which the kernel refused send stamps.
+     * @param p50Ns          median.
+     * @param p99Ns          99th percentile.
+     * @param p999Ns         99.9th percentile.
+     * @param maxNs          largest.
+     */
+    public record SendDelay(long requests, long unstamped, long beforeUserSend, long socketsRefused, long p50Ns,
+        long p99Ns, long p999Ns, long maxNs)
+    {
+    }
+
     /** @return a report of user stamps; {@code fallbackReason} non-null when kernel stamps were asked. */
     public static StampingReport user(final String fallbackReason)
     {
         return new StampingReport("user", fallbackReason == null ? "user" : "kernel", 0, 0, fallbackReason, 0, 0, 0,
-            0, null);
+            0, null, null);
     }
 }

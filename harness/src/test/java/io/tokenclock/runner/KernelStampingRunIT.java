@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -74,6 +75,16 @@ final class KernelStampingRunIT
             assertFalse(delay.isNull() || delay.isMissingNode(), record.path("report").toString());
             assertTrue(delay.path("p50").asDouble() >= 0);
             assertTrue(delay.path("max").asDouble() >= delay.path("p99").asDouble());
+            final JsonNode send = record.path("report").path("client_send_delay");
+            assertTrue(send.path("requests").asLong() >= 6, "a send stamp per request: " + send);
+            assertTrue(send.path("max").asDouble() >= send.path("p50").asDouble() && send.path("p50").asDouble() > 0);
+            for (final String line : Files.readAllLines(dir.resolve("requests.jsonl")))
+            {
+                final JsonNode request = JSON.readTree(line);
+                final long sent = request.path("sent_ns").asLong();
+                final long kernel = request.path("sent_kernel_ns").asLong();
+                assertTrue(sent <= kernel && kernel <= request.path("headers_ns").asLong(), line);
+            }
         }
     }
 
@@ -87,6 +98,8 @@ final class KernelStampingRunIT
             final JsonNode record = JSON.readTree(dir.resolve("record.json").toFile());
             assertEquals("user", record.path("measurement").path("stamping").path("mode").asText());
             assertTrue(record.path("report").path("client_receive_delay").isNull());
+            assertTrue(record.path("report").path("client_send_delay").isNull());
+            assertFalse(Files.readString(dir.resolve("requests.jsonl")).contains("sent_kernel_ns"));
         }
     }
 }

@@ -22,6 +22,7 @@ import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.transport.kernel.KernelStamps;
+import io.tokenclock.transport.kernel.LinuxNet;
 
 /**
  * The kernel-stamped client end to end against the simulator on loopback: requests complete with every chunk, the
@@ -116,6 +117,70 @@ final class KernelStreamClientIT
                     "a receive delay for every kernel-stamped read");
                 assertEquals(stamping.fallbackReads() > 0 ? 1 : 0, notes.size(), "one line at the first fallback");
                 assertTrue(stamping.offsetMaxNs() >= stamping.offsetMinNs() && stamping.offsetMinNs() > 0);
+            }
+        }
+    }
+
+    @Test
+    void shouldStampEachRequestsSendBetweenItsUserSendStampAndItsResponsesFirstRead() throws Exception
+    {
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(1).jitter(0)))
+        {
+            final ClientSettings s = settings(server.baseUrl(), RequestLimits.DEFAULT);
+            try (StreamClient client = StreamClients.open(s, line -> {}))
+            {
+                final List<RequestSlot> slots = new ArrayList<>();
+                for (int round = 0; round < 8; round++)
+                {
+                    // one kept-alive connection: each request's stamp must be its own, not the one before's
+                    final RequestSlot slot = slot(round);
+                    slots.add(slot);
+                    client.submit(slot);
+                    drain(s.records(), 8, 1);
+                }
+                for (final RequestSlot slot : slots)
+                {
+                    assertEquals(ErrorClass.NONE, slot.errorClass, slot.errorDetail);
+                    assertTrue(slot.sentKernelNs > 0, "a send stamp");
+                    assertTrue(slot.sentNs <= slot.sentKernelNs, "not before the user send stamp, taken before the " +
+                        "write: " + slot.sentNs + " > " + slot.sentKernelNs);
+                    assertTrue(slot.sentKernelNs <= slot.headersNs, "not after the response's first read: " +
+                        slot.sentKernelNs + " > " + slot.headersNs);
+                }
+                final StampingReport.SendDelay send = client.stamping().sendDelay();
+                assertEquals(8, send.requests(), send.toString());
+                assertEquals(0, send.unstamped() + send.beforeUserSend() + send.socketsRefused(), send.toString());
+                assertTrue(send.maxNs() >= send.p50Ns() && send.p50Ns() > 0, send.toString());
+            }
+        }
+    }
+
+    @Test
+    void shouldRunOnWithTheUserSendStampWhenTheKernelRefusesSendStamps() throws Exception
+    {
+        try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(1).decodeBaseMs(1).jitter(0)))
+        {
+            final ClientSettings s = settings(server.baseUrl(), RequestLimits.DEFAULT);
+            final List<String> notes = new CopyOnWriteArrayList<>();
+            // a flag bit the kernel does not know: it refuses the whole option (EINVAL), as an older kernel would
+            try (KernelStreamClient client = new KernelStreamClient(s, notes::add, true, true,
+                LinuxNet.TX_STAMP_FLAGS | 1 << 30))
+            {
+                final RequestSlot first = slot(0);
+                final RequestSlot second = slot(1);
+                client.submit(first);
+                client.submit(second);
+                final int[] chunks = drain(s.records(), 2, 2);
+                assertTrue(chunks[0] >= TOKENS && chunks[1] >= TOKENS, "the run goes on");
+                assertEquals(ErrorClass.NONE, first.errorClass, first.errorDetail);
+                assertEquals(0, first.sentKernelNs + second.sentKernelNs, "no send stamp");
+                assertTrue(first.sentNs > 0 && second.sentNs > 0, "the user send stamps");
+                final StampingReport stamping = client.stamping();
+                assertEquals("kernel", stamping.mode(), "receive stamps stay on: " + stamping);
+                assertTrue(stamping.sendDelay().socketsRefused() >= 1, stamping.sendDelay().toString());
+                assertEquals(0, stamping.sendDelay().requests() + stamping.sendDelay().unstamped());
+                final List<String> refused = notes.stream().filter(n -> n.contains("refused send stamps")).toList();
+                assertEquals(1, refused.size(), "one line: " + notes);
             }
         }
     }

@@ -158,6 +158,9 @@ final class KernelTlsIT
                 assertEquals(200, slot.httpStatus);
                 assertEquals(slots.get(0).connectionId, slot.connectionId, "one kept-alive TLS connection");
                 assertEquals(TOKENS, stamps.get(round).size(), "every chunk recorded");
+                assertTrue(slot.sentNs <= slot.sentKernelNs && slot.sentKernelNs <= slot.headersNs,
+                    "the send stamp of the request's last ciphertext byte, between the user send stamp and the " +
+                    "response's first read: " + slot.sentNs + " " + slot.sentKernelNs + " " + slot.headersNs);
                 long previous = slot.sentNs;
                 for (int i = 0; i < TOKENS; i++)
                 {
@@ -174,6 +177,8 @@ final class KernelTlsIT
                 stamping);
             assertNotNull(stamping.receiveDelay());
             assertEquals(stamping.reads() - stamping.fallbackReads(), stamping.receiveDelay().count());
+            assertEquals(3, stamping.sendDelay().requests(), "a send stamp per request: " + stamping.sendDelay());
+            assertEquals(0, stamping.sendDelay().beforeUserSend());
             assertEquals(stamping.fallbackReads() > 0 ? 1 : 0, notes.size(), "quiet unless a read fell back");
         }
     }

@@ -33,11 +33,28 @@ public final class LinuxNet
     public static final int SO_TIMESTAMPING_NEW = 65;
     public static final int SOF_TIMESTAMPING_RX_SOFTWARE = 1 << 3;
     public static final int SOF_TIMESTAMPING_SOFTWARE = 1 << 4;
+    /** A software stamp when a send's last byte is handed to the device, queued on the socket's error queue. */
+    public static final int SOF_TIMESTAMPING_TX_SOFTWARE = 1 << 1;
+    /** Each transmit stamp carries a key: for TCP, the offset of the send's last byte (sock_extended_err.ee_data). */
+    public static final int SOF_TIMESTAMPING_OPT_ID = 1 << 7;
+    /** The error queue carries only the stamp and its key, not a copy of the packet. */
+    public static final int SOF_TIMESTAMPING_OPT_TSONLY = 1 << 11;
+    /** {@code IPPROTO_IP} and its extended-error control message ({@code IP_RECVERR}). */
+    public static final int SOL_IP = 0;
+    public static final int IP_RECVERR = 11;
+    /** {@code IPPROTO_IPV6} and its extended-error control message ({@code IPV6_RECVERR}). */
+    public static final int SOL_IPV6 = 41;
+    public static final int IPV6_RECVERR = 25;
+    /** {@code sock_extended_err.ee_errno} of a timestamp, its origin and the type of a send stamp. */
+    public static final int ENOMSG = 42;
+    public static final int SO_EE_ORIGIN_TIMESTAMPING = 4;
+    public static final int SCM_TSTAMP_SND = 0;
     static final int IPPROTO_TCP = 6;
     static final int TCP_NODELAY = 1;
     public static final int MSG_PEEK = 2;
     public static final int MSG_CTRUNC = 8;
     public static final int MSG_DONTWAIT = 0x40;
+    public static final int MSG_ERRQUEUE = 0x2000;
     static final int MSG_NOSIGNAL = 0x4000;
     public static final int EPOLLIN = 1;
     public static final int EPOLLOUT = 4;
@@ -184,6 +201,24 @@ public final class LinuxNet
     {
         return setIntOption(errno, fd, SOL_SOCKET, SO_TIMESTAMPING,
             SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE, scratchInt);
+    }
+
+    /** The flags {@link #enableTxTimestamps} sets: receive stamps as before, and keyed send stamps alone. */
+    public static final int TX_STAMP_FLAGS = SOF_TIMESTAMPING_RX_SOFTWARE | SOF_TIMESTAMPING_SOFTWARE |
+        SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_OPT_ID | SOF_TIMESTAMPING_OPT_TSONLY;
+
+    /**
+     * Asks for software transmit stamps as well as receive stamps on the connected TCP socket {@code fd}: each send's
+     * last byte is stamped when handed to the device and the stamp queued, keyed by that byte's offset, on the error
+     * queue. The kernel refuses the key ({@code OPT_ID}, EINVAL) on a TCP socket not yet connected, and counts the
+     * offsets from the first byte not yet acknowledged when the option is set: so it is set once connected, before
+     * anything is sent. {@code flags}: {@link #TX_STAMP_FLAGS} (a test adds a bit the kernel does not know, which
+     * it refuses with EINVAL, to take the refused path).
+     */
+    public static int enableTxTimestamps(final MemorySegment errno, final int fd, final int flags,
+        final MemorySegment scratchInt)
+    {
+        return setIntOption(errno, fd, SOL_SOCKET, SO_TIMESTAMPING, flags, scratchInt);
     }
 
     /** @return the bytes read into {@code msghdr}'s buffer (its control data holds the stamp), 0 at EOF, or -1. */

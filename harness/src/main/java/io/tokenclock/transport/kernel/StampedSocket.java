@@ -18,6 +18,10 @@ import java.net.InetAddress;
  * event ends at a blank line): with servers that write one event per segment (loopback, {@code TCP_NODELAY}), each
  * event gets its own arrival. It costs one more system call per read (the peek), measured in JMH.
  * <p>
+ * <b>Send stamps.</b> Once connected, {@link #enableTxStamps} adds keyed software transmit stamps: the kernel
+ * queues one per send, for its last byte, on the socket's error queue ({@link #readSendStamp}); the key is that
+ * byte's offset in {@link #sentBytes()}, so a request's stamp is the one whose key reaches its last byte.
+ * <p>
  * <b>TLS.</b> Ciphertext hides the event boundary; {@link #readRecord} reads to the end of the first whole TLS record
  * instead ({@link TlsRecords}), so that each record, and the plaintext it decrypts to, carries the stamp of the read
  * that completed it.
@@ -37,6 +41,11 @@ public final class StampedSocket implements AutoCloseable
     private final MemorySegment control = arena.allocate(CONTROL_BYTES, 8);
     private final MemorySegment iov = arena.allocate(16, 8);
     private final MemorySegment msghdr = arena.allocate(LinuxNet.MSGHDR_BYTES, 8);
+    /** The error queue's own message: a send stamp comes with no data (OPT_TSONLY) and two control messages. */
+    private final MemorySegment errControl = arena.allocate(CONTROL_BYTES, 8);
+    private final MemorySegment errData = arena.allocate(64, 8);
+    private final MemorySegment errIov = arena.allocate(16, 8);
+    private final MemorySegment errMsghdr = arena.allocate(LinuxNet.MSGHDR_BYTES, 8);
     private final int fd;
     private final boolean timestamps;
     private final TlsRecords records = new TlsRecords();
@@ -45,6 +54,12 @@ public final class StampedSocket implements AutoCloseable
     private long backlogReads;
     private boolean lastReadWasBacklog;
     private boolean closed;
+    /** Send stamps on: the kernel took {@link #enableTxStamps}. */
+    private boolean txStamps;
+    /** Bytes sent since send stamps were turned on: the next byte's key. */
+    private long sentBytes;
+    private long lastSendStampNs = ControlMessages.MISSING;
+    private long lastSendKey = ControlMessages.MISSING;
 
     private StampedSocket(final int fd, final boolean timestamps)
     {
@@ -54,6 +69,11 @@ public final class StampedSocket implements AutoCloseable
         msghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_IOV, iov);
         msghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_IOVLEN, 1L);
         iov.set(ValueLayout.ADDRESS, 0, data);
+        errMsghdr.fill((byte)0);
+        errMsghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_IOV, errIov);
+        errMsghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_IOVLEN, 1L);
+        errIov.set(ValueLayout.ADDRESS, 0, errData);
+        errIov.set(ValueLayout.JAVA_LONG, 8, errData.byteSize());
     }
 
     /**
@@ -256,6 +276,78 @@ public final class StampedSocket implements AutoCloseable
     }
 
     /**
+     * Turns send stamps on ({@link LinuxNet#enableTxTimestamps}), once connected and before the first byte is sent:
+     * from here each send's last byte gets a stamp on the error queue, keyed by its offset in {@link #sentBytes()}.
+     *
+     * @param flags {@link LinuxNet#TX_STAMP_FLAGS}, or more for a test that wants the kernel to refuse.
+     * @return whether the kernel took it (if not, receive stamps stay as they were; {@link #lastErrno()} says why).
+     */
+    public boolean enableTxStamps(final int flags)
+    {
+        if (!timestamps || txStamps)
+        {
+            return txStamps;
+        }
+        if (LinuxNet.enableTxTimestamps(errno, fd, flags, scratch) != 0)
+        {
+            lastErrno = LinuxNet.errno(errno);
+            return false;
+        }
+        txStamps = true;
+        sentBytes = 0;
+        return true;
+    }
+
+    /** @return whether send stamps are on. */
+    public boolean txStamps()
+    {
+        return txStamps;
+    }
+
+    /** @return bytes sent since send stamps were turned on: the key of the next byte to be sent. */
+    public long sentBytes()
+    {
+        return sentBytes;
+    }
+
+    /**
+     * Reads one message of the error queue ({@code MSG_ERRQUEUE}, never blocking): with send stamps on, a send
+     * stamp, then in {@link #lastSendStampNs()} and its key in {@link #lastSendKey()}.
+     *
+     * @return 1 when a message was read (its stamp or key may still be a negative {@link ControlMessages} code), -1
+     * when the queue is empty, -2 on another error.
+     */
+    public int readSendStamp()
+    {
+        errMsghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_CONTROL, errControl);
+        errMsghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN, CONTROL_BYTES);
+        errMsghdr.set(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS, 0);
+        final long n = LinuxNet.recvmsg(errno, fd, errMsghdr, LinuxNet.MSG_ERRQUEUE | LinuxNet.MSG_DONTWAIT);
+        if (n < 0)
+        {
+            lastErrno = LinuxNet.errno(errno);
+            return lastErrno == LinuxNet.EAGAIN ? -1 : -2;
+        }
+        final long length = errMsghdr.get(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN);
+        final int flags = errMsghdr.get(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS);
+        lastSendKey = ControlMessages.sendKey(errControl, length, flags);
+        lastSendStampNs = ControlMessages.softwareStampNs(errControl, length, flags);
+        return 1;
+    }
+
+    /** @return the last send stamp read ({@code CLOCK_REALTIME} ns), or a negative {@link ControlMessages} code. */
+    public long lastSendStampNs()
+    {
+        return lastSendStampNs;
+    }
+
+    /** @return the key of the last send stamp read (the offset of the stamped byte, mod 2^32), or a negative code. */
+    public long lastSendKey()
+    {
+        return lastSendKey;
+    }
+
+    /**
      * Writes {@code length} bytes of {@code bytes} without blocking.
      *
      * @return bytes written (maybe fewer), -1 when the socket's buffer is full, -2 on an error.
@@ -267,6 +359,10 @@ public final class StampedSocket implements AutoCloseable
         {
             lastErrno = LinuxNet.errno(errno);
             return lastErrno == LinuxNet.EAGAIN ? -1 : -2;
+        }
+        if (txStamps)
+        {
+            sentBytes += n;
         }
         return n;
     }
