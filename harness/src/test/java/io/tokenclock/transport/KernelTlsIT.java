@@ -32,6 +32,7 @@ import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.testing.StampingStall;
 import io.tokenclock.transport.kernel.ClockBridge;
 import io.tokenclock.transport.kernel.ControlMessages;
 import io.tokenclock.transport.kernel.KernelStamps;
@@ -295,7 +296,7 @@ final class KernelTlsIT
                 during.add(r);
             }
         }
-        assertTrue(during.size() >= 2, "records queued during the 50 ms stall, each with a kernel stamp before the " +
+        assertTrue(during.size() >= 2, "records queued during the stall, each with a kernel stamp before the " +
             "stall's end: " + during.size() + " of " + reads.size() + " reads: " + reads);
         long previous = Long.MIN_VALUE;
         int distinct = 0;
@@ -431,6 +432,7 @@ final class KernelTlsIT
         final int epfd, final MemorySegment event, final int stallAfter, final long[] stallEndNs) throws Exception
     {
         final ClockBridge bridge = new ClockBridge(KernelStamps.systemClocks(), 1_000_000);
+        final MemorySegment scratch = Arena.ofAuto().allocate(ValueLayout.JAVA_INT);
         final List<Read> reads = new ArrayList<>();
         final StringBuilder all = new StringBuilder();
         final long deadline = System.nanoTime() + 20_000_000_000L;
@@ -464,8 +466,7 @@ final class KernelTlsIT
                 chunks += sent.size();
                 if (stallEndNs[0] == 0 && stallAfter > 0 && chunks >= stallAfter)
                 {
-                    Thread.sleep(50); // the test-only stall: the stamping thread stops for 50 ms
-                    stallEndNs[0] = System.nanoTime();
+                    stallEndNs[0] = StampingStall.stall(socket.fd(), errno, scratch, n);
                 }
             }
         }

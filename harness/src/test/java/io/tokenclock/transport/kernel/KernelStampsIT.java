@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
 
 import io.tokenclock.accuracy.TruthScript;
 import io.tokenclock.accuracy.TruthServer;
+import io.tokenclock.testing.StampingStall;
 
 /**
  * Kernel receive stamps against the ground truth: the truth server writes its send stamp ({@code System.nanoTime()},
@@ -116,8 +117,8 @@ final class KernelStampsIT
                         socket.lastReadWasBacklog()));
                     if (reads.size() == stallAfter)
                     {
-                        Thread.sleep(50); // the test-only stall: the stamping thread stops for 50 ms
-                        stallEndNs[0] = System.nanoTime();
+                        final MemorySegment scratch = arena.allocate(ValueLayout.JAVA_INT);
+                        stallEndNs[0] = StampingStall.stall(socket.fd(), errno, scratch, n);
                     }
                 }
             }
@@ -190,8 +191,9 @@ final class KernelStampsIT
                 during.add(r);
             }
         }
-        assertTrue(during.size() >= 2, "chunks queued during the 50 ms stall (about 50 / " + ITL_MS + " of them on a " +
-            "quiet machine), each with a kernel stamp before the stall's end: " + during.size());
+        assertTrue(during.size() >= 2, () -> "chunks queued during the stall (about 50 / " + ITL_MS +
+            " of them in 50 ms on a quiet machine), each with a kernel stamp before the stall's end: " + during.size() +
+            "; the reads, relative to the stall's end: " + describe(reads, stallEndNs));
         long previous = Long.MIN_VALUE;
         long worstKernelNs = 0;
         long worstUserNs = 0;
@@ -214,6 +216,20 @@ final class KernelStampsIT
             "the backlog was read one event at a time");
         System.out.printf("stall: %d chunks queued, %d distinct kernel stamps; kernel stamp - send max %.1f us, user " +
             "stamp - send max %.1f us%n", during.size(), distinct, worstKernelNs / 1e3, worstUserNs / 1e3);
+    }
+
+    /** One line per read, in µs from {@code originNs}: chunks, send, kernel and user stamps, and whether cut short. */
+    static String describe(final List<Read> reads, final long originNs)
+    {
+        final StringBuilder out = new StringBuilder();
+        for (final Read r : reads)
+        {
+            out.append(String.format("%n  chunks %d sent %s kernel %s user %.0f%s", r.sentNs().size(),
+                r.sentNs().isEmpty() ? "-" : String.format("%.0f", (r.sentNs().get(0) - originNs) / 1e3),
+                r.rawStamp() >= 0 ? String.format("%.0f", (r.kernelNs() - originNs) / 1e3) :
+                ControlMessages.describe(r.rawStamp()), (r.userNs() - originNs) / 1e3, r.backlog() ? " backlog" : ""));
+        }
+        return out.toString();
     }
 
     @Test
