@@ -27,7 +27,13 @@ final class StateFlags
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        given.apply(o, RunOption.SELF_WARMUP, !noSelfWarmup);
+        // The flag only turns the warm-up off: untyped, the builder keeps what it holds (the table's default, which
+        // the system property tokenclock.selfWarmup=false turns off, or a contract's key). Applied as !noSelfWarmup,
+        // as every other flag is without a contract, it turned the property's "off" back on in every run.
+        if (noSelfWarmup)
+        {
+            o.set(RunOption.SELF_WARMUP, false);
+        }
         given.apply(o, RunOption.PRECONNECT, preconnect);
         given.apply(o, RunOption.REPETITIONS, repetitions);
     }

@@ -1,6 +1,7 @@
 package io.tokenclock.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import picocli.CommandLine;
@@ -41,6 +42,32 @@ final class RunDefaultsTest
         assertEquals(7, o.model().maxTokens());
         assertEquals(3.0, o.target().timeoutS());
         assertEquals(5L, o.workload().seed());
+    }
+
+    @Test
+    void shouldKeepTheSelfWarmUpOffWhenTheSystemPropertySaysSoAndNoFlagIsTyped()
+    {
+        final String before = System.getProperty("tokenclock.selfWarmup");
+        try
+        {
+            System.setProperty("tokenclock.selfWarmup", "false");
+            assertFalse(parsed("--url", "http://127.0.0.1:9/v1", "--concurrency", "1").state().selfWarmup());
+            System.clearProperty("tokenclock.selfWarmup");
+            assertTrue(parsed("--url", "http://127.0.0.1:9/v1", "--concurrency", "1").state().selfWarmup());
+            assertFalse(parsed("--url", "http://127.0.0.1:9/v1", "--concurrency", "1", "--no-self-warmup").state()
+                .selfWarmup());
+        }
+        finally
+        {
+            if (before == null)
+            {
+                System.clearProperty("tokenclock.selfWarmup");
+            }
+            else
+            {
+                System.setProperty("tokenclock.selfWarmup", before);
+            }
+        }
     }
 
     @Test
