@@ -26,6 +26,7 @@ import io.tokenclock.config.RunOption;
  */
 final class ValidateRulesOnceTest
 {
+    /** Nothing listens there, and nothing is sent: the rules refuse both before the probe. */
     private static final String URL = "http://127.0.0.1:9/v1";
 
     @RegisterExtension
