@@ -303,7 +303,10 @@ final class RunRules
         b.put(CONCURRENCY, (int)(long)b.get(REQUESTS));
     }
 
-    /** Ramps and stages: folds a concurrency ramp into the schedule, and checks they shape the right kind of loop. */
+    /**
+     * Ramps and stages: folds a concurrency ramp into the schedule, and checks they shape the right kind of loop (not
+     * users, nor a trace's own schedule, whose arrivals are their own).
+     */
     private static void loadShape(final RunOptionsBuilder b)
     {
         if (b.get(CONCURRENCY_RAMP) != null)
@@ -331,6 +334,12 @@ final class RunRules
             }
             b.put(CONCURRENCY, b.get(CONCURRENCY_STAGES).maxConcurrency());
             b.put(DURATION_S, b.get(CONCURRENCY_STAGES).totalS());
+        }
+        if ((b.get(USERS) != null || b.get(FIXED_SCHEDULE)) && (b.get(RAMP) != null || !b.get(STAGES).isEmpty()))
+        {
+            throw fail((b.get(USERS) != null ? b.name(USERS) + " makes the arrivals from each user's turns" :
+                b.name(FIXED_SCHEDULE) + " takes its arrivals from the trace") + ": drop " + b.name(RAMP) + " and " +
+                b.name(STAGES));
         }
         if (!b.get(STAGES).isEmpty() && b.get(RATE) == null)
         {

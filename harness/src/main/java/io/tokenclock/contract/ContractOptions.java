@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -215,7 +216,8 @@ public final class ContractOptions
     {
         if (load.has("min_samples_for"))
         {
-            o.minSamplesFor(tailQuantile("load.min_samples_for", load.get("min_samples_for").asText()));
+            o.minSamplesFor(keyed(RunOption.MIN_SAMPLES_FOR, () -> TailQuantile.parse(
+                load.get("min_samples_for").asText())));
         }
         applyShape(load, o);
         if (load.path("end_of_window").asText("grace").equals("cancel"))
@@ -224,15 +226,16 @@ public final class ContractOptions
         }
     }
 
-    private static TailQuantile tailQuantile(final String key, final String value)
+    /** @return the value {@code make} builds for {@code option}; a refusal of the value's own type names its key. */
+    private static <T> T keyed(final RunOption<?> option, final Supplier<T> make)
     {
         try
         {
-            return TailQuantile.parse(value);
+            return make.get();
         }
         catch (final IllegalArgumentException ex)
         {
-            throw new IllegalArgumentException(key + ": " + ex.getMessage());
+            throw new IllegalArgumentException(option.key() + ": " + ex.getMessage());
         }
     }
 
@@ -242,9 +245,10 @@ public final class ContractOptions
         final JsonNode ramp = load.path("ramp");
         if (ramp.isObject())
         {
-            final RateSchedule.Ramp r = new RateSchedule.Ramp(ramp.path("from").asDouble(0), ramp.get("to").asDouble(),
-                ramp.get("duration_s").asDouble(), ramp.path("shape").asText("linear").equals("exponential"));
-            if (load.has("concurrency") || load.path("stages").path(0).has("concurrency"))
+            final RateSchedule.Ramp r = keyed(RunOption.RAMP, () -> new RateSchedule.Ramp(ramp.path("from").asDouble(0),
+                ramp.get("to").asDouble(), ramp.get("duration_s").asDouble(),
+                ramp.path("shape").asText("linear").equals("exponential")));
+            if (ContractSchema.closedLoopKeys(load))
             {
                 o.concurrencyRamp(r);
             }

@@ -22,14 +22,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tokenclock.config.RunOption;
 
 /**
- * Every key a contract file may hold, its type and its range; and the checks that span keys (an open loop needs a
- * rate, a prompt must fit the context window, a flushed cache needs a flush endpoint). docs/CONTRACT.md lists the
- * same keys for people.
+ * Every key a contract file may hold, its type and its range; and the checks that span keys of the document itself (a
+ * written load.mode against the keys, a prompt must fit the context window, a flushed cache needs a flush endpoint).
+ * The rules between the options the keys become are {@code config.RunRules}'s alone. docs/CONTRACT.md lists the same
+ * keys for people.
  */
 public final class ContractSchema
 {
     private static final Schema DIST = new DistributionSchema();
     private static final double HUGE = 1e12;
+    private static final String STAGE_KINDS =
+        "load.stages: concurrency stages belong to a closed loop, rate stages to an open loop";
     private static final Schema SLO = object()
         .field("ttft_ms", number(0, true, 1e12))
         .field("tpot_ms", number(0, true, 1e12))
@@ -248,26 +251,33 @@ public final class ContractSchema
         }
     }
 
-    /** Checks that span several keys; runs only when the structure is valid. */
+    /**
+     * Checks that span several keys of the document itself; runs only when the structure is valid. The rules that bind
+     * the options the keys become (an open loop's rate, a scenario's load, a fixed schedule's trace) are not here but
+     * in {@code config.RunRules}, which checks a contract through the same builder a run uses ({@link ContractFile}).
+     */
     static void crossCheck(final JsonNode root, final Path baseDir, final List<String> errors)
     {
         final JsonNode load = root.path("load");
-        final String mode = load.path("mode").asText(load.has("rate") || load.path("fixed_schedule").asBoolean(false) ||
-            load.path("stages").path(0).has("rate") ? "open" : load.has("users") ? "users" : "closed");
-        checkUsers(root, load, mode, errors);
-        if (load.has("scenario"))
+        checkUsers(root, load, errors);
+        if (load.has("mode"))
         {
-            checkScenarioMode(load, errors);
+            checkWrittenMode(load, errors);
         }
-        else
-        {
-            checkLoopKind(load, mode, errors);
-        }
-        checkStagesAndRamps(load, mode, errors);
+        checkLoadKeys(load, errors);
         checkWorkload(root, baseDir, errors);
         checkModelAndState(root, baseDir, errors);
         checkQuality(root.path("quality"), errors);
         CostPowerContract.check(root, errors);
+    }
+
+    /**
+     * @return whether the keys make a closed loop's shape (a concurrency, or stages of concurrency): what a ramp beside
+     * them ramps ({@link ContractOptions}) and what the open-loop keys may not stand beside.
+     */
+    static boolean closedLoopKeys(final JsonNode load)
+    {
+        return load.has("concurrency") || load.path("stages").path(0).has("concurrency");
     }
 
     /** Each check and the judge carry what their type needs; one source for a schema and for a rubric. */
@@ -295,77 +305,93 @@ public final class ContractSchema
         }
     }
 
-    /** User-centric load: mode, users and sessions or agents come together, and nothing else sets the rate. */
-    private static void checkUsers(
-        final JsonNode root, final JsonNode load, final String mode, final List<String> errors)
+    /**
+     * User-centric load is spelled out in a contract (flags default the sessions): load.users with sessions (chat) or
+     * an agent, and chat sessions with their turns. What users exclude is the run's rules'.
+     */
+    private static void checkUsers(final JsonNode root, final JsonNode load, final List<String> errors)
     {
-        final boolean hasRate = load.has("rate");
-        final boolean hasConcurrency = load.has("concurrency");
-        final boolean fixed = load.path("fixed_schedule").asBoolean(false);
         final JsonNode w = root.path("workload");
-        if (mode.equals("users") || load.has("users") || w.has("sessions") || w.has("agent"))
+        final boolean sessionsOrAgent = w.has("sessions") || w.has("agent");
+        if ((load.has("users") || load.path("mode").asText().equals("users") || sessionsOrAgent) &&
+            !(load.has("users") && sessionsOrAgent))
         {
-            if (!mode.equals("users") || !load.has("users") || !(w.has("sessions") || w.has("agent")))
-            {
-                errors.add("load.users: user-centric load needs load.mode: users, load.users and workload.sessions " +
-                    "(chat) or workload.agent (tool-using agents)");
-            }
-            if (w.has("sessions") && !w.has("agent") && !w.path("sessions").has("turns"))
-            {
-                errors.add("workload.sessions.turns: required for multi-turn chat sessions");
-            }
-            if (hasRate || hasConcurrency || fixed || load.has("stages") || load.has("ramp"))
-            {
-                errors.add("load.users: the rate emerges from the users; drop rate, concurrency, stages and ramps");
-            }
+            errors.add("load.users: user-centric load needs load.users and workload.sessions (chat) or " +
+                "workload.agent (tool-using agents)");
+        }
+        if (w.has("sessions") && !w.has("agent") && !w.path("sessions").has("turns"))
+        {
+            errors.add("workload.sessions.turns: required for multi-turn chat sessions");
         }
     }
 
-    /** A scenario sets the loop (the run's rules check the rest): a mode written beside it must be the same. */
-    private static void checkScenarioMode(final JsonNode load, final List<String> errors)
+    /**
+     * A load.mode written beside the keys must be the loop they make. Unwritten, the keys alone make the loop, as
+     * flags do, and the run's rules judge it.
+     */
+    private static void checkWrittenMode(final JsonNode load, final List<String> errors)
     {
-        final String scenario = load.get("scenario").asText();
-        final String loop = scenario.equals("server") ? "open" : "closed";
-        if (load.has("mode") && !load.get("mode").asText().equals(loop))
+        final String mode = load.get("mode").asText();
+        if (load.has("scenario"))
         {
-            errors.add("load.mode: scenario " + scenario + " is a" + (loop.equals("open") ? "n " : " ") + loop +
-                " loop; drop load.mode or make it " + loop);
+            // the scenario sets the loop (the run's rules check the rest)
+            final String scenario = load.get("scenario").asText();
+            final String loop = scenario.equals("server") ? "open" : "closed";
+            if (!mode.equals(loop))
+            {
+                errors.add("load.mode: scenario " + scenario + " is a" + (loop.equals("open") ? "n " : " ") + loop +
+                    " loop; drop load.mode or make it " + loop);
+            }
+            return;
         }
-    }
-
-    /** What the loop's mode needs and excludes: a rate for open, a concurrency for closed, a trace for fixed. */
-    private static void checkLoopKind(final JsonNode load, final String mode, final List<String> errors)
-    {
-        final boolean hasRate = load.has("rate");
-        final boolean hasConcurrency = load.has("concurrency");
+        if (load.has("users") && !mode.equals("users"))
+        {
+            errors.add("load.mode: load.users is user-centric load; drop load.mode or make it users");
+        }
+        if (load.has("users") || mode.equals("users"))
+        {
+            return;
+        }
+        final boolean rateStages = load.path("stages").path(0).has("rate");
         final boolean fixed = load.path("fixed_schedule").asBoolean(false);
-        if (fixed && !mode.equals("users"))
+        if (mode.equals("open"))
         {
-            if (mode.equals("closed"))
+            if (load.path("stages").path(0).has("concurrency"))
             {
-                errors.add("load.fixed_schedule: arrivals come from the trace; drop mode closed");
+                errors.add(STAGE_KINDS);
+            }
+            if (load.has("concurrency"))
+            {
+                errors.add("load.concurrency: an open loop has no fixed concurrency; cap it with load.max_concurrency");
+            }
+            if (!load.has("rate") && !rateStages && !fixed)
+            {
+                errors.add("load.rate: required for an open loop (load.mode: open)");
             }
         }
-        else if (mode.equals("open") && !hasRate && !load.has("stages"))
+        else if (rateStages)
         {
-            errors.add("load.rate: required for an open loop (load.mode: open)");
+            errors.add(STAGE_KINDS);
         }
-        if (mode.equals("open") && hasConcurrency)
+        else if (fixed)
         {
-            errors.add("load.concurrency: an open loop has no fixed concurrency; cap it with load.max_concurrency");
+            errors.add("load.fixed_schedule: arrivals come from the trace; drop mode closed");
         }
-        if (mode.equals("closed") && !hasConcurrency && !load.has("stages"))
+        else if (!closedLoopKeys(load))
         {
-            errors.add("load.concurrency: required for a closed loop (or set load.rate for an open loop)");
+            errors.add(load.has("ramp") ?
+                "load.ramp: a closed-loop ramp of concurrency leads into load.concurrency or load.stages" :
+                "load.concurrency: required for a closed loop (load.mode: closed)");
         }
     }
 
-    /** Stages and ramps belong to the loop they shape, and the open-loop keys to an open loop. */
-    private static void checkStagesAndRamps(final JsonNode load, final String mode, final List<String> errors)
+    /**
+     * What a contract says once where flags let one value replace another: each stage has one kind and all stages the
+     * same, stages set the rate or the concurrency alone, the open-loop keys stand beside no closed loop, and
+     * end_of_window cancel leaves no drain time.
+     */
+    private static void checkLoadKeys(final JsonNode load, final List<String> errors)
     {
-        final boolean hasRate = load.has("rate");
-        final boolean hasConcurrency = load.has("concurrency");
-        final boolean fixed = load.path("fixed_schedule").asBoolean(false);
         for (final JsonNode stage : load.path("stages"))
         {
             if (stage.has("rate") == stage.has("concurrency"))
@@ -373,37 +399,21 @@ public final class ContractSchema
                 errors.add("load.stages: each stage needs rate (open loop) or concurrency (closed loop)");
                 break;
             }
-            if (stage.has("concurrency") != mode.equals("closed"))
+            if (stage.has("concurrency") != load.path("stages").path(0).has("concurrency"))
             {
-                errors.add("load.stages: concurrency stages belong to a closed loop, rate stages to an open loop");
+                errors.add(STAGE_KINDS);
                 break;
             }
         }
-        if (load.has("ramp") && fixed)
+        final String staged = load.path("stages").path(0).has("rate") ? "rate" : "concurrency";
+        if (load.has("stages") && load.has(staged))
         {
-            errors.add("load.ramp: a fixed schedule takes its arrivals from the trace");
+            errors.add("load." + staged + ": the stages set the " + staged + "; drop load." + staged);
         }
-        if (load.has("ramp") && mode.equals("closed") && !hasConcurrency && !load.has("stages"))
+        if ((closedLoopKeys(load) || load.path("mode").asText().equals("closed")) &&
+            (load.has("arrival") || load.has("burstiness") || load.has("max_concurrency")))
         {
-            errors.add("load.ramp: a closed-loop ramp of concurrency leads into load.concurrency or load.stages");
-        }
-        if (mode.equals("closed") && load.has("stages") && hasConcurrency)
-        {
-            errors.add("load.concurrency: the stages set the concurrency; drop load.concurrency");
-        }
-        if (load.has("stages") && hasRate)
-        {
-            errors.add("load.rate: the stages set the rate; drop load.rate");
-        }
-        if (load.path("ramp").path("shape").asText("linear").equals("exponential") &&
-            !(load.path("ramp").path("from").asDouble(0) > 0))
-        {
-            errors.add("load.ramp.from: an exponential ramp needs from > 0");
-        }
-        if (mode.equals("closed") && (hasRate || load.has("arrival") || load.has("burstiness") ||
-            load.has("max_concurrency")))
-        {
-            errors.add("load: rate, arrival, burstiness and max_concurrency apply to an open loop only");
+            errors.add("load: arrival, burstiness and max_concurrency apply to an open loop only");
         }
         if (load.path("end_of_window").asText("grace").equals("cancel") &&
             load.path("drain_timeout_s").asDouble(0) > 0)

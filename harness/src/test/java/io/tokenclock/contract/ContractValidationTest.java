@@ -28,8 +28,23 @@ final class ContractValidationTest
         load: {mode: open, rate: 2, duration_s: 5}
         """;
 
+    private static final String SESSIONS = "  sessions: {turns: {dist: fixed, value: 2}}\n";
+
     @TempDir
     Path dir;
+
+    /** @return a contract with this load section, its workload section last (for a test to add to it). */
+    private static String load(final String section)
+    {
+        return """
+            target: {url: http://127.0.0.1:8000/v1}
+            model: {name: m, context_limit: 4096, tokenizer: words}
+            load: %s
+            workload:
+              input_tokens: {dist: uniform, min: 10, max: 100}
+              output_tokens: {dist: fixed, value: 50}
+            """.formatted(section);
+    }
 
     private List<String> errors(final String yaml) throws IOException
     {
@@ -111,8 +126,54 @@ final class ContractValidationTest
             new String[] {"- just\n- a list\n", "must be a YAML map of sections"});
     }
 
+    /** The load section's: its shape (a contract's own), and the run's rules it becomes (config.RunRules'). */
+    static Stream<String[]> badLoads()
+    {
+        return Stream.of(
+            new String[] {load("{mode: closed, users: 2}") + SESSIONS,
+                "load.mode: load.users is user-centric load; drop load.mode or make it users"},
+            new String[] {load("{users: 2, requests: 4}"), "load.users: user-centric load needs load.users and " +
+                "workload.sessions (chat) or workload.agent (tool-using agents)"},
+            new String[] {load("{mode: users, requests: 4}") + SESSIONS, "load.users: user-centric load needs"},
+            new String[] {load("{users: 2, requests: 4}") + "  sessions: {sticky: true}\n",
+                "workload.sessions.turns: required for multi-turn chat sessions"},
+            new String[] {load("{rate: 2, stages: [{rate: 3, duration_s: 1}]}"),
+                "load.rate: the stages set the rate; drop load.rate"},
+            new String[] {load("{concurrency: 2, stages: [{concurrency: 3, duration_s: 1}]}"),
+                "load.concurrency: the stages set the concurrency; drop load.concurrency"},
+            new String[] {load("{stages: [{rate: 3, duration_s: 1}, {concurrency: 2, duration_s: 1}]}"),
+                "load.stages: concurrency stages belong to a closed loop, rate stages to an open loop"},
+            new String[] {load("{mode: open, stages: [{concurrency: 2, duration_s: 1}]}"),
+                "load.stages: concurrency stages belong to a closed loop, rate stages to an open loop"},
+            new String[] {load("{mode: closed, fixed_schedule: true}"),
+                "load.fixed_schedule: arrivals come from the trace; drop mode closed"},
+            new String[] {load("{concurrency: 2, max_concurrency: 4, requests: 4}"),
+                "load: arrival, burstiness and max_concurrency apply to an open loop only"},
+            new String[] {load("{rate: 2, duration_s: 5, end_of_window: cancel, drain_timeout_s: 3}"),
+                "load.drain_timeout_s: end_of_window cancel cancels in-flight requests at once; drop it"},
+            new String[] {load("{rate: 2, duration_s: 5, ramp: {to: 4, duration_s: 2, shape: exponential}}"),
+                "load.ramp: an exponential ramp needs from > 0"},
+            // the rules of the options the keys become, said once by config.RunRules in the keys' names
+            new String[] {load("{rate: 2, concurrency: 4, duration_s: 5}"), "load.concurrency (closed loop) and " +
+                "load.rate (open loop) exclude each other; cap an open loop with load.max_concurrency"},
+            new String[] {load("{duration_s: 5}"),
+                "set load.concurrency N (closed loop) or load.rate R requests/s (open loop)"},
+            new String[] {load("{concurrency: 2, stages: [{rate: 3, duration_s: 1}]}"),
+                "ramps and stages shape an open loop's rate; they do not apply to load.concurrency"},
+            new String[] {load("{users: 2, rate: 2, duration_s: 5}") + SESSIONS,
+                "load.users runs multi-turn chat sessions: it excludes load.concurrency, load.rate"},
+            new String[] {load("{users: 2, duration_s: 5, ramp: {from: 1, to: 2, duration_s: 1}}") + SESSIONS,
+                "load.users makes the arrivals from each user's turns: drop load.ramp and load.stages"},
+            new String[] {load("{users: 2, stages: [{rate: 3, duration_s: 1}]}") + SESSIONS,
+                "load.users makes the arrivals from each user's turns: drop load.ramp and load.stages"},
+            new String[] {load("{fixed_schedule: true, duration_s: 5, ramp: {from: 1, to: 2, duration_s: 1}}"),
+                "load.fixed_schedule takes its arrivals from the trace: drop load.ramp and load.stages"},
+            new String[] {load("{scenario: single-stream, rate: 2}"),
+                "load.scenario single-stream sends one request at a time: drop load.rate and load.concurrency"});
+    }
+
     @ParameterizedTest
-    @MethodSource("badContracts")
+    @MethodSource({"badContracts", "badLoads"})
     void shouldRejectABadContractWithOneLineNamingTheKey(final String yaml, final String expected) throws IOException
     {
         final List<String> errors = errors(yaml);
