@@ -430,7 +430,7 @@ final class KernelTlsIT
     private static List<Read> readAll(final KernelTls tls, final StampedSocket socket, final MemorySegment errno,
         final int epfd, final MemorySegment event, final int stallAfter, final long[] stallEndNs) throws Exception
     {
-        final ClockBridge bridge = new ClockBridge(KernelStamps.systemClocks(), 1_000_000);
+        final ClockBridge bridge = new ClockBridge(ClockBridge.systemClocks(), 1_000_000);
         final List<Read> reads = new ArrayList<>();
         final StringBuilder all = new StringBuilder();
         final long deadline = System.nanoTime() + 20_000_000_000L;
