@@ -18,6 +18,7 @@ import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
 import io.tokenclock.text.UntrustedText;
+import io.tokenclock.transport.kernel.ErrorQueue;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.StampedSocket;
 
@@ -361,19 +362,13 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             }
             final long key = socket.lastSendKey();
             final long stamp = socket.lastSendStampNs();
-            if (awaitingSendStamp && active && key >= 0 && stamp >= 0 && covers(key, requestLastByte))
+            if (awaitingSendStamp && active && key >= 0 && stamp >= 0 && ErrorQueue.covers(key, requestLastByte))
             {
                 final RequestSlot slot = recorder.slot();
                 slot.sentKernelNs = loop.sendStamp(slot.sentNs, stamp);
                 awaitingSendStamp = false;
             }
         }
-    }
-
-    /** @return whether a stamp keyed {@code key} is of byte {@code lastByte} or a later one (keys wrap at 2^32). */
-    static boolean covers(final long key, final long lastByte)
-    {
-        return (int)(key - lastByte) >= 0;
     }
 
     /** The request ends: a send stamp still queued is taken now; a request without one is counted. */

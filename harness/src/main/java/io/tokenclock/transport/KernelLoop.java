@@ -18,7 +18,6 @@ import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.transport.kernel.ClockBridge;
 import io.tokenclock.transport.kernel.ControlMessages;
-import io.tokenclock.transport.kernel.KernelStamps;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.StampedSocket;
 
@@ -68,7 +67,7 @@ final class KernelLoop implements Runnable
     private final MemorySegment scratch = arena.allocate(8, 8);
     private final int epfd;
     private final int wakeFd;
-    private final ClockBridge bridge = new ClockBridge(KernelStamps.systemClocks(), StampingReport.STEP_NS);
+    private final ClockBridge bridge = new ClockBridge(ClockBridge.systemClocks(), StampingReport.STEP_NS);
     /** Kernel stamp to user stamp, ns; fixed range (10 s) so that a copy from another thread never sees a resize. */
     private final Histogram receiveDelay = new Histogram(10_000_000_000L, 3);
     /** User send stamp to kernel send stamp, ns; the same fixed range. */

@@ -1,5 +1,7 @@
 package io.tokenclock.transport;
 
+import io.tokenclock.transport.kernel.ClockBridge;
+
 /**
  * How a run's reads were stamped: {@code measurement.stamping} in record.json.
  *
@@ -20,8 +22,8 @@ public record StampingReport(String mode, String requested, long reads, long fal
     long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, ReceiveDelay receiveDelay,
     SendDelay sendDelay)
 {
-    /** An offset move larger than this between two samples is a step of the realtime clock (NTP slews stay below). */
-    public static final long STEP_NS = 1_000_000;
+    /** An offset move larger than this between two samples is a step of the realtime clock ({@link ClockBridge}). */
+    public static final long STEP_NS = ClockBridge.STEP_NS;
 
     /**
      * The distribution of kernel stamp to user stamp over the reads that had both, ns.

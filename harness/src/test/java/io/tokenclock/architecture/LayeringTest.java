@@ -1,6 +1,7 @@
 package io.tokenclock.architecture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -71,29 +73,24 @@ final class LayeringTest
     void shouldDependOnlyAlongTheTable()
     {
         assertTrue(classes.size() > 100, "classes imported: " + classes.size());
-        final Set<String> violations = new TreeSet<>();
-        for (final JavaClass c : classes)
+        assertEquals(Set.of(), violations(classes));
+    }
+
+    @Test
+    void shouldHoldTransportKernelToItsRowInTheKernelModule()
+    {
+        // transport.kernel is the kernel module's (the accuracy module's truth server uses it too), not in
+        // target/classes: read from the classpath, main classes only, and held to the same table.
+        final JavaClasses kernel = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.tokenclock.transport.kernel");
+        assertTrue(map.rows().containsKey("transport.kernel"), "transport.kernel has its row");
+        assertTrue(kernel.size() > 5, "transport.kernel classes on the classpath: " + kernel.size());
+        for (final JavaClass c : kernel)
         {
-            final String pkg = relative(c);
-            if (pkg == null || !map.rows().containsKey(pkg))
-            {
-                continue;
-            }
-            for (final Dependency d : c.getDirectDependenciesFromSelf())
-            {
-                final JavaClass target = d.getTargetClass().getBaseComponentType();
-                if (target.isPrimitive())
-                {
-                    continue;
-                }
-                final String why = map.violation(pkg, target.getName());
-                if (why != null)
-                {
-                    violations.add(why + " (" + c.getSimpleName() + " -> " + target.getSimpleName() + ")");
-                }
-            }
+            assertFalse(classes.contain(c.getName()), c.getName() + " is in the harness's own classes again");
         }
-        assertEquals(Set.of(), violations);
+        assertEquals(Set.of(), violations(kernel));
     }
 
     @Test
@@ -125,6 +122,34 @@ final class LayeringTest
             "a (layer 1) -> b (layer 1): an allowed edge must point to a lower layer",
             "b (layer 1) -> c (layer 2): an allowed edge must point to a lower layer",
             "c: unknown library Guava (known: " + PackageMap.LIBRARIES.keySet() + ")"), m.inconsistencies());
+    }
+
+    /** @return every dependency of {@code imported}'s classes that their package's row does not allow. */
+    private static Set<String> violations(final JavaClasses imported)
+    {
+        final Set<String> violations = new TreeSet<>();
+        for (final JavaClass c : imported)
+        {
+            final String pkg = relative(c);
+            if (pkg == null || !map.rows().containsKey(pkg))
+            {
+                continue;
+            }
+            for (final Dependency d : c.getDirectDependenciesFromSelf())
+            {
+                final JavaClass target = d.getTargetClass().getBaseComponentType();
+                if (target.isPrimitive())
+                {
+                    continue;
+                }
+                final String why = map.violation(pkg, target.getName());
+                if (why != null)
+                {
+                    violations.add(why + " (" + c.getSimpleName() + " -> " + target.getSimpleName() + ")");
+                }
+            }
+        }
+        return violations;
     }
 
     /** @return the class's package relative to {@code io.tokenclock}, or null for the root package. */

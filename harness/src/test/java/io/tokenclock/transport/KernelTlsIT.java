@@ -431,7 +431,7 @@ final class KernelTlsIT
     private static List<Read> readAll(final KernelTls tls, final StampedSocket socket, final MemorySegment errno,
         final int epfd, final MemorySegment event, final int stallAfter, final long[] stallEndNs) throws Exception
     {
-        final ClockBridge bridge = new ClockBridge(KernelStamps.systemClocks(), 1_000_000);
+        final ClockBridge bridge = new ClockBridge(ClockBridge.systemClocks(), 1_000_000);
         final MemorySegment scratch = Arena.ofAuto().allocate(ValueLayout.JAVA_INT);
         final List<Read> reads = new ArrayList<>();
         final StringBuilder all = new StringBuilder();

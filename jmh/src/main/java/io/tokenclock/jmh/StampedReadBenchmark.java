@@ -75,7 +75,7 @@ public class StampedReadBenchmark
             Thread.sleep(1);
         }
         event = ByteBuffer.allocateDirect(EVENT.length).put(EVENT);
-        bridge = new ClockBridge(KernelStamps.systemClocks(), 1_000_000);
+        bridge = new ClockBridge(ClockBridge.systemClocks(), 1_000_000);
     }
 
     @TearDown(Level.Trial)

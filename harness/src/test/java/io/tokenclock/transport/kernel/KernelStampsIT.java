@@ -92,7 +92,7 @@ final class KernelStampsIT
             assertEquals(0, socket.finishConnect());
             LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_MOD, socket.fd(), LinuxNet.EPOLLIN, 0, event);
             send(socket, arena);
-            final ClockBridge bridge = new ClockBridge(KernelStamps.systemClocks(), 1_000_000);
+            final ClockBridge bridge = new ClockBridge(ClockBridge.systemClocks(), 1_000_000);
             final List<Read> reads = new ArrayList<>();
             final StringBuilder all = new StringBuilder();
             final long deadline = System.nanoTime() + 20_000_000_000L;

@@ -1,5 +1,8 @@
 package io.tokenclock.transport.kernel;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
 /**
  * Converts the kernel's receive stamps ({@code CLOCK_REALTIME}) to the run's clock ({@code CLOCK_MONOTONIC}, the
  * clock of {@code System.nanoTime()}) with an offset sampled beside each read: realtime, monotonic, realtime, and the
@@ -25,6 +28,9 @@ public final class ClockBridge
         long monotonicNs();
     }
 
+    /** An offset move larger than this between two samples is a step of the realtime clock (NTP slews stay below). */
+    public static final long STEP_NS = 1_000_000;
+
     /** The widest gap between the two realtime readings of a sample that is used (a few clock reads take ~100 ns). */
     public static final long MAX_SPREAD_NS = 10_000;
 
@@ -37,6 +43,26 @@ public final class ClockBridge
     private long steps;
     private long samples;
     private long lastMonotonicNs;
+
+    /** @return the two clocks of this machine: {@code CLOCK_REALTIME} through FFM, monotonic as System.nanoTime(). */
+    public static Clocks systemClocks()
+    {
+        final MemorySegment ts = Arena.ofAuto().allocate(16, 8);
+        return new Clocks()
+        {
+            @Override
+            public long realtimeNs()
+            {
+                return LinuxNet.realtimeNs(ts);
+            }
+
+            @Override
+            public long monotonicNs()
+            {
+                return System.nanoTime();
+            }
+        };
+    }
 
     /** A bridge reading {@code clocks}; an offset that moves by more than {@code stepNs} counts as a step. */
     public ClockBridge(final Clocks clocks, final long stepNs)

@@ -35,26 +35,6 @@ public final class KernelStamps
         return REASON;
     }
 
-    /** @return the two clocks of this machine: {@code CLOCK_REALTIME} through FFM, monotonic as System.nanoTime(). */
-    public static ClockBridge.Clocks systemClocks()
-    {
-        final MemorySegment ts = Arena.ofAuto().allocate(16, 8);
-        return new ClockBridge.Clocks()
-        {
-            @Override
-            public long realtimeNs()
-            {
-                return LinuxNet.realtimeNs(ts);
-            }
-
-            @Override
-            public long monotonicNs()
-            {
-                return System.nanoTime();
-            }
-        };
-    }
-
     /**
      * Reads one byte at a time from a loopback connection until a read carries a kernel stamp, for at most
      * {@link #SWITCH_WAIT_NS}: the switch's deferred work has then run. Gives up quietly: reads without a stamp are

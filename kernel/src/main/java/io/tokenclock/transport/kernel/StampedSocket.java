@@ -19,7 +19,7 @@ import java.net.InetAddress;
  * event gets its own arrival. It costs one more system call per read (the peek), measured in JMH.
  * <p>
  * <b>Send stamps.</b> Once connected, {@link #enableTxStamps} adds keyed software transmit stamps: the kernel
- * queues one per send, for its last byte, on the socket's error queue ({@link #readSendStamp}); the key is that
+ * queues one per send, for its last byte, on the socket's error queue ({@link #readSendStamp}, through {@link ErrorQueue}); the key is that
  * byte's offset in {@link #sentBytes()}, so a request's stamp is the one whose key reaches its last byte.
  * <p>
  * <b>TLS.</b> Ciphertext hides the event boundary; {@link #readRecord} reads to the end of the first whole TLS record
@@ -41,11 +41,8 @@ public final class StampedSocket implements AutoCloseable
     private final MemorySegment control = arena.allocate(CONTROL_BYTES, 8);
     private final MemorySegment iov = arena.allocate(16, 8);
     private final MemorySegment msghdr = arena.allocate(LinuxNet.MSGHDR_BYTES, 8);
-    /** The error queue's own message: a send stamp comes with no data (OPT_TSONLY) and two control messages. */
-    private final MemorySegment errControl = arena.allocate(CONTROL_BYTES, 8);
-    private final MemorySegment errData = arena.allocate(64, 8);
-    private final MemorySegment errIov = arena.allocate(16, 8);
-    private final MemorySegment errMsghdr = arena.allocate(LinuxNet.MSGHDR_BYTES, 8);
+    /** The error queue's own message and its reader (send stamps). */
+    private final ErrorQueue errors = new ErrorQueue(arena);
     private final int fd;
     private final boolean timestamps;
     private final TlsRecords records = new TlsRecords();
@@ -58,8 +55,6 @@ public final class StampedSocket implements AutoCloseable
     private boolean txStamps;
     /** Bytes sent since send stamps were turned on: the next byte's key. */
     private long sentBytes;
-    private long lastSendStampNs = ControlMessages.MISSING;
-    private long lastSendKey = ControlMessages.MISSING;
 
     private StampedSocket(final int fd, final boolean timestamps)
     {
@@ -69,11 +64,6 @@ public final class StampedSocket implements AutoCloseable
         msghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_IOV, iov);
         msghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_IOVLEN, 1L);
         iov.set(ValueLayout.ADDRESS, 0, data);
-        errMsghdr.fill((byte)0);
-        errMsghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_IOV, errIov);
-        errMsghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_IOVLEN, 1L);
-        errIov.set(ValueLayout.ADDRESS, 0, errData);
-        errIov.set(ValueLayout.JAVA_LONG, 8, errData.byteSize());
     }
 
     /**
@@ -319,32 +309,24 @@ public final class StampedSocket implements AutoCloseable
      */
     public int readSendStamp()
     {
-        errMsghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_CONTROL, errControl);
-        errMsghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN, CONTROL_BYTES);
-        errMsghdr.set(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS, 0);
-        final long n = LinuxNet.recvmsg(errno, fd, errMsghdr, LinuxNet.MSG_ERRQUEUE | LinuxNet.MSG_DONTWAIT);
-        if (n < 0)
+        final int r = errors.read(fd);
+        if (r < 0)
         {
-            lastErrno = LinuxNet.errno(errno);
-            return lastErrno == LinuxNet.EAGAIN ? -1 : -2;
+            lastErrno = errors.lastErrno();
         }
-        final long length = errMsghdr.get(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN);
-        final int flags = errMsghdr.get(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS);
-        lastSendKey = ControlMessages.sendKey(errControl, length, flags);
-        lastSendStampNs = ControlMessages.softwareStampNs(errControl, length, flags);
-        return 1;
+        return r;
     }
 
     /** @return the last send stamp read ({@code CLOCK_REALTIME} ns), or a negative {@link ControlMessages} code. */
     public long lastSendStampNs()
     {
-        return lastSendStampNs;
+        return errors.lastStampNs();
     }
 
     /** @return the key of the last send stamp read (the offset of the stamped byte, mod 2^32), or a negative code. */
     public long lastSendKey()
     {
-        return lastSendKey;
+        return errors.lastKey();
     }
 
     /**
