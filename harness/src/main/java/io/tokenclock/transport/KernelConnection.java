@@ -407,7 +407,15 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                 onEndOfStream();
                 return;
             }
-            onRead(n, loop.stamp(socket.lastStampNs(), socket.lastReadWasBacklog()));
+            final boolean backlog = socket.lastReadWasBacklog();
+            onRead(n, loop.stamp(socket.lastStampNs(), backlog));
+            if (!backlog && n < StampedSocket.READ_BYTES)
+            {
+                // The read took all that was queued when it peeked. Another peek would nearly always find nothing
+                // (EAGAIN), one system call of the three or four per chunk; the epoll set is level-triggered, so
+                // bytes that came since are reported by the next epoll_wait instead.
+                return;
+            }
         }
     }
 
