@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import io.tokenclock.health.AotCache;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.text.UntrustedText;
 
@@ -33,8 +34,18 @@ public final class Main implements Runnable
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * Says in one line when the JVM refused the AOT cache the launcher gave it, then runs the command line.
+     *
+     * @param args the command line.
+     */
     public static void main(final String[] args)
     {
+        final String aotRefused = AotCache.refusalLine();
+        if (aotRefused != null)
+        {
+            System.err.println(aotRefused);
+        }
         System.exit(execute(args));
     }
 

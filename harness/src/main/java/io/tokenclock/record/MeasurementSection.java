@@ -85,7 +85,7 @@ public record MeasurementSection(String boundary, String networkPath, String tls
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Readiness(long selfWarmupRequests, long selfWarmupChunks, double selfWarmupS,
         double selfWarmupJitMs, int preconnected, double preconnectS, double gcBeforeT0Ms, int compilerThreadsIdle,
-        double waitReadyS, int serverProbes, Double serverReadyAfterS)
+        double waitReadyS, int serverProbes, Double serverReadyAfterS, String aotCache)
     {
     }
 

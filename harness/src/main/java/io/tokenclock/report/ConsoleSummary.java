@@ -353,8 +353,8 @@ public final class ConsoleSummary
         final var ready = health.readiness();
         final var safepoints = health.safepointsDuringLoad();
         out.printf(Locale.ROOT, "client ready before t0: self-warm-up %d requests, %d chunks in %.1f s; %d " +
-            "connections pre-opened; JIT during load %d ms; %s%n", ready.warmupRequests(), ready.warmupChunks(),
-            ready.warmupS(), ready.preconnected(), health.jitMsDuringLoad(),
+            "connections pre-opened; JIT during load %d ms (AOT cache %s); %s%n", ready.warmupRequests(),
+            ready.warmupChunks(), ready.warmupS(), ready.preconnected(), health.jitMsDuringLoad(), ready.aotCache(),
             safepoints == null ? "safepoints not readable" : String.format(Locale.ROOT,
                 "%d safepoints during load, %.1f ms stopped", safepoints.safepoints(), safepoints.totalNs() / 1e6));
         final Distribution gaps = r.distributions().get(Metric.INTER_CHUNK_LATENCY);

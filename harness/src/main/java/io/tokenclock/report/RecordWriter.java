@@ -238,7 +238,8 @@ public final class RecordWriter
         final int probes = r.target().server().probes();
         return new MeasurementSection.Readiness(rd.warmupRequests(), rd.warmupChunks(), rd.warmupS(),
             rd.jitMsInWarmup(), rd.preconnected(), rd.preconnectS(), rd.gcBeforeT0Ms(), rd.compilerThreadsIdle(),
-            r.options().target().waitReadyS(), probes, probes == 0 ? null : r.target().server().readyAfterS());
+            r.options().target().waitReadyS(), probes, probes == 0 ? null : r.target().server().readyAfterS(),
+            rd.aotCache());
     }
 
     /** The time every thread stood still at safepoints during load, or nulls saying why it is not known. */

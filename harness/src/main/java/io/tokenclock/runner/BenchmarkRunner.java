@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.health.AotCache;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.report.CsvFiles;
 import io.tokenclock.result.ReadinessReport;
@@ -298,7 +299,7 @@ public final class BenchmarkRunner
                 BackgroundPriority.lowerCompilerThreads();
             final double gcMs = options.state().selfWarmupRun() ? 0 : Readiness.collectNow();
             return new ReadinessReport(warm.requests(), warm.chunks(), warm.ns() / 1e9, warm.jitMs(), preconnected,
-                preconnectS, gcMs, compilersIdle);
+                preconnectS, gcMs, compilersIdle, AotCache.current().word());
         }
         catch (final InterruptedException | RuntimeException ex)
         {

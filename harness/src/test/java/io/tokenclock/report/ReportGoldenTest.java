@@ -193,7 +193,7 @@ final class ReportGoldenTest
             new Distribution("ms", 30_000, 0.01, 0.08, 0.2, 0.05, 0.1, 0.2, 1.75, 4.5, 9.25, 1.5, 2.0, 4.0, 9.25),
             1_000_000, 14, 230, 41, List.of("G1 Young Generation", "G1 Old Generation"), "cpu",
             List.of("results/full/profile-cpu.html"), new ProcessUsage.CpuTimes(3_250_000_000L, 750_000_000L, true),
-            byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 2), 180,
+            byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 2, "used"), 180,
             new SafepointCounters.Reading(410, 95_500_000L, 3_250_000L), "SCHED_IDLE");
         final Map<String, Object> rtt = new LinkedHashMap<>();
         rtt.put("probes", 20);
