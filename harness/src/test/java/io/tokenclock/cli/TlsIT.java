@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -19,8 +21,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -38,24 +42,31 @@ import io.tokenclock.transport.kernel.KernelStamps;
  * (TLS decrypted after the stamp) and fails exactly as Netty's client does.
  */
 @Timeout(120)
-@Tag("slow") // starts keytool and TLS servers: skipped by -Pfast
+@Tag("slow") // starts keytool and a TLS server: skipped by -Pfast
 final class TlsIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PASSWORD = "changeit";
 
+    // One key pair and one server for the class: keytool is a JVM of its own (two per key pair), and no test changes
+    // the server; each test has its own output directory and console.
+    @TempDir
+    static Path keys;
+
+    private static HttpsServer server;
+    private static ExecutorService exchanges;
+    private static Path pem;
+
     @TempDir
     Path dir;
 
     private CapturedConsole console;
-    private HttpsServer server;
-    private Path pem;
 
-    @BeforeEach
-    void start() throws Exception
+    @BeforeAll
+    static void startServer() throws Exception
     {
-        final Path keystore = dir.resolve("server.p12");
-        pem = dir.resolve("server.pem");
+        final Path keystore = keys.resolve("server.p12");
+        pem = keys.resolve("server.pem");
         keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
             "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore",
             keystore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
@@ -66,15 +77,32 @@ final class TlsIT
         {
             store.load(in, PASSWORD.toCharArray());
         }
-        final KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, PASSWORD.toCharArray());
+        final KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(store, PASSWORD.toCharArray());
         final SSLContext context = SSLContext.getInstance("TLS");
-        context.init(keys.getKeyManagers(), null, null);
+        context.init(keyManagers.getKeyManagers(), null, null);
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(context));
+        // Each exchange (its TLS handshake included) on a thread of its own: the JDK's default runs them on its one
+        // dispatcher thread, where a connection whose handshake does not go on (a client that refused the
+        // certificate, a pooled connection of the preflight) holds every other until one side times out.
+        exchanges = Executors.newCachedThreadPool();
+        server.setExecutor(exchanges);
         server.createContext("/v1/models", x -> ScriptedSseServer.reply(x, 200, "{\"data\":[{\"id\":\"tls-model\"}]}"));
         server.createContext("/v1/chat/completions", x -> ScriptedSseServer.stream(x, ScriptedSseServer.TWO_TOKENS));
         server.start();
+    }
+
+    @AfterAll
+    static void stopServer()
+    {
+        server.stop(0);
+        exchanges.shutdownNow();
+    }
+
+    @BeforeEach
+    void start()
+    {
         console = CapturedConsole.started();
     }
 
@@ -82,7 +110,6 @@ final class TlsIT
     void stop()
     {
         console.restore();
-        server.stop(0);
     }
 
     private static void keytool(final String... args) throws Exception
@@ -165,8 +192,6 @@ final class TlsIT
     @Test
     void shouldAcceptAnyCertificateWhenInsecureOnTheKernelClient() throws Exception
     {
-        // a run of its own: this test server serves on one thread, and a second run against it finds it stuck on a
-        // connection of the first (Netty's client as well)
         Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, KernelStamps.unavailableReason());
         assertEquals(Main.EXIT_OK, run("kernel-insecure", "--insecure", "--stamping", "kernel"), errText());
         final JsonNode m = JSON.readTree(dir.resolve("kernel-insecure").resolve("record.json").toFile())
