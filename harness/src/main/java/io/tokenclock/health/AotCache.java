@@ -84,7 +84,12 @@ public final class AotCache
         final String vmInfo = System.getProperty("java.vm.info", "");
         // A JVM that maps an archive cannot have refused one: the diagnostic bean (JMX's classes, at every command's
         // start) is asked only when none is mapped.
-        return vmInfo.contains("sharing") ? null : refusalLine(of(file(), vmInfo), file());
+        if (vmInfo.contains("sharing"))
+        {
+            return null;
+        }
+        final String file = file();
+        return refusalLine(of(file, vmInfo), file);
     }
 
     static String refusalLine(final State state, final String file)
