@@ -245,6 +245,10 @@ public final class RunOption<T>
     public static final RunOption<Double> HICCUP_WARN_FRACTION = measurement("hiccupWarnFraction", Double.class)
         .flag("--hiccup-warn-fraction").key("measurement.hiccup_warn_fraction").defaultsTo(0.1).unit("fraction")
         .doc("Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.");
+    public static final RunOption<Long> HICCUP_INTERVAL_US = measurement("hiccupIntervalUs", Long.class)
+        .flag("--hiccup-interval-us").key("measurement.hiccup_interval_us").unit("us")
+        .doc("How often the client's hiccup monitor asks to wake, us (100 to 1000000), or null: 1000 (jHiccup's) " +
+            "when reads are stamped in user space, 10000 when the kernel stamps them.");
     public static final RunOption<String> SERVER_METRICS = measurement("serverMetrics", String.class)
         .flag("--server-metrics").namedKey("measurement.server_metrics")
         .label("URL|off")

@@ -182,9 +182,12 @@ public final class RunOptions
      *                           {@code /metrics} ({@link RunOptions#serverMetricsUrl()}).
      * @param serverMetricsIntervalMs How often the server's metrics are scraped, ms.
      * @param stamping           Where each read's stamp comes from: the kernel (the default) or user space.
+     * @param hiccupIntervalUs   How often the hiccup monitor asks to wake, us, or null for the stamping's default
+     *                           ({@code runner.Monitors#hiccupIntervalNs}).
      */
     public record Measurement(int ioThreads, boolean busyPoll, String profile, Path profileOut,
-        double hiccupWarnFraction, String serverMetrics, long serverMetricsIntervalMs, Stamping stamping)
+        double hiccupWarnFraction, String serverMetrics, long serverMetricsIntervalMs, Stamping stamping,
+        Long hiccupIntervalUs)
     {
     }
 

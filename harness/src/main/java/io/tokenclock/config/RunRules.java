@@ -45,6 +45,7 @@ import static io.tokenclock.config.RunOption.FIRST_BYTE_TIMEOUT_S;
 import static io.tokenclock.config.RunOption.FIXED_SCHEDULE;
 import static io.tokenclock.config.RunOption.GRACE_S;
 import static io.tokenclock.config.RunOption.HEADERS;
+import static io.tokenclock.config.RunOption.HICCUP_INTERVAL_US;
 import static io.tokenclock.config.RunOption.HICCUP_WARN_FRACTION;
 import static io.tokenclock.config.RunOption.IDLE_TIMEOUT_S;
 import static io.tokenclock.config.RunOption.INPUT_LENGTHS;
@@ -98,6 +99,9 @@ final class RunRules
     /** The scrape interval's bounds, ms: 100 ms at the fastest, an hour at the slowest. */
     static final long MIN_SCRAPE_INTERVAL_MS = 100;
     static final long MAX_SCRAPE_INTERVAL_MS = 3_600_000;
+    /** The hiccup monitor's interval bounds, us: below 100 us its own wake-ups would be the client's main work. */
+    static final long MIN_HICCUP_INTERVAL_US = 100;
+    static final long MAX_HICCUP_INTERVAL_US = 1_000_000;
 
     private RunRules()
     {
@@ -582,6 +586,12 @@ final class RunRules
         if (b.get(IO_THREADS) < 0)
         {
             throw fail(b.name(IO_THREADS) + " must be >= 0 (0: one per core)");
+        }
+        final Long hiccupUs = b.get(HICCUP_INTERVAL_US);
+        if (hiccupUs != null && (hiccupUs < MIN_HICCUP_INTERVAL_US || hiccupUs > MAX_HICCUP_INTERVAL_US))
+        {
+            throw fail(b.name(HICCUP_INTERVAL_US) + " must be in [" + MIN_HICCUP_INTERVAL_US + ", " +
+                MAX_HICCUP_INTERVAL_US + "] us: " + hiccupUs);
         }
         serverMetrics(b);
     }

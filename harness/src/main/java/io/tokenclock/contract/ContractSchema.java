@@ -192,6 +192,7 @@ public final class ContractSchema
             .field("io_threads", integer(0, 1024))
             .field("stamping", oneOf("user", "kernel"))
             .field("hiccup_warn_fraction", number(0, true, HUGE))
+            .field("hiccup_interval_us", integer(1, Long.MAX_VALUE)) // its range is the run rules'
             // Server telemetry (issue 13): the metrics URL or off (YAML reads a bare off as false: any value, checked
             // by RunRules), and the scrape interval.
             .field("server_metrics", anyValue())

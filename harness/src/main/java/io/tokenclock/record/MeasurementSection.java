@@ -34,8 +34,12 @@ public record MeasurementSection(String boundary, String networkPath, String tls
     {
     }
 
-    /** How late a sleeping thread woke, over the whole run. */
-    public record ClientJitter(String method, Dist lateness)
+    /**
+     * How late a sleeping thread woke, over the whole run, asking to wake every {@code intervalUs} (null in records
+     * before the interval became a choice: 1,000 us then).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record ClientJitter(String method, Long intervalUs, Dist lateness)
     {
     }
 

@@ -215,7 +215,7 @@ public final class RecordWriter
     {
         return new MeasurementSection.ClientJitter("a thread asks to wake every " + h.hiccupIntervalNs() / 1_000_000.0 +
             " ms and records how late it woke (jHiccup-style); covers the whole run, warmup and drain included",
-            dist(h.hiccupsMs()));
+            h.hiccupIntervalNs() / 1_000, dist(h.hiccupsMs()));
     }
 
     /** The client's CPU time over the load, in all and per chunk, and its peak heap. */

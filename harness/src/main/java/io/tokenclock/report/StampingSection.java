@@ -37,7 +37,7 @@ final class StampingSection
         final ObjectNode n = NODES.objectNode();
         n.put("mode", s.mode());
         n.put("requested", s.requested());
-        n.put("rule", "kernel".equals(s.mode()) ? "one stamp per network read: the kernel's software receive stamp " +
+        n.put("rule", s.kernel() ? "one stamp per network read: the kernel's software receive stamp " +
             "(SO_TIMESTAMPING, the last segment the read consumed), CLOCK_REALTIME converted to CLOCK_MONOTONIC " +
             "with an offset sampled beside the read; while more than one event is queued, each read ends at an " +
             "event's end; reads without a kernel stamp take the user stamp and are counted" :

@@ -143,7 +143,7 @@ final class Measurement implements AutoCloseable, RequestListener
         this.stage = collector.stageOnOwnThread();
         this.server = ServerTelemetry.open(options, clock, target.outputDir(), generator::measureStartNs);
         this.power = PowerTelemetry.open(options, clock, target.outputDir());
-        this.monitors = Monitors.start(options, target.outputDir(), err);
+        this.monitors = Monitors.start(options, client.stamping().kernel(), target.outputDir(), err);
     }
 
     /**

@@ -22,9 +22,17 @@ import io.tokenclock.result.RunResult;
  */
 final class Monitors implements AutoCloseable
 {
-    /** The hiccup monitor asks to wake every millisecond, as jHiccup does. */
-    static final long HICCUP_INTERVAL_NS = TimeUnit.MICROSECONDS.toNanos(
-        Long.getLong("tokenclock.hiccupIntervalUs", 1000));
+    /** With user-space stamps the hiccup monitor asks to wake every millisecond, as jHiccup does. */
+    static final long USER_STAMPS_HICCUP_INTERVAL_US = 1_000;
+    /**
+     * With kernel stamps, every 10 ms. A wake-up from sleep costs this 2-core VM 20-30 us of CPU (a parking loop,
+     * interleaved 1 and 5 ms, 2026-12-02), so 1,000 a second were the client's largest cost at 1 stream (about 24 ms
+     * of CPU a second, more than the stamping thread's 15: docs/OVERHEAD.md). Kernel stamps no longer move with the
+     * client's own lateness, and each read's kernel-to-user delay (measurement.stamping.client_receive_delay) now
+     * measures that lateness on the stamping thread itself, at every read and at no cost; the monitor is then a
+     * coarse witness of longer stalls (GC, safepoints, a descheduled process), which 10 ms still catches.
+     */
+    static final long KERNEL_STAMPS_HICCUP_INTERVAL_US = 10_000;
 
     /** Readings at the window's start, to subtract from those at its end. */
     record AtLoadStart(ProcessUsage.CpuTimes cpu, ThreadCpu.Snapshot threads, long jitMs,
@@ -41,24 +49,34 @@ final class Monitors implements AutoCloseable
     {
     }
 
-    private final HiccupMonitor hiccups = new HiccupMonitor(HICCUP_INTERVAL_NS).start();
+    private final HiccupMonitor hiccups;
     private final GcPauseMonitor gc = new GcPauseMonitor();
     private final ProcessUsage usage = new ProcessUsage();
     private final SafepointCounters safepoints = SafepointCounters.open();
     private final ThreadCpu.Exits exits = new ThreadCpu.Exits();
     private final ProfilerSession profiler;
 
-    private Monitors(final ProfilerSession profiler)
+    private Monitors(final ProfilerSession profiler, final long hiccupIntervalNs)
     {
         this.profiler = profiler;
+        this.hiccups = new HiccupMonitor(hiccupIntervalNs).start();
     }
 
-    static Monitors start(final RunOptions options, final Path outputDir, final PrintStream err)
-        throws IOException
+    /** @param kernelStamps whether the client's reads are stamped by the kernel (it picks the hiccup interval). */
+    static Monitors start(final RunOptions options, final boolean kernelStamps, final Path outputDir,
+        final PrintStream err) throws IOException
     {
         return new Monitors(options.measurement().profile() == null ? null :
             ProfilerSession.start(options.measurement().profile(),
-            options.measurement().profileOut() != null ? options.measurement().profileOut() : outputDir, err));
+            options.measurement().profileOut() != null ? options.measurement().profileOut() : outputDir, err),
+            hiccupIntervalNs(options.measurement().hiccupIntervalUs(), kernelStamps));
+    }
+
+    /** @return the hiccup monitor's interval: the one given ({@code --hiccup-interval-us}), else the stamping's. */
+    static long hiccupIntervalNs(final Long givenUs, final boolean kernelStamps)
+    {
+        return TimeUnit.MICROSECONDS.toNanos(givenUs != null ? givenUs :
+            kernelStamps ? KERNEL_STAMPS_HICCUP_INTERVAL_US : USER_STAMPS_HICCUP_INTERVAL_US);
     }
 
     /** The process total is read before the threads at the start and after them at the end, so that it covers them. */

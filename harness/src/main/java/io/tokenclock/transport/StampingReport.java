@@ -57,6 +57,12 @@ public record StampingReport(String mode, String requested, long reads, long fal
     {
     }
 
+    /** @return whether the kernel stamps this client's reads (some may still fall back, one by one). */
+    public boolean kernel()
+    {
+        return "kernel".equals(mode);
+    }
+
     /** @return a report of user stamps; {@code fallbackReason} non-null when kernel stamps were asked. */
     public static StampingReport user(final String fallbackReason)
     {

@@ -71,6 +71,8 @@ final class KernelStampingRunIT
                 "most reads kernel-stamped: " + stamping);
             assertTrue(stamping.path("reads").asLong() >= 6 * 20, stamping.toString());
             assertTrue(record.path("measurement").path("transport").asText().contains("recvmsg"));
+            assertEquals(10_000, record.path("measurement").path("client_jitter").path("interval_us").asLong(),
+                "kernel stamps: the hiccup monitor wakes every 10 ms");
             final JsonNode delay = record.path("report").path("client_receive_delay");
             assertFalse(delay.isNull() || delay.isMissingNode(), record.path("report").toString());
             assertTrue(delay.path("p50").asDouble() >= 0);
@@ -97,6 +99,8 @@ final class KernelStampingRunIT
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
             final JsonNode record = JSON.readTree(dir.resolve("record.json").toFile());
             assertEquals("user", record.path("measurement").path("stamping").path("mode").asText());
+            assertEquals(1_000, record.path("measurement").path("client_jitter").path("interval_us").asLong(),
+                "user stamps: the hiccup monitor wakes every millisecond, as jHiccup does");
             assertTrue(record.path("report").path("client_receive_delay").isNull());
             assertTrue(record.path("report").path("client_send_delay").isNull());
             assertFalse(Files.readString(dir.resolve("requests.jsonl")).contains("sent_kernel_ns"));
