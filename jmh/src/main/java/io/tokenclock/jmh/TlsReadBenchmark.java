@@ -64,16 +64,21 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * the certificate a throwaway one ({@link KernelTlsPair}); a real NIC, interrupts, GRO and larger records are not
  * here.
  * <p>
- * Allocation: the plain path allocates nothing; the JDK's engine allocates per record ({@code KernelTls}' javadoc).
- * {@code -prof gc} counts the setup too (the server's {@code wrap} allocates as much again), so each fork also prints
- * the bytes its thread allocated inside the measured calls alone ({@code client-side B/op}: thread-allocated bytes
- * read at the end of the setup and at the start of the per-invocation teardown, over the measurement iterations).
- * The setup helpers run per invocation, which {@code tools.AllocationCheck} does not run. Linux x86-64 only.
+ * Allocation: the plain path allocates nothing; the TLS path 1,552 B per record, all inside the JDK's engine (about
+ * three quarters SunJCE's AES-GCM, set up again for every record; the rest the record layer's buffers and results),
+ * none in {@code KernelTls}' own code ({@code results/jmh/kernel-stamps/}: an allocation profile). {@code -prof gc}
+ * counts the setup too (the server's {@code wrap} allocates as much again), so each fork also prints the bytes its
+ * thread allocated inside the measured calls alone ({@code client-side B/op}: thread-allocated bytes read at the end
+ * of the setup and at the start of the per-invocation teardown, over the measurement iterations), and how many reads
+ * found nothing queued (a spin: loopback deferred the delivery). The setup helpers run per invocation, which
+ * {@code tools.AllocationCheck} does not run. Linux x86-64 only.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
+// The engine's path reaches C2 late: at load 3-8 on the 2-core VM the tls case took 150-760 us/op in its first second
+// and settled after five to nine; ten seconds of warm-up for all three, so that the table compares compiled code.
+@Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1) // the flags of jvm.flags come from io.tokenclock.jmh.Bench, as for every benchmark
 public class TlsReadBenchmark
@@ -99,6 +104,9 @@ public class TlsReadBenchmark
     private long markBytes;
     private long measuredBytes;
     private long measuredOps;
+    /** Reads that found nothing queued yet (loopback's delivery deferred to {@code ksoftirqd}): each is a spin. */
+    private long emptyReads;
+    private long calls;
 
     @Setup(Level.Trial)
     public void open() throws IOException, GeneralSecurityException, InterruptedException
@@ -124,8 +132,9 @@ public class TlsReadBenchmark
     @TearDown(Level.Trial)
     public void close() throws IOException
     {
-        System.out.printf(Locale.ROOT, "%nclient-side B/op (path=%s): %.1f over %,d measured calls%n", path,
-            measuredOps == 0 ? 0.0 : (double)measuredBytes / measuredOps, measuredOps);
+        System.out.printf(Locale.ROOT, "%nclient-side B/op (path=%s): %.1f over %,d measured calls; %,d empty " +
+            "reads in %,d calls%n", path, measuredOps == 0 ? 0.0 : (double)measuredBytes / measuredOps, measuredOps,
+            emptyReads, calls);
         if (pair != null)
         {
             pair.close();
@@ -184,6 +193,7 @@ public class TlsReadBenchmark
     @Benchmark
     public long readEvent() throws SSLException
     {
+        calls++;
         if (pair == null)
         {
             return plainRead();
@@ -201,14 +211,17 @@ public class TlsReadBenchmark
 
     private long tlsRead() throws SSLException
     {
-        long plaintext = 0;
-        for (int i = 0; i < SPINS && plaintext == 0; i++)
+        for (int i = 0; i < SPINS; i++)
         {
             final int n = spin(true);
             final long stampNs = stamp();
-            plaintext = pair.decrypt(reader.data(), n) + stampNs;
+            final long plaintext = pair.decrypt(reader.data(), n);
+            if (plaintext != 0)
+            {
+                return plaintext + stampNs;
+            }
         }
-        return plaintext;
+        throw new IllegalStateException("no whole record came");
     }
 
     /** @return the bytes of one stamped read (an event, or a TLS record); loopback delivered them in the setup. */
@@ -225,6 +238,7 @@ public class TlsReadBenchmark
             {
                 throw new IllegalStateException("read failed: " + n + ", errno " + reader.lastErrno());
             }
+            emptyReads++;
             Thread.onSpinWait();
         }
         throw new IllegalStateException("nothing to read");

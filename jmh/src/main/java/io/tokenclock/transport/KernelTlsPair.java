@@ -155,7 +155,7 @@ public final class KernelTlsPair implements AutoCloseable, KernelTls.Plaintext
     @Override
     public void plaintext(final byte[] src, final int length)
     {
-        plaintextBytes += length + src[0]; // where the connection decodes HTTP; the first byte keeps it alive
+        plaintextBytes += length; // where the connection hands src to its HTTP decoder
     }
 
     private void handshake() throws IOException
