@@ -350,7 +350,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     /**
      * Reads the error queue (never blocking, a bounded number of messages): the request in flight takes the first
      * send stamp whose key reaches its last byte, converted to the run's clock; stamps of earlier bytes (the
-     * handshake, a partial write, an earlier request) are read and dropped, so the queue never fills.
+     * handshake, a partial write, an earlier request) are read and dropped, so the queue never fills. It stops at
+     * the request's own stamp: no later byte has been sent, so the next read would only find the queue empty, and
+     * that read was a third of the send stamp's cost (SendStampBenchmark, results/jmh/kernel-stamps). Anything still
+     * queued keeps EPOLLERR raised, and the loop reads it then.
      */
     private void readSendStamps()
     {
@@ -367,6 +370,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                 final RequestSlot slot = recorder.slot();
                 slot.sentKernelNs = loop.sendStamp(slot.sentNs, stamp);
                 awaitingSendStamp = false;
+                return;
             }
         }
     }

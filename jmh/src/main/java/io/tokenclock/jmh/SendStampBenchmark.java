@@ -39,8 +39,9 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * {@code OPT_ID} and {@code OPT_TSONLY}) the kernel queues, for each send, a stamp of its last byte on the socket's
  * error queue. The kernel client ({@code KernelConnection.send} and {@code flush}) takes the user send stamp, writes
  * the request, and then, not waiting for {@code EPOLLERR}, reads the error queue at once ({@code recvmsg} with
- * {@code MSG_ERRQUEUE}, non-blocking, until {@code EAGAIN}): on loopback the stamp is queued within the write, so the
- * first read finds it and a second finds the queue empty. The stamp whose key reaches the request's last byte is
+ * {@code MSG_ERRQUEUE}, non-blocking, until the request's own stamp or {@code EAGAIN}): on loopback the stamp is
+ * queued within the write, so the first read finds it, and the client stops there (it went on to a second read that
+ * found the queue empty until 2026-12-02: a third of the cost measured before). The stamp whose key reaches the request's last byte is
  * converted to the monotonic clock (the clock bridge sampled). When it was not queued yet (the kernel deferred the
  * transmit, e.g. TCP's autocorking behind a packet not yet sent), the loop's next {@code epoll_wait} reports
  * {@code EPOLLERR} and reads it then; here the next request's reads take it (and drop it, its key being an earlier
@@ -54,7 +55,7 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * {@code TCP_NODELAY} and receive stamps on, and with {@code txStamp=on} the error-queue reads and the conversion as
  * above. {@code txStamp=off} is the same socket without send stamps (the client where the kernel refuses them). The
  * difference is what the send stamp costs: the kernel's clone of the packet's header for the queue and its stamp
- * inside the {@code send}, the two {@code recvmsg} and the control messages. The server reads what was sent every 64
+ * inside the {@code send}, the {@code recvmsg} and its control message. The server reads what was sent every 64
  * requests (one non-blocking read of 19 KB, on this thread, alike in both): a 1/64 share of a read is in both scores.
  * <p>
  * Allocation: none in either (the error queue's buffers are native, allocated once). Linux x86-64 only.
@@ -170,9 +171,9 @@ public class SendStampBenchmark
     }
 
     /**
-     * What {@code KernelConnection.readSendStamps} does after a write: the error queue read until it is empty; the
-     * request's stamp is the first whose key reaches its last byte, and earlier ones (a stamp that came late) are
-     * dropped.
+     * What {@code KernelConnection.readSendStamps} does after a write: the error queue read until the request's
+     * stamp, the first whose key reaches its last byte, or until it is empty; earlier ones (a stamp that came late)
+     * are dropped.
      */
     private long readSendStamp(final long lastByte)
     {
@@ -190,6 +191,7 @@ public class SendStampBenchmark
             {
                 bridge.sample();
                 kernelNs = bridge.toMonotonicNs(stamp);
+                break;
             }
         }
         if (kernelNs < 0)
