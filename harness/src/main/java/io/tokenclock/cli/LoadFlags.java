@@ -87,7 +87,8 @@ final class LoadFlags
         given.apply(o, RunOption.RATE, rate);
         if (given.overContract() && given.typed("--concurrency"))
         {
-            o.rate(null);
+            // the flag replaces the contract's loop: its rate, and the keys that apply to an open loop alone
+            o.rate(null).unset(RunOption.ARRIVAL).unset(RunOption.BURSTINESS).unset(RunOption.MAX_CONCURRENCY);
         }
         if (given.overContract() && given.typed("--rate"))
         {
@@ -97,7 +98,11 @@ final class LoadFlags
         {
             o.arrival(RunCommand.parseArrival(arrival));
         }
-        given.apply(o, RunOption.BURSTINESS, burstiness);
+        if (given.typed("--burstiness"))
+        {
+            // only when written (as --arrival): RunRules refuses a burstiness beside a load without arrivals
+            o.burstiness(burstiness);
+        }
         given.apply(o, RunOption.STICKY, sticky);
         given.apply(o, RunOption.USERS, users);
         if (given.set("--ramp") && ramp != null)

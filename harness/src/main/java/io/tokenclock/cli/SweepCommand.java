@@ -7,6 +7,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,6 +20,7 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.ServerProbe;
 import io.tokenclock.sweep.StopRule;
+import io.tokenclock.sweep.SweepPoint;
 import io.tokenclock.sweep.SweepJson;
 import io.tokenclock.sweep.SweepPlan;
 
@@ -46,6 +48,8 @@ public final class SweepCommand implements Callable<Integer>
         "--points", "--ceiling-concurrency", "--knee-factor", "--stop-error-fraction", "--stop-slo-miss-fraction",
         "--slo-attainment", "--search-start", "--search-tolerance", "--search-max-runs", "--no-search",
         "--output-dir", "--run-id");
+    /** {@code run}'s flags that apply to an open loop alone: an auto sweep's are for its rate points. */
+    static final List<String> OPEN_LOOP_FLAGS = List.of("--arrival", "--burstiness", "--max-concurrency");
 
     @Option(names = "--rates", split = ",", paramLabel = "R1,R2,...",
         description = "Open loop: the rates to sweep, requests/s.")
@@ -122,8 +126,13 @@ public final class SweepCommand implements Callable<Integer>
             }
         }
         final SweepPlan plan = plan();
+        // The base is judged as the first point the flags are meant for. An auto sweep's first run is the closed-loop
+        // ceiling, but its --arrival, --burstiness and --max-concurrency are for the rate points after it: its base is
+        // a rate point (at a stand-in rate), and the ceiling, derived from it by toBuilder(), carries nothing as
+        // given. Forgetting at the ceiling that they were given would not do: an --arrival constant forgotten beside
+        // a --burstiness reads as no arrival named, which RunRules turns into gamma for every point.
         final RunOptions base = SweepDriver.pointOptions(flags.toBuilder(parsed), plan.mode().equals("auto") ?
-            SweepDriver.Point.ceiling(plan) : SweepDriver.Point.of(plan, 0), plan.pointDurationS()).build();
+            SweepDriver.Point.rateStandIn() : SweepDriver.Point.of(plan, 0), plan.pointDurationS()).build();
         refuseContractLoad(base);
         final String sweepId = base.output().runId() != null ? base.output().runId() : "sweep-" +
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
@@ -134,16 +143,28 @@ public final class SweepCommand implements Callable<Integer>
                 "another --output-dir or --run-id, or pass --force to replace it");
         }
         final Interruption signals = Interruption.install(System.err, base.load().graceS());
-        final List<String> runCommand = RecordedCommand.of("run", parsed, NOT_RUN_FLAGS);
         try
         {
-            return new SweepDriver(base, plan, dir, sweepId, runCommand, signals).run();
+            return new SweepDriver(base, plan, dir, sweepId, runCommands(parsed), signals).run();
         }
         catch (final ServerProbe.UnreachableException ex)
         {
             System.err.println(Main.errorLine(ex.getMessage()));
             return Main.EXIT_UNREACHABLE;
         }
+    }
+
+    /**
+     * @return the {@code run} command line each loop's point starts from, before its load and length: the flags
+     * given, less the sweep's own, and for a closed-loop point (an auto sweep's ceiling) less those meant for the
+     * rate points ({@link #OPEN_LOOP_FLAGS}), which the point's line, run alone, would be refused with.
+     */
+    static Map<SweepPoint.Loop, List<String>> runCommands(final CommandLine.ParseResult parsed)
+    {
+        final List<String> notClosedLoop = new ArrayList<>(NOT_RUN_FLAGS);
+        notClosedLoop.addAll(OPEN_LOOP_FLAGS);
+        return Map.of(SweepPoint.Loop.RATE, RecordedCommand.of("run", parsed, NOT_RUN_FLAGS),
+            SweepPoint.Loop.CONCURRENCY, RecordedCommand.of("run", parsed, notClosedLoop));
     }
 
     private SweepPlan plan()

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
@@ -50,6 +51,15 @@ final class SweepDriver
             return new Point("points", 0, SweepPoint.Loop.CONCURRENCY, plan.ceilingConcurrency(), true);
         }
 
+        /**
+         * A rate point whose rate is a stand-in: what an auto sweep's options are judged as before the ceiling tells
+         * its rates (every point sets its own).
+         */
+        static Point rateStandIn()
+        {
+            return new Point("points", 0, SweepPoint.Loop.RATE, 1, false);
+        }
+
         static Point of(final SweepPlan plan, final int i)
         {
             return new Point("points", i + 1, plan.loop(), plan.loads().get(i), false);
@@ -66,7 +76,8 @@ final class SweepDriver
     private final SweepPlan plan;
     private final Path dir;
     private final String sweepId;
-    private final List<String> runCommand;
+    /** Each loop's {@code run} command line, before a point's own flags ({@link SweepCommand#runCommands}). */
+    private final Map<SweepPoint.Loop, List<String>> runCommands;
     private final Interruption signals;
     /** The point the server refused at its preflight, which ended the sweep; null while none was. */
     private SweepReport.Refused refused;
@@ -78,13 +89,13 @@ final class SweepDriver
     private boolean warmed;
 
     SweepDriver(final RunOptions base, final SweepPlan plan, final Path dir, final String sweepId,
-        final List<String> runCommand, final Interruption signals)
+        final Map<SweepPoint.Loop, List<String>> runCommands, final Interruption signals)
     {
         this.base = base;
         this.plan = plan;
         this.dir = dir;
         this.sweepId = sweepId;
-        this.runCommand = runCommand;
+        this.runCommands = runCommands;
         this.signals = signals;
     }
 
@@ -288,7 +299,7 @@ final class SweepDriver
     /** @return the {@code run} command line that reproduces this point alone. */
     private List<String> commandLine(final Point p, final Path runDir, final String runId, final boolean selfWarmup)
     {
-        final List<String> c = new ArrayList<>(runCommand);
+        final List<String> c = new ArrayList<>(runCommands.get(p.loop()));
         c.addAll(List.of(p.loop() == SweepPoint.Loop.RATE ? "--rate" : "--concurrency", p.loop() ==
             SweepPoint.Loop.RATE ? Double.toString(p.load()) : Integer.toString((int)p.load()), "--duration",
             Double.toString(plan.pointDurationS()), "--output-dir", runDir.toString(), "--run-id", runId));

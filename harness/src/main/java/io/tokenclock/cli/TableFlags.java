@@ -93,6 +93,12 @@ public final class TableFlags implements CommandLine.IModelTransformer
     private static <T> void apply(final RunOptionsBuilder o, final Given given, final RunOption<T> entry,
         final Object value)
     {
+        // An untyped flag with no value hands over nothing: the builder holds the default already, and a value it
+        // was handed would count as given (a --max-concurrency beside a closed loop is refused only when written).
+        if (value == null && !given.typed(entry.flag()))
+        {
+            return;
+        }
         given.apply(o, entry, value == null ? entry.defaultValue() : entry.cast(value));
     }
 

@@ -122,6 +122,17 @@ public final class RunOptionsBuilder
         return this;
     }
 
+    /**
+     * Puts {@code option} back to its default, as if no one had given it: a flag that replaces a contract's loop takes
+     * the keys of that loop alone with it, so that the rules do not judge them beside the new one.
+     */
+    public RunOptionsBuilder unset(final RunOption<?> option)
+    {
+        values.put(option, option.defaultValue());
+        given.remove(option);
+        return this;
+    }
+
     /** @return the value {@code option} holds now (its default until set), before the rules. */
     @SuppressWarnings("unchecked")
     public <T> T get(final RunOption<T> option)

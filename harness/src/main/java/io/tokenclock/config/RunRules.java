@@ -3,6 +3,7 @@ package io.tokenclock.config;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -118,6 +119,7 @@ final class RunRules
         offline(b);
         loadShape(b);
         loadMode(b);
+        openLoopOnly(b);
         loadValues(b);
         workload(b);
         decoding(b);
@@ -403,6 +405,62 @@ final class RunRules
         }
     }
 
+    /**
+     * Arrivals and a cap on requests in flight are an open loop's: a closed loop starts each request as another ends
+     * and holds its concurrency in flight, users send each next turn after an answer and hold one request each in
+     * flight ({@link RunOptions#maxInFlight()}), and a trace brings its own arrivals, though its requests in flight may
+     * still be capped. Judged on what the user or the contract wrote: a value carried over ({@code toBuilder()}) or an
+     * arrival inferred from a burstiness ({@link #loadValues}) is not given.
+     */
+    private static void openLoopOnly(final RunOptionsBuilder b)
+    {
+        final String why;
+        final List<RunOption<?>> refused;
+        String instead = "";
+        if (b.get(USERS) != null)
+        {
+            why = b.name(USERS) + " makes the arrivals from each user's turns and holds one request per user in flight";
+            refused = List.of(ARRIVAL, BURSTINESS, MAX_CONCURRENCY);
+        }
+        else if (b.get(FIXED_SCHEDULE))
+        {
+            why = b.name(FIXED_SCHEDULE) + " takes its arrivals from the trace";
+            refused = List.of(ARRIVAL, BURSTINESS);
+            instead = " (cap in-flight requests with " + b.name(MAX_CONCURRENCY) + ")";
+        }
+        else if (b.get(RATE) == null)
+        {
+            why = closedLoopName(b) + " (a closed loop) starts each request as another ends and holds its " +
+                "concurrency in flight";
+            refused = List.of(ARRIVAL, BURSTINESS, MAX_CONCURRENCY);
+            instead = ", or set " + b.name(RATE) + " R instead";
+        }
+        else
+        {
+            return;
+        }
+        final List<String> given = refused.stream().filter(b::isGiven).map(b::name).toList();
+        if (!given.isEmpty())
+        {
+            final boolean many = given.size() > 1;
+            throw fail(why + ": " + String.join(", ", given.subList(0, given.size() - 1)) + (many ? " and " : "") +
+                given.get(given.size() - 1) + (many ? " apply" : " applies") + " only to an open loop at a rate (" +
+                b.name(RATE) + "); drop " + (many ? "them" : "it") + instead);
+        }
+    }
+
+    /** @return what made the closed loop, as the user wrote it: a scenario, concurrency stages or a concurrency. */
+    private static String closedLoopName(final RunOptionsBuilder b)
+    {
+        if (b.get(SCENARIO) != null)
+        {
+            return b.name(SCENARIO) + " " + b.get(SCENARIO).flagValue();
+        }
+        // stages a ramp was folded into, or stages set to none (a sweep's point), were not written as stages
+        return b.get(CONCURRENCY_STAGES) != null && b.isGiven(CONCURRENCY_STAGES) ? b.name(CONCURRENCY_STAGES) :
+            b.name(CONCURRENCY);
+    }
+
     private static void loadValues(final RunOptionsBuilder b)
     {
         atLeastOne(b, CONCURRENCY);
@@ -454,6 +512,11 @@ final class RunRules
         {
             throw fail(b.name(DATASET) + " replaces " + b.name(PROMPT) + " and " + b.name(INPUT_LENGTHS) +
                 "; give only one");
+        }
+        if (!CancellationRule.saysWhen(b.get(CANCEL_RATE), b.get(CANCEL_AFTER_MS), b.get(CANCEL_AFTER_TOKENS)))
+        {
+            throw fail(b.name(CANCEL_RATE) + " " + b.get(CANCEL_RATE) + " cancels requests: say when, with " +
+                b.name(CANCEL_AFTER_MS) + " > 0 or " + b.name(CANCEL_AFTER_TOKENS) + " >= 1");
         }
         new CancellationRule(b.get(CANCEL_RATE), b.get(CANCEL_AFTER_MS), b.get(CANCEL_AFTER_TOKENS), b.get(SEED));
         if (b.get(BLOCK_SIZE) < 1)

@@ -274,7 +274,7 @@ public final class ContractSchema
 
     /**
      * @return whether the keys make a closed loop's shape (a concurrency, or stages of concurrency): what a ramp beside
-     * them ramps ({@link ContractOptions}) and what the open-loop keys may not stand beside.
+     * them ramps ({@link ContractOptions}).
      */
     static boolean closedLoopKeys(final JsonNode load)
     {
@@ -290,16 +290,19 @@ public final class ContractSchema
             final JsonNode c = checks.get(k);
             final String type = c.path("type").asText();
             final String at = "quality.checks[" + k + "]";
+            // "exactly one" is seen on the document only: the typed check takes schema over schema_file
             if (type.equals("json_schema") && c.has("schema") == c.has("schema_file"))
             {
                 errors.add(at + ": json_schema needs exactly one of schema and schema_file");
             }
+            // here, where the check's index is known: the typed CommandCheck's refusal cannot say which check
             if (type.equals("command") && !c.has("argv"))
             {
                 errors.add(at + ".argv: required for a command check (the program and its arguments; no shell)");
             }
         }
         final JsonNode judge = quality.path("judge");
+        // "exactly one" is seen on the document only: the typed JudgeSpec reads rubric_file over rubric
         if (judge.isObject() && judge.has("rubric") == judge.has("rubric_file"))
         {
             errors.add("quality.judge: needs exactly one of rubric (text) and rubric_file (a path)");
@@ -388,8 +391,9 @@ public final class ContractSchema
 
     /**
      * What a contract says once where flags let one value replace another: each stage has one kind and all stages the
-     * same, stages set the rate or the concurrency alone, the open-loop keys stand beside no closed loop, and
-     * end_of_window cancel leaves no drain time.
+     * same, stages set the rate or the concurrency alone, and end_of_window cancel leaves no drain time. Which loads
+     * the open-loop keys (arrival, burstiness, max_concurrency) apply to is {@code config.RunRules}' rule, as for
+     * their flags.
      */
     private static void checkLoadKeys(final JsonNode load, final List<String> errors)
     {
@@ -411,11 +415,6 @@ public final class ContractSchema
         {
             errors.add("load." + staged + ": the stages set the " + staged + "; drop load." + staged);
         }
-        if ((closedLoopKeys(load) || load.path("mode").asText().equals("closed")) &&
-            (load.has("arrival") || load.has("burstiness") || load.has("max_concurrency")))
-        {
-            errors.add("load: arrival, burstiness and max_concurrency apply to an open loop only");
-        }
         if (load.path("end_of_window").asText("grace").equals("cancel") &&
             load.path("drain_timeout_s").asDouble(0) > 0)
         {
@@ -423,7 +422,7 @@ public final class ContractSchema
         }
     }
 
-    /** Datasets, segments, prefixes, cancellation and prompts. */
+    /** Datasets, segments, prefixes and prompts (a cancellation's rule is config.RunRules', as for its flags). */
     private static void checkWorkload(final JsonNode root, final Path baseDir, final List<String> errors)
     {
         final JsonNode dataset = root.path("workload").path("dataset");
@@ -441,14 +440,11 @@ public final class ContractSchema
         {
             errors.add("workload.prefix: applies to synthetic prompts, not to a dataset or a fixed prompt");
         }
+        // Here, not in the typed SharedPrefixes: only the document tells a missing key from 0, and SharedPrefixes is
+        // built while the contract is read, before config.RunRules could name the key.
         if (workload.path("prefix").path("groups").asInt(0) > 0 && !workload.path("prefix").has("group_tokens"))
         {
             errors.add("workload.prefix.group_tokens: required with groups");
-        }
-        final JsonNode cancellation = workload.path("cancellation");
-        if (cancellation.isObject() && !cancellation.has("after_ms") && !cancellation.has("after_tokens"))
-        {
-            errors.add("workload.cancellation: needs after_ms or after_tokens");
         }
         if (workload.has("prompt") && workload.has("input_tokens"))
         {

@@ -34,7 +34,7 @@ public final class CancellationRule
         {
             throw new IllegalArgumentException("cancellation rate must be in [0, 1]: " + rate);
         }
-        if (rate > 0 && !(afterMs > 0) && afterTokens < 1)
+        if (!saysWhen(rate, afterMs, afterTokens))
         {
             throw new IllegalArgumentException("a cancellation rule needs after_ms > 0 or after_tokens >= 1");
         }
@@ -46,6 +46,15 @@ public final class CancellationRule
         this.afterNs = (long)(afterMs * 1e6);
         this.afterTokens = afterTokens;
         this.seed = seed;
+    }
+
+    /**
+     * @return whether a rule that cancels ({@code rate > 0}) says when: after a time or after a token count. The one
+     * test of it; {@code config.RunRules} asks it to refuse with the names the user wrote.
+     */
+    public static boolean saysWhen(final double rate, final double afterMs, final int afterTokens)
+    {
+        return !(rate > 0) || afterMs > 0 || afterTokens >= 1;
     }
 
     /** Marks request {@code i}'s slot for cancellation if the rule picks it. */

@@ -35,7 +35,7 @@ final class ValidateRulesOnceTest
     @TempDir
     Path dir;
 
-    /** A contract's load section and the run flags that say the same. */
+    /** A contract's load section (and any sections written after it) and the run flags that say the same. */
     static Stream<String[]> sameLoads()
     {
         return Stream.of(
@@ -49,7 +49,19 @@ final class ValidateRulesOnceTest
                 "--fixed-schedule --duration 5 --ramp 1:2:1"},
             new String[] {"{scenario: server, concurrency: 2}", "--scenario server --concurrency 2"},
             new String[] {"{scenario: offline, requests: 5, duration_s: 5}",
-                "--scenario offline --requests 5 --duration 5"});
+                "--scenario offline --requests 5 --duration 5"},
+            // the open loop's own options beside another load
+            new String[] {"{concurrency: 2, arrival: poisson, requests: 5}",
+                "--concurrency 2 --arrival poisson --requests 5"},
+            new String[] {"{concurrency: 2, burstiness: 2, max_concurrency: 4, requests: 5}",
+                "--concurrency 2 --burstiness 2 --max-concurrency 4 --requests 5"},
+            new String[] {"{scenario: offline, requests: 5, max_concurrency: 2}",
+                "--scenario offline --requests 5 --max-concurrency 2"},
+            new String[] {"{users: 2, requests: 5, arrival: constant}\nworkload: {sessions: {turns: {dist: fixed, " +
+                "value: 2}}}", "--users 2 --requests 5 --arrival constant"},
+            // a section after the load's: a cancellation that never says when
+            new String[] {"{concurrency: 2, requests: 5}\nworkload: {cancellation: {rate: 0.5}}",
+                "--concurrency 2 --requests 5 --cancel-rate 0.5"});
     }
 
     @ParameterizedTest

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.tokenclock.load.ArrivalProcess;
+import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +54,82 @@ final class RunOptionsBuilderTest
             () -> open().concurrency(4).build());
         assertEquals("--concurrency (closed loop) and --rate (open loop) exclude each other; cap an open loop with " +
             "--max-concurrency", ex.getMessage());
+    }
+
+    private static RunOptionsBuilder closed()
+    {
+        return RunOptions.builder().url("http://127.0.0.1:9/v1").concurrency(4);
+    }
+
+    @Test
+    void shouldRefuseAnArrivalBesideAClosedLoopNamingItAndSayingWhatToDo()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> closed().arrival(ArrivalProcess.Kind.POISSON).build());
+        assertEquals("--concurrency (a closed loop) starts each request as another ends and holds its concurrency in " +
+            "flight: --arrival applies only to an open loop at a rate (--rate); drop it, or set --rate R instead",
+            ex.getMessage());
+    }
+
+    @Test
+    void shouldNameEveryOpenLoopOptionGivenBesideAClosedLoopAndNoOther()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> closed().burstiness(2.0).maxConcurrency(8).build());
+        assertTrue(ex.getMessage().contains(": --burstiness and --max-concurrency apply only to an open loop"),
+            "the arrival that the burstiness inferred as gamma was not written, and is not named: " +
+                ex.getMessage());
+    }
+
+    @Test
+    void shouldNameTheScenarioOrTheStagesThatMadeTheClosedLoop()
+    {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RunOptions.builder().url("http://h/v1")
+            .scenario(Scenario.SINGLE_STREAM).maxConcurrency(2).build()).getMessage()
+            .startsWith("--scenario single-stream (a closed loop) starts each request"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RunOptions.builder().url("http://h/v1")
+            .concurrencyStages(new ConcurrencySchedule(new int[] {2, 4}, new double[] {1, 1}))
+            .arrival(ArrivalProcess.Kind.CONSTANT).build()).getMessage()
+            .startsWith("--concurrency-stage (a closed loop) starts each request"));
+    }
+
+    @Test
+    void shouldRefuseEveryOpenLoopOptionBesideUsersWhoseTurnsAndCountSetTheLoad()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> RunOptions.builder().url("http://h/v1").users(3).maxConcurrency(2).build());
+        assertEquals("--users makes the arrivals from each user's turns and holds one request per user in flight: " +
+            "--max-concurrency applies only to an open loop at a rate (--rate); drop it", ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAnArrivalBesideAFixedScheduleButLetItsRequestsInFlightBeCapped()
+    {
+        final RunOptionsBuilder trace = RunOptions.builder().url("http://h/v1").dataset(Path.of("t.jsonl"))
+            .datasetFormat("mooncake").fixedSchedule(true);
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> trace.burstiness(2.0).build());
+        assertEquals("--fixed-schedule takes its arrivals from the trace: --burstiness applies only to an open loop " +
+            "at a rate (--rate); drop it (cap in-flight requests with --max-concurrency)", ex.getMessage());
+        assertEquals(4, RunOptions.builder().url("http://h/v1").dataset(Path.of("t.jsonl")).datasetFormat("mooncake")
+            .fixedSchedule(true).maxConcurrency(4).build().maxInFlight());
+    }
+
+    @Test
+    void shouldJudgeNoOpenLoopOptionThatWasOnlyCarriedOverToAClosedLoop()
+    {
+        final RunOptions open = open().burstiness(2.0).maxConcurrency(8).build();
+        final RunOptions closed = open.toBuilder().rate(null).concurrency(4).build();
+        assertTrue(closed.closedLoop());
+        assertEquals(4, closed.maxInFlight(), "a closed loop's concurrency is its cap");
+    }
+
+    @Test
+    void shouldForgetAnUnsetOptionsValueAndThatItWasGiven()
+    {
+        final RunOptions o = closed().from(RunOptionsBuilder.Source.CONTRACT).arrival(ArrivalProcess.Kind.CONSTANT)
+            .unset(RunOption.ARRIVAL).build();
+        assertEquals(ArrivalProcess.Kind.POISSON, o.load().arrival());
     }
 
     @Test

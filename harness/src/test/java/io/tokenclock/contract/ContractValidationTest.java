@@ -147,8 +147,6 @@ final class ContractValidationTest
                 "load.stages: concurrency stages belong to a closed loop, rate stages to an open loop"},
             new String[] {load("{mode: closed, fixed_schedule: true}"),
                 "load.fixed_schedule: arrivals come from the trace; drop mode closed"},
-            new String[] {load("{concurrency: 2, max_concurrency: 4, requests: 4}"),
-                "load: arrival, burstiness and max_concurrency apply to an open loop only"},
             new String[] {load("{rate: 2, duration_s: 5, end_of_window: cancel, drain_timeout_s: 3}"),
                 "load.drain_timeout_s: end_of_window cancel cancels in-flight requests at once; drop it"},
             new String[] {load("{rate: 2, duration_s: 5, ramp: {to: 4, duration_s: 2, shape: exponential}}"),
@@ -169,7 +167,21 @@ final class ContractValidationTest
             new String[] {load("{fixed_schedule: true, duration_s: 5, ramp: {from: 1, to: 2, duration_s: 1}}"),
                 "load.fixed_schedule takes its arrivals from the trace: drop load.ramp and load.stages"},
             new String[] {load("{scenario: single-stream, rate: 2}"),
-                "load.scenario single-stream sends one request at a time: drop load.rate and load.concurrency"});
+                "load.scenario single-stream sends one request at a time: drop load.rate and load.concurrency"},
+            // the open-loop keys beside another load: RunRules' rule, as for their flags
+            new String[] {load("{concurrency: 2, max_concurrency: 4, requests: 4}"), "load.concurrency (a closed " +
+                "loop) starts each request as another ends and holds its concurrency in flight: load.max_concurrency " +
+                "applies only to an open loop at a rate (load.rate); drop it, or set load.rate R instead"},
+            new String[] {load("{concurrency: 2, arrival: poisson, burstiness: 2, requests: 4}"),
+                "load.arrival and load.burstiness apply only to an open loop at a rate (load.rate)"},
+            new String[] {load("{stages: [{concurrency: 2, duration_s: 1}], arrival: constant}"),
+                "load.stages (a closed loop) starts each request as another ends"},
+            new String[] {load("{users: 2, requests: 4, max_concurrency: 2}") + SESSIONS,
+                "load.users makes the arrivals from each user's turns and holds one request per user in flight: " +
+                    "load.max_concurrency applies only to an open loop at a rate (load.rate); drop it"},
+            new String[] {load("{rate: 2, requests: 4}") + "  cancellation: {rate: 0.5}\n",
+                "workload.cancellation.rate 0.5 cancels requests: say when, with workload.cancellation.after_ms > 0 " +
+                    "or workload.cancellation.after_tokens >= 1"});
     }
 
     @ParameterizedTest
@@ -179,6 +191,19 @@ final class ContractValidationTest
         final List<String> errors = errors(yaml);
         assertTrue(errors.stream().anyMatch(e -> e.contains(expected)), "expected '" + expected + "' in " + errors);
         assertTrue(errors.stream().noneMatch(e -> e.contains("\n")), "one line each: " + errors);
+    }
+
+    @Test
+    void shouldRefuseAnArrivalBesideATracesScheduleButLetItCapTheRequestsInFlight() throws IOException
+    {
+        Files.writeString(dir.resolve("trace.jsonl"),
+            "{\"timestamp\": 0, \"input_length\": 16, \"output_length\": 8, \"hash_ids\": [1]}\n");
+        final String trace = "target: {url: http://127.0.0.1:8000/v1}\n" +
+            "workload: {dataset: {path: trace.jsonl, format: mooncake}}\nload: ";
+        assertEquals(List.of("load.fixed_schedule takes its arrivals from the trace: load.arrival and " +
+            "load.burstiness apply only to an open loop at a rate (load.rate); drop them (cap in-flight requests " +
+            "with load.max_concurrency)"), errors(trace + "{fixed_schedule: true, arrival: gamma, burstiness: 2}\n"));
+        assertEquals(List.of(), errors(trace + "{fixed_schedule: true, max_concurrency: 4}\n"));
     }
 
     @Test
