@@ -41,9 +41,10 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * the request, and then, not waiting for {@code EPOLLERR}, reads the error queue at once ({@code recvmsg} with
  * {@code MSG_ERRQUEUE}, non-blocking, until the request's own stamp or {@code EAGAIN}): on loopback the stamp is
  * queued within the write, so the first read finds it, and the client stops there (it went on to a second read that
- * found the queue empty until 2026-12-02: a third of the cost measured before). The stamp whose key reaches the request's last byte is
- * converted to the monotonic clock (the clock bridge sampled). When it was not queued yet (the kernel deferred the
- * transmit, e.g. TCP's autocorking behind a packet not yet sent), the loop's next {@code epoll_wait} reports
+ * found the queue empty until 2026-12-02: a third of the cost measured before). The stamp whose key reaches the
+ * request's last byte is converted to the monotonic clock (the clock bridge sampled). When it was not queued yet
+ * (the kernel deferred the transmit, e.g. TCP's autocorking behind a packet not yet sent), the loop's next
+ * {@code epoll_wait} reports
  * {@code EPOLLERR} and reads it then; here the next request's reads take it (and drop it, its key being an earlier
  * byte's), so each stamp's reads are in the score either way, without that wake-up. A deferred transmit may also
  * carry two requests in one segment, and one stamp (the later one's key) then covers both ({@code ErrorQueue.covers},
