@@ -3,18 +3,13 @@ package io.tokenclock.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tokenclock.fixtures.ThrowawayTls;
 import io.tokenclock.testing.ScriptedSseServer;
 import io.tokenclock.transport.kernel.KernelStamps;
 
@@ -46,7 +42,6 @@ import io.tokenclock.transport.kernel.KernelStamps;
 final class TlsIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String PASSWORD = "changeit";
 
     // One key pair and one server for the class: keytool is a JVM of its own (two per key pair), and no test changes
     // the server; each test has its own output directory and console.
@@ -65,22 +60,9 @@ final class TlsIT
     @BeforeAll
     static void startServer() throws Exception
     {
-        final Path keystore = keys.resolve("server.p12");
-        pem = keys.resolve("server.pem");
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-            "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2", "-keystore",
-            keystore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
-        keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storepass", PASSWORD,
-            "-file", pem.toString());
-        final KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore))
-        {
-            store.load(in, PASSWORD.toCharArray());
-        }
-        final KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keyManagers.init(store, PASSWORD.toCharArray());
-        final SSLContext context = SSLContext.getInstance("TLS");
-        context.init(keyManagers.getKeyManagers(), null, null);
+        final ThrowawayTls identity = ThrowawayTls.make(keys, "ip:127.0.0.1,dns:localhost");
+        pem = identity.certificatePem();
+        final SSLContext context = identity.serverContext();
         server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setHttpsConfigurator(new HttpsConfigurator(context));
         // Each exchange (its TLS handshake included) on a thread of its own: the JDK's default runs them on its one
@@ -110,16 +92,6 @@ final class TlsIT
     void stop()
     {
         console.restore();
-    }
-
-    private static void keytool(final String... args) throws Exception
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "keytool: " + said);
     }
 
     private int run(final String name, final String... extra)

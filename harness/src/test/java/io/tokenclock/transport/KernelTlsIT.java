@@ -362,7 +362,7 @@ final class KernelTlsIT
 
     private static SSLEngine serverEngine() throws Exception
     {
-        final SSLEngine peer = TlsSseServer.serverContext(dir.resolve("good")).createSSLEngine();
+        final SSLEngine peer = server.serverContext().createSSLEngine();
         peer.setUseClientMode(false);
         return peer;
     }

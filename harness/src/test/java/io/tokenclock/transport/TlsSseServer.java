@@ -6,19 +6,17 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
+
+import io.tokenclock.fixtures.ThrowawayTls;
 
 /**
  * An https server on 127.0.0.1 for the kernel client's TLS tests: a certificate made here with {@code keytool} (no
@@ -29,19 +27,19 @@ import javax.net.ssl.SSLSocket;
  */
 final class TlsSseServer implements AutoCloseable
 {
-    private static final String PASSWORD = "changeit";
 
     private final SSLServerSocket socket;
-    private final Path pem;
+    private final ThrowawayTls identity;
     private final int events;
     private final long itlNs;
     private final List<Long> sentNs = Collections.synchronizedList(new ArrayList<>());
     private final Thread acceptor;
 
-    private TlsSseServer(final SSLServerSocket socket, final Path pem, final int events, final long itlNs)
+    private TlsSseServer(final SSLServerSocket socket, final ThrowawayTls identity, final int events,
+        final long itlNs)
     {
         this.socket = socket;
-        this.pem = pem;
+        this.identity = identity;
         this.events = events;
         this.itlNs = itlNs;
         this.acceptor = new Thread(this::accept, "tls-sse-accept");
@@ -56,44 +54,16 @@ final class TlsSseServer implements AutoCloseable
     static TlsSseServer start(final Path dir, final String san, final int events, final double itlMs)
         throws Exception
     {
-        final Path keystore = dir.resolve("server.p12");
-        final Path pem = dir.resolve("server.pem");
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-            "CN=localhost", "-ext", "SAN=" + san, "-validity", "2", "-keystore", keystore.toString(), "-storetype",
-            "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
-        keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storepass", PASSWORD,
-            "-file", pem.toString());
-        final SSLServerSocket server = (SSLServerSocket)serverContext(dir).getServerSocketFactory()
+        final ThrowawayTls identity = ThrowawayTls.make(dir, san);
+        final SSLServerSocket server = (SSLServerSocket)identity.serverContext().getServerSocketFactory()
             .createServerSocket(0, 16, InetAddress.getByName("127.0.0.1"));
-        return new TlsSseServer(server, pem, events, (long)(itlMs * 1e6));
+        return new TlsSseServer(server, identity, events, (long)(itlMs * 1e6));
     }
 
-    /** @return the server's context, from the key store {@link #start} made in {@code dir}. */
-    static SSLContext serverContext(final Path dir) throws Exception
+    /** @return a server's context holding this server's key (for an engine of the test's own). */
+    SSLContext serverContext()
     {
-        final KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(dir.resolve("server.p12")))
-        {
-            store.load(in, PASSWORD.toCharArray());
-        }
-        final KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, PASSWORD.toCharArray());
-        final SSLContext context = SSLContext.getInstance("TLS");
-        context.init(keys.getKeyManagers(), null, null);
-        return context;
-    }
-
-    private static void keytool(final String... args) throws Exception
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0)
-        {
-            throw new IllegalStateException("keytool: " + said);
-        }
+        return identity.serverContext();
     }
 
     int port()
@@ -108,7 +78,7 @@ final class TlsSseServer implements AutoCloseable
 
     Path pem()
     {
-        return pem;
+        return identity.certificatePem();
     }
 
     /** @return every chunk's send stamp so far, in the order written. */

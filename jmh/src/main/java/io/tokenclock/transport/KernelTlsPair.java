@@ -1,32 +1,25 @@
 package io.tokenclock.transport;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
 
 import io.netty.buffer.ByteBufAllocator;
 
+import io.tokenclock.fixtures.ThrowawayTls;
 import io.tokenclock.transport.kernel.KernelStamps;
 import io.tokenclock.transport.kernel.StampedSocket;
 
@@ -39,14 +32,13 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * the caller's thread: {@link #serverWrap} encrypts one event into one record, {@link #serverWrite} sends it in one
  * write, as a {@code TCP_NODELAY} server writes an event.
  * <p>
- * The certificate is made with the JDK's {@code keytool} in a temporary folder (an EC key, valid two days, SAN
- * {@code ip:127.0.0.1}), as {@code TlsSseServer} (harness tests) makes its own; {@link #close} deletes it. It lives in
+ * The certificate is a {@link ThrowawayTls} (SAN {@code ip:127.0.0.1}) made in a temporary folder;
+ * {@link #close} deletes it. It lives in
  * the transport's package, in the benchmarks' jar, so that {@code KernelTls} stays package-private; it wires it and
  * holds no logic of its own beyond the server's side. Linux x86-64 only ({@link KernelStamps#unavailableReason}).
  */
 public final class KernelTlsPair implements AutoCloseable, KernelTls.Plaintext
 {
-    private static final String PASSWORD = "changeit";
     private static final int SPINS = 1_000_000;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -71,7 +63,8 @@ public final class KernelTlsPair implements AutoCloseable, KernelTls.Plaintext
             throw new IllegalStateException("kernel stamps: " + KernelStamps.unavailableReason());
         }
         dir = Files.createTempDirectory("tokenclock-tls-pair");
-        final Path pem = makeCertificate(dir);
+        final ThrowawayTls identity = ThrowawayTls.make(dir, "ip:127.0.0.1");
+        final Path pem = identity.certificatePem();
         listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         final int port = ((InetSocketAddress)listener.getLocalAddress()).getPort();
         socket = StampedSocket.connect(InetAddress.getLoopbackAddress(), port, true);
@@ -84,7 +77,7 @@ public final class KernelTlsPair implements AutoCloseable, KernelTls.Plaintext
         }
         tls = new KernelTls(new TlsTrust(pem, false).nettyContext().newEngine(ByteBufAllocator.DEFAULT,
             "127.0.0.1", port));
-        serverEngine = serverContext(dir).createSSLEngine();
+        serverEngine = identity.serverContext().createSSLEngine();
         serverEngine.setUseClientMode(false);
         final int packet = serverEngine.getSession().getPacketBufferSize();
         serverIn = ByteBuffer.allocate(packet * 2);
@@ -244,46 +237,6 @@ public final class KernelTlsPair implements AutoCloseable, KernelTls.Plaintext
                     }
                 }
             }
-        }
-    }
-
-    /** @return the certificate as PEM; the key store is {@code dir/server.p12}. */
-    private static Path makeCertificate(final Path dir) throws IOException, InterruptedException
-    {
-        final Path keystore = dir.resolve("server.p12");
-        final Path pem = dir.resolve("server.pem");
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-            "CN=localhost", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-keystore", keystore.toString(),
-            "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
-        keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", keystore.toString(), "-storepass", PASSWORD,
-            "-file", pem.toString());
-        return pem;
-    }
-
-    private static SSLContext serverContext(final Path dir) throws IOException, GeneralSecurityException
-    {
-        final KeyStore store = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(dir.resolve("server.p12")))
-        {
-            store.load(in, PASSWORD.toCharArray());
-        }
-        final KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, PASSWORD.toCharArray());
-        final SSLContext context = SSLContext.getInstance("TLS");
-        context.init(keys.getKeyManagers(), null, null);
-        return context;
-    }
-
-    private static void keytool(final String... args) throws IOException, InterruptedException
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        final String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0)
-        {
-            throw new IllegalStateException("keytool: " + said);
         }
     }
 
