@@ -3,10 +3,7 @@ package io.tokenclock.jmh;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -28,7 +25,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.tokenclock.transport.kernel.ClockBridge;
 import io.tokenclock.transport.kernel.ErrorQueue;
-import io.tokenclock.transport.kernel.KernelStamps;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.StampedSocket;
 
@@ -79,7 +75,7 @@ public class SendStampBenchmark
 
     private final Arena arena = Arena.ofShared();
     private final ByteBuffer drained = ByteBuffer.allocateDirect(256 * 1024);
-    private ServerSocketChannel listener;
+    private StampedLoopback connection;
     private SocketChannel server;
     private StampedSocket client;
     private MemorySegment request;
@@ -94,19 +90,10 @@ public class SendStampBenchmark
     @Setup(Level.Trial)
     public void open() throws IOException, InterruptedException
     {
-        if (KernelStamps.unavailableReason() != null)
-        {
-            throw new IllegalStateException("kernel stamps: " + KernelStamps.unavailableReason());
-        }
-        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        client = StampedSocket.connect(InetAddress.getLoopbackAddress(),
-            ((InetSocketAddress)listener.getLocalAddress()).getPort(), true);
-        server = listener.accept();
+        connection = StampedLoopback.open(true);
+        client = connection.socket();
+        server = connection.peer();
         server.configureBlocking(false);
-        for (int i = 0; i < 1_000 && client.finishConnect() != 0; i++)
-        {
-            Thread.sleep(1);
-        }
         if ("on".equals(txStamp) && !client.enableTxStamps(LinuxNet.TX_STAMP_FLAGS))
         {
             throw new IllegalStateException("the kernel refused send stamps, errno " + client.lastErrno());
@@ -129,9 +116,7 @@ public class SendStampBenchmark
             "whose stamp was not queued yet when their write returned%n", txStamp, requests, stamps, late);
         final boolean allStamped = !client.txStamps() || lastKey >= 0 && ErrorQueue.covers(lastKey,
             client.sentBytes() - 1);
-        client.close();
-        server.close();
-        listener.close();
+        connection.close();
         arena.close();
         if (!allStamped)
         {

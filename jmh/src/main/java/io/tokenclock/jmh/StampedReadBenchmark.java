@@ -1,10 +1,7 @@
 package io.tokenclock.jmh;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 
@@ -23,7 +20,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.tokenclock.transport.kernel.ClockBridge;
-import io.tokenclock.transport.kernel.KernelStamps;
 import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
@@ -52,7 +48,7 @@ public class StampedReadBenchmark
     @Param({"user", "kernel"})
     public String socketKind;
 
-    private ServerSocketChannel listener;
+    private StampedLoopback connection;
     private SocketChannel writer;
     private StampedSocket reader;
     private ByteBuffer event;
@@ -61,19 +57,9 @@ public class StampedReadBenchmark
     @Setup(Level.Trial)
     public void open() throws IOException, InterruptedException
     {
-        if (KernelStamps.unavailableReason() != null)
-        {
-            throw new IllegalStateException("kernel stamps: " + KernelStamps.unavailableReason());
-        }
-        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        reader = StampedSocket.connect(InetAddress.getLoopbackAddress(),
-            ((InetSocketAddress)listener.getLocalAddress()).getPort(), "kernel".equals(socketKind));
-        writer = listener.accept();
-        writer.socket().setTcpNoDelay(true);
-        for (int i = 0; i < 1_000 && reader.finishConnect() != 0; i++)
-        {
-            Thread.sleep(1);
-        }
+        connection = StampedLoopback.open("kernel".equals(socketKind));
+        reader = connection.socket();
+        writer = connection.peer();
         event = ByteBuffer.allocateDirect(EVENT.length).put(EVENT);
         bridge = new ClockBridge(ClockBridge.systemClocks(), 1_000_000);
     }
@@ -81,9 +67,7 @@ public class StampedReadBenchmark
     @TearDown(Level.Trial)
     public void close() throws IOException
     {
-        reader.close();
-        writer.close();
-        listener.close();
+        connection.close();
     }
 
     /**

@@ -2,10 +2,7 @@ package io.tokenclock.transport;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +17,7 @@ import javax.net.ssl.SSLException;
 import io.netty.buffer.ByteBufAllocator;
 
 import io.tokenclock.fixtures.ThrowawayTls;
+import io.tokenclock.jmh.StampedLoopback;
 import io.tokenclock.transport.kernel.KernelStamps;
 import io.tokenclock.transport.kernel.StampedSocket;
 
@@ -43,7 +41,7 @@ public final class KernelTlsPair implements AutoCloseable, KernelTls.Plaintext
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private final Path dir;
-    private final ServerSocketChannel listener;
+    private final StampedLoopback connection;
     private final StampedSocket socket;
     private final SocketChannel server;
     private final KernelTls tls;
@@ -58,23 +56,14 @@ public final class KernelTlsPair implements AutoCloseable, KernelTls.Plaintext
     /** Opens the pair and completes the TLS handshake (and the server's session tickets) over it. */
     public KernelTlsPair() throws IOException, GeneralSecurityException, InterruptedException
     {
-        if (KernelStamps.unavailableReason() != null)
-        {
-            throw new IllegalStateException("kernel stamps: " + KernelStamps.unavailableReason());
-        }
         dir = Files.createTempDirectory("tokenclock-tls-pair");
         final ThrowawayTls identity = ThrowawayTls.make(dir, "ip:127.0.0.1");
         final Path pem = identity.certificatePem();
-        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        final int port = ((InetSocketAddress)listener.getLocalAddress()).getPort();
-        socket = StampedSocket.connect(InetAddress.getLoopbackAddress(), port, true);
-        server = listener.accept();
-        server.socket().setTcpNoDelay(true);
+        connection = StampedLoopback.open(true);
+        socket = connection.socket();
+        server = connection.peer();
         server.configureBlocking(false);
-        for (int i = 0; i < 1_000 && socket.finishConnect() != 0; i++)
-        {
-            Thread.sleep(1);
-        }
+        final int port = connection.port();
         tls = new KernelTls(new TlsTrust(pem, false).nettyContext().newEngine(ByteBufAllocator.DEFAULT,
             "127.0.0.1", port));
         serverEngine = identity.serverContext().createSSLEngine();
@@ -243,9 +232,7 @@ public final class KernelTlsPair implements AutoCloseable, KernelTls.Plaintext
     @Override
     public void close() throws IOException
     {
-        socket.close();
-        server.close();
-        listener.close();
+        connection.close();
         try (Stream<Path> files = Files.walk(dir))
         {
             for (final Path f : files.sorted(Comparator.reverseOrder()).toList())
