@@ -167,7 +167,7 @@ public final class RunOption<T>
         .key("load.burstiness").defaultsTo(1.0).unit("shape k").doc("Gamma shape of the arrival gaps (1: Poisson).");
     public static final RunOption<Integer> MAX_CONCURRENCY = loadShape("maxConcurrency", Integer.class)
         .flag("--max-concurrency").key("load.max_concurrency").unit("requests")
-        .doc("Open loop: cap on requests in flight.");
+        .doc("Open loop or a fixed schedule: cap on requests in flight, or null for RunOptions.DEFAULT_OPEN_LOOP_CAP.");
     public static final RunOption<Integer> USERS = loadShape("users", Integer.class).flag("--users").key("load.users")
         .unit("users").doc("User-centric load: simulated users running multi-turn sessions, or null.");
     public static final RunOption<Boolean> STICKY = loadShape("sticky", Boolean.class).flag("--sticky")
