@@ -5,8 +5,8 @@ import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * One HdrHistogram {@link SingleWriterRecorder} per {@link Metric}: the request stage's thread records (lock-free,
- * wait-free for the writer), and one reader thread periodically swaps out interval histograms, folds them into run
- * totals and keeps the latest interval for the live progress line.
+ * wait-free for the writer), and one reader thread swaps out interval histograms and folds them into run totals:
+ * the TTFT's every half second for the live progress line, when there is one, and every metric's once, at the end.
  * <p>
  * Threading: {@link #record} only from the single writer; {@link #sample()}, {@link #total} and {@link #lastInterval}
  * only from the single reader. Values are recorded as non-negative longs in the metric's recording unit (ns for
@@ -59,14 +59,25 @@ public final class MetricRecorders
         recorders[metric.ordinal()].recordValueWithCount(Math.min(value, HIGHEST_TRACKABLE), count);
     }
 
-    /** Reader thread only: moves everything recorded since the last sample into the totals. */
+    /**
+     * Reader thread only: moves everything recorded since the last sample into the totals. It walks every metric's
+     * whole counts array (about 270 KB each at this range and precision) three times, a few ms in all: take it once,
+     * at the end, or per metric ({@link #sample(Metric)}) for what a live view shows.
+     */
     public void sample()
     {
         for (int i = 0; i < recorders.length; i++)
         {
-            intervals[i] = recorders[i].getIntervalHistogram(intervals[i]);
-            totals[i].add(intervals[i]);
+            sample(Metric.of(i));
         }
+    }
+
+    /** Reader thread only: {@link #sample()} for one metric; its {@link #lastInterval} is then what came since. */
+    public void sample(final Metric metric)
+    {
+        final int i = metric.ordinal();
+        intervals[i] = recorders[i].getIntervalHistogram(intervals[i]);
+        totals[i].add(intervals[i]);
     }
 
     /** Reader thread only: the run total so far (as of the last {@link #sample()}). */

@@ -93,6 +93,12 @@ public final class ChunkRecords
         ring.commit(index);
         // Wake the consumer at once for the end of a request (once per request, never per chunk): it frees the
         // request's permit, which a closed loop is waiting on, so the consumer may park long between requests.
+        wakeConsumer();
+    }
+
+    /** Wakes the thread that drains the ring, if it is parked (or makes its next park return at once). */
+    public void wakeConsumer()
+    {
         final Thread c = consumer;
         if (c != null)
         {
@@ -112,6 +118,7 @@ public final class ChunkRecords
         if (index < 0)
         {
             fullWaits.incrementAndGet();
+            wakeConsumer(); // a parked consumer would otherwise leave the producer spinning for the rest of its park
             do
             {
                 Thread.onSpinWait();

@@ -4,8 +4,6 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 
 import io.tokenclock.metrics.Formulas;
@@ -29,8 +27,9 @@ import io.tokenclock.metrics.MetricRecorders;
  * ({@link SlotPool}) the load generator waits for one, which the run reports as send lag. Nothing is dropped.
  * <p>
  * Flushing: the listener is flushed {@link #FLUSH_INTERVAL_NS} after the first unflushed request at the latest
- * (checked after every request and on every idle pass, which parks at most 10 ms), and when the stage stops. So a
- * request is on disk within about 110 ms of reaching this stage, which is the bound a {@code kill -9} can lose.
+ * (checked after every request and on every idle pass; an idle stage parks until that flush is due), and when the
+ * stage stops. So a request is on disk within about 100 ms of reaching this stage, which is the bound a {@code kill -9}
+ * can lose.
  * <p>
  * Without its own thread (tests, single-threaded drivers), {@link Collector#poll()} runs {@link #process} inline.
  * Thread-safety: {@link #offer} from the ring's consumer only; the rest on the stage's thread; counters readable from
@@ -49,11 +48,16 @@ public final class RequestStage implements Runnable
     private final RequestMetrics metrics = new RequestMetrics();
     private final AtomicLongArray counters;
     private final AtomicLongArray errorsByClass;
+    /** Empty passes spent spinning before the stage parks. */
+    static final int IDLE_SPINS = 64;
     /**
-     * Spins briefly, then parks up to 10 ms: a finished request's line may wait that long (its permit is back and its
-     * stamps are taken); the flush check runs on every pass. Fewer wake-ups, less CPU taken from the stamping core.
+     * The longest park with nothing to flush. The stage needs no timer of its own then: {@link #offer} wakes it for
+     * every request that finds the queue empty, and {@link #close} wakes it to stop. With something to flush it
+     * parks only until the flush is due. It used to park at most 10 ms whatever it held, about 100 wake-ups a second
+     * at 20-30 µs of CPU each on the stamping thread's core: 26 µs per chunk at one stream x 8 ms, more than a
+     * quarter of the stamping thread's own figure (client_cpu_by_thread, 2026-12-02, docs/OVERHEAD.md).
      */
-    private final IdleStrategy idle = new BackoffIdleStrategy(16, 16, 1_000, 10_000_000);
+    static final long IDLE_PARK_NS = 1_000_000_000L;
     private LongSupplier windowCloseNs = () -> 0;
     private RequestVerdicts goodput;
     private TokenCounter tokenCounter;
@@ -100,7 +104,7 @@ public final class RequestStage implements Runnable
 
     /**
      * Queues an ended request; never fails, since the queue holds every slot the pool can create. Wakes the stage when
-     * the queue was empty (it may be parked for up to 10 ms), so a user's next turn, which waits for this request's
+     * the queue was empty (it may be parked for up to {@link #IDLE_PARK_NS}), so a user's next turn, which waits for this request's
      * end to be processed, is not held back by the idle strategy.
      */
     void offer(final RequestSlot slot)
@@ -122,23 +126,33 @@ public final class RequestStage implements Runnable
     {
         thread = Thread.currentThread();
         final OneToOneConcurrentArrayQueue<RequestSlot> q = ended;
-        final IdleStrategy i = idle;
+        int emptyPasses = 0;
         while (running)
         {
             final RequestSlot slot = q.poll();
             if (slot != null)
             {
                 process(slot);
-                i.reset();
+                emptyPasses = 0;
+            }
+            else if (emptyPasses++ < IDLE_SPINS)
+            {
+                Thread.onSpinWait();
             }
             else
             {
-                i.idle();
+                LockSupport.parkNanos(idleParkNs(System.nanoTime()));
             }
             flushIfDue(System.nanoTime());
         }
         drain();
         flush();
+    }
+
+    /** @return how long an idle stage may park at {@code nowNs}: until its flush is due, else {@link #IDLE_PARK_NS}. */
+    long idleParkNs(final long nowNs)
+    {
+        return unflushed ? Math.max(1, firstUnflushedNs + FLUSH_INTERVAL_NS - nowNs) : IDLE_PARK_NS;
     }
 
     /**
@@ -163,6 +177,11 @@ public final class RequestStage implements Runnable
     public void close()
     {
         running = false;
+        final Thread t = thread;
+        if (t != null)
+        {
+            LockSupport.unpark(t);
+        }
     }
 
     /** @return ended requests not yet processed. */

@@ -6,6 +6,7 @@ import io.tokenclock.clock.NanoClock;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.goodput.GroupStats;
 import io.tokenclock.load.LoadGenerator;
+import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.Collector;
 import io.tokenclock.recording.SlotPool;
@@ -13,8 +14,10 @@ import io.tokenclock.report.ProgressLine;
 import io.tokenclock.transport.StreamClient;
 
 /**
- * The calling thread's part of the window: every interval it samples the histograms, draws the progress line, and
- * applies the deadlines. A signal ({@link Interruption}) stops the generator and opens the grace period; once the
+ * The calling thread's part of the window: every interval it draws the progress line and applies the deadlines.
+ * It does not sample the histograms as it goes: folding every metric's interval into its total walks a few MB of
+ * counts twice a second, on the stamping thread's core, for a view nobody reads. The progress line takes only the
+ * TTFT it shows; the totals are read once, after the drain. A signal ({@link Interruption}) stops the generator and opens the grace period; once the
  * generator has finished, requests in flight get {@code --drain-timeout} (or what is left of the grace), then are
  * cancelled, and the run waits a bounded time for them to end.
  */
@@ -62,11 +65,10 @@ final class Supervisor
         while (true)
         {
             Thread.sleep(TimeUnit.NANOSECONDS.toMillis(intervalNs));
-            recorders.sample();
-            sampleGroups(groups);
             final long now = clock.nanoTime();
             if (progress != null)
             {
+                recorders.sample(Metric.TTFT); // the line's only histogram; the totals are taken once, at the end
                 progress.update(now, generator, pool, collector, recorders);
             }
             if (graceDeadlineNs == 0 && interruption.requested())
