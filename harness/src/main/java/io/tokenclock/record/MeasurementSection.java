@@ -43,9 +43,20 @@ public record MeasurementSection(String boundary, String networkPath, String tls
     {
     }
 
-    /** The client's garbage collections during the run. */
+    /**
+     * The client's garbage collections during the run.
+     *
+     * @param collectors       the JVM's collector beans.
+     * @param collections      stop-the-world pauses: every Java thread, the stamping thread too, stood still.
+     * @param totalMs          their summed length.
+     * @param maxMs            the longest.
+     * @param concurrentCycles cycles run beside the application (ZGC, Shenandoah, G1's concurrent mark): they stop
+     *                         nothing by themselves, their pauses are among {@code collections}.
+     * @param concurrentMs     their summed length.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record ClientGc(List<String> collectors, long collections, long totalMs, long maxMs)
+    public record ClientGc(List<String> collectors, long collections, long totalMs, long maxMs,
+        long concurrentCycles, long concurrentMs)
     {
     }
 
@@ -77,10 +88,13 @@ public record MeasurementSection(String boundary, String networkPath, String tls
          * @param cpuMs      ms on CPU over the window.
          * @param share      its part of {@code total_ms}, 0 to 1.
          * @param usPerChunk µs per chunk of all phases, as {@link ClientCost}'s per-chunk figures.
+         * @param runs       the times its threads were switched in (schedstat's third field; 0 for {@code ended}).
+         * @param usPerRun   {@code cpu_ms} over {@code runs}, µs; 0 without runs. Far above the work a run does, it is
+         *                   the price of waking: a context switch and cold caches.
          * @param threads    how many of its threads ran in the window (0 for {@code ended}).
          */
         @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-        public record GroupCpu(double cpuMs, double share, double usPerChunk, int threads)
+        public record GroupCpu(double cpuMs, double share, double usPerChunk, long runs, double usPerRun, int threads)
         {
         }
     }

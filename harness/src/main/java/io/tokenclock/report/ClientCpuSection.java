@@ -19,7 +19,9 @@ final class ClientCpuSection
         "at the start, or all of it when it was born in the window; a thread stopped before the end counts up to " +
         "its last reading (its own as it ended, or one taken as the drain ended); ended is the process total " +
         "(client_cost, 10 ms ticks) minus the sum over the threads seen, at least 0: threads that ended in the " +
-        "window unread, and any whose files could not be read; total_ms is the sum over the groups";
+        "window unread, and any whose files could not be read; total_ms is the sum over the groups; runs is " +
+        "schedstat's third field over the same window (the times the group's threads were switched in), and " +
+        "us_per_run cpu_ms over runs";
 
     private ClientCpuSection()
     {
@@ -41,8 +43,10 @@ final class ClientCpuSection
         for (final Map.Entry<ThreadCpu.Group, ThreadCpu.GroupCpu> e : g.groups().entrySet())
         {
             final long ns = e.getValue().cpuNs();
+            final long runs = e.getValue().runs();
             groups.put(e.getKey().key(), new MeasurementSection.ClientCpuByThread.GroupCpu(ns / 1e6,
-                totalNs > 0 ? (double)ns / totalNs : 0, chunks > 0 ? ns / 1e3 / chunks : 0, e.getValue().threads()));
+                totalNs > 0 ? (double)ns / totalNs : 0, chunks > 0 ? ns / 1e3 / chunks : 0, runs,
+                runs > 0 ? ns / 1e3 / runs : 0, e.getValue().threads()));
         }
         return new MeasurementSection.ClientCpuByThread(METHOD, null, g.processNs() / 1e6, totalNs / 1e6, groups);
     }

@@ -294,9 +294,10 @@ public final class ConsoleSummary
         final Distribution hiccups = health.hiccupsMs();
         if (hiccups.count() > 0)
         {
-            out.printf(Locale.ROOT, "client: hiccups p50 %.3f  p99 %.3f  max %.3f ms   GC %d collections, " +
-                "%d ms total, %d ms max%n", hiccups.p50(), hiccups.p99(), hiccups.max(), health.gcCount(),
-                health.gcTotalMs(), health.gcMaxMs());
+            out.printf(Locale.ROOT, "client: hiccups p50 %.3f  p99 %.3f  max %.3f ms   GC %d pauses, " +
+                "%d ms total, %d ms max%s%n", hiccups.p50(), hiccups.p99(), hiccups.max(), health.gcCount(),
+                health.gcTotalMs(), health.gcMaxMs(), health.gcConcurrentCycles() == 0 ? "" : String.format(
+                Locale.ROOT, "; %d concurrent cycles, %d ms", health.gcConcurrentCycles(), health.gcConcurrentMs()));
             final Distribution icl = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
             if (icl.count() > 0 && hiccups.p99() >= r.options().measurement().hiccupWarnFraction() * icl.p50())
             {

@@ -192,7 +192,8 @@ public final class RecordWriter
             StampingSection.json(r.provenance().stamping()), FIRST_TOKEN_RULE, TOKEN_COUNTS,
             "docs/METRICS.md, " + FORMULAS_VERSION, HISTOGRAMS, r.energy() == null ? null : r.energy().powerBoundary(),
             clientThreads(r, h), clientJitter(h), new MeasurementSection.ClientGc(List.copyOf(h.gcCollectors()),
-            h.gcCount(), h.gcTotalMs(), h.gcMaxMs()), clientCost(h, r.counts().get(Counter.CHUNKS)),
+            h.gcCount(), h.gcTotalMs(), h.gcMaxMs(), h.gcConcurrentCycles(), h.gcConcurrentMs()),
+            clientCost(h, r.counts().get(Counter.CHUNKS)),
             ClientCpuSection.of(h.cpuByThread(), r.counts().get(Counter.CHUNKS)), readiness(r),
             new MeasurementSection.ClientJit(h.jitMsDuringLoad(), "CompilationMXBean total compilation time (summed " +
             "over compiler threads) from the start of load to the end of the drain"),

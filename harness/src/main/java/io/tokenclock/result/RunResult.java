@@ -210,7 +210,8 @@ public record RunResult(
      * activity, and the profiles written, if any; its CPU over the load, in all and by thread group.
      */
     public record ClientHealth(Distribution hiccupsMs, long hiccupIntervalNs, long gcCount, long gcTotalMs,
-        long gcMaxMs, List<String> gcCollectors, String profileEvent, List<String> profileFiles,
+        long gcMaxMs, long gcConcurrentCycles, long gcConcurrentMs, List<String> gcCollectors, String profileEvent,
+        List<String> profileFiles,
         ProcessUsage.CpuTimes cpu, ThreadCpu.ByGroup cpuByThread, long peakHeapBytes, ReadinessReport readiness,
         long jitMsDuringLoad, SafepointCounters.Reading safepointsDuringLoad,
         String stagePriority)

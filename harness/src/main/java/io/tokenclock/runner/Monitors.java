@@ -129,9 +129,9 @@ final class Monitors implements AutoCloseable
     RunResult.ClientHealth health(final InLoad inLoad, final ReadinessReport ready, final String stagePriority)
     {
         return new RunResult.ClientHealth(Distribution.of(hiccups.snapshot(), "ms", 1e6), hiccups.intervalNs(),
-            gc.count(), gc.totalMs(), gc.maxMs(), gc.collectors(), profiler == null ? null : profiler.event(),
-            profiler == null ? List.of() : profiler.files(), inLoad.cpu(), inLoad.cpuByThread(), usage.peakHeapBytes(),
-            ready,
+            gc.count(), gc.totalMs(), gc.maxMs(), gc.concurrentCycles(), gc.concurrentMs(), gc.collectors(),
+            profiler == null ? null : profiler.event(), profiler == null ? List.of() : profiler.files(), inLoad.cpu(),
+            inLoad.cpuByThread(), usage.peakHeapBytes(), ready,
             inLoad.jitMs(), inLoad.safepoints(), stagePriority);
     }
 

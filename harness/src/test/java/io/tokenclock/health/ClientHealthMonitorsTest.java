@@ -98,6 +98,39 @@ final class ClientHealthMonitorsTest
     }
 
     @Test
+    void shouldKeepConcurrentCyclesOutOfThePauses()
+    {
+        try (GcPauseMonitor gc = new GcPauseMonitor(List.of()))
+        {
+            gc.onCollection(2_056, GcPauseMonitor.concurrent("ZGC Major Cycles"));
+            gc.onCollection(1, GcPauseMonitor.concurrent("ZGC Major Pauses"));
+            gc.onCollection(340, GcPauseMonitor.concurrent("G1 Concurrent GC"));
+            gc.onCollection(9, GcPauseMonitor.concurrent("PS Scavenge"));
+
+            assertEquals(2, gc.count(), "ZGC's pause and ParallelGC's young collection");
+            assertEquals(10, gc.totalMs());
+            assertEquals(9, gc.maxMs(), "not the 2 s cycle, which stopped nothing");
+            assertEquals(2, gc.concurrentCycles());
+            assertEquals(2_396, gc.concurrentMs());
+        }
+    }
+
+    @Test
+    void shouldTellEveryHotSpotCollectorsBeansApart()
+    {
+        for (final String pause : List.of("PS Scavenge", "PS MarkSweep", "G1 Young Generation", "G1 Old Generation",
+            "Copy", "MarkSweepCompact", "ZGC Minor Pauses", "ZGC Major Pauses", "Shenandoah Pauses"))
+        {
+            assertFalse(GcPauseMonitor.concurrent(pause), pause);
+        }
+        for (final String cycle : List.of("ZGC Minor Cycles", "ZGC Major Cycles", "Shenandoah Cycles",
+            "G1 Concurrent GC"))
+        {
+            assertTrue(GcPauseMonitor.concurrent(cycle), cycle);
+        }
+    }
+
+    @Test
     void shouldSeeAnExplicitCollection() throws InterruptedException
     {
         try (GcPauseMonitor gc = new GcPauseMonitor())

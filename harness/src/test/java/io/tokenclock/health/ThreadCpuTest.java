@@ -32,8 +32,8 @@ final class ThreadCpuTest
         final ThreadCpu.Snapshot s = ThreadCpu.read(tasks);
 
         assertNull(s.unavailable());
-        assertEquals(new ThreadCpu.Sample("tokenclock-coll", 1_200_000_000L), s.threads().get(101L));
-        assertEquals(new ThreadCpu.Sample("multiThreadIoEv", 300), s.threads().get(102L));
+        assertEquals(new ThreadCpu.Sample("tokenclock-coll", 1_200_000_000L, 17), s.threads().get(101L));
+        assertEquals(new ThreadCpu.Sample("multiThreadIoEv", 300, 1), s.threads().get(102L));
     }
 
     @Test
@@ -61,9 +61,9 @@ final class ThreadCpuTest
         final ThreadCpu.ByGroup g = ThreadCpu.between(start, end, 420_000_000L);
 
         assertNull(g.unavailable());
-        assertEquals(new ThreadCpu.GroupCpu(300_000_000L, 1), g.groups().get(Group.COLLECTOR));
-        assertEquals(new ThreadCpu.GroupCpu(70_000_000L, 1), g.groups().get(Group.STAMPING), "born in the window");
-        assertEquals(new ThreadCpu.GroupCpu(0, 0), g.groups().get(Group.STAGE), "ended: counts nothing itself");
+        assertEquals(new ThreadCpu.GroupCpu(300_000_000L, 8, 1), g.groups().get(Group.COLLECTOR), "runs 9 - 1");
+        assertEquals(new ThreadCpu.GroupCpu(70_000_000L, 3, 1), g.groups().get(Group.STAMPING), "born in the window");
+        assertEquals(new ThreadCpu.GroupCpu(0, 0, 0), g.groups().get(Group.STAGE), "ended: counts nothing itself");
         assertEquals(50_000_000L, g.groups().get(Group.ENDED).cpuNs());
         assertEquals(420_000_000L, g.totalNs());
     }
@@ -91,7 +91,22 @@ final class ThreadCpuTest
         final ThreadCpu.ByGroup g = ThreadCpu.between(start, ThreadCpu.read(tasks), 1_100);
 
         assertEquals(200, g.groups().get(Group.MONITORS).cpuNs());
+        assertEquals(1, g.groups().get(Group.MONITORS).runs(), "the new thread's own runs");
         assertEquals(900, g.groups().get(Group.ENDED).cpuNs());
+    }
+
+    @Test
+    void shouldCountNoRunsWhereASchedstatGivesOnlyTheCpuTime() throws IOException
+    {
+        thread(1, "tokenclock-ksta", "100");
+        final ThreadCpu.Snapshot start = ThreadCpu.read(tasks);
+        thread(1, "tokenclock-ksta", "400 0 5");
+
+        final ThreadCpu.ByGroup g = ThreadCpu.between(start, ThreadCpu.read(tasks), 300);
+
+        assertEquals(-1, start.threads().get(1L).runs());
+        assertEquals(new ThreadCpu.GroupCpu(300, 0, 1), g.groups().get(Group.STAMPING),
+            "the CPU is known, the runs in the window are not");
     }
 
     @Test

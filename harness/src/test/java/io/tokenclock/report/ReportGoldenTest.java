@@ -191,7 +191,8 @@ final class ReportGoldenTest
                 distributions(76), null, null));
         final RunResult.ClientHealth health = new RunResult.ClientHealth(
             new Distribution("ms", 30_000, 0.01, 0.08, 0.2, 0.05, 0.1, 0.2, 1.75, 4.5, 9.25, 1.5, 2.0, 4.0, 9.25),
-            1_000_000, 14, 230, 41, List.of("G1 Young Generation", "G1 Old Generation"), "cpu",
+            1_000_000, 14, 230, 41, 2, 1_310, List.of("G1 Young Generation", "G1 Old Generation", "G1 Concurrent GC"),
+            "cpu",
             List.of("results/full/profile-cpu.html"), new ProcessUsage.CpuTimes(3_250_000_000L, 750_000_000L, true),
             byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 2, "used"), 180,
             new SafepointCounters.Reading(410, 95_500_000L, 3_250_000L), "SCHED_IDLE");
@@ -226,8 +227,8 @@ final class ReportGoldenTest
         {
             none.put(m, empty(m.unit()));
         }
-        final RunResult.ClientHealth health = new RunResult.ClientHealth(empty("ms"), 1_000_000, 0, 0, 0, List.of(),
-            null, List.of(), new ProcessUsage.CpuTimes(20_000_000L, 0, false),
+        final RunResult.ClientHealth health = new RunResult.ClientHealth(empty("ms"), 1_000_000, 0, 0, 0, 0, 0,
+            List.of(), null, List.of(), new ProcessUsage.CpuTimes(20_000_000L, 0, false),
             ThreadCpu.ByGroup.unavailable("no /proc/self/task: per-thread CPU is read on Linux only", 20_000_000L),
             8_388_608L, ReadinessReport.NONE, 0,
             null, "normal");
@@ -244,7 +245,7 @@ final class ReportGoldenTest
     private static ThreadCpu.ByGroup byThread()
     {
         final Map<Long, ThreadCpu.Sample> start = new LinkedHashMap<>();
-        start.put(11L, new ThreadCpu.Sample("multiThreadIoEv", 500_000_000L));
+        start.put(11L, new ThreadCpu.Sample("multiThreadIoEv", 500_000_000L, 1_000));
         start.put(12L, new ThreadCpu.Sample("tokenclock-coll", 100_000_000L));
         start.put(13L, new ThreadCpu.Sample("tokenclock-requ", 80_000_000L));
         start.put(14L, new ThreadCpu.Sample("C2 CompilerThre", 8_000_000_000L));
@@ -252,7 +253,7 @@ final class ReportGoldenTest
         start.put(16L, new ThreadCpu.Sample("GC Thread#0", 40_000_000L));
         start.put(17L, new ThreadCpu.Sample("C1 CompilerThre", 300_000_000L));
         final Map<Long, ThreadCpu.Sample> end = new LinkedHashMap<>();
-        end.put(11L, new ThreadCpu.Sample("multiThreadIoEv", 2_300_000_000L));
+        end.put(11L, new ThreadCpu.Sample("multiThreadIoEv", 2_300_000_000L, 41_000));
         end.put(12L, new ThreadCpu.Sample("tokenclock-coll", 340_000_000L));
         end.put(13L, new ThreadCpu.Sample("tokenclock-requ", 260_000_000L));
         end.put(14L, new ThreadCpu.Sample("C2 CompilerThre", 8_820_000_000L));
