@@ -54,7 +54,7 @@ public final class RequestStage implements Runnable
      * The longest park with nothing to flush. The stage needs no timer of its own then: {@link #offer} wakes it for
      * every request that finds the queue empty, and {@link #close} wakes it to stop. With something to flush it
      * parks only until the flush is due. It used to park at most 10 ms whatever it held, about 100 wake-ups a second
-     * at 20-30 µs of CPU each on the stamping thread's core: 26 µs per chunk at one stream x 8 ms, more than a
+     * at about 30 µs of CPU each on the stamping thread's core: 26 µs per chunk at one stream x 8 ms, more than a
      * quarter of the stamping thread's own figure (client_cpu_by_thread, 2026-12-02, docs/OVERHEAD.md).
      */
     static final long IDLE_PARK_NS = 1_000_000_000L;
@@ -104,8 +104,8 @@ public final class RequestStage implements Runnable
 
     /**
      * Queues an ended request; never fails, since the queue holds every slot the pool can create. Wakes the stage when
-     * the queue was empty (it may be parked for up to {@link #IDLE_PARK_NS}), so a user's next turn, which waits for this request's
-     * end to be processed, is not held back by the idle strategy.
+     * the queue was empty (it may be parked for up to {@link #IDLE_PARK_NS}), so a user's next turn, which waits for
+     * this request's end to be processed, is not held back by the stage's idle.
      */
     void offer(final RequestSlot slot)
     {

@@ -327,9 +327,10 @@ public final class ConsoleSummary
         final StampingReport.ReceiveDelay d = s.receiveDelay();
         if (d != null && d.count() > 0)
         {
-            out.printf(Locale.ROOT, "stamping: kernel, %d reads (%d fell back to user stamps, %d backlog reads); " +
-                "client receive delay p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f us%n", s.reads(), s.fallbackReads(),
-                s.backlogReads(), d.p50Ns() / 1e3, d.p99Ns() / 1e3, d.p999Ns() / 1e3, d.maxNs() / 1e3);
+            out.printf(Locale.ROOT, "stamping: kernel, %d reads (%d fell back to user stamps, %d backlog reads, " +
+                "%d sharing the previous read's stamp); client receive delay p50 %.1f  p99 %.1f  p99.9 %.1f  " +
+                "max %.1f us%n", s.reads(), s.fallbackReads(), s.backlogReads(), s.sharedStamps(), d.p50Ns() / 1e3,
+                d.p99Ns() / 1e3, d.p999Ns() / 1e3, d.maxNs() / 1e3);
         }
         else if (s.fallbackReason() != null)
         {

@@ -47,6 +47,7 @@ final class StampingSection
         n.put("fallback_reads", s.fallbackReads());
         n.put("fallback_reason", s.fallbackReason());
         n.put("backlog_reads", s.backlogReads());
+        n.put("shared_stamp_reads", s.sharedStamps());
         if ("kernel".equals(s.requested()) && s.receiveDelay() != null)
         {
             n.putObject("realtime_offset_ns").put("min", s.offsetMinNs()).put("max", s.offsetMaxNs());

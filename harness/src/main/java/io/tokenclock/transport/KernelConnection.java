@@ -66,6 +66,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     private int requestsCarried;
     private boolean preopened;
     private long lastReadNs;
+    /** The previous read's raw kernel stamp on this connection, to count reads that share it. */
+    private long lastKernelStampNs = -1;
     private long cancelAtNs = Long.MAX_VALUE;
     private int status;
     private boolean keepAlive;
@@ -412,7 +414,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                 return;
             }
             final boolean backlog = socket.lastReadWasBacklog();
-            onRead(n, loop.stamp(socket.lastStampNs(), backlog));
+            final long kernelStampNs = socket.lastStampNs();
+            final boolean shared = kernelStampNs >= 0 && kernelStampNs == lastKernelStampNs;
+            lastKernelStampNs = kernelStampNs;
+            onRead(n, loop.stamp(kernelStampNs, backlog, shared));
             if (!backlog && n < StampedSocket.READ_BYTES)
             {
                 // The read took all that was queued when it peeked. Another peek would nearly always find nothing

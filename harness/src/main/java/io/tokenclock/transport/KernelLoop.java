@@ -40,8 +40,8 @@ final class KernelLoop implements Runnable
     static final int READS_PER_EVENT = 64;
 
     /** What this loop counted, for {@link StampingReport}. */
-    record Counts(long reads, long fallbackReads, long backlogReads, long steps, long minOffsetNs, long maxOffsetNs,
-        Histogram receiveDelay, SendCounts send)
+    record Counts(long reads, long fallbackReads, long backlogReads, long sharedStamps, long steps, long minOffsetNs,
+        long maxOffsetNs, Histogram receiveDelay, SendCounts send)
     {
     }
 
@@ -86,6 +86,7 @@ final class KernelLoop implements Runnable
     private volatile long reads;
     private volatile long fallbackReads;
     private volatile long backlogReads;
+    private volatile long sharedStamps;
     private boolean fallbackNoted;
     /** The heap copy of each read (the core takes byte arrays); one per loop, reads never overlap. */
     private final byte[] readBuffer = new byte[StampedSocket.READ_BYTES];
@@ -221,7 +222,7 @@ final class KernelLoop implements Runnable
 
     Counts counts()
     {
-        return new Counts(reads, fallbackReads, backlogReads, bridge.steps(), bridge.minOffsetNs(),
+        return new Counts(reads, fallbackReads, backlogReads, sharedStamps, bridge.steps(), bridge.minOffsetNs(),
             bridge.maxOffsetNs(), receiveDelay.copy(), new SendCounts(sendStamped, sendUnstamped, sendBeforeUser,
             sendRefused, sendDelay.copy()));
     }
@@ -402,14 +403,20 @@ final class KernelLoop implements Runnable
      * or, when the read carried none, the user stamp taken now (counted as a fallback).
      *
      * @param kernelStampNs the read's kernel stamp ({@code CLOCK_REALTIME}), or a negative code.
+     * @param backlog       whether the read was cut at an event's end because more was queued.
+     * @param shared        whether its kernel stamp equals the previous read's on the same connection.
      */
-    long stamp(final long kernelStampNs, final boolean backlog)
+    long stamp(final long kernelStampNs, final boolean backlog, final boolean shared)
     {
         final long userNs = bridge.sample();
         reads++;
         if (backlog)
         {
             backlogReads++;
+        }
+        if (shared)
+        {
+            sharedStamps++;
         }
         if (kernelStampNs < 0)
         {

@@ -244,6 +244,7 @@ final class KernelStreamClient implements StreamClient
         long reads = 0;
         long fallback = 0;
         long backlog = 0;
+        long shared = 0;
         long steps = 0;
         long minOffset = Long.MAX_VALUE;
         long maxOffset = Long.MIN_VALUE;
@@ -259,6 +260,7 @@ final class KernelStreamClient implements StreamClient
             reads += c.reads();
             fallback += c.fallbackReads();
             backlog += c.backlogReads();
+            shared += c.sharedStamps();
             steps += c.steps();
             if (c.reads() > 0)
             {
@@ -280,7 +282,7 @@ final class KernelStreamClient implements StreamClient
             delay.getMaxValue());
         return new StampingReport(fallback == reads && reads > 0 ? "user" : "kernel", "kernel", reads, fallback,
             fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
-            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, receive, sent);
+            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, shared, receive, sent);
     }
 
     @Override

@@ -14,13 +14,18 @@ import io.tokenclock.transport.kernel.ClockBridge;
  * @param offsetMaxNs    the largest one; {@code max - min} well above a few µs means the realtime clock moved.
  * @param realtimeSteps  samples where the offset jumped by more than {@link #STEP_NS} (a step of the realtime clock).
  * @param backlogReads   reads cut to one event's boundary because more was queued behind it.
+ * @param sharedStamps   reads whose kernel stamp equals the previous read's on the same connection: their bytes came
+ *                       in one segment with the previous read's, or in a segment TCP merged with it while both
+ *                       waited to be read (the merged segment keeps the newest stamp). Where a server writes one
+ *                       event per segment, as the truth server does, each is an event stamped with a later
+ *                       arrival than its own, because the client read it more than an ITL late.
  * @param receiveDelay   kernel stamp to user stamp, per read: the client's own receive delay; null for user stamps.
  * @param sendDelay      user send stamp to kernel send stamp, per request: the client's own send delay; null for user
  *                       stamps.
  */
 public record StampingReport(String mode, String requested, long reads, long fallbackReads, String fallbackReason,
-    long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, ReceiveDelay receiveDelay,
-    SendDelay sendDelay)
+    long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, long sharedStamps,
+    ReceiveDelay receiveDelay, SendDelay sendDelay)
 {
     /** An offset move larger than this between two samples is a step of the realtime clock ({@link ClockBridge}). */
     public static final long STEP_NS = ClockBridge.STEP_NS;
@@ -67,6 +72,6 @@ public record StampingReport(String mode, String requested, long reads, long fal
     public static StampingReport user(final String fallbackReason)
     {
         return new StampingReport("user", fallbackReason == null ? "user" : "kernel", 0, 0, fallbackReason, 0, 0, 0,
-            0, null, null);
+            0, 0, null, null);
     }
 }

@@ -23,6 +23,7 @@ import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.testing.ScriptedSseServer;
 import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.kernel.KernelStamps;
 
@@ -87,6 +88,42 @@ final class KernelStampingRunIT
                 final long kernel = request.path("sent_kernel_ns").asLong();
                 assertTrue(sent <= kernel && kernel <= request.path("headers_ns").asLong(), line);
             }
+        }
+    }
+
+    @Test
+    void shouldCountTheReadsThatShareOneSegmentsStamp() throws Exception
+    {
+        Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, KernelStamps.unavailableReason());
+        final StringBuilder events = new StringBuilder();
+        for (int i = 0; i < 12; i++)
+        {
+            events.append("data: {\"choices\":[{\"delta\":{\"content\":\"t\"}}]}\n\n");
+        }
+        events.append("data: [DONE]\n\n");
+        try (ScriptedSseServer server = new ScriptedSseServer())
+        {
+            // Every event in one write, so in one segment: the client reads them one event at a time (a backlog),
+            // and every read after the first takes the same kernel stamp, the segment's.
+            server.on("/v1/chat/completions", x -> ScriptedSseServer.stream(x, events.toString())).start();
+            final RunOptionsBuilder o = RunOptions.builder();
+            o.url(server.apiUrl());
+            o.model("m");
+            o.outputDir(dir);
+            o.progress(false);
+            o.preflight(false);
+            o.selfWarmup(false);
+            o.concurrency(1);
+            o.requests(1L);
+            o.stamping(Stamping.KERNEL);
+            new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+            final JsonNode stamping = JSON.readTree(dir.resolve("record.json").toFile()).path("measurement")
+                .path("stamping");
+            assertTrue(stamping.path("shared_stamp_reads").asLong() >= 8, "the events of one segment share its " +
+                "stamp: " + stamping);
+            assertTrue(stamping.path("shared_stamp_reads").asLong() < stamping.path("reads").asLong(),
+                "the first read of the segment is its own: " + stamping);
         }
     }
 

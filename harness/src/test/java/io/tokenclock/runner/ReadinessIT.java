@@ -49,17 +49,19 @@ final class ReadinessIT
         o.maxTokens(8);
         o.selfWarmup(true);
         o.busyPoll(true);
-        new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
+        final RunOptions options = o.build();
+        new BenchmarkRunner().run(options, new PrintStream(new ByteArrayOutputStream()));
         final JsonNode m = JSON.readTree(dir.resolve("record.json").toFile()).path("measurement");
         final JsonNode ready = m.path("readiness");
-        final long perRound = Readiness.WARMUP_SHORT_REQUESTS + Readiness.WARMUP_LONG_REQUESTS;
+        final int[] longPhase = Readiness.longPhase(options);
+        final long perRound = Readiness.WARMUP_SHORT_REQUESTS + longPhase[0];
         // At least MIN_ROUNDS rounds, unless the time cap ended it first (a loaded machine: under stress-ng --cpu 2
         // one round took 12 s); at least one round either way.
         final boolean capped = ready.path("self_warmup_s").asDouble() * 1e9 >= Readiness.MAX_WARMUP_NS;
         final int rounds = capped ? 1 : Readiness.MIN_ROUNDS;
         assertTrue(ready.path("self_warmup_requests").asLong() >= rounds * perRound, ready.toString());
-        assertTrue(ready.path("self_warmup_chunks").asLong() > rounds * Readiness.WARMUP_LONG_REQUESTS *
-            Readiness.WARMUP_LONG_TOKENS, ready.toString());
+        assertTrue(ready.path("self_warmup_chunks").asLong() > rounds * longPhase[0] * longPhase[1],
+            ready.toString());
         assertEquals(4, ready.path("preconnected").asInt(), ready.toString());
         assertTrue(m.path("client_jit").has("compilation_ms_during_load"));
         assertTrue(m.path("transport").asText().contains("busy-poll"), m.path("transport").asText());

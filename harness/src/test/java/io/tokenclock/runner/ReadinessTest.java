@@ -1,5 +1,6 @@
 package io.tokenclock.runner;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,19 @@ final class ReadinessTest
         o.maxConcurrency(maxConcurrency);
         o.maxTokens(200);
         return o;
+    }
+
+    @Test
+    void shouldWarmUpOnStreamsAsLongAsTheRunsAnswersWithinBoundsAndAboutSixteenThousandChunks()
+    {
+        final RunOptionsBuilder o = open(1, null);
+        assertArrayEquals(new int[] {80, 200}, Readiness.longPhase(o.build()), "200-token answers");
+        o.maxTokens(8);
+        assertArrayEquals(new int[] {200, 80}, Readiness.longPhase(o.build()), "short answers: 80 at least");
+        o.maxTokens(0);
+        assertArrayEquals(new int[] {200, 80}, Readiness.longPhase(o.build()), "left to the server");
+        o.maxTokens(4_096);
+        assertArrayEquals(new int[] {32, 512}, Readiness.longPhase(o.build()), "512 at most, 32 streams at least");
     }
 
     @Test
