@@ -38,8 +38,13 @@ final class KernelStampsIT
     private static final int TOKENS = 40;
     private static final double ITL_MS = 4;
 
-    /** One read: its stamps on the run's clock and the send stamps of the chunks it carried. */
-    record Read(long kernelNs, long userNs, long rawStamp, List<Long> sentNs, boolean backlog)
+    /**
+     * One read: its stamps on the run's clock and the send stamps of the chunks it carried; with a packet tap, the
+     * tap's stamp of the segment that carried its last byte ({@code tapRaw} as the kernel gave it, or a negative
+     * {@link TapFlows} code; {@code tapNs} converted).
+     */
+    record Read(long kernelNs, long userNs, long rawStamp, List<Long> sentNs, boolean backlog, long tapRaw,
+        long tapNs)
     {
     }
 
@@ -51,9 +56,15 @@ final class KernelStampsIT
 
         /** @return the address the reader connects to. */
         InetAddress address();
+
+        /** @return the interface the server's segments arrive on, for a packet tap. */
+        default String interfaceName()
+        {
+            return "lo";
+        }
     }
 
-    private static final Route LOOPBACK = new Route()
+    static final Route LOOPBACK = new Route()
     {
         @Override
         public TruthServer start(final TruthServer.Options options) throws Exception
@@ -79,9 +90,22 @@ final class KernelStampsIT
     static List<Read> stream(final Route route, final boolean stamps, final int stallAfter, final long[] stallEndNs)
         throws Exception
     {
-        try (TruthServer server = route.start(
-            TruthServer.Options.of(TruthScript.fixed(0, ITL_MS, TOKENS)).withIoThreads(1));
-            StampedSocket socket = StampedSocket.connect(route.address(), server.port(), stamps);
+        return stream(route, stamps, stallAfter, stallEndNs, false, null);
+    }
+
+    /**
+     * As above; {@code tapped}: with a packet tap on the route's interface, each read also stamped by the tap;
+     * {@code truthLog}: the server logs its kernel send stamps there (null: no log).
+     */
+    static List<Read> stream(final Route route, final boolean stamps, final int stallAfter, final long[] stallEndNs,
+        final boolean tapped, final java.nio.file.Path truthLog) throws Exception
+    {
+        final TruthServer.Options options = TruthServer.Options.of(TruthScript.fixed(0, ITL_MS, TOKENS))
+            .withIoThreads(1);
+        try (TruthServer server = route.start(truthLog == null ? options :
+            options.withTruthLog(truthLog).withKernelSendStamps(true));
+            PacketTap tap = tapped ? PacketTap.open(route.interfaceName(), server.port()) : null;
+            StampedSocket socket = StampedSocket.connect(route.address(), server.port(), stamps, tap);
             Arena arena = Arena.ofConfined())
         {
             final MemorySegment errno = LinuxNet.newErrno(arena);
@@ -113,8 +137,10 @@ final class KernelStampsIT
                     {
                         sent.add(Long.parseLong(m.group(1)));
                     }
+                    final long tapRaw = tap == null ? TapFlows.UNKNOWN :
+                        tap.stampOf(socket.localPort(), socket.receivedBytes());
                     reads.add(new Read(raw >= 0 ? bridge.toMonotonicNs(raw) : -1, userNs, raw, sent,
-                        socket.lastReadWasBacklog()));
+                        socket.lastReadWasBacklog(), tapRaw, tapRaw >= 0 ? bridge.toMonotonicNs(tapRaw) : -1));
                     if (reads.size() == stallAfter)
                     {
                         final MemorySegment scratch = arena.allocate(ValueLayout.JAVA_INT);

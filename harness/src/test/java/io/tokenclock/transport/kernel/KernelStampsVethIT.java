@@ -3,6 +3,8 @@ package io.tokenclock.transport.kernel;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -66,13 +68,26 @@ final class KernelStampsVethIT
                 throw new IllegalStateException(e);
             }
         }
+
+        @Override
+        public String interfaceName()
+        {
+            return ns.hostSide();
+        }
     };
 
     private static List<KernelStampsIT.Read> streamAcrossTheDevice(final int stallAfter, final long[] stallEndNs)
         throws Exception
     {
+        return streamAcrossTheDevice(stallAfter, stallEndNs, false, null);
+    }
+
+    private static List<KernelStampsIT.Read> streamAcrossTheDevice(final int stallAfter, final long[] stallEndNs,
+        final boolean tapped, final Path truthLog) throws Exception
+    {
         final long rxBefore = ns.hostSideRxBytes();
-        final List<KernelStampsIT.Read> reads = KernelStampsIT.stream(VETH, true, stallAfter, stallEndNs);
+        final List<KernelStampsIT.Read> reads = KernelStampsIT.stream(VETH, true, stallAfter, stallEndNs, tapped,
+            truthLog);
         final long readBytes = reads.size(); // at least a byte per read; the stream is far more
         final long rx = ns.hostSideRxBytes() - rxBefore;
         assertTrue(rx > readBytes * 100, "the response crossed the veth pair (" + rx + " bytes received on its end " +
@@ -92,5 +107,23 @@ final class KernelStampsVethIT
         final long[] stallEnd = new long[1];
         final List<KernelStampsIT.Read> reads = streamAcrossTheDevice(5, stallEnd);
         KernelStampsIT.assertStallKeptTheTruth(reads, stallEnd[0]);
+    }
+
+    @Test
+    void shouldKeepEachChunksArrivalThroughAStallWithAPacketTapOnTheVethEnd() throws Exception
+    {
+        final String why = PacketTapIT.unavailableReason(ns.hostSide());
+        Assumptions.assumeTrue(why == null, "skipped: " + why);
+        final long[] stallEnd = new long[1];
+        final Path log = Files.createTempFile("tap-truth", ".jsonl");
+        try
+        {
+            final List<KernelStampsIT.Read> reads = streamAcrossTheDevice(5, stallEnd, true, log);
+            PacketTapIT.assertTapKeptTheTruth(reads, stallEnd[0], PacketTapIT.kernelSendStamps(log));
+        }
+        finally
+        {
+            Files.deleteIfExists(log);
+        }
     }
 }

@@ -113,6 +113,12 @@ final class VethNamespace implements AutoCloseable
         return InetAddress.getByName(nsAddress);
     }
 
+    /** @return the name of the pair's end in this (the host's) namespace, where the server's segments arrive. */
+    String hostSide()
+    {
+        return hostSide;
+    }
+
     /** @return bytes received so far by the pair's end in this namespace (what the namespace sent through it). */
     long hostSideRxBytes() throws IOException
     {

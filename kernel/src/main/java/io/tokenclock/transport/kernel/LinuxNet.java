@@ -71,6 +71,19 @@ public final class LinuxNet
     public static final int EAGAIN = 11;
     public static final int EINTR = 4;
     public static final int EINPROGRESS = 115;
+    /** The packet tap's socket: {@code AF_PACKET}, {@code SOCK_DGRAM} (from the network header on), all protocols. */
+    static final int AF_PACKET = 17;
+    static final int SOCK_DGRAM = 2;
+    static final int ETH_P_ALL = 3;
+    static final int SO_RCVBUF = 8;
+    static final int SO_ATTACH_FILTER = 26;
+    static final int SO_RCVBUFFORCE = 33;
+    static final int SOL_PACKET = 263;
+    static final int PACKET_STATISTICS = 6;
+    public static final int EPERM = 1;
+    /** {@code struct mmsghdr} of x86-64: a msghdr and the received length, padded to 64 bytes. */
+    public static final long MMSGHDR_BYTES = 64;
+    public static final long MMSG_LEN = 56;
     static final int CLOCK_REALTIME = 0;
     static final int CLOCK_MONOTONIC = 1;
     /** {@code struct msghdr} of x86-64 (56 bytes) and its fields' offsets. */
@@ -104,6 +117,10 @@ public final class LinuxNet
     private static final MethodHandle EVENTFD = handle("eventfd", FunctionDescriptor.of(I, I, I));
     private static final MethodHandle WRITE = handle("write", FunctionDescriptor.of(J, I, A, J));
     private static final MethodHandle READ = handle("read", FunctionDescriptor.of(J, I, A, J));
+    private static final MethodHandle BIND = handle("bind", FunctionDescriptor.of(I, I, A, I));
+    private static final MethodHandle GETSOCKNAME = handle("getsockname", FunctionDescriptor.of(I, I, A, A));
+    private static final MethodHandle RECVMMSG = handle("recvmmsg", FunctionDescriptor.of(I, I, A, I, I, A));
+    private static final MethodHandle IF_NAMETOINDEX = handle("if_nametoindex", FunctionDescriptor.of(I, A));
     private static final MethodHandle CLOCK_GETTIME = handle("clock_gettime", FunctionDescriptor.of(I, I, A));
 
     private LinuxNet()
@@ -219,6 +236,108 @@ public final class LinuxNet
         final MemorySegment scratchInt)
     {
         return setIntOption(errno, fd, SOL_SOCKET, SO_TIMESTAMPING, flags, scratchInt);
+    }
+
+    /** Binds {@code fd} to the sockaddr {@code address}: 0, or -1 with {@code errno} set. */
+    public static int bind(final MemorySegment errno, final int fd, final MemorySegment address)
+    {
+        try
+        {
+            return (int)BIND.invokeExact(errno, fd, address, (int)address.byteSize());
+        }
+        catch (final Throwable t)
+        {
+            throw failed("bind", t);
+        }
+    }
+
+    /**
+     * @param address a sockaddr buffer of at least 28 bytes.
+     * @return the local port of {@code fd} ({@code getsockname}, IPv4 or IPv6), or -1 with {@code errno} set.
+     */
+    public static int localPort(final MemorySegment errno, final int fd, final MemorySegment address,
+        final MemorySegment scratchInt)
+    {
+        scratchInt.set(I, 0, (int)address.byteSize());
+        final int r;
+        try
+        {
+            r = (int)GETSOCKNAME.invokeExact(errno, fd, address, scratchInt);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("getsockname", t);
+        }
+        return r != 0 ? -1 : (Byte.toUnsignedInt(address.get(ValueLayout.JAVA_BYTE, 2)) << 8) |
+            Byte.toUnsignedInt(address.get(ValueLayout.JAVA_BYTE, 3));
+    }
+
+    /** @return a new close-on-exec, non-blocking {@code AF_PACKET} datagram socket, receiving nothing until bound. */
+    static int packetSocket(final MemorySegment errno)
+    {
+        try
+        {
+            return (int)SOCKET.invokeExact(errno, AF_PACKET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("socket", t);
+        }
+    }
+
+    /** Sets a socket option whose value is the whole of {@code value}: 0, or -1 with {@code errno} set. */
+    static int setOption(final MemorySegment errno, final int fd, final int level, final int name,
+        final MemorySegment value)
+    {
+        try
+        {
+            return (int)SETSOCKOPT.invokeExact(errno, fd, level, name, value, (int)value.byteSize());
+        }
+        catch (final Throwable t)
+        {
+            throw failed("setsockopt", t);
+        }
+    }
+
+    /** Reads a socket option into {@code value} (its size is the length offered): 0, or -1 with {@code errno}. */
+    static int getOption(final MemorySegment errno, final int fd, final int level, final int name,
+        final MemorySegment value, final MemorySegment scratchInt)
+    {
+        scratchInt.set(I, 0, (int)value.byteSize());
+        try
+        {
+            return (int)GETSOCKOPT.invokeExact(errno, fd, level, name, value, scratchInt);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("getsockopt", t);
+        }
+    }
+
+    /** @return the messages {@code recvmmsg} filled of {@code count} (never blocking), or -1 with {@code errno}. */
+    static int recvmmsg(final MemorySegment errno, final int fd, final MemorySegment messages, final int count)
+    {
+        try
+        {
+            return (int)RECVMMSG.invokeExact(errno, fd, messages, count, MSG_DONTWAIT, MemorySegment.NULL);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("recvmmsg", t);
+        }
+    }
+
+    /** @return the index of the network interface {@code name}, or 0 when there is none. */
+    static int interfaceIndex(final String name)
+    {
+        try (Arena call = Arena.ofConfined())
+        {
+            return (int)IF_NAMETOINDEX.invokeExact(LinuxNet.newErrno(call), call.allocateFrom(name));
+        }
+        catch (final Throwable t)
+        {
+            throw failed("if_nametoindex", t);
+        }
     }
 
     /** @return the bytes read into {@code msghdr}'s buffer (its control data holds the stamp), 0 at EOF, or -1. */

@@ -45,6 +45,10 @@ public final class StampedSocket implements AutoCloseable
     private final ErrorQueue errors = new ErrorQueue(arena);
     private final int fd;
     private final boolean timestamps;
+    /** The port bound before connecting, for a packet tap; -1 when none was. */
+    private final int localPort;
+    /** Bytes read (not peeked) so far: where the last read ended in the connection's byte stream. */
+    private long receivedBytes;
     private final TlsRecords records = new TlsRecords();
     private long lastStampNs = ControlMessages.MISSING;
     private int lastErrno;
@@ -56,10 +60,11 @@ public final class StampedSocket implements AutoCloseable
     /** Bytes sent since send stamps were turned on: the next byte's key. */
     private long sentBytes;
 
-    private StampedSocket(final int fd, final boolean timestamps)
+    private StampedSocket(final int fd, final boolean timestamps, final int localPort)
     {
         this.fd = fd;
         this.timestamps = timestamps;
+        this.localPort = localPort;
         msghdr.fill((byte)0);
         msghdr.set(ValueLayout.ADDRESS, LinuxNet.MSG_IOV, iov);
         msghdr.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_IOVLEN, 1L);
@@ -76,6 +81,19 @@ public final class StampedSocket implements AutoCloseable
     public static StampedSocket connect(final InetAddress address, final int port, final boolean stamps)
         throws java.io.IOException
     {
+        return connect(address, port, stamps, null);
+    }
+
+    /**
+     * As {@link #connect(InetAddress, int, boolean)}, and with a packet tap: the socket is bound to an ephemeral port
+     * first, so that {@code tap} follows the connection from its SYN-ACK on ({@link PacketTap#follow}); the caller
+     * {@link PacketTap#forget}s {@link #localPort()} when done.
+     *
+     * @param tap the tap, or {@code null} for none.
+     */
+    public static StampedSocket connect(final InetAddress address, final int port, final boolean stamps,
+        final PacketTap tap) throws java.io.IOException
+    {
         try (Arena call = Arena.ofConfined())
         {
             final MemorySegment err = LinuxNet.newErrno(call);
@@ -90,16 +108,40 @@ public final class StampedSocket implements AutoCloseable
             LinuxNet.setNoDelay(err, fd, one);
             LinuxNet.setKeepAlive(err, fd, one);
             final boolean timestamps = stamps && LinuxNet.enableRxTimestamps(err, fd, one) == 0;
+            final int localPort = tap == null ? -1 : bindEphemeral(call, err, fd, address, tap);
             final int r = LinuxNet.connect(err, fd, sockaddr(call, address, port));
             if (r != 0 && LinuxNet.errno(err) != LinuxNet.EINPROGRESS)
             {
                 final int e = LinuxNet.errno(err);
                 LinuxNet.close(err, fd);
+                if (tap != null)
+                {
+                    tap.forget(localPort);
+                }
                 throw new java.net.ConnectException("connect to " + address.getHostAddress() + ":" + port +
                     " failed, errno " + e);
             }
-            return new StampedSocket(fd, timestamps);
+            return new StampedSocket(fd, timestamps, localPort);
         }
+    }
+
+    /** Binds {@code fd} to port 0 of its family's wildcard address and has {@code tap} follow the port it got. */
+    private static int bindEphemeral(final Arena call, final MemorySegment err, final int fd,
+        final InetAddress address, final PacketTap tap) throws java.io.IOException
+    {
+        final MemorySegment any = sockaddr(call, address, 0);
+        any.asSlice(address instanceof Inet4Address ? 4 : 8, address instanceof Inet4Address ? 4 : 16)
+            .fill((byte)0);
+        final int localPort = LinuxNet.bind(err, fd, any) == 0 ?
+            LinuxNet.localPort(err, fd, call.allocate(28, 4), call.allocate(4, 4)) : -1;
+        if (localPort <= 0)
+        {
+            final int e = LinuxNet.errno(err);
+            LinuxNet.close(err, fd);
+            throw new java.io.IOException("bind before connect (for the packet tap) failed, errno " + e);
+        }
+        tap.follow(localPort);
+        return localPort;
     }
 
     private static MemorySegment sockaddr(final Arena arena, final InetAddress address, final int port)
@@ -135,6 +177,18 @@ public final class StampedSocket implements AutoCloseable
     public int fd()
     {
         return fd;
+    }
+
+    /** @return the local port bound for a packet tap, or -1 when the socket was connected without one. */
+    public int localPort()
+    {
+        return localPort;
+    }
+
+    /** @return bytes read so far: the offset, in the connection's byte stream, where the last read ended. */
+    public long receivedBytes()
+    {
+        return receivedBytes;
     }
 
     /** @return whether the kernel accepted {@code SO_TIMESTAMPING} on this socket. */
@@ -258,6 +312,7 @@ public final class StampedSocket implements AutoCloseable
         }
         if ((flags & LinuxNet.MSG_PEEK) == 0)
         {
+            receivedBytes += n;
             lastStampNs = n == 0 ? ControlMessages.MISSING : ControlMessages.softwareStampNs(control,
                 msghdr.get(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN), msghdr.get(ValueLayout.JAVA_INT,
                 LinuxNet.MSG_FLAGS));
