@@ -238,6 +238,9 @@ public final class RunOption<T>
         .namedKey("measurement.stamping").defaultsTo(Stamping.KERNEL)
         .doc("Where each read's stamp comes from: the kernel (the default; user stamps in one line where it cannot) " +
             "or user space (Netty's event loop).");
+    public static final RunOption<String> PACKET_TAP = measurement("packetTap", String.class).flag("--packet-tap")
+        .doc("A network interface to tap (AF_PACKET; needs CAP_NET_RAW; kernel stamping only), so that reads whose " +
+            "kernel stamp a stall merged take the arrival of their own last segment; or null for none.");
     public static final RunOption<String> PROFILE = measurement("profile", String.class).flag("--profile")
         .doc("async-profiler mode (cpu, wall, alloc, lock), or null.");
     public static final RunOption<Path> PROFILE_OUT = measurement("profileOut", Path.class).flag("--profile-out")

@@ -184,10 +184,11 @@ public final class RunOptions
      * @param stamping           Where each read's stamp comes from: the kernel (the default) or user space.
      * @param hiccupIntervalUs   How often the hiccup monitor asks to wake, us, or null for the stamping's default
      *                           ({@code runner.Monitors#hiccupIntervalNs}).
+     * @param packetTap          A network interface for the packet tap ({@code transport.kernel.PacketTap}), or null.
      */
     public record Measurement(int ioThreads, boolean busyPoll, String profile, Path profileOut,
         double hiccupWarnFraction, String serverMetrics, long serverMetricsIntervalMs, Stamping stamping,
-        Long hiccupIntervalUs)
+        Long hiccupIntervalUs, String packetTap)
     {
     }
 

@@ -336,6 +336,14 @@ public final class ConsoleSummary
         {
             out.printf(Locale.ROOT, "stamping: user (kernel stamps were asked: %s)%n", s.fallbackReason());
         }
+        final StampingReport.PacketTap tap = s.packetTap();
+        if (tap != null)
+        {
+            out.println(tap.error() != null ? "stamping: no packet tap on " + tap.interfaceName() + " (" +
+                tap.error() + ")" : String.format(Locale.ROOT, "stamping: packet tap on %s: %d reads took their " +
+                "own segment's arrival (%d kept the socket's), %d packets, %d dropped", tap.interfaceName(),
+                tap.reads(), tap.missed(), tap.packets(), tap.drops()));
+        }
         final StampingReport.SendDelay send = s.sendDelay();
         if (send != null && send.requests() > 0)
         {

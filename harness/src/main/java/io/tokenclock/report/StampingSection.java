@@ -48,6 +48,13 @@ final class StampingSection
         n.put("fallback_reason", s.fallbackReason());
         n.put("backlog_reads", s.backlogReads());
         n.put("shared_stamp_reads", s.sharedStamps());
+        final StampingReport.PacketTap tap = s.packetTap();
+        if (tap != null)
+        {
+            n.putObject("packet_tap").put("interface", tap.interfaceName()).put("error", tap.error())
+                .put("reads", tap.reads()).put("missed", tap.missed()).put("packets", tap.packets())
+                .put("segments", tap.segments()).put("drops", tap.drops());
+        }
         if ("kernel".equals(s.requested()) && s.receiveDelay() != null)
         {
             n.putObject("realtime_offset_ns").put("min", s.offsetMinNs()).put("max", s.offsetMaxNs());

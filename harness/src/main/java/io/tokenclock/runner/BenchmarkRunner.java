@@ -102,7 +102,7 @@ public final class BenchmarkRunner
         final StreamClient client = StreamClients.open(new ClientSettings(prep.endpoint(), clock,
             new ChunkRecords(RING_BYTES), prep.headers(), options.maxInFlight(), options.measurement().ioThreads(),
             options.limits(), options.measurement().busyPoll(), options.tlsTrust(),
-            options.measurement().stamping()), stampingNotes(options, err));
+            options.measurement().stamping(), options.measurement().packetTap()), stampingNotes(options, err));
         final ReadinessReport ready = readyBeforeT0(options, client, prep.server().preflightMs(), warm);
         final Measurement measurement = wire(options, prep, target, client, ready, err);
         final Monitors.InLoad inLoad;

@@ -20,6 +20,7 @@ import io.tokenclock.recording.StreamRecorder;
 import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.kernel.ErrorQueue;
 import io.tokenclock.transport.kernel.LinuxNet;
+import io.tokenclock.transport.kernel.PacketTap;
 import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
@@ -414,9 +415,13 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                 return;
             }
             final boolean backlog = socket.lastReadWasBacklog();
-            final long kernelStampNs = socket.lastStampNs();
-            final boolean shared = kernelStampNs >= 0 && kernelStampNs == lastKernelStampNs;
-            lastKernelStampNs = kernelStampNs;
+            final long socketStampNs = socket.lastStampNs();
+            final boolean shared = socketStampNs >= 0 && socketStampNs == lastKernelStampNs;
+            lastKernelStampNs = socketStampNs;
+            final PacketTap tap = loop.client().tap();
+            // Only where a stall may have merged segments: elsewhere the socket's stamp is the segment's own.
+            final long kernelStampNs = tap != null && (backlog || shared) ?
+                loop.tapStamp(tap, socket, socketStampNs) : socketStampNs;
             onRead(n, loop.stamp(kernelStampNs, backlog, shared));
             if (!backlog && n < StampedSocket.READ_BYTES)
             {
@@ -747,6 +752,11 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                 }
             }
             loop.forget(this);
+            final PacketTap tap = loop.client().tap();
+            if (tap != null && socket.localPort() > 0)
+            {
+                tap.forget(socket.localPort());
+            }
             socket.close();
             arena.close();
         }

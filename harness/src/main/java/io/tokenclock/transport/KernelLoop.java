@@ -19,6 +19,7 @@ import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.transport.kernel.ClockBridge;
 import io.tokenclock.transport.kernel.ControlMessages;
 import io.tokenclock.transport.kernel.LinuxNet;
+import io.tokenclock.transport.kernel.PacketTap;
 import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
@@ -41,7 +42,7 @@ final class KernelLoop implements Runnable
 
     /** What this loop counted, for {@link StampingReport}. */
     record Counts(long reads, long fallbackReads, long backlogReads, long sharedStamps, long steps, long minOffsetNs,
-        long maxOffsetNs, Histogram receiveDelay, SendCounts send)
+        long maxOffsetNs, Histogram receiveDelay, SendCounts send, long tapReads, long tapMissed)
     {
     }
 
@@ -87,6 +88,8 @@ final class KernelLoop implements Runnable
     private volatile long fallbackReads;
     private volatile long backlogReads;
     private volatile long sharedStamps;
+    private volatile long tapReads;
+    private volatile long tapMissed;
     private boolean fallbackNoted;
     /** The heap copy of each read (the core takes byte arrays); one per loop, reads never overlap. */
     private final byte[] readBuffer = new byte[StampedSocket.READ_BYTES];
@@ -135,6 +138,15 @@ final class KernelLoop implements Runnable
     byte[] readBuffer()
     {
         return readBuffer;
+    }
+
+    /**
+     * Runs {@code task} on this loop's thread, between turns: the hook through which a test stalls the stamping thread
+     * on purpose (KernelPacketTapIT). Any thread.
+     */
+    void execute(final Runnable task)
+    {
+        post(task);
     }
 
     /** Queues {@code task} (a slot to send, or a Runnable) and wakes the loop. Any thread. */
@@ -224,7 +236,7 @@ final class KernelLoop implements Runnable
     {
         return new Counts(reads, fallbackReads, backlogReads, sharedStamps, bridge.steps(), bridge.minOffsetNs(),
             bridge.maxOffsetNs(), receiveDelay.copy(), new SendCounts(sendStamped, sendUnstamped, sendBeforeUser,
-            sendRefused, sendDelay.copy()));
+            sendRefused, sendDelay.copy()), tapReads, tapMissed);
     }
 
     @Override
@@ -328,7 +340,8 @@ final class KernelLoop implements Runnable
         final StampedSocket socket;
         try
         {
-            socket = StampedSocket.connect(client.address(), settings().endpoint().port(), client.askKernel());
+            socket = StampedSocket.connect(client.address(), settings().endpoint().port(), client.askKernel(),
+                client.tap());
         }
         catch (final IOException | RuntimeException e)
         {
@@ -428,6 +441,23 @@ final class KernelLoop implements Runnable
         final long kernelNs = Math.min(bridge.toMonotonicNs(kernelStampNs), userNs);
         receiveDelay.recordValue(Math.min(userNs - kernelNs, receiveDelay.getHighestTrackableValue()));
         return kernelNs;
+    }
+
+    /**
+     * The packet tap's stamp for a read whose socket stamp may be a merged segment's: the arrival of the segment that
+     * carried the read's last byte, when the tap has it and it is not after the socket's stamp (it cannot be: the tap
+     * sees each segment before TCP queues it); otherwise the socket's stamp, counted as missed.
+     */
+    long tapStamp(final PacketTap tap, final StampedSocket socket, final long kernelStampNs)
+    {
+        final long tapNs = tap.stampOf(socket.localPort(), socket.receivedBytes());
+        if (tapNs >= 0 && (kernelStampNs < 0 || tapNs <= kernelStampNs))
+        {
+            tapReads++;
+            return tapNs;
+        }
+        tapMissed++;
+        return kernelStampNs;
     }
 
     /**

@@ -18,6 +18,7 @@ import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
 import io.tokenclock.transport.kernel.LinuxNet;
+import io.tokenclock.transport.kernel.PacketTap;
 
 /**
  * The kernel-stamped HTTP/1.1 client: TCP sockets driven by epoll loops of its own over FFM
@@ -48,6 +49,9 @@ final class KernelStreamClient implements StreamClient
     private final int sendStampFlags;
     /** For https, the context that makes each connection's engine; null for plain http. */
     private final SslContext tls;
+    /** The packet tap ({@code --packet-tap}), or null: none asked, or it could not be opened ({@link #tapError}). */
+    private final PacketTap tap;
+    private final String tapError;
 
     KernelStreamClient(final ClientSettings settings, final Consumer<String> note)
     {
@@ -93,6 +97,22 @@ final class KernelStreamClient implements StreamClient
         }
         this.requestHead = requestHead(settings.endpoint(), settings.headers());
         this.tls = settings.endpoint().tls() ? settings.trust().nettyContext() : null;
+        PacketTap opened = null;
+        String error = null;
+        if (settings.packetTap() != null)
+        {
+            try
+            {
+                opened = PacketTap.open(settings.packetTap(), settings.endpoint().port());
+            }
+            catch (final java.io.IOException e)
+            {
+                error = e.getMessage();
+                note.accept("stamping: no packet tap (" + error + "); reads a stall merged keep the socket's stamp");
+            }
+        }
+        this.tap = opened;
+        this.tapError = error;
         final int threads = settings.ioThreads() > 0 ? settings.ioThreads() :
             Math.max(1, Runtime.getRuntime().availableProcessors());
         this.loops = new KernelLoop[threads];
@@ -142,6 +162,12 @@ final class KernelStreamClient implements StreamClient
     Consumer<String> note()
     {
         return note;
+    }
+
+    /** @return the packet tap, or null. */
+    PacketTap tap()
+    {
+        return tap;
     }
 
     boolean askKernel()
@@ -254,6 +280,8 @@ final class KernelStreamClient implements StreamClient
         long unstamped = 0;
         long beforeUser = 0;
         long refused = 0;
+        long tapReads = 0;
+        long tapMissed = 0;
         for (final KernelLoop loop : loops)
         {
             final KernelLoop.Counts c = loop.counts();
@@ -273,6 +301,8 @@ final class KernelStreamClient implements StreamClient
             unstamped += c.send().unstamped();
             beforeUser += c.send().beforeUser();
             refused += c.send().refusedSockets();
+            tapReads += c.tapReads();
+            tapMissed += c.tapMissed();
         }
         final StampingReport.SendDelay sent = new StampingReport.SendDelay(stamped, unstamped, beforeUser, refused,
             send.getValueAtPercentile(50), send.getValueAtPercentile(99), send.getValueAtPercentile(99.9),
@@ -282,7 +312,23 @@ final class KernelStreamClient implements StreamClient
             delay.getMaxValue());
         return new StampingReport(fallback == reads && reads > 0 ? "user" : "kernel", "kernel", reads, fallback,
             fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
-            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, shared, receive, sent);
+            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, shared, receive, sent,
+            packetTap(tapReads, tapMissed));
+    }
+
+    private StampingReport.PacketTap packetTap(final long reads, final long missed)
+    {
+        if (settings.packetTap() == null)
+        {
+            return null;
+        }
+        if (tap == null)
+        {
+            return new StampingReport.PacketTap(settings.packetTap(), tapError, 0, 0, 0, 0, 0);
+        }
+        tap.drain(); // the drain thread runs every 10 ms: count what came since
+        return new StampingReport.PacketTap(tap.interfaceName(), null, reads, missed, tap.packets(), tap.segments(),
+            tap.drops());
     }
 
     @Override
@@ -316,6 +362,10 @@ final class KernelStreamClient implements StreamClient
         for (final KernelLoop loop : loops)
         {
             loop.join();
+        }
+        if (tap != null)
+        {
+            tap.close();
         }
     }
 }

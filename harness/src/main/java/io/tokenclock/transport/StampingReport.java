@@ -22,10 +22,11 @@ import io.tokenclock.transport.kernel.ClockBridge;
  * @param receiveDelay   kernel stamp to user stamp, per read: the client's own receive delay; null for user stamps.
  * @param sendDelay      user send stamp to kernel send stamp, per request: the client's own send delay; null for user
  *                       stamps.
+ * @param packetTap      what the packet tap did ({@code --packet-tap}), or null when the run asked for none.
  */
 public record StampingReport(String mode, String requested, long reads, long fallbackReads, String fallbackReason,
     long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, long sharedStamps,
-    ReceiveDelay receiveDelay, SendDelay sendDelay)
+    ReceiveDelay receiveDelay, SendDelay sendDelay, PacketTap packetTap)
 {
     /** An offset move larger than this between two samples is a step of the realtime clock ({@link ClockBridge}). */
     public static final long STEP_NS = ClockBridge.STEP_NS;
@@ -62,6 +63,30 @@ public record StampingReport(String mode, String requested, long reads, long fal
     {
     }
 
+    /**
+     * The packet tap's part ({@code transport.kernel.PacketTap}): for the reads cut at an event's end or sharing the
+     * previous read's stamp, the arrival of the segment that carried the read's last byte.
+     *
+     * @param interfaceName the interface tapped.
+     * @param error         why the tap could not be opened (no CAP_NET_RAW, no such interface, user stamping), or null.
+     * @param reads         reads that took the tap's stamp instead of the socket's.
+     * @param missed        reads that asked the tap and kept the socket's stamp (the tap had none for the byte).
+     * @param packets       packets the tap read; {@code segments} of them carried new bytes of a followed connection.
+     * @param segments      data segments stamped.
+     * @param drops         packets the kernel dropped because the tap's queue was full.
+     */
+    public record PacketTap(String interfaceName, String error, long reads, long missed, long packets, long segments,
+        long drops)
+    {
+    }
+
+    /** @return this report with {@code tap} as its packet tap's part. */
+    public StampingReport withPacketTap(final PacketTap tap)
+    {
+        return new StampingReport(mode, requested, reads, fallbackReads, fallbackReason, offsetMinNs, offsetMaxNs,
+            realtimeSteps, backlogReads, sharedStamps, receiveDelay, sendDelay, tap);
+    }
+
     /** @return whether the kernel stamps this client's reads (some may still fall back, one by one). */
     public boolean kernel()
     {
@@ -72,6 +97,6 @@ public record StampingReport(String mode, String requested, long reads, long fal
     public static StampingReport user(final String fallbackReason)
     {
         return new StampingReport("user", fallbackReason == null ? "user" : "kernel", 0, 0, fallbackReason, 0, 0, 0,
-            0, 0, null, null);
+            0, 0, null, null, null);
     }
 }

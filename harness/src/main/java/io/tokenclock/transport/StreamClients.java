@@ -33,9 +33,22 @@ public final class StreamClients
             }
             note.accept("stamping: kernel receive stamps are not available (" + unavailable + "): every read is " +
                 "stamped in user space (measurement.stamping = user in record.json)");
-            return netty(s, StampingReport.user(unavailable));
+            return netty(s, withoutTap(s, StampingReport.user(unavailable), note));
         }
-        return netty(s, StampingReport.user(null));
+        return netty(s, withoutTap(s, StampingReport.user(null), note));
+    }
+
+    /** A packet tap serves only the kernel client: with user stamps it is not opened, and that is said and recorded. */
+    private static StampingReport withoutTap(final ClientSettings s, final StampingReport user,
+        final Consumer<String> note)
+    {
+        if (s.packetTap() == null)
+        {
+            return user;
+        }
+        final String why = "user stamping: the tap serves only the kernel-stamped client";
+        note.accept("stamping: no packet tap (" + why + ")");
+        return user.withPacketTap(new StampingReport.PacketTap(s.packetTap(), why, 0, 0, 0, 0, 0));
     }
 
     /** @return why the kernel-stamped client cannot serve these settings here, or null when it can. */

@@ -206,7 +206,8 @@ final class ReportGoldenTest
             "c1".repeat(32), "cl100k_base", "flushed: HTTP 200", rtt, "recvmsg epoll (FFM, SO_TIMESTAMPING)",
             new StampingReport("kernel", "kernel", 4_400, 3, null, 1_764_000_000_000_000_000L,
                 1_764_000_000_000_000_120L, 0, 12, 5, new StampingReport.ReceiveDelay(4_397, 21_000, 640_000, 1_900_000,
-                2_400_000), new StampingReport.SendDelay(218, 2, 0, 0, 9_000, 31_000, 48_000, 48_000)));
+                2_400_000), new StampingReport.SendDelay(218, 2, 0, 0, 9_000, 31_000, 48_000, 48_000),
+                new StampingReport.PacketTap("lo", null, 17, 1, 4_650, 4_410, 0)));
         return new RunResult(o, target(o, "full", true), counts,
             new RunResult.Window(1_000 * MS, 31_000 * MS, 44.5), distributions(200), health, provenance, groups,
             new RunResult.ColdStart("ok", null, 812.5, 21.25, 5_040.75, 230), tasks,

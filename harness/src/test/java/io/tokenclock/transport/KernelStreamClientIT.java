@@ -44,7 +44,7 @@ final class KernelStreamClientIT
     private static ClientSettings settings(final String url, final RequestLimits limits)
     {
         return new ClientSettings(Endpoint.parse(url, Endpoint.Api.CHAT), SystemNanoClock.INSTANCE,
-            new ChunkRecords(1 << 20), Map.of(), 4, 1, limits, false, TlsTrust.DEFAULT, Stamping.KERNEL);
+            new ChunkRecords(1 << 20), Map.of(), 4, 1, limits, false, TlsTrust.DEFAULT, Stamping.KERNEL, null);
     }
 
     private static RequestSlot slot(final int index)

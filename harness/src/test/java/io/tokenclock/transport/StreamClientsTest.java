@@ -22,7 +22,7 @@ final class StreamClientsTest
     private static ClientSettings settings(final String url, final NanoClock clock, final Stamping stamping)
     {
         return new ClientSettings(Endpoint.parse(url, Endpoint.Api.CHAT), clock, new ChunkRecords(64 * 1024),
-            Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT, stamping);
+            Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT, stamping, null);
     }
 
     @Test

@@ -47,7 +47,7 @@ public final class KernelReadPath implements AutoCloseable
         final int port = ((InetSocketAddress)listener.getLocalAddress()).getPort();
         final ClientSettings settings = new ClientSettings(
             Endpoint.parse("http://127.0.0.1:" + port + "/v1", Endpoint.Api.CHAT), SystemNanoClock.INSTANCE, records,
-            Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT, Stamping.KERNEL);
+            Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT, Stamping.KERNEL, null);
         client = new KernelStreamClient(settings, note -> {}, true, false);
         loop = client.loop(0);
     }

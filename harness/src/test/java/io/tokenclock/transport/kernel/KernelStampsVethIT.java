@@ -102,11 +102,11 @@ final class KernelStampsVethIT
     }
 
     @Test
-    void shouldKeepEachQueuedChunksOwnArrivalThroughAStallAcrossAVethPair() throws Exception
+    void shouldReadEachChunkQueuedByAStallOnItsOwnWithAStampBetweenItsSendAndItsReadAcrossAVethPair() throws Exception
     {
         final long[] stallEnd = new long[1];
         final List<KernelStampsIT.Read> reads = streamAcrossTheDevice(5, stallEnd);
-        KernelStampsIT.assertStallKeptTheTruth(reads, stallEnd[0]);
+        KernelStampsIT.assertQueuedChunksStampedBetweenSendAndRead(reads, stallEnd[0]);
     }
 
     @Test

@@ -122,6 +122,9 @@ public final class LinuxNet
     private static final MethodHandle RECVMMSG = handle("recvmmsg", FunctionDescriptor.of(I, I, A, I, I, A));
     private static final MethodHandle IF_NAMETOINDEX = handle("if_nametoindex", FunctionDescriptor.of(I, A));
     private static final MethodHandle CLOCK_GETTIME = handle("clock_gettime", FunctionDescriptor.of(I, I, A));
+    private static final MethodHandle SCHED_SETSCHEDULER = handle("sched_setscheduler",
+        FunctionDescriptor.of(I, I, I, A));
+    private static final int SCHED_IDLE = 5;
 
     private LinuxNet()
     {
@@ -324,6 +327,30 @@ public final class LinuxNet
         catch (final Throwable t)
         {
             throw failed("recvmmsg", t);
+        }
+    }
+
+    /**
+     * Puts the calling thread in the idle scheduling class ({@code SCHED_IDLE}): it then runs only when nothing else
+     * wants the core. An unprivileged thread may do this to itself.
+     *
+     * @return whether the kernel took it.
+     */
+    static boolean lowerCurrentThreadToIdle()
+    {
+        if (SCHED_SETSCHEDULER == null)
+        {
+            return false;
+        }
+        try (Arena call = Arena.ofConfined())
+        {
+            final MemorySegment param = call.allocate(4, 4);
+            param.set(I, 0, 0);
+            return (int)SCHED_SETSCHEDULER.invokeExact(newErrno(call), 0, SCHED_IDLE, param) == 0;
+        }
+        catch (final Throwable t)
+        {
+            throw failed("sched_setscheduler", t);
         }
     }
 

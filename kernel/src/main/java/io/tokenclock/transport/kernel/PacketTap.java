@@ -21,8 +21,9 @@ import java.util.concurrent.locks.LockSupport;
  * real NIC the tap sees packets after GRO, so segments the NIC or GRO merged share one stamp, as they do on the TCP
  * socket.
  * <p>
- * <b>Cost.</b> Needs {@code CAP_NET_RAW}. One thread ({@code tokenclock-tap}) drains the tap's queue every
- * millisecond in batches ({@code recvmmsg}); a reader that asks for a stamp not yet drained drains at once. The
+ * <b>Cost.</b> Needs {@code CAP_NET_RAW}. One thread ({@code tokenclock-tap}, in the idle scheduling class, so that
+ * it never delays the stamping thread) drains the tap's queue every 10 ms in batches ({@code recvmmsg}); a reader
+ * that asks for a stamp not yet drained drains at once. The
  * stamps do not depend on when the drain runs, only the queue's size does: it is forced to 8 MiB, and the kernel's
  * drop count is recorded ({@link #drops()}). The probe behind it (results/kernel-stamps/tap-probe-2026-12-02/)
  * measured 2.5-5 µs of CPU per packet.
@@ -38,7 +39,13 @@ public final class PacketTap implements AutoCloseable
     private static final int BATCH = 64;
     private static final int CONTROL_BYTES = 128;
     private static final int MAX_BATCHES_PER_DRAIN = 64;
-    private static final long DRAIN_EVERY_NS = 1_000_000;
+    /**
+     * How often the drain thread empties the queue. Why not at each packet: the stamps do not need it (each was taken
+     * as its packet arrived), and every wake-up of a thread on the client's core is CPU the run pays for; readers that
+     * need a stamp sooner drain at once. 10 ms is at most 100 wake-ups a second, and holds 2,000 packets at 200,000 a
+     * second, well inside {@link #QUEUE_BYTES}.
+     */
+    static final long DRAIN_EVERY_NS = 10_000_000;
     private static final int SOCKADDR_LL_BYTES = 20;
 
     private final Arena arena = Arena.ofShared();
@@ -52,6 +59,7 @@ public final class PacketTap implements AutoCloseable
     private final int fd;
     private final Thread drainer;
     private volatile boolean closed;
+    private volatile boolean idleClass;
     private long packets;
     private long drops;
 
@@ -221,8 +229,9 @@ public final class PacketTap implements AutoCloseable
 
     /**
      * @return the arrival stamp ({@code CLOCK_REALTIME} ns) of the segment that carried byte {@code endOffset - 1}
-     * of the connection on {@code port}, draining the tap first if it has not read that far; or a negative
-     * {@link TapFlows} code.
+     * of the connection on {@code port}, draining the tap first if it has not read that far (or not yet the
+     * connection's SYN-ACK); or a negative {@link TapFlows} code: {@link TapFlows#LOST} when even the drain did not
+     * bring it.
      */
     public synchronized long stampOf(final int port, final long endOffset)
     {
@@ -283,11 +292,20 @@ public final class PacketTap implements AutoCloseable
 
     private void drainLoop()
     {
+        // The stamps are the kernel's, taken as each packet arrived: a late drain costs queue space, never accuracy.
+        // So the drain yields the core to the stamping thread (and readers drain at once when they need a stamp).
+        idleClass = LinuxNet.lowerCurrentThreadToIdle();
         while (!closed)
         {
             drain();
             LockSupport.parkNanos(DRAIN_EVERY_NS);
         }
+    }
+
+    /** @return whether the drain thread runs in the idle scheduling class ({@code SCHED_IDLE}). */
+    public boolean idleClass()
+    {
+        return idleClass;
     }
 
     /** @return packets read from the tap. */

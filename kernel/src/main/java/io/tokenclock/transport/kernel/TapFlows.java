@@ -24,11 +24,11 @@ import java.lang.foreign.ValueLayout;
  */
 public final class TapFlows
 {
-    /** The byte's segment has not been read from the tap yet (drain, then ask again). */
+    /** The byte's segment, or the connection's SYN-ACK, has not been read from the tap yet (drain, ask again). */
     public static final long PENDING = -10;
     /** The byte's segment is older than the ring keeps, or the tap never saw it (dropped). */
     public static final long LOST = -11;
-    /** The connection is not followed, or its SYN-ACK was not seen. */
+    /** The connection is not followed. */
     public static final long UNKNOWN = -12;
     /** Segments kept per connection: a stall of 50 ms at one event per 1 ms needs 50. */
     static final int SEGMENTS = 512;
@@ -181,9 +181,13 @@ public final class TapFlows
     public long stampOf(final int port, final long endOffset)
     {
         final Flow flow = byPort[port & 0xffff];
-        if (flow == null || !flow.based || endOffset <= 0)
+        if (flow == null || endOffset <= 0)
         {
             return UNKNOWN;
+        }
+        if (!flow.based)
+        {
+            return PENDING;
         }
         final int at = (int)(endOffset - 1);
         if (at - flow.highest >= 0)

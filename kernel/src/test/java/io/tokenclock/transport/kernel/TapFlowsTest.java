@@ -83,7 +83,7 @@ final class TapFlowsTest
         assertEquals(TapFlows.UNKNOWN, flows.stampOf(PORT, 10), "not followed");
         flows.follow(PORT);
         accept(flows, v4(PORT, 5, ACK, 10), 1);
-        assertEquals(TapFlows.UNKNOWN, flows.stampOf(PORT, 10), "no SYN-ACK seen: no base");
+        assertEquals(TapFlows.PENDING, flows.stampOf(PORT, 10), "no SYN-ACK seen yet: no base");
         accept(flows, v4(PORT, 1_000, SYN_ACK, 0), 1);
         accept(flows, v4(PORT, 1_001, ACK, 10), 5);
         accept(flows, v4(PORT, 1_031, ACK, 10), 7);
