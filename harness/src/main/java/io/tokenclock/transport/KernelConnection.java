@@ -419,9 +419,9 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             final boolean shared = socketStampNs >= 0 && socketStampNs == lastKernelStampNs;
             lastKernelStampNs = socketStampNs;
             final PacketTap tap = loop.client().tap();
-            // Only where a stall may have merged segments: elsewhere the socket's stamp is the segment's own.
-            final long kernelStampNs = tap != null && (backlog || shared) ?
-                loop.tapStamp(tap, socket, socketStampNs) : socketStampNs;
+            // Every read, not only those a stall merged: the tap's stamp is taken earlier in the receive path than
+            // the socket's, so a mix of the two would put the difference into the gaps (docs/ACCURACY.md).
+            final long kernelStampNs = tap != null ? loop.tapStamp(tap, socket, socketStampNs) : socketStampNs;
             onRead(n, loop.stamp(kernelStampNs, backlog, shared));
             if (!backlog && n < StampedSocket.READ_BYTES)
             {

@@ -64,13 +64,13 @@ public record StampingReport(String mode, String requested, long reads, long fal
     }
 
     /**
-     * The packet tap's part ({@code transport.kernel.PacketTap}): for the reads cut at an event's end or sharing the
-     * previous read's stamp, the arrival of the segment that carried the read's last byte.
+     * The packet tap's part ({@code transport.kernel.PacketTap}): each read's stamp is the tap's stamp of the segment
+     * that carried the read's last byte, so that the reads a stall merged keep their own arrivals.
      *
      * @param interfaceName the interface tapped.
      * @param error         why the tap could not be opened (no CAP_NET_RAW, no such interface, user stamping), or null.
-     * @param reads         reads that took the tap's stamp instead of the socket's.
-     * @param missed        reads that asked the tap and kept the socket's stamp (the tap had none for the byte).
+     * @param reads         reads stamped by the tap.
+     * @param missed        reads that kept the socket's stamp (the tap had none for the byte).
      * @param packets       packets the tap read; {@code segments} of them carried new bytes of a followed connection.
      * @param segments      data segments stamped.
      * @param drops         packets the kernel dropped because the tap's queue was full.

@@ -6,7 +6,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A packet tap that stamps every TCP segment the server sends, for the reads whose own kernel stamp a stall merged.
+ * A packet tap that stamps every TCP segment the server sends, so that each read's stamp is its own last segment's,
+ * even where a stall merged the segments in the socket.
  * <p>
  * <b>Why.</b> While the stamping thread stalls, queued segments are merged in the TCP receive queue and keep only the
  * newest stamp (docs/ACCURACY.md, "What a stall costs the stamps"). An {@code AF_PACKET} socket on the interface
@@ -21,9 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  * real NIC the tap sees packets after GRO, so segments the NIC or GRO merged share one stamp, as they do on the TCP
  * socket.
  * <p>
- * <b>Cost.</b> Needs {@code CAP_NET_RAW}. One thread ({@code tokenclock-tap}, in the idle scheduling class, so that
- * it never delays the stamping thread) drains the tap's queue every 10 ms in batches ({@code recvmmsg}); a reader
- * that asks for a stamp not yet drained drains at once. The
+ * <b>Cost.</b> Needs {@code CAP_NET_RAW}. A reader that asks for a stamp not yet drained drains the queue at once
+ * ({@code recvmmsg}, in batches); one thread ({@code tokenclock-tap}, in the idle scheduling class, so that it never
+ * delays the stamping thread) also drains it every 10 ms, so that it cannot fill while nothing reads. The
  * stamps do not depend on when the drain runs, only the queue's size does: it is forced to 8 MiB, and the kernel's
  * drop count is recorded ({@link #drops()}). The probe behind it (results/kernel-stamps/tap-probe-2026-12-02/)
  * measured 2.5-5 µs of CPU per packet.
