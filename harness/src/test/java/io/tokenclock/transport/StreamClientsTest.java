@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import io.tokenclock.clock.ManualNanoClock;
@@ -67,6 +68,37 @@ final class StreamClientsTest
         {
             assertNull(StreamClients.kernelUnavailable(settings("http://127.0.0.1:9/v1", SystemNanoClock.INSTANCE,
                 Stamping.KERNEL)), "plain http on Linux x86-64 with the system clock: kernel stamps");
+        }
+    }
+
+    @Test
+    void shouldSayInOneLineAndRecordWhyThereIsNoPacketTap()
+    {
+        final ClientSettings user = new ClientSettings(Endpoint.parse("http://127.0.0.1:9/v1", Endpoint.Api.CHAT),
+            SystemNanoClock.INSTANCE, new ChunkRecords(64 * 1024), Map.of(), 2, 1, RequestLimits.DEFAULT, false,
+            TlsTrust.DEFAULT, Stamping.USER, "lo");
+        final List<String> notes = new ArrayList<>();
+        try (StreamClient client = StreamClients.open(user, notes::add))
+        {
+            final StampingReport.PacketTap tap = client.stamping().packetTap();
+            assertEquals("lo", tap.interfaceName());
+            assertTrue(tap.error().contains("user stamping"), tap.error());
+            assertEquals(0, tap.reads());
+            assertEquals(List.of("stamping: no packet tap (" + tap.error() + ")"), notes, "one line");
+        }
+        Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, "the kernel client's half: kernel stamps: " +
+            KernelStamps.unavailableReason());
+        final ClientSettings kernel = new ClientSettings(user.endpoint(), SystemNanoClock.INSTANCE,
+            new ChunkRecords(64 * 1024), Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT,
+            Stamping.KERNEL, "no-such-if0");
+        notes.clear();
+        try (StreamClient client = StreamClients.open(kernel, notes::add))
+        {
+            final StampingReport.PacketTap tap = client.stamping().packetTap();
+            assertEquals("kernel", client.stamping().mode(), "the run goes on with the socket's stamps");
+            assertTrue(tap.error().contains("no network interface named 'no-such-if0'"), tap.error());
+            assertEquals(1, notes.size(), "one line: " + notes);
+            assertTrue(notes.get(0).startsWith("stamping: no packet tap ("), notes.get(0));
         }
     }
 }

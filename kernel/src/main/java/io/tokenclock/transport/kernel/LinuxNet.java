@@ -80,6 +80,7 @@ public final class LinuxNet
     static final int SO_RCVBUFFORCE = 33;
     static final int SOL_PACKET = 263;
     static final int PACKET_STATISTICS = 6;
+    static final int PACKET_IGNORE_OUTGOING = 23;
     public static final int EPERM = 1;
     /** {@code struct mmsghdr} of x86-64: a msghdr and the received length, padded to 64 bytes. */
     public static final long MMSGHDR_BYTES = 64;

@@ -142,6 +142,10 @@ public final class PacketTap implements AutoCloseable
         {
             return "SO_ATTACH_FILTER refused, errno " + LinuxNet.errno(err);
         }
+        // Outgoing packets are no use to the tap, and each would cost a clone on the send path (dev_queue_xmit_nit)
+        // before the filter dropped it. Since Linux 4.20; an older kernel refuses, and the filter drops them anyway.
+        one.set(ValueLayout.JAVA_INT, 0, 1);
+        LinuxNet.setOption(err, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_IGNORE_OUTGOING, one);
         final MemorySegment ll = call.allocate(SOCKADDR_LL_BYTES, 4);
         ll.fill((byte)0);
         ll.set(ValueLayout.JAVA_SHORT, 0, (short)LinuxNet.AF_PACKET);
