@@ -174,9 +174,9 @@ final class KernelPacketTapIT
         {
             worstWithoutNs = Math.max(worstWithoutNs, chunk[0] - chunk[1]);
         }
-        System.out.printf("client through a stall: %d chunks sent during it; stamp - kernel send max: with the tap " +
-            "%.1f us (%d tap reads, %d missed), without %.1f us%n", during.size(), worstNs / 1e3, tap.reads(),
-            tap.missed(), worstWithoutNs / 1e3);
+        System.out.printf("client through a stall: %d chunks sent during it, %d distinct arrivals; stamp - kernel " +
+            "send max: with the tap %.1f us (%d tap reads, %d missed), without %.1f us%n", during.size(), arrivals,
+            worstNs / 1e3, tap.reads(), tap.missed(), worstWithoutNs / 1e3);
     }
 
     /** @return each chunk's stamp and kernel send stamp, µs after {@code originNs}, one line each. */
