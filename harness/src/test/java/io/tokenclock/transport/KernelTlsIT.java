@@ -37,6 +37,7 @@ import io.tokenclock.transport.kernel.ClockBridge;
 import io.tokenclock.transport.kernel.ControlMessages;
 import io.tokenclock.transport.kernel.KernelStamps;
 import io.tokenclock.transport.kernel.LinuxNet;
+import io.tokenclock.transport.kernel.PacketTap;
 import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
@@ -62,9 +63,13 @@ final class KernelTlsIT
 
     private static TlsSseServer server;
 
-    /** One read by hand: its stamps, what it decrypted, and whether it ended a record. */
+    /**
+     * One read by hand: its stamps, what it decrypted, and whether it ended a record; with a packet tap, the tap's
+     * stamp of the segment that carried its last byte of ciphertext ({@code tapRaw}, or a negative {@code TapFlows}
+     * code; {@code tapNs} converted).
+     */
     private record Read(long kernelNs, long userNs, long rawStamp, List<Long> sentNs, int records, boolean backlog,
-        boolean atBoundary)
+        boolean atBoundary, long tapRaw, long tapNs)
     {
     }
 
@@ -316,6 +321,54 @@ final class KernelTlsIT
     }
 
     @Test
+    void shouldKeepEachRecordsOwnArrivalThroughAStallWithAPacketTap() throws Exception
+    {
+        try (PacketTap probe = PacketTap.open("lo", 1))
+        {
+            assertTrue(probe.packets() >= 0);
+        }
+        catch (final java.io.IOException e)
+        {
+            Assumptions.abort("skipped: " + e.getMessage());
+        }
+        final long[] stallEnd = new long[1];
+        final List<Read> reads = streamByHand(5, stallEnd, true);
+        final List<Read> during = new ArrayList<>();
+        for (final Read r : reads)
+        {
+            assertTrue(r.tapRaw() >= 0, "every read of ciphertext carries a tap stamp: " + r);
+            assertTrue(r.rawStamp() < 0 || r.tapRaw() <= r.rawStamp(), "not after the socket's: " + r);
+            for (final long sent : r.sentNs())
+            {
+                assertTrue(r.tapNs() >= sent - CONVERSION_SLACK_NS, "not before the send: " + r);
+            }
+            if (r.sentNs().size() == 1 && r.userNs() >= stallEnd[0] && r.tapNs() < stallEnd[0])
+            {
+                during.add(r);
+            }
+        }
+        long previousTap = Long.MIN_VALUE;
+        long previousSocket = Long.MIN_VALUE;
+        int tapArrivals = 0;
+        int socketArrivals = 0;
+        for (final Read r : during)
+        {
+            assertTrue(r.tapRaw() >= previousTap, "arrivals in order: " + r);
+            tapArrivals += r.tapRaw() != previousTap ? 1 : 0;
+            socketArrivals += r.rawStamp() != previousSocket ? 1 : 0;
+            previousTap = r.tapRaw();
+            previousSocket = r.rawStamp();
+        }
+        final int tap = tapArrivals;
+        final int socket = socketArrivals;
+        assertTrue(during.size() >= 2 && tap >= 2 && tap >= socket, () -> "records the tap saw arrive during the " +
+            "stall: " + during.size() + ", " + tap + " distinct arrivals against the socket's " + socket + ": " +
+            reads);
+        System.out.printf("tls stall with a tap: %d records queued, %d distinct tap stamps (socket: %d)%n",
+            during.size(), tap, socket);
+    }
+
+    @Test
     void shouldAllocateNothingPerRecordBeyondWhatTheJdksEngineDoes() throws Exception
     {
         final io.netty.handler.ssl.SslContext context = new TlsTrust(server.pem(), false).nettyContext();
@@ -384,9 +437,18 @@ final class KernelTlsIT
      */
     private static List<Read> streamByHand(final int stallAfter, final long[] stallEndNs) throws Exception
     {
+        return streamByHand(stallAfter, stallEndNs, false);
+    }
+
+    /** As above; {@code tapped}: with a packet tap on {@code lo}, each read also stamped by the tap. */
+    private static List<Read> streamByHand(final int stallAfter, final long[] stallEndNs, final boolean tapped)
+        throws Exception
+    {
         final KernelTls tls = new KernelTls(new TlsTrust(server.pem(), false).nettyContext()
             .newEngine(ByteBufAllocator.DEFAULT, "127.0.0.1", server.port()));
-        try (StampedSocket socket = StampedSocket.connect(InetAddress.getByName("127.0.0.1"), server.port(), true);
+        try (PacketTap tap = tapped ? PacketTap.open("lo", server.port()) : null;
+            StampedSocket socket = StampedSocket.connect(InetAddress.getByName("127.0.0.1"), server.port(), true,
+                tap);
             Arena arena = Arena.ofConfined())
         {
             final MemorySegment errno = LinuxNet.newErrno(arena);
@@ -402,7 +464,7 @@ final class KernelTlsIT
             sendAll(tls, socket);
             try
             {
-                return readAll(tls, socket, errno, epfd, event, stallAfter, stallEndNs);
+                return readAll(tls, socket, tap, new int[] {epfd, stallAfter}, stallEndNs, errno, event);
             }
             finally
             {
@@ -431,9 +493,13 @@ final class KernelTlsIT
         assertTrue(tls.handshaken(), "handshake done");
     }
 
-    private static List<Read> readAll(final KernelTls tls, final StampedSocket socket, final MemorySegment errno,
-        final int epfd, final MemorySegment event, final int stallAfter, final long[] stallEndNs) throws Exception
+    /** @param epfdAndStallAfter the epoll set, and the chunk after which to stall (0: never). */
+    private static List<Read> readAll(final KernelTls tls, final StampedSocket socket, final PacketTap tap,
+        final int[] epfdAndStallAfter, final long[] stallEndNs, final MemorySegment errno, final MemorySegment event)
+        throws Exception
     {
+        final int epfd = epfdAndStallAfter[0];
+        final int stallAfter = epfdAndStallAfter[1];
         final ClockBridge bridge = new ClockBridge(ClockBridge.systemClocks(), 1_000_000);
         final MemorySegment scratch = Arena.ofAuto().allocate(ValueLayout.JAVA_INT);
         final List<Read> reads = new ArrayList<>();
@@ -464,8 +530,10 @@ final class KernelTlsIT
                 {
                     sent.add(Long.parseLong(m.group(1)));
                 }
+                final long tapRaw = tap == null ? -1 : tap.stampOf(socket.localPort(), socket.receivedBytes());
                 reads.add(new Read(raw >= 0 ? bridge.toMonotonicNs(raw) : -1, userNs, raw, sent, records[0],
-                    socket.lastReadWasBacklog(), socket.atRecordBoundary()));
+                    socket.lastReadWasBacklog(), socket.atRecordBoundary(), tapRaw,
+                    tapRaw >= 0 ? bridge.toMonotonicNs(tapRaw) : -1));
                 chunks += sent.size();
                 if (stallEndNs[0] == 0 && stallAfter > 0 && chunks >= stallAfter)
                 {
