@@ -114,7 +114,9 @@ final class ServerMetricsIT
         assertTrue(s.coversWindow());
         assertEquals(SLOTS, s.gauges().get(EngineNames.Field.RUNNING).max());
         final ServerMetricsSummary.Gauge waiting = s.gauges().get(EngineNames.Field.WAITING);
-        assertTrue(waiting.max() > 0 && waiting.max() <= CONCURRENCY - SLOTS, "six in flight, two slots: " + waiting);
+        // Not "at most in flight minus slots": a scrape that falls between a request's end and the next one's
+        // admission sees a slot free and one more waiting (a clean-clone run of 2026-12-03 saw 5 of 6).
+        assertTrue(waiting.max() > 0 && waiting.max() <= CONCURRENCY, "six in flight, two slots: " + waiting);
         assertTrue(waiting.mean() > 0, waiting.toString());
         assertEquals((double)REQUESTS * TOKENS, s.deltas().get(EngineNames.Field.GENERATION_TOKENS),
             "the preflight's tokens fell before the opening scrape");
