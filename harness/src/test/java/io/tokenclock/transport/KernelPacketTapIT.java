@@ -49,14 +49,8 @@ final class KernelPacketTapIT
     {
         Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, "KernelPacketTapIT skipped: kernel " +
             "stamps: " + KernelStamps.unavailableReason());
-        try (PacketTap tap = PacketTap.open("lo", 1))
-        {
-            assertNotNull(tap);
-        }
-        catch (final java.io.IOException e)
-        {
-            Assumptions.abort("KernelPacketTapIT skipped: " + e.getMessage());
-        }
+        final String why = PacketTap.unavailableReason("lo");
+        Assumptions.assumeTrue(why == null, "KernelPacketTapIT skipped: " + why);
     }
 
     /** One streamed response: its chunks' stamps, the server's kernel send stamps, the stall and the stamping. */

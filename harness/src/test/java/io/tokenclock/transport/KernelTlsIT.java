@@ -323,14 +323,8 @@ final class KernelTlsIT
     @Test
     void shouldKeepEachRecordsOwnArrivalThroughAStallWithAPacketTap() throws Exception
     {
-        try (PacketTap probe = PacketTap.open("lo", 1))
-        {
-            assertTrue(probe.packets() >= 0);
-        }
-        catch (final java.io.IOException e)
-        {
-            Assumptions.abort("skipped: " + e.getMessage());
-        }
+        final String why = PacketTap.unavailableReason("lo");
+        Assumptions.assumeTrue(why == null, "skipped: " + why);
         final long[] stallEnd = new long[1];
         final List<Read> reads = streamByHand(5, stallEnd, true);
         final List<Read> during = new ArrayList<>();

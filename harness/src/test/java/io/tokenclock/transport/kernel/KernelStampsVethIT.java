@@ -112,7 +112,7 @@ final class KernelStampsVethIT
     @Test
     void shouldKeepEachChunksArrivalThroughAStallWithAPacketTapOnTheVethEnd() throws Exception
     {
-        final String why = PacketTapIT.unavailableReason(ns.hostSide());
+        final String why = PacketTap.unavailableReason(ns.hostSide());
         Assumptions.assumeTrue(why == null, "skipped: " + why);
         final long[] stallEnd = new long[1];
         final Path log = Files.createTempFile("tap-truth", ".jsonl");

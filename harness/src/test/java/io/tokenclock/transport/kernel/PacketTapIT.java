@@ -34,21 +34,8 @@ final class PacketTapIT
     {
         Assumptions.assumeTrue(KernelStamps.unavailableReason() == null, "PacketTapIT skipped: kernel stamps: " +
             KernelStamps.unavailableReason());
-        final String why = unavailableReason("lo");
+        final String why = PacketTap.unavailableReason("lo");
         Assumptions.assumeTrue(why == null, "PacketTapIT skipped: " + why);
-    }
-
-    /** @return why a tap cannot be opened on {@code interfaceName} (no CAP_NET_RAW, ...), or null when it can. */
-    static String unavailableReason(final String interfaceName)
-    {
-        try (PacketTap tap = PacketTap.open(interfaceName, 1))
-        {
-            return tap.packets() >= 0 ? null : "no tap";
-        }
-        catch (final java.io.IOException e)
-        {
-            return e.getMessage();
-        }
     }
 
     @Test

@@ -57,6 +57,10 @@ public final class PacketTap implements AutoCloseable
     private final MemorySegment controls = arena.allocate((long)CONTROL_BYTES * BATCH, 8);
     private final TapFlows flows = new TapFlows();
     private final String interfaceName;
+    /** Each message's header, control buffer and packet buffer, sliced once: a reader's drain allocates nothing. */
+    private final MemorySegment[] messageAt = new MemorySegment[BATCH];
+    private final MemorySegment[] controlAt = new MemorySegment[BATCH];
+    private final MemorySegment[] bufferAt = new MemorySegment[BATCH];
     private final int fd;
     private final Thread drainer;
     private volatile boolean closed;
@@ -71,14 +75,18 @@ public final class PacketTap implements AutoCloseable
         final MemorySegment iovs = arena.allocate(16L * BATCH, 8);
         for (int i = 0; i < BATCH; i++)
         {
+            messageAt[i] = messages.asSlice(LinuxNet.MMSGHDR_BYTES * i, LinuxNet.MMSGHDR_BYTES);
+            controlAt[i] = controls.asSlice((long)CONTROL_BYTES * i, CONTROL_BYTES);
+            bufferAt[i] = buffers.asSlice((long)SNAP_BYTES * i, SNAP_BYTES);
             final MemorySegment iov = iovs.asSlice(16L * i, 16);
-            iov.set(ValueLayout.ADDRESS, 0, buffers.asSlice((long)SNAP_BYTES * i, SNAP_BYTES));
+            iov.set(ValueLayout.ADDRESS, 0, bufferAt[i]);
             iov.set(ValueLayout.JAVA_LONG, 8, SNAP_BYTES);
-            final MemorySegment m = message(i);
+            final MemorySegment m = messageAt[i];
             m.fill((byte)0);
             m.set(ValueLayout.ADDRESS, LinuxNet.MSG_IOV, iov);
             m.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_IOVLEN, 1L);
-            m.set(ValueLayout.ADDRESS, LinuxNet.MSG_CONTROL, controls.asSlice((long)CONTROL_BYTES * i, CONTROL_BYTES));
+            m.set(ValueLayout.ADDRESS, LinuxNet.MSG_CONTROL, controlAt[i]);
+            m.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN, CONTROL_BYTES);
         }
         drainer = new Thread(this::drainLoop, "tokenclock-tap");
         drainer.setDaemon(true);
@@ -209,9 +217,20 @@ public final class PacketTap implements AutoCloseable
         return fprog;
     }
 
-    private MemorySegment message(final int i)
+    /**
+     * @return why a tap cannot be opened on {@code interfaceName} here (not Linux x86-64, no such interface, no
+     * {@code CAP_NET_RAW}), or null when it can: opens one and closes it.
+     */
+    public static String unavailableReason(final String interfaceName)
     {
-        return messages.asSlice(LinuxNet.MMSGHDR_BYTES * i, LinuxNet.MMSGHDR_BYTES);
+        try (PacketTap tap = open(interfaceName, 1))
+        {
+            return tap.fd < 0 ? "no tap" : null;
+        }
+        catch (final java.io.IOException e)
+        {
+            return e.getMessage();
+        }
     }
 
     /** @return the interface tapped. */
@@ -265,12 +284,6 @@ public final class PacketTap implements AutoCloseable
         int read = 0;
         for (int batch = 0; batch < MAX_BATCHES_PER_DRAIN; batch++)
         {
-            for (int i = 0; i < BATCH; i++)
-            {
-                final MemorySegment m = message(i);
-                m.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN, CONTROL_BYTES);
-                m.set(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS, 0);
-            }
             final int n = LinuxNet.recvmmsg(errno, fd, messages, BATCH);
             if (n <= 0)
             {
@@ -278,12 +291,14 @@ public final class PacketTap implements AutoCloseable
             }
             for (int i = 0; i < n; i++)
             {
-                final MemorySegment m = message(i);
-                final long stamp = ControlMessages.softwareStampNs(controls.asSlice((long)CONTROL_BYTES * i,
-                    CONTROL_BYTES), m.get(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN),
-                    m.get(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS));
+                final MemorySegment m = messageAt[i];
+                final long stamp = ControlMessages.softwareStampNs(controlAt[i], m.get(ValueLayout.JAVA_LONG,
+                    LinuxNet.MSG_CONTROLLEN), m.get(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS));
                 final int length = Math.min(SNAP_BYTES, m.get(ValueLayout.JAVA_INT, LinuxNet.MMSG_LEN));
-                flows.accept(buffers.asSlice((long)SNAP_BYTES * i, SNAP_BYTES), length, stamp);
+                flows.accept(bufferAt[i], length, stamp);
+                // the kernel wrote these two back; only the messages it filled need them again
+                m.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN, CONTROL_BYTES);
+                m.set(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS, 0);
             }
             read += n;
             packets += n;
