@@ -222,7 +222,7 @@ public final class RunOption<T>
         .defaultsTo(true).doc("Warm the harness's own request path before the run (the system property " +
             "`tokenclock.selfWarmup=false` is the same as the flag).");
     public static final RunOption<Boolean> SELF_WARMUP_RUN = state("selfWarmupRun", Boolean.class).defaultsTo(false)
-        .doc("Set on the self-warm-up's own runs: they write no record and warm nothing.");
+        .doc("Set on the self-warm-up's own runs: they write no final record and warm nothing.");
     public static final RunOption<Integer> PRECONNECT = state("preconnect", Integer.class).flag("--preconnect")
         .unit("connections").doc("Connections to open before t0, or null for the expected concurrency.");
 

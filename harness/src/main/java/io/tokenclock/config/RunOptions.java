@@ -161,7 +161,7 @@ public final class RunOptions
      * @param repetitions     Repeat the whole run this many times.
      * @param repetitionIndex Which repetition this run is (1-based), or 0 for a single run.
      * @param selfWarmup      Warm the harness's own request path before the run.
-     * @param selfWarmupRun   Set on the self-warm-up's own runs: they write no record and warm nothing.
+     * @param selfWarmupRun   Set on the self-warm-up's own runs: they write no final record and warm nothing.
      * @param preconnect      Connections to open before t0, or null for the expected concurrency.
      */
     public record State(long warmupRequests, double warmupDurationS, boolean coldStart, String cachePolicy,

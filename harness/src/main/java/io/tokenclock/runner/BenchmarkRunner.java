@@ -290,7 +290,9 @@ public final class BenchmarkRunner
         try
         {
             final long startNs = System.nanoTime();
-            final int preconnected = options.state().selfWarmupRun() ? 0 :
+            // The self-warm-up's runs pre-connect too: the loop's tasks then have the types the measured run's have
+            // (a connect task recompiled KernelLoop.runTasks at the window's start otherwise)
+            final int preconnected =
                 client.preconnect(Readiness.expectedConcurrency(options, preflightMs), PRECONNECT_TIMEOUT_MS);
             final double preconnectS = (System.nanoTime() - startNs) / 1e9;
             // Only after a self-warm-up: without one, the JIT's work is still ahead, and starving it would leave the

@@ -24,7 +24,9 @@ import io.tokenclock.result.RunResult;
  *       thousands of short requests (per-request code) and long streams (per-chunk code), until the JIT has compiled
  *       them. Without it, a run's first seconds execute in the interpreter and C1, and the compilations that follow
  *       run inside the measured window on the cores the stamping thread needs: at 16 streams pinned to one core,
- *       four times the warm-up cut the delay p99 2.7-fold (../shared/notes/tail.md). The server is not touched.</li>
+ *       four times the warm-up cut the delay p99 2.7-fold (../shared/notes/tail.md). Each of its runs rehearses the
+ *       measured run ({@link #warmupOptions}): what the window runs differently from the warm-up, the JIT compiles
+ *       again inside it. The server is not touched.</li>
  *   <li><b>Pre-connection.</b> Connections up to the expected concurrency are opened before t0: a connection opened
  *       inside the window delays its request by a TCP (and TLS) handshake, which in an open loop showed as send lag
  *       of up to a second at start. Closed loop: the concurrency. Open loop: the rate times the preflight's latency
@@ -62,6 +64,8 @@ public final class Readiness
     static final long QUIET_NS = 200_000_000L;
     /** No pre-connection beyond this many: a run that needs more opens them as it goes, and the record says so. */
     static final int MAX_PRECONNECT = 1_024;
+    /** The self-warm-up scrapes the simulator's metrics this often (the option's floor), ms. */
+    static final long SCRAPE_INTERVAL_MS = 100;
 
     private Readiness()
     {
@@ -102,7 +106,7 @@ public final class Readiness
         long requests = 0;
         long chunks = 0;
         try (SimServer sim = SimServer.start(new SimConfig().port(0).prefillBaseMs(0.2).decodeBaseMs(0.05)
-            .decodePerSeqMs(0).jitter(0).batchSlots(WARMUP_CONCURRENCY * 2)))
+            .prefillPerInputTokenMs(0).decodePerSeqMs(0).jitter(0).batchSlots(WARMUP_CONCURRENCY * 2)))
         {
             // Rounds until the JIT is quiet: on a single core, compilation lags the code it compiles, and a fixed
             // warm-up left C2 compiling the read path 3 s into the window.
@@ -148,17 +152,42 @@ public final class Readiness
         return new int[] {Math.max(WARMUP_LONG_MIN_REQUESTS, WARMUP_LONG_CHUNKS / tokens), tokens};
     }
 
-    private static RunOptions warmupOptions(
+    /**
+     * The options of one warm-up run: a rehearsal of the measured run against the embedded simulator. It sends what
+     * the run will send (its API, prompt shape, seed and decoding options) and does what the run will do around its
+     * requests (scrape metrics when the run scrapes, pre-connect, write the in-progress record), so that the code the
+     * window runs is the code the warm-up compiled, with the profiles it will meet. Each difference cost the window
+     * a deoptimisation or a late compilation (docs/OVERHEAD.md, "JIT inside the window"): the warm-up's
+     * {@code ignore_eos} against the run's finish reasons, 16-token prompts against the run's 128, a connect task in
+     * the event loop the warm-up never saw. Nothing of the run's target goes along: not its URL, headers or key.
+     *
+     * @param url      the embedded simulator's base URL.
+     * @param requests requests of this warm-up run.
+     * @param tokens   {@code max_tokens} of each.
+     * @param dir      where this warm-up run's files go (a temporary directory).
+     */
+    static RunOptions warmupOptions(
         final RunOptions o, final String url, final long requests, final int tokens, final Path dir)
     {
         final RunOptionsBuilder w = RunOptions.builder();
         w.url(url);
+        w.api(o.target().api());
+        w.apiKeyEnv(null); // the simulator needs no key: none of the run's is read, let alone sent
         w.model("tokenclock-sim");
         w.concurrency(WARMUP_CONCURRENCY);
         w.requests(requests);
         w.maxTokens(tokens);
-        w.ignoreEos(true);
-        w.inputTokens(16);
+        w.ignoreEos(o.model().ignoreEos());
+        w.temperature(o.model().temperature());
+        w.extraBody(o.model().extraBody());
+        w.seed(o.workload().seed());
+        w.inputTokens(o.workload().inputTokens());
+        w.prompt(o.workload().prompt());
+        w.inputLengths(o.workload().inputLengths());
+        // The simulator's own page, as often as the option allows: a scrape a second compiled the parser inside the
+        // window, method by method, as each crossed its threshold
+        w.serverMetrics(o.serverMetricsUrl() == null ? RunOptions.SERVER_METRICS_OFF : null);
+        w.serverMetricsIntervalMs(SCRAPE_INTERVAL_MS);
         w.outputDir(dir);
         w.runId("self-warmup");
         w.ioThreads(o.measurement().ioThreads());

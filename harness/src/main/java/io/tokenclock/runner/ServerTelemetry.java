@@ -32,7 +32,7 @@ final class ServerTelemetry implements AutoCloseable
         final LongSupplier windowOpenNs) throws IOException
     {
         final String url = options.serverMetricsUrl();
-        if (url == null || options.state().selfWarmupRun())
+        if (url == null)
         {
             return new ServerTelemetry(null, 0);
         }

@@ -2,11 +2,17 @@ package io.tokenclock.runner;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 
+import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.transport.Endpoint;
 
 final class ReadinessTest
 {
@@ -31,6 +37,45 @@ final class ReadinessTest
         assertArrayEquals(new int[] {200, 80}, Readiness.longPhase(o.build()), "left to the server");
         o.maxTokens(4_096);
         assertArrayEquals(new int[] {32, 512}, Readiness.longPhase(o.build()), "512 at most, 32 streams at least");
+    }
+
+    @Test
+    void shouldRehearseTheRunsRequestsAndScrapingAgainstTheSimulatorWithNothingOfItsTarget()
+    {
+        final RunOptionsBuilder o = open(1, null);
+        o.url("https://inference.example:8443/v1");
+        o.api(Endpoint.Api.CHAT);
+        o.header("Authorization", "Bearer not-for-the-simulator");
+        o.apiKeyEnv("TOKENCLOCK_TEST_KEY");
+        o.inputTokens(512);
+        o.inputLengths(LengthSpec.fixed(300));
+        o.prompt("a fixed prompt");
+        o.seed(7);
+        o.temperature(0.7);
+        o.extraBody("{\"top_k\":5}");
+        o.serverMetrics("https://inference.example:9090/metrics");
+        final String sim = "http://127.0.0.1:4242/v1";
+        final RunOptions w = Readiness.warmupOptions(o.build(), sim, 100, 200, Path.of("/tmp/warm"));
+        assertEquals(sim, w.target().url());
+        assertEquals(Endpoint.Api.CHAT, w.target().api(), "the run's API: the chat parser, not the completions one");
+        assertTrue(w.target().headers().isEmpty(), "no header of the run's: " + w.target().headers());
+        assertNull(w.target().apiKeyEnv(), "no key of the run's");
+        assertEquals(512, w.workload().inputTokens());
+        assertEquals(LengthSpec.fixed(300).declared(), w.workload().inputLengths().declared());
+        assertEquals("a fixed prompt", w.workload().prompt());
+        assertEquals(7, w.workload().seed());
+        assertEquals(0.7, w.model().temperature());
+        assertEquals("{\"top_k\":5}", w.model().extraBody());
+        assertEquals(false, w.model().ignoreEos(), "the run's finish reasons, not the simulator's exact lengths");
+        assertEquals(200, w.model().maxTokens());
+        assertEquals("http://127.0.0.1:4242/metrics", w.serverMetricsUrl(), "the simulator's page, not the server's");
+        assertEquals(Readiness.SCRAPE_INTERVAL_MS, w.measurement().serverMetricsIntervalMs());
+        assertTrue(w.state().selfWarmupRun());
+        o.ignoreEos(true);
+        o.serverMetrics(RunOptions.SERVER_METRICS_OFF);
+        final RunOptions quiet = Readiness.warmupOptions(o.build(), sim, 100, 200, Path.of("/tmp/warm"));
+        assertNull(quiet.serverMetricsUrl(), "a run that does not scrape has a warm-up that does not");
+        assertTrue(quiet.model().ignoreEos());
     }
 
     @Test
