@@ -5,6 +5,55 @@ import java.util.Arrays;
 import io.tokenclock.framing.AppendBuffer;
 
 /**
+ * What lies in a {@link RequestSlot} before the collector's timeline ({@link RequestSlotTimeline}): 128 bytes of
+ * nothing, a cache line and the neighbour that adjacent-line prefetching pulls in with it. A superclass's fields come
+ * first in an object, so nothing before the slot in memory can share a line with the timeline. Agrona's way, a field
+ * layout by inheritance, since {@code @Contended} is closed to code outside the JDK without
+ * {@code -XX:-RestrictContended}. Byte fields leave no hole that a subclass's field could be placed in.
+ */
+abstract class RequestSlotLhsPadding
+{
+    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
+    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
+    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
+    byte p064, p065, p066, p067, p068, p069, p070, p071, p072, p073, p074, p075, p076, p077, p078, p079;
+    byte p080, p081, p082, p083, p084, p085, p086, p087, p088, p089, p090, p091, p092, p093, p094, p095;
+    byte p096, p097, p098, p099, p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111;
+    byte p112, p113, p114, p115, p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127;
+}
+
+/**
+ * The fields that the collector writes for every chunk, alone between two paddings: the I/O thread writes the rest of
+ * the slot at the same time, for the same request, from another core. Unpadded, the collector's {@code addChunk}
+ * took 55.0 ns beside an I/O thread on the same slot against 28.4 ns on a slot of its own
+ * ({@code SlotSharingBenchmark}; docs/OVERHEAD.md, "Threads that share cache lines").
+ */
+abstract class RequestSlotTimeline extends RequestSlotLhsPadding
+{
+    // Set by the collector.
+    public long[] chunkNs = new long[64];
+    public int[] chunkTokens = new int[64];
+    public byte[] chunkFlags = new byte[64];
+    public int chunkCount;
+    public long firstTokenNs;
+    public long firstOutputNs;
+}
+
+/** 128 bytes after the timeline, so that the slot's own fields, the I/O thread's among them, start a line further. */
+abstract class RequestSlotRhsPadding extends RequestSlotTimeline
+{
+    byte p128, p129, p130, p131, p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143;
+    byte p144, p145, p146, p147, p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159;
+    byte p160, p161, p162, p163, p164, p165, p166, p167, p168, p169, p170, p171, p172, p173, p174, p175;
+    byte p176, p177, p178, p179, p180, p181, p182, p183, p184, p185, p186, p187, p188, p189, p190, p191;
+    byte p192, p193, p194, p195, p196, p197, p198, p199, p200, p201, p202, p203, p204, p205, p206, p207;
+    byte p208, p209, p210, p211, p212, p213, p214, p215, p216, p217, p218, p219, p220, p221, p222, p223;
+    byte p224, p225, p226, p227, p228, p229, p230, p231, p232, p233, p234, p235, p236, p237, p238, p239;
+    byte p240, p241, p242, p243, p244, p245, p246, p247, p248, p249, p250, p251, p252, p253, p254, p255;
+}
+
+/**
  * Everything recorded about one request in flight, pre-allocated and reused so that the per-chunk path allocates
  * nothing once buffers have grown to the workload's size. A flyweight of the measurement core: its fields are public
  * and mutable on purpose (no accessor call, no copy on the per-chunk path), one of the two such classes with
@@ -23,7 +72,7 @@ import io.tokenclock.framing.AppendBuffer;
  * </ol>
  * All {@code *Ns} fields are readings of the run's one {@link io.tokenclock.clock.NanoClock}; 0 means "not reached".
  */
-public final class RequestSlot
+public final class RequestSlot extends RequestSlotRhsPadding
 {
     public static final int PHASE_WARMUP = 0;
     public static final int PHASE_MEASURE = 1;
@@ -108,13 +157,7 @@ public final class RequestSlot
     /** Raw {@code delta.tool_calls} arrays of the stream, one per line, to be merged off the hot path. */
     public final AppendBuffer toolCalls = new AppendBuffer(0);
 
-    // Set by the collector.
-    public long[] chunkNs = new long[64];
-    public int[] chunkTokens = new int[64];
-    public byte[] chunkFlags = new byte[64];
-    public int chunkCount;
-    public long firstTokenNs;
-    public long firstOutputNs;
+    // The collector's timeline is RequestSlotTimeline's, padded apart from these.
     /** Ended after the measurement window closed (set by the request stage). */
     public boolean late;
     /** A truncated stream taken as ok ({@code --accept-truncated}); set by the request stage. */

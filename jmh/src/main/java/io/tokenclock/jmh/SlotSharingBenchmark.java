@@ -21,7 +21,8 @@ import io.tokenclock.recording.RequestSlot;
 
 /**
  * Do the I/O thread and the collector pay for sharing cache lines? Issue 23 asked, because nothing in
- * {@link RequestSlot} or the collector's counter array is padded, and two threads write them.
+ * {@link RequestSlot} or the collector's counter array was padded, and two threads write them. The slot's timeline is
+ * padded now ({@code RequestSlotTimeline}); this benchmark is what shows that the paddings work.
  * <p>
  * <b>What each thread does per chunk, to one request's slot.</b> The I/O thread appends the chunk's text
  * ({@code slot.text}) and reads the cancellation rule and the output cap ({@code cancelAfterChunks},
