@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+
+import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
@@ -27,6 +30,10 @@ import io.tokenclock.result.RunResult;
  *       four times the warm-up cut the delay p99 2.7-fold (../shared/notes/tail.md). Each of its runs rehearses the
  *       measured run ({@link #warmupOptions}): what the window runs differently from the warm-up, the JIT compiles
  *       again inside it. The server is not touched.</li>
+ *   <li><b>Settling</b> ({@link #settle}): after the rounds, sweeps of short requests and back-to-back scrapes with
+ *       the compiler queue drained, so that every method run once a request or once a scrape is asked about C2 while
+ *       the queue is short; without them, C2 refused those methods through the whole warm-up and compiled them
+ *       inside the window.</li>
  *   <li><b>Pre-connection.</b> Connections up to the expected concurrency are opened before t0: a connection opened
  *       inside the window delays its request by a TCP (and TLS) handshake, which in an open loop showed as send lag
  *       of up to a second at start. Closed loop: the concurrency. Open loop: the rate times the preflight's latency
@@ -62,6 +69,13 @@ public final class Readiness
     static final long MAX_WARMUP_NS = 10_000_000_000L;
     /** Then the compiler queue drains: wait until compilation time stands still this long (bounded as above). */
     static final long QUIET_NS = 200_000_000L;
+    /** Settling sweeps after the rounds ({@link #settle}): at most this many, in at most this long. */
+    static final int MAX_SETTLE_SWEEPS = 4;
+    static final long SETTLE_MAX_NS = 6_000_000_000L;
+    /** A sweep that left less JIT than this, ms, ends the settling. */
+    static final long SETTLED_JIT_MS = 20;
+    /** HotSpot's default {@code Tier3InvokeNotifyFreqLog}: tier-3 code asks the policy every 2^10 calls. */
+    static final int DEFAULT_NOTIFY_FREQ_LOG = 10;
     /** No pre-connection beyond this many: a run that needs more opens them as it goes, and the record says so. */
     static final int MAX_PRECONNECT = 1_024;
     /** The self-warm-up scrapes the simulator's metrics this often (the option's floor), ms. */
@@ -127,7 +141,9 @@ public final class Readiness
                     break;
                 }
             }
-            awaitQuietCompiler(startNs);
+            final long[] settled = settle(options, sim.baseUrl(), dir, err, interruption);
+            requests += settled[0];
+            chunks += settled[1];
         }
         catch (final ServerProbe.UnreachableException | InterruptedException ex)
         {
@@ -248,12 +264,96 @@ public final class Readiness
         return (int)Math.min(expected, o.maxInFlight());
     }
 
-    /** Waits until the JIT's compilation time stands still for {@link #QUIET_NS}, or the warm-up's time is up. */
-    private static void awaitQuietCompiler(final long warmupStartNs) throws InterruptedException
+    /**
+     * Settles the JIT after the rounds: a drain of the compiler queue, then sweeps of short requests, each followed by
+     * a drain, until a sweep leaves less than {@link #SETTLED_JIT_MS} of compilation (at most
+     * {@link #MAX_SETTLE_SWEEPS}, in {@link #SETTLE_MAX_NS}).
+     * <p>
+     * Why: code run once a request asks HotSpot's compilation policy for C2 only every 2^{@code
+     * Tier3InvokeNotifyFreqLog} calls (1,024), and the policy's answer depends on how long the C2 queue is then: the
+     * threshold, {@code Tier4InvocationThreshold} (5,000 calls), is scaled by {@code 1 + queue / (Tier4LoadFeedback x
+     * C2 threads)}. During the rounds the queue is long, so every check is refused. A worked example from a 16-stream
+     * run on the 2-core VM (one C2 thread, feedback 3): {@code RequestStage.process} reached tier 3 7 s before the
+     * window and ran about 7,000 times more in the warm-up, but with 6 or more methods queued at each check its
+     * threshold was 15,000 or more. Its next check came at call 10,240, about 300 requests into the window, where the
+     * queue was empty: C2 compiled it there, for 390 ms, beside {@code HttpResponseDecoder.headers},
+     * {@code ChunkParser.parseUsage} and the other per-request methods, 1.3 s in all. A sweep of 1.25 x 1,024
+     * requests with the queue drained gives each such method one check against the unscaled threshold; the
+     * compilations it starts lengthen the queue for the checks after them, so a sweep repeats until one is quiet.
+     *
+     * @return {requests, chunks} the sweeps sent and stamped.
+     */
+    static long[] settle(
+        final RunOptions options, final String url, final Path dir, final PrintStream err,
+        final Interruption interruption) throws IOException, InterruptedException, ServerProbe.UnreachableException
+    {
+        final long deadlineNs = System.nanoTime() + SETTLE_MAX_NS;
+        final long sweepRequests = settleSweepRequests();
+        long requests = 0;
+        long chunks = 0;
+        awaitQuietCompiler(deadlineNs);
+        // The first sweep runs even when the drain took the settling's time: it is the one the window needs most
+        for (int sweep = 0; sweep < MAX_SETTLE_SWEEPS && (sweep == 0 || System.nanoTime() < deadlineNs) &&
+            !interruption.requested(); sweep++)
+        {
+            final long jitMs = compilationMs();
+            final Path sweepDir = dir.resolve("settle-" + sweep);
+            final RunOptions sweepOptions = warmupOptions(options, url, sweepRequests, WARMUP_SHORT_TOKENS, sweepDir);
+            final RunResult r = new BenchmarkRunner().run(sweepOptions, err);
+            requests += r.counts().total();
+            chunks += r.counts().get(Counter.CHUNKS);
+            scrapeBurst(sweepOptions, sweepDir, (int)sweepRequests);
+            awaitQuietCompiler(deadlineNs);
+            if (compilationMs() - jitMs < SETTLED_JIT_MS)
+            {
+                break;
+            }
+        }
+        return new long[] {requests, chunks};
+    }
+
+    /** @return the requests of one settling sweep: one and a quarter of the JVM's notification period. */
+    static long settleSweepRequests()
+    {
+        return (1L << notifyFreqLog()) * 5 / 4;
+    }
+
+    /**
+     * Scrapes the simulator's {@code /metrics} {@code times} times back to back with the run's scraper, when the run
+     * scrapes: code run once a scrape needs as many calls as code run once a request for its check, and a sweep's
+     * second of requests holds ten scrapes. A scrape of the simulator costs 0.1-0.3 ms once compiled.
+     */
+    private static void scrapeBurst(final RunOptions sweepOptions, final Path sweepDir, final int times)
+        throws IOException
+    {
+        try (ServerTelemetry telemetry = ServerTelemetry.open(sweepOptions, SystemNanoClock.INSTANCE,
+            Files.createDirectories(sweepDir.resolve("scrapes")), () -> 0))
+        {
+            telemetry.scrapeNow(times);
+        }
+    }
+
+    /** @return this JVM's {@code Tier3InvokeNotifyFreqLog}, or HotSpot's default where it does not say. */
+    static int notifyFreqLog()
+    {
+        try
+        {
+            final HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return hotspot == null ? DEFAULT_NOTIFY_FREQ_LOG :
+                Math.clamp(Integer.parseInt(hotspot.getVMOption("Tier3InvokeNotifyFreqLog").getValue()), 0, 16);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return DEFAULT_NOTIFY_FREQ_LOG; // not HotSpot, or a HotSpot without the flag
+        }
+    }
+
+    /** Waits until the JIT's compilation time stands still for {@link #QUIET_NS}, or until {@code deadlineNs}. */
+    private static void awaitQuietCompiler(final long deadlineNs) throws InterruptedException
     {
         long last = compilationMs();
         long stillSinceNs = System.nanoTime();
-        while (System.nanoTime() - stillSinceNs < QUIET_NS && System.nanoTime() - warmupStartNs < MAX_WARMUP_NS)
+        while (System.nanoTime() - stillSinceNs < QUIET_NS && System.nanoTime() < deadlineNs)
         {
             Thread.sleep(20);
             final long now = compilationMs();

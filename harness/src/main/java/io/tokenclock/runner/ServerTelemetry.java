@@ -55,6 +55,15 @@ final class ServerTelemetry implements AutoCloseable
         }
     }
 
+    /** Scrapes {@code times} times back to back on the calling thread, when it scrapes at all (the warm-up's). */
+    void scrapeNow(final int times)
+    {
+        if (scraper != null)
+        {
+            scraper.scrapeNow(times);
+        }
+    }
+
     /** Takes the closing scrape and stops. */
     void stop() throws InterruptedException
     {

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
 
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
@@ -37,6 +40,20 @@ final class ReadinessTest
         assertArrayEquals(new int[] {200, 80}, Readiness.longPhase(o.build()), "left to the server");
         o.maxTokens(4_096);
         assertArrayEquals(new int[] {32, 512}, Readiness.longPhase(o.build()), "512 at most, 32 streams at least");
+    }
+
+    @Test
+    void shouldSweepOneAndAQuarterTimesTheTierThreeNotificationPeriodOfThisJvm()
+    {
+        final int log = Integer.parseInt(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+            .getVMOption("Tier3InvokeNotifyFreqLog").getValue());
+        assertEquals(log, Readiness.notifyFreqLog());
+        assertEquals((1L << log) + (1L << log) / 4, Readiness.settleSweepRequests(),
+            "every method called once a request gets one check of the compilation policy in a sweep");
+        if (log == Readiness.DEFAULT_NOTIFY_FREQ_LOG)
+        {
+            assertEquals(1_280, Readiness.settleSweepRequests(), "HotSpot's default: a check every 1,024 calls");
+        }
     }
 
     @Test

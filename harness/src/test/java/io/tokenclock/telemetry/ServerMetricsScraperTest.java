@@ -210,6 +210,34 @@ final class ServerMetricsScraperTest
     }
 
     @Test
+    void shouldScrapeNowOnTheCallingThreadWithEverythingAScrapeDoesAndNoScrapingThread() throws Exception
+    {
+        final ManualNanoClock clock = new ManualNanoClock(1_000);
+        final List<String> threads = new ArrayList<>();
+        final MetricsFetcher fetcher = () ->
+        {
+            threads.add(Thread.currentThread().getName());
+            clock.advance(10);
+            return new MetricsFetcher.Response(200, page(threads.size()).getBytes(StandardCharsets.UTF_8));
+        };
+        final ServerMetricsSummary s;
+        try (ServerMetricsScraper scraper = new ServerMetricsScraper("http://x/metrics", HOUR_MS, clock, fetcher,
+            dir.resolve(ServerMetricsScraper.FILE), () -> 0, () -> threads.add("the thread-start hook")))
+        {
+            scraper.scrapeNow(3);
+            s = scraper.summary(0, 1);
+        }
+
+        assertEquals(List.of(Thread.currentThread().getName(), Thread.currentThread().getName(),
+            Thread.currentThread().getName()), threads, "three fetches on this thread, and no scraping thread");
+        assertEquals(3, s.scrapes());
+        assertEquals("vllm", s.engine(), "each page parsed and mapped");
+        final List<JsonNode> lines = lines();
+        assertEquals(3, lines.size());
+        assertEquals(1_020, lines.get(2).get("start_ns").asLong());
+    }
+
+    @Test
     void shouldRecordAServerThatDoesNotAnswer() throws Exception
     {
         final MetricsFetcher refused = () ->
