@@ -71,6 +71,7 @@ public abstract sealed class LoadGenerator implements Runnable
     private volatile boolean finished;
     private volatile long measureStartNs;
     private long measuredSubmitted;
+    private Runnable onWindowOpen;
 
     LoadGenerator(
         final LoadPlan plan, final NanoClock clock, final SlotPool pool, final RequestSink sink, final Waiter waiter)
@@ -157,6 +158,17 @@ public abstract sealed class LoadGenerator implements Runnable
     public final LoadGenerator coldStart(final boolean cold)
     {
         this.coldStart = cold;
+        return this;
+    }
+
+    /**
+     * Runs {@code hook} once, on the generator's thread, as the first measured request is scheduled: the window's
+     * opening, after any warm-up requests of the run. For readings of the client that belong to the window alone
+     * (the JIT's time in it). Call before the generator runs.
+     */
+    public final LoadGenerator onWindowOpen(final Runnable hook)
+    {
+        this.onWindowOpen = hook;
         return this;
     }
 
@@ -387,6 +399,10 @@ public abstract sealed class LoadGenerator implements Runnable
         if (measureStartNs == 0)
         {
             measureStartNs = scheduledNs;
+            if (onWindowOpen != null)
+            {
+                onWindowOpen.run();
+            }
         }
         final long measured = measuredSubmitted + 1;
         measuredSubmitted = measured;

@@ -107,9 +107,9 @@ public record MeasurementSection(String boundary, String networkPath, String tls
     {
     }
 
-    /** JIT compilation during load. */
+    /** JIT compilation during load, and in the window alone (null when the window never opened). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record ClientJit(long compilationMsDuringLoad, String method)
+    public record ClientJit(long compilationMsDuringLoad, Long compilationMsInWindow, String method)
     {
     }
 

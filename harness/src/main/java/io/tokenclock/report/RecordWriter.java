@@ -195,8 +195,9 @@ public final class RecordWriter
             h.gcCount(), h.gcTotalMs(), h.gcMaxMs(), h.gcConcurrentCycles(), h.gcConcurrentMs()),
             clientCost(h, r.counts().get(Counter.CHUNKS)),
             ClientCpuSection.of(h.cpuByThread(), r.counts().get(Counter.CHUNKS)), readiness(r),
-            new MeasurementSection.ClientJit(h.jitMsDuringLoad(), "CompilationMXBean total compilation time (summed " +
-            "over compiler threads) from the start of load to the end of the drain"),
+            new MeasurementSection.ClientJit(h.jitMsDuringLoad(), h.jitMsInWindow() < 0 ? null : h.jitMsInWindow(),
+            "CompilationMXBean total compilation time (summed over compiler threads) to the end of the drain, from " +
+            "the start of load (the run's own warm-up requests included) and from the window's opening"),
             safepoints(h.safepointsDuringLoad()), profile, ServerMetricsReport.scraping(r));
     }
 

@@ -213,7 +213,7 @@ public record RunResult(
         long gcMaxMs, long gcConcurrentCycles, long gcConcurrentMs, List<String> gcCollectors, String profileEvent,
         List<String> profileFiles,
         ProcessUsage.CpuTimes cpu, ThreadCpu.ByGroup cpuByThread, long peakHeapBytes, ReadinessReport readiness,
-        long jitMsDuringLoad, SafepointCounters.Reading safepointsDuringLoad,
+        long jitMsDuringLoad, long jitMsInWindow, SafepointCounters.Reading safepointsDuringLoad,
         String stagePriority)
     {
         public long cpuUserNs()

@@ -144,6 +144,7 @@ final class Measurement implements AutoCloseable, RequestListener
         this.server = ServerTelemetry.open(options, clock, target.outputDir(), generator::measureStartNs);
         this.power = PowerTelemetry.open(options, clock, target.outputDir());
         this.monitors = Monitors.start(options, client.stamping().kernel(), target.outputDir(), err);
+        generator.onWindowOpen(monitors::windowOpened); // the JIT's time in the window alone
     }
 
     /**

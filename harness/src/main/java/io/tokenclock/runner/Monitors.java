@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.health.GcPauseMonitor;
@@ -41,10 +42,10 @@ final class Monitors implements AutoCloseable
     }
 
     /**
-     * What the window cost the client: process CPU, the same by thread group, JIT compilation (ms), safepoints (null
-     * when unreadable).
+     * What the window cost the client: process CPU, the same by thread group, JIT compilation (ms) during load and
+     * since the window opened (-1 when it never did), safepoints (null when unreadable).
      */
-    record InLoad(ProcessUsage.CpuTimes cpu, ThreadCpu.ByGroup cpuByThread, long jitMs,
+    record InLoad(ProcessUsage.CpuTimes cpu, ThreadCpu.ByGroup cpuByThread, long jitMs, long jitMsInWindow,
         SafepointCounters.Reading safepoints)
     {
     }
@@ -55,6 +56,8 @@ final class Monitors implements AutoCloseable
     private final SafepointCounters safepoints = SafepointCounters.open();
     private final ThreadCpu.Exits exits = new ThreadCpu.Exits();
     private final ProfilerSession profiler;
+    /** The JIT's total at the window's opening, ms; -1 until it opens. Written by the load thread, read after it. */
+    private final AtomicLong jitAtWindowOpenMs = new AtomicLong(-1);
 
     private Monitors(final ProfilerSession profiler, final long hiccupIntervalNs)
     {
@@ -88,12 +91,28 @@ final class Monitors implements AutoCloseable
             safepoints == null ? null : safepoints.now());
     }
 
+    /**
+     * Reads the JIT's total as the window opens (the load generator's hook): a run's own warm-up requests come
+     * between the start of load and the window, and the JIT's work in them is not the window's.
+     */
+    void windowOpened()
+    {
+        jitAtWindowOpenMs.compareAndSet(-1, Readiness.compilationMs());
+    }
+
+    /** @return JIT compilation since the window opened, ms, or -1 when it has not. */
+    private long jitInWindowMs()
+    {
+        final long atOpen = jitAtWindowOpenMs.get();
+        return atOpen < 0 ? -1 : Readiness.compilationMs() - atOpen;
+    }
+
     InLoad inLoadSince(final AtLoadStart start)
     {
         final ThreadCpu.Snapshot threads = exits.addTo(ThreadCpu.snapshot());
         final ProcessUsage.CpuTimes cpu = ProcessUsage.cpuNow().since(start.cpu());
         return new InLoad(cpu, ThreadCpu.between(start.threads(), threads, cpu.totalNs()),
-            Readiness.compilationMs() - start.jitMs(),
+            Readiness.compilationMs() - start.jitMs(), jitInWindowMs(),
             safepoints == null ? null : safepoints.now().since(start.safepoints()));
     }
 
@@ -132,7 +151,7 @@ final class Monitors implements AutoCloseable
             gc.count(), gc.totalMs(), gc.maxMs(), gc.concurrentCycles(), gc.concurrentMs(), gc.collectors(),
             profiler == null ? null : profiler.event(), profiler == null ? List.of() : profiler.files(), inLoad.cpu(),
             inLoad.cpuByThread(), usage.peakHeapBytes(), ready,
-            inLoad.jitMs(), inLoad.safepoints(), stagePriority);
+            inLoad.jitMs(), inLoad.jitMsInWindow(), inLoad.safepoints(), stagePriority);
     }
 
     @Override

@@ -78,6 +78,8 @@ public final class Readiness
     static final int DEFAULT_NOTIFY_FREQ_LOG = 10;
     /** No pre-connection beyond this many: a run that needs more opens them as it goes, and the record says so. */
     static final int MAX_PRECONNECT = 1_024;
+    /** When the run has a warm-up phase, this fraction (1/n) of each warm-up run's requests are warm-up requests. */
+    static final int WARMUP_PHASE_FRACTION = 8;
     /** The self-warm-up scrapes the simulator's metrics this often (the option's floor), ms. */
     static final long SCRAPE_INTERVAL_MS = 100;
 
@@ -204,6 +206,13 @@ public final class Readiness
         // window, method by method, as each crossed its threshold
         w.serverMetrics(o.serverMetricsUrl() == null ? RunOptions.SERVER_METRICS_OFF : null);
         w.serverMetricsIntervalMs(SCRAPE_INTERVAL_MS);
+        if (o.state().warmupRequests() > 0 || o.state().warmupDurationS() > 0)
+        {
+            // A run with a warm-up phase of its own takes both sides of every phase test: so does each warm-up run.
+            // Measured only, it left RequestStage.process and RequestsJsonlWriter.phaseName compiled for the
+            // measured side, and C2 threw both away (unstable_if) as the run's own warm-up requests ended.
+            w.warmupRequests(Math.max(1, requests / WARMUP_PHASE_FRACTION));
+        }
         w.outputDir(dir);
         w.runId("self-warmup");
         w.ioThreads(o.measurement().ioThreads());

@@ -58,6 +58,21 @@ final class ClosedLoopDriverTest
     }
 
     @Test
+    void shouldCallTheWindowHookOnceAsTheFirstMeasuredRequestIsScheduledAfterTheRunsWarmUpRequests()
+    {
+        pool = new SlotPool(3);
+        final List<Integer> sentWhenCalled = new ArrayList<>();
+        final LoadGenerator generator = LoadGenerator.of(new LoadPlan(true, 3, null, 3, 6, 0, 4, 0), clock, pool,
+            filler, this::endNewestThenOldestWhenFull, waiter);
+        generator.onWindowOpen(() -> sentWhenCalled.add(sent.size())).run();
+
+        assertEquals(10, sent.size(), "4 warm-up requests, then 6 measured");
+        assertEquals(List.of(4), sentWhenCalled, "once, before the first measured request went to the sink");
+        assertEquals(RequestSlot.PHASE_MEASURE, sent.get(4).phase());
+        assertEquals(sent.get(4).scheduledNs(), generator.measureStartNs());
+    }
+
+    @Test
     void shouldHoldThePermitsThatEachConcurrencyStageDoesNotUse()
     {
         pool = new SlotPool(3);

@@ -194,7 +194,7 @@ final class ReportGoldenTest
             1_000_000, 14, 230, 41, 2, 1_310, List.of("G1 Young Generation", "G1 Old Generation", "G1 Concurrent GC"),
             "cpu",
             List.of("results/full/profile-cpu.html"), new ProcessUsage.CpuTimes(3_250_000_000L, 750_000_000L, true),
-            byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 2, "used"), 180,
+            byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 2, "used"), 180, 150,
             new SafepointCounters.Reading(410, 95_500_000L, 3_250_000L), "SCHED_IDLE");
         final Map<String, Object> rtt = new LinkedHashMap<>();
         rtt.put("probes", 20);
@@ -231,7 +231,7 @@ final class ReportGoldenTest
         final RunResult.ClientHealth health = new RunResult.ClientHealth(empty("ms"), 1_000_000, 0, 0, 0, 0, 0,
             List.of(), null, List.of(), new ProcessUsage.CpuTimes(20_000_000L, 0, false),
             ThreadCpu.ByGroup.unavailable("no /proc/self/task: per-thread CPU is read on Linux only", 20_000_000L),
-            8_388_608L, ReadinessReport.NONE, 0,
+            8_388_608L, ReadinessReport.NONE, 0, -1,
             null, "normal");
         final RunResult.Provenance provenance = new RunResult.Provenance("0b".repeat(32), null, 4, 0, null, null,
             "preserve: no flush", Map.of(), "nio", StampingReport.user(null));

@@ -65,7 +65,10 @@ final class ReadinessIT
         assertTrue(ready.path("self_warmup_chunks").asLong() > rounds * longPhase[0] * longPhase[1],
             ready.toString());
         assertEquals(4, ready.path("preconnected").asInt(), ready.toString());
-        assertTrue(m.path("client_jit").has("compilation_ms_during_load"));
+        final JsonNode jit = m.path("client_jit");
+        assertTrue(jit.path("compilation_ms_in_window").isIntegralNumber(), "the window opened: " + jit);
+        assertTrue(jit.path("compilation_ms_in_window").asLong() <= jit.path("compilation_ms_during_load").asLong(),
+            "the window is inside the load: " + jit);
         assertTrue(m.path("transport").asText().contains("busy-poll"), m.path("transport").asText());
         if (Files.isExecutable(Path.of("/usr/bin/chrt")))
         {

@@ -71,6 +71,7 @@ final class ReadinessTest
         o.temperature(0.7);
         o.extraBody("{\"top_k\":5}");
         o.serverMetrics("https://inference.example:9090/metrics");
+        o.warmupRequests(256);
         final String sim = "http://127.0.0.1:4242/v1";
         final RunOptions w = Readiness.warmupOptions(o.build(), sim, 100, 200, Path.of("/tmp/warm"));
         assertEquals(sim, w.target().url());
@@ -88,11 +89,15 @@ final class ReadinessTest
         assertEquals("http://127.0.0.1:4242/metrics", w.serverMetricsUrl(), "the simulator's page, not the server's");
         assertEquals(Readiness.SCRAPE_INTERVAL_MS, w.measurement().serverMetricsIntervalMs());
         assertTrue(w.state().selfWarmupRun());
+        assertEquals(100 / Readiness.WARMUP_PHASE_FRACTION, w.state().warmupRequests(),
+            "a run with a warm-up phase: both sides of the stage's phase test");
         o.ignoreEos(true);
+        o.warmupRequests(0);
         o.serverMetrics(RunOptions.SERVER_METRICS_OFF);
         final RunOptions quiet = Readiness.warmupOptions(o.build(), sim, 100, 200, Path.of("/tmp/warm"));
         assertNull(quiet.serverMetricsUrl(), "a run that does not scrape has a warm-up that does not");
         assertTrue(quiet.model().ignoreEos());
+        assertEquals(0, quiet.state().warmupRequests(), "no warm-up phase in the run: none in its rehearsal");
     }
 
     @Test
