@@ -119,8 +119,7 @@ public final class Readiness
         final long startNs = System.nanoTime();
         final long jitStart = compilationMs();
         final Path dir = Files.createTempDirectory("tokenclock-self-warmup");
-        long requests = 0;
-        long chunks = 0;
+        final Tally sent = new Tally();
         try (SimServer sim = SimServer.start(new SimConfig().port(0).prefillBaseMs(0.2).decodeBaseMs(0.05)
             .prefillPerInputTokenMs(0).decodePerSeqMs(0).jitter(0).batchSlots(WARMUP_CONCURRENCY * 2)))
         {
@@ -132,10 +131,8 @@ public final class Readiness
                 final long roundJitMs = compilationMs();
                 for (final int[] phase : new int[][] {{WARMUP_SHORT_REQUESTS, WARMUP_SHORT_TOKENS}, longPhase(options)})
                 {
-                    final RunResult r = new BenchmarkRunner().run(warmupOptions(options, sim.baseUrl(), phase[0],
-                        phase[1], dir.resolve("round-" + round + "-" + phase[1])), err);
-                    requests += r.counts().total();
-                    chunks += r.counts().get(Counter.CHUNKS);
+                    sent.add(new BenchmarkRunner().run(warmupOptions(options, sim.baseUrl(), phase[0], phase[1],
+                        dir.resolve("round-" + round + "-" + phase[1])), err));
                 }
                 final double roundMs = (System.nanoTime() - roundStartNs) / 1e6;
                 if (round + 1 >= MIN_ROUNDS && compilationMs() - roundJitMs < QUIET_JIT_FRACTION * roundMs)
@@ -143,9 +140,7 @@ public final class Readiness
                     break;
                 }
             }
-            final long[] settled = settle(options, sim.baseUrl(), dir, err, interruption);
-            requests += settled[0];
-            chunks += settled[1];
+            settle(options, sim.baseUrl(), dir, err, interruption, sent);
         }
         catch (final ServerProbe.UnreachableException | InterruptedException ex)
         {
@@ -159,7 +154,20 @@ public final class Readiness
         {
             deleteTree(dir);
         }
-        return new Warmup(requests, chunks, System.nanoTime() - startNs, compilationMs() - jitStart);
+        return new Warmup(sent.requests, sent.chunks, System.nanoTime() - startNs, compilationMs() - jitStart);
+    }
+
+    /** What the warm-up's runs sent and stamped, over its rounds and its settling sweeps. */
+    private static final class Tally
+    {
+        private long requests;
+        private long chunks;
+
+        void add(final RunResult r)
+        {
+            requests += r.counts().total();
+            chunks += r.counts().get(Counter.CHUNKS);
+        }
     }
 
     /** @return the long streams' {requests, tokens} for a run of {@code o}. */
@@ -290,16 +298,15 @@ public final class Readiness
      * requests with the queue drained gives each such method one check against the unscaled threshold; the
      * compilations it starts lengthen the queue for the checks after them, so a sweep repeats until one is quiet.
      *
-     * @return {requests, chunks} the sweeps sent and stamped.
+     * @param sent what the sweeps send is added here.
      */
-    static long[] settle(
+    private static void settle(
         final RunOptions options, final String url, final Path dir, final PrintStream err,
-        final Interruption interruption) throws IOException, InterruptedException, ServerProbe.UnreachableException
+        final Interruption interruption, final Tally sent)
+        throws IOException, InterruptedException, ServerProbe.UnreachableException
     {
         final long deadlineNs = System.nanoTime() + SETTLE_MAX_NS;
         final long sweepRequests = settleSweepRequests();
-        long requests = 0;
-        long chunks = 0;
         awaitQuietCompiler(deadlineNs);
         // The first sweep runs even when the drain took the settling's time: it is the one the window needs most
         for (int sweep = 0; sweep < MAX_SETTLE_SWEEPS && (sweep == 0 || System.nanoTime() < deadlineNs) &&
@@ -308,9 +315,7 @@ public final class Readiness
             final long jitMs = compilationMs();
             final Path sweepDir = dir.resolve("settle-" + sweep);
             final RunOptions sweepOptions = warmupOptions(options, url, sweepRequests, WARMUP_SHORT_TOKENS, sweepDir);
-            final RunResult r = new BenchmarkRunner().run(sweepOptions, err);
-            requests += r.counts().total();
-            chunks += r.counts().get(Counter.CHUNKS);
+            sent.add(new BenchmarkRunner().run(sweepOptions, err));
             scrapeBurst(sweepOptions, sweepDir, (int)sweepRequests);
             awaitQuietCompiler(deadlineNs);
             if (compilationMs() - jitMs < SETTLED_JIT_MS)
@@ -318,7 +323,6 @@ public final class Readiness
                 break;
             }
         }
-        return new long[] {requests, chunks};
     }
 
     /** @return the requests of one settling sweep: one and a quarter of the JVM's notification period. */
