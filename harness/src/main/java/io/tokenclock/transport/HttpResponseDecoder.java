@@ -4,8 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * An HTTP/1.1 response decoder over raw bytes, for the kernel-stamped client: the head (status, the headers this
- * client acts on), then the body framed by {@code chunked}, by {@code Content-Length}, or by the connection's close.
+ * An HTTP/1.1 response decoder over raw bytes, for both transports (the kernel-stamped client and Netty's
+ * {@code ResponseHandler}): the head (status, the headers this client acts on), then the body framed by
+ * {@code chunked}, by {@code Content-Length}, or by the connection's close.
  * Body bytes are handed on as spans of the read buffer, without a copy. Incremental: a read may end anywhere, in the
  * head, a chunk-size line or a chunk. Allocation-free in the body; the head is parsed once per response.
  * Single-threaded; {@link #reset} before each response.

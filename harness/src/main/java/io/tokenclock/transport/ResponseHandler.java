@@ -1,5 +1,8 @@
 package io.tokenclock.transport;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
@@ -7,12 +10,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -26,16 +23,29 @@ import io.tokenclock.text.UntrustedText;
 /**
  * Per-connection adapter between Netty and the measurement core.
  * <p>
- * Two handlers share this state: {@link #stamper()} sits first in the pipeline, before TLS and HTTP decoding, and
- * takes the one clock reading per network read as the bytes arrive; this handler sits after the HTTP codec and feeds
- * the decoded body bytes, with that stamp, to the {@link StreamRecorder}. Body bytes are copied into a reused array
- * so that the core sees plain bytes and knows nothing of Netty.
+ * Two handlers share this state: {@link #stamper()} sits first in the pipeline, before TLS, and takes the one clock
+ * reading per network read as the bytes arrive; this handler sits last, takes each read's bytes (decrypted, over
+ * https) and decodes the response with {@link HttpResponseDecoder}, the kernel-stamped client's own decoder, feeding
+ * the body bytes, with that stamp, to the {@link StreamRecorder}.
+ * <p>
+ * Why not Netty's {@code HttpClientCodec} for the response: it allocates per HTTP chunk (a {@code DefaultHttpContent},
+ * a sliced buffer, and without {@code Unsafe} a {@code ByteBuffer} duplicate for the chunk-size line), and which of
+ * those objects C2's escape analysis then takes away depended on the JIT's timing: the same read path measured 93,
+ * 182 or 272 B a chunk from one JVM to the next (2026-12-03, {@code ReadPathAllocationGateTest}). One decoder for
+ * both transports also means one reading of every response, and one set of protocol errors. A read's bytes are
+ * decoded in place when its buffer is on the heap, and copied once into a reused array when it is direct
+ * ({@link #copy}), so that the core sees plain bytes and knows nothing of Netty. Requests are still encoded by Netty's
+ * {@code HttpRequestEncoder}.
  * <p>
  * All methods run on the channel's event loop.
  */
-final class ResponseHandler extends ChannelInboundHandlerAdapter
+final class ResponseHandler extends ChannelInboundHandlerAdapter implements HttpResponseDecoder.Sink
 {
     static final int ERROR_BODY_LIMIT = 1024;
+    /** The largest direct read {@link #copy} moves without a {@code ByteBuffer} view. */
+    static final int VIEWLESS_COPY_BYTES = 1024;
+    /** {@code getLong} is big-endian: stored big-endian, the bytes keep their order. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final NanoClock clock;
     private final StreamRecorder recorder;
@@ -64,6 +74,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     private ScheduledFuture<?> timeoutFuture;
     /** The limits of the request in flight, counted from its send stamp and its last read. */
     private final Deadlines deadlines = new Deadlines();
+    private final HttpResponseDecoder decoder = new HttpResponseDecoder();
     private RequestLimits limits = RequestLimits.DEFAULT;
     private Channel channel;
 
@@ -116,6 +127,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         status = 0;
         errorBody = null;
         notStreaming = false;
+        decoder.reset();
         recorder.begin(slot);
         slot.connectionId = id;
         slot.newConnection = requestsCarried++ == 0 && !preopened;
@@ -144,6 +156,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         {
             if (!active)
             {
+                // Bytes on an idle connection belong to no request: the server misbehaves; do not reuse it.
+                ctx.channel().close();
                 return;
             }
             if (deadlines.onRead())
@@ -151,39 +165,9 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
                 // Once per request: the idle deadline starts to count now, and may be the earliest.
                 rearmWatchdog();
             }
-            if (msg instanceof HttpObject decoded && decoded.decoderResult().isFailure())
+            if (msg instanceof ByteBuf buf)
             {
-                // Not HTTP at all (Netty invents status 999 for an unparsable status line), or a broken message.
-                abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
-                    UntrustedText.oneLine(String.valueOf(decoded.decoderResult().cause().getMessage())));
-                return;
-            }
-            if (msg instanceof HttpResponse response)
-            {
-                status = response.status().code();
-                keepAlive = HttpUtil.isKeepAlive(response);
-                // Stream setup ends with the read that carried the head: its one stamp, no new clock reading.
-                recorder.slot().headersNs = lastReadNs;
-                recorder.slot().httpStatus = status;
-                notStreaming =
-                    ErrorClassifier.notStreaming(status, response.headers().get(HttpHeaderNames.CONTENT_TYPE));
-                if (ErrorClassifier.keepsBody(status, notStreaming))
-                {
-                    errorBody = new StringBuilder();
-                }
-                if (RetryPolicy.readsRetryAfter(status))
-                {
-                    recorder.slot().retryAfterMs =
-                        RetryPolicy.retryAfterMs(response.headers().get(HttpHeaderNames.RETRY_AFTER));
-                }
-            }
-            if (msg instanceof HttpContent content)
-            {
-                onContent(content.content());
-                if (active && msg instanceof LastHttpContent)
-                {
-                    complete(ctx);
-                }
+                decode(buf);
             }
         }
         finally
@@ -192,28 +176,97 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         }
     }
 
-    private void onContent(final ByteBuf buf)
+    /** Decodes one read's bytes: in place from a heap buffer, else after one copy into {@link #scratch}. */
+    private void decode(final ByteBuf buf)
     {
         final int readable = buf.readableBytes();
-        if (readable == 0)
+        if (buf.hasArray())
+        {
+            decoder.decode(buf.array(), buf.arrayOffset() + buf.readerIndex(), readable, this);
+        }
+        else
+        {
+            if (readable > scratch.length)
+            {
+                scratch = new byte[Math.max(readable, scratch.length << 1)];
+            }
+            copy(buf, buf.readerIndex(), scratch, readable);
+            decoder.decode(scratch, 0, readable, this);
+        }
+        if (active && decoder.failure() != null)
+        {
+            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
+                UntrustedText.oneLine(decoder.failure()));
+        }
+    }
+
+    /**
+     * Copies {@code src[index, index + length)} into {@code dst}, allocating nothing for a read of up to
+     * {@link #VIEWLESS_COPY_BYTES}. Why not {@code getBytes}: without {@code sun.misc.Unsafe} (which Netty leaves
+     * off on JDK 24 and later) a direct buffer of Netty 4.2's default allocator copies into an array through a fresh
+     * {@code ByteBuffer} view ({@code getBytes} duplicates, {@code internalNioBuffer} slices): about 90 B a read,
+     * which C2's escape analysis took away in some JVMs and not in others (182 or 272 B a chunk over the whole path,
+     * 2026-12-03). Eight bytes at a time through {@code getLong} reads the buffer's memory in place. Above the
+     * threshold one view, spread over that many bytes, costs less than the loop's bounds checks.
+     * <p>
+     * Worked example: a 217-byte content event in its 224-byte HTTP chunk is 28 {@code getLong}s and no object;
+     * a 16 KiB read after a stall is one {@code getBytes} and one 64-byte view.
+     */
+    static void copy(final ByteBuf src, final int index, final byte[] dst, final int length)
+    {
+        if (length > VIEWLESS_COPY_BYTES)
+        {
+            src.getBytes(index, dst, 0, length);
+            return;
+        }
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES)
+        {
+            LONGS.set(dst, i, src.getLong(index + i));
+        }
+        for (; i < length; i++)
+        {
+            dst[i] = src.getByte(index + i);
+        }
+    }
+
+    @Override
+    public void head(final int status, final String contentType, final String retryAfter, final boolean keepAlive)
+    {
+        this.status = status;
+        this.keepAlive = keepAlive;
+        final RequestSlot slot = recorder.slot();
+        // Stream setup ends with the read that carried the head: its one stamp, no new clock reading.
+        slot.headersNs = lastReadNs;
+        slot.httpStatus = status;
+        notStreaming = ErrorClassifier.notStreaming(status, contentType);
+        if (ErrorClassifier.keepsBody(status, notStreaming))
+        {
+            errorBody = new StringBuilder();
+        }
+        if (RetryPolicy.readsRetryAfter(status))
+        {
+            slot.retryAfterMs = RetryPolicy.retryAfterMs(retryAfter);
+        }
+    }
+
+    @Override
+    public void body(final byte[] src, final int offset, final int length)
+    {
+        if (!active)
         {
             return;
         }
         if (errorBody != null)
         {
-            final int n = Math.min(readable, ERROR_BODY_LIMIT - errorBody.length());
+            final int n = Math.min(length, ERROR_BODY_LIMIT - errorBody.length());
             if (n > 0)
             {
-                errorBody.append(buf.toString(buf.readerIndex(), n, StandardCharsets.UTF_8));
+                errorBody.append(new String(src, offset, n, StandardCharsets.UTF_8));
             }
             return;
         }
-        if (readable > scratch.length)
-        {
-            scratch = new byte[Math.max(readable, scratch.length << 1)];
-        }
-        buf.getBytes(buf.readerIndex(), scratch, 0, readable);
-        recorder.onBytes(scratch, 0, readable, lastReadNs);
+        recorder.onBytes(src, offset, length, lastReadNs);
         if (recorder.errorSeen())
         {
             // The server said the request failed: end it now, whether or not it ever closes the stream.
@@ -229,14 +282,23 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
         }
     }
 
-    private void complete(final ChannelHandlerContext ctx)
+    @Override
+    public void end()
+    {
+        if (active)
+        {
+            complete();
+        }
+    }
+
+    private void complete()
     {
         // The connection goes back to the pool before the end is published: the end frees the request's permit, and
         // a closed loop refilling at once must find this connection idle rather than open a new one. A request that
         // takes it queues behind this task on this event loop, so it cannot start before the end below.
         if (!keepAlive)
         {
-            ctx.channel().close();
+            channel.close();
         }
         client.release(this);
         final RequestSlot slot = recorder.slot();
@@ -356,6 +418,15 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelInactive(final ChannelHandlerContext ctx)
     {
+        if (active)
+        {
+            decoder.onClose(this); // a body that runs until the close ends here
+        }
+        if (active && decoder.failure() != null)
+        {
+            end(clock.nanoTime(), ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
+                UntrustedText.oneLine(decoder.failure()));
+        }
         if (active)
         {
             end(clock.nanoTime(), ErrorClass.STREAM_CUT, "connection closed before the response ended");

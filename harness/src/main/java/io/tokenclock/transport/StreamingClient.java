@@ -26,10 +26,10 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequestEncoder;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
@@ -137,8 +137,9 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
 
     /**
      * Installs this client's handlers on a new connection, in the order every read meets them: the stamp first,
-     * before TLS and HTTP decoding, then TLS (https), Netty's HTTP codec, and the {@link ResponseHandler} that feeds
-     * the body to the core. Package-private so that the read-path benchmark builds the same pipeline on an
+     * before TLS, then TLS (https), Netty's request encoder (outbound only), and the {@link ResponseHandler} that
+     * decodes the response ({@link HttpResponseDecoder}, as the kernel-stamped client does) and feeds the body to the
+     * core. Package-private so that the read-path benchmark builds the same pipeline on an
      * {@code EmbeddedChannel}.
      *
      * @return the connection's handler.
@@ -152,7 +153,7 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
         {
             ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc(), endpoint.host(), endpoint.port()));
         }
-        ch.pipeline().addLast("http", new HttpClientCodec(4096, 16 * 1024, 64 * 1024));
+        ch.pipeline().addLast("http", new HttpRequestEncoder()); // the response is decoded by the handler itself
         ch.pipeline().addLast("stream", handler);
         return handler;
     }

@@ -25,6 +25,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
@@ -42,6 +44,7 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.testing.SimServerExtension;
+import io.tokenclock.transport.Stamping;
 import io.tokenclock.workload.SharedPrefixes;
 
 /**
@@ -192,8 +195,10 @@ final class BenchmarkRunnerIT
         }
     }
 
-    @Test
-    void shouldClassifyEveryServerFaultAndKeepRunning() throws Exception
+    /** Both clients decode with the same {@code HttpResponseDecoder} and classify with the same rules. */
+    @ParameterizedTest
+    @EnumSource(Stamping.class)
+    void shouldClassifyEveryServerFaultAndKeepRunningOnEitherClient(final Stamping stamping) throws Exception
     {
         try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(1).decodeBaseMs(1)))
         {
@@ -211,6 +216,7 @@ final class BenchmarkRunnerIT
                 o.extraBody("{\"sim_fault\":\"" + fault[0] + "\"}");
                 o.force(true); // one directory, replaced fault after fault
                 o.timeoutS(20); // error_hang must end at its error event, not at this timeout
+                o.stamping(stamping);
                 final RunResult r = run(o);
                 assertEquals(0, r.counts().ok(), fault[0]);
                 assertEquals(4L, r.counts().errorsByClass().get(fault[1]), fault[0] + " -> " +

@@ -12,15 +12,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 
 import io.tokenclock.clock.ManualNanoClock;
 import io.tokenclock.recording.ChunkRecords;
@@ -29,16 +24,20 @@ import io.tokenclock.recording.RequestSlot;
 
 /**
  * The Netty adapter alone, in an {@link EmbeddedChannel} whose event-loop time is frozen and stepped together with a
- * hand-set clock: each timeout class, the 429 retry and the not-streaming answer, without a socket or a sleep.
+ * hand-set clock: each timeout class, the 429 retry and the not-streaming answer, without a socket or a sleep; and
+ * the reads themselves, which the handler decodes with {@link HttpResponseDecoder} from heap, direct and composite
+ * buffers alike.
  */
 final class ResponseHandlerEmbeddedTest
 {
     private static final long S = 1_000_000_000L;
     private static final String EVENT = "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n";
+    private static final String DONE = "data: [DONE]\n\n";
 
     private final ManualNanoClock clock = new ManualNanoClock(1_000 * S);
     private final Owner owner = new Owner();
     private final RequestSlot slot = new RequestSlot(0);
+    private final ChunkRecords records = new ChunkRecords(64 * 1024);
     private EmbeddedChannel channel;
     private ResponseHandler handler;
 
@@ -78,7 +77,7 @@ final class ResponseHandlerEmbeddedTest
         final RequestLimits limits = RequestLimits.of(10, firstByteS, idleS, totalS, 1 << 20, 16 << 20, retries);
         channel = new EmbeddedChannel();
         channel.freezeTime();
-        handler = new ResponseHandler(clock, new ChunkRecords(64 * 1024), owner, channel, 0, limits);
+        handler = new ResponseHandler(clock, records, owner, channel, 0, limits);
         channel.pipeline().addLast(handler.stamper(), handler);
         handler.begin(slot, limits);
     }
@@ -91,16 +90,29 @@ final class ResponseHandlerEmbeddedTest
         channel.runScheduledPendingTasks();
     }
 
-    private static HttpResponse head(final int status, final String type)
+    /** One network read carrying {@code text}, as the socket would hand it on. */
+    private void read(final String text)
     {
-        final HttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
-        r.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
-        return r;
+        channel.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
     }
 
+    /** The head of a chunked answer. */
+    private void head(final int status, final String type)
+    {
+        read("HTTP/1.1 " + status + " X\r\nContent-Type: " + type + "\r\nTransfer-Encoding: chunked\r\n\r\n");
+    }
+
+    /** One HTTP chunk holding {@code text}. */
     private void content(final String text)
     {
-        channel.writeInbound(new DefaultHttpContent(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8)));
+        read(Integer.toHexString(text.getBytes(StandardCharsets.UTF_8).length) + "\r\n" + text + "\r\n");
+    }
+
+    /** A whole answer framed by its Content-Length, in one read. */
+    private void whole(final int status, final String headers, final String body)
+    {
+        read("HTTP/1.1 " + status + " X\r\n" + headers + "Content-Length: " +
+            body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body);
     }
 
     @AfterEach
@@ -125,7 +137,7 @@ final class ResponseHandlerEmbeddedTest
     void shouldEndWithTimeoutIdleWhenTheStreamGoesSilentAfterItStarted()
     {
         start(0, 1, 0, 0);
-        channel.writeInbound(head(200, "text/event-stream"));
+        head(200, "text/event-stream");
         step(S * 9 / 10);
         content(EVENT);
         step(S * 9 / 10);
@@ -139,7 +151,7 @@ final class ResponseHandlerEmbeddedTest
     void shouldEndWithTimeoutTotalEvenWhileBytesKeepComing()
     {
         start(0, 1, 2, 0);
-        channel.writeInbound(head(200, "text/event-stream"));
+        head(200, "text/event-stream");
         for (int i = 0; i < 3; i++)
         {
             step(S / 2);
@@ -154,9 +166,7 @@ final class ResponseHandlerEmbeddedTest
     void shouldRetryA429AfterItsRetryAfterInsteadOfEndingIt()
     {
         start(0, 0, 5, 1);
-        final HttpResponse busy = head(429, "application/json");
-        busy.headers().set(HttpHeaderNames.RETRY_AFTER, "2");
-        channel.writeInbound(busy, new DefaultLastHttpContent(Unpooled.copiedBuffer("{}", StandardCharsets.UTF_8)));
+        whole(429, "Content-Type: application/json\r\nRetry-After: 2\r\n", "{}");
         assertEquals(List.of(2 * S), owner.retryDelaysNs);
         assertEquals(1, slot.retries429);
         assertEquals(1, owner.released, "the connection goes back to the pool");
@@ -171,9 +181,84 @@ final class ResponseHandlerEmbeddedTest
     void shouldClassAJsonAnswerToAStreamingRequestAsNotStreaming()
     {
         start(0, 0, 0, 0);
-        channel.writeInbound(head(200, "application/json"),
-            new DefaultLastHttpContent(Unpooled.copiedBuffer("{\"choices\":[]}", StandardCharsets.UTF_8)));
+        whole(200, "Content-Type: application/json\r\n", "{\"choices\":[]}");
         assertEquals(ErrorClass.NOT_STREAMING, slot.errorClass);
         assertTrue(slot.errorDetail.contains("{\"choices\":[]}"), slot.errorDetail);
+    }
+
+    /** @return the arrival stamps of the chunk records published so far, read off the ring as the collector would. */
+    private List<Long> chunkStamps()
+    {
+        final List<Long> stamps = new ArrayList<>();
+        records.ring().read((type, buffer, index, length) ->
+        {
+            if (type == ChunkRecords.MSG_CHUNK)
+            {
+                stamps.add(buffer.getLong(index + ChunkRecords.NS_OFFSET));
+            }
+        });
+        return stamps;
+    }
+
+    private static ByteBuf direct(final String text)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return Unpooled.directBuffer(bytes.length).writeBytes(bytes);
+    }
+
+    @Test
+    void shouldDecodeOneAnswerFromHeapDirectAndCompositeReadsWithEachReadsStamp()
+    {
+        start(0, 0, 0, 0);
+        head(200, "text/event-stream");
+        final String chunk = Integer.toHexString(EVENT.length()) + "\r\n" + EVENT + "\r\n";
+        step(S);
+        final long firstNs = clock.nanoTime();
+        channel.writeInbound(direct(chunk));
+        step(S);
+        final long secondNs = clock.nanoTime();
+        final CompositeByteBuf split = Unpooled.compositeBuffer();
+        split.addComponent(true, direct(chunk.substring(0, 7)));
+        split.addComponent(true, direct(chunk.substring(7) + Integer.toHexString(DONE.length()) + "\r\n" + DONE +
+            "\r\n0\r\n\r\n"));
+        assertTrue(split.nioBufferCount() > 1, "a buffer without one NIO view: the copy's fallback");
+        channel.writeInbound(split);
+        assertEquals(1, owner.ended);
+        assertEquals(ErrorClass.NONE, slot.errorClass, slot.errorDetail);
+        assertEquals(List.of(firstNs, secondNs), chunkStamps(), "each chunk with its own read's stamp");
+        assertEquals(1, owner.released, "kept alive: back to the pool");
+    }
+
+    @Test
+    void shouldEndABodyThatRunsUntilTheCloseWhenTheConnectionCloses()
+    {
+        start(0, 0, 0, 0);
+        read("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n" + EVENT + DONE);
+        assertEquals(0, owner.ended, "no framing: the body lasts until the close");
+        channel.close();
+        assertEquals(1, owner.ended);
+        assertEquals(ErrorClass.NONE, slot.errorClass, slot.errorDetail);
+        assertEquals(1, chunkStamps().size());
+    }
+
+    @Test
+    void shouldClassAReplyThatIsNotHttpAsAProtocolErrorAndClose()
+    {
+        start(0, 0, 0, 0);
+        read("SSH-2.0-OpenSSH_9.2\r\n");
+        assertEquals(ErrorClass.PROTOCOL, slot.errorClass);
+        assertTrue(slot.errorDetail.startsWith("the server's reply is not valid HTTP: "), slot.errorDetail);
+        assertFalse(channel.isOpen());
+    }
+
+    @Test
+    void shouldCloseAConnectionThatSendsBytesWhileNoRequestIsOnIt()
+    {
+        start(0, 0, 0, 0);
+        whole(200, "Content-Type: text/event-stream\r\n", EVENT + DONE);
+        assertEquals(ErrorClass.NONE, slot.errorClass, slot.errorDetail);
+        assertTrue(channel.isOpen(), "kept alive");
+        read("HTTP/1.1 200 OK\r\n");
+        assertFalse(channel.isOpen(), "bytes that belong to no request: the connection is not reused");
     }
 }

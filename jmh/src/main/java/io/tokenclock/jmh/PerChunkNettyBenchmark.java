@@ -26,9 +26,9 @@ import io.tokenclock.transport.NettyReadPath;
  * {@code StreamRecorder.onBytes} on?
  * <p>
  * {@link PerChunkBenchmark} starts where the core starts: a byte array and a stamp. Before that, on the event loop,
- * every read goes through Netty: a pooled buffer, the stamp handler, {@code HttpClientCodec} taking the chunked
- * transfer coding apart (chunk-size line, content, CRLF) into {@code HttpContent} messages, and
- * {@code ResponseHandler} copying each content's bytes out of the buffer into its reused array. Once a request, the
+ * every read goes through Netty: a pooled buffer, the stamp handler, and {@code ResponseHandler}, which copies the
+ * read's bytes out of the buffer into its reused array and takes the chunked transfer coding apart (chunk-size line,
+ * content, CRLF) with {@code HttpResponseDecoder}, the kernel-stamped client's decoder. Once a request, the
  * client builds and encodes the request ({@code DefaultFullHttpRequest}, its headers, the write's promise and
  * listener), arms the request's watchdog timer (a scheduled future), and on the last read classifies the answer and
  * hands the connection back to its pool.
@@ -36,27 +36,31 @@ import io.tokenclock.transport.NettyReadPath;
  * {@link #perChunkFromRead} drives all of it with the production classes ({@link NettyReadPath}: a real
  * {@code StreamingClient} whose connection is an {@code EmbeddedChannel} carrying the pipeline the client installs
  * on every connection). One operation is one network read holding one HTTP chunk with one 217-byte vLLM content
- * event, stamped, decoded, copied, framed, parsed and published to the ring; every 64 reads the collector drains it.
- * Every 256 reads the answer ends (its last read also holds the usage event, {@code [DONE]} and the zero-length
- * chunk), the collector derives and records the request's metrics, and the next operation submits a new request
- * through the client's pool, as {@link PerChunkBenchmark} begins one every 256 chunks. The head of each answer
- * arrives with its first event.
+ * event, stamped, copied out of the buffer, decoded, framed, parsed and published to the ring; every 64 reads the
+ * collector drains it. Every 256 reads the answer ends (its last read also holds the usage event, {@code [DONE]} and
+ * the zero-length chunk), the collector derives and records the request's metrics, and the next operation submits a
+ * new request through the client's pool, as {@link PerChunkBenchmark} begins one every 256 chunks. The head of each
+ * answer arrives with its first event.
  * <p>
  * What is not in it: the {@code read(2)} system call and the epoll wake-up (the bytes are written into the pooled
- * buffer instead, standing in for the kernel's copy), and TLS. {@link StampedReadBenchmark} measures a loopback read
- * alone; {@link PerChunkKernelBenchmark} is the other transport from its socket on, system calls included.
+ * buffer instead, standing in for the kernel's copy into it), and TLS. {@link StampedReadBenchmark} measures a
+ * loopback read alone; {@link PerChunkKernelBenchmark} is the other transport from its socket on, system calls
+ * included. Netty's epoll read itself, without {@code sun.misc.Unsafe} (off in Netty 4.2 on JDK 24 and later), takes
+ * the buffer's {@code internalNioBuffer}, a new {@code ByteBuffer} slice for every read: that object is Netty's, in
+ * the stand-in's place, and not counted here.
  * <p>
- * How to read the number: subtract {@code PerChunkBenchmark.perChunk} to get what Netty's codec and the adapter add
- * per chunk; the per-request work, spread over 256 chunks, is inside it too.
+ * How to read the number: subtract {@code PerChunkBenchmark.perChunk} to get what Netty's pipeline and the adapter
+ * add per chunk; the per-request work, spread over 256 chunks, is inside it too.
  * <p>
- * Allocation: this path is not allocation-free, and the reason is Netty's HTTP decoder, not tokenclock's code. Per
- * HTTP chunk {@code HttpObjectDecoder} allocates a {@code DefaultHttpContent} and a sliced buffer, and without
- * {@code sun.misc.Unsafe} (which Netty 4.2 leaves off on JDK 24 and later) copying from a direct buffer into an
- * array duplicates a {@code ByteBuffer}, for the chunk-size line and for the handler's copy: about 200 B a chunk in
- * all, which a client streaming a million chunks a second turns into 200 MB/s of garbage. The allocation gate
- * ({@code ReadPathAllocationGateTest}) holds the measured figure as a bound ({@code @AllocationBound}), so that it
- * cannot grow unnoticed; reaching zero means decoding HTTP with tokenclock's own {@code HttpResponseDecoder}, as the
- * kernel-stamped client does ({@link PerChunkKernelBenchmark}: no allocation per chunk).
+ * Allocation: nothing per chunk from the buffer on; what is left (about 19 B an operation) is the per-request objects
+ * (the request, its headers, the write's promise and listener, the watchdog's scheduled future) over 256 chunks.
+ * Until 2026-12-03 the response went through Netty's {@code HttpClientCodec}, which allocated per HTTP chunk (a
+ * {@code DefaultHttpContent}, a sliced buffer, a {@code ByteBuffer} duplicate for the chunk-size line), and the
+ * handler's copy out of a direct buffer duplicated another view: 182 B a chunk in most JVMs, 93 or 272 B in others,
+ * depending on what C2's escape analysis took away (the gate failed by chance). The handler now decodes with
+ * tokenclock's own {@code HttpResponseDecoder}, as the kernel-stamped client does, and copies without a view
+ * ({@code ResponseHandler.copy}); the gate ({@code ReadPathAllocationGateTest}) holds the path to a bound below one
+ * object per chunk above the figure.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -89,14 +93,10 @@ public class PerChunkNettyBenchmark
     }
 
     @Benchmark
-    @AllocationBound(bytesPerOp = 240, why = "Netty's HTTP decoder, per HTTP chunk: a DefaultHttpContent, a sliced " +
-        "ByteBuf (readRetainedSlice; the adaptive allocator, Netty 4.2's default, does not recycle slices) and " +
-        "DirectByteBuffer duplicates (without Unsafe, Netty's default on JDK 24+, a direct buffer's getBytes into an " +
-        "array duplicates a ByteBuffer: the chunk-size line and ResponseHandler's copy), plus the per-request " +
-        "objects (request, headers, promise, listener, timer) over 256 chunks; the leak detector is off (setUp). " +
-        "Measured 138.5-204 B/op on 2026-12-02 (AllocationCheck, four runs at load 5-15: the JIT's escape " +
-        "analysis does not always take the same objects away). Zero needs a decoder that is not Netty's " +
-        "(HttpResponseDecoder, as the kernel client has)")
+    @AllocationBound(bytesPerOp = 32, why = "nothing per chunk: the per-request objects (request, headers, promise, " +
+        "listener, timer; about 4.8 KB) over 256 chunks. Measured 18.8-19.0 B/op on 2026-12-03 (AllocationCheck, " +
+        "after the kernel path in the same JVM and under two busy loops, with and without C2's load feedback at 30); " +
+        "one more object per chunk (16 B or more) goes over")
     public int perChunkFromRead() throws InterruptedException
     {
         if (requests.startsRequest())

@@ -14,8 +14,9 @@ import io.tokenclock.recording.RequestSlot;
  * Netty's read path without the socket, for the benchmarks and the allocation gate: a real {@link StreamingClient}
  * (its connection pool, request encoding and {@link ResponseHandler}) whose one connection is an
  * {@link EmbeddedChannel} carrying the pipeline {@link StreamingClient#attach} installs on every real connection
- * (stamp, Netty's {@code HttpClientCodec}, the handler). It lives in the transport's package, in the benchmarks' jar,
- * so that the production classes stay package-private; it wires them and holds no logic of theirs.
+ * (stamp, Netty's request encoder, the handler that decodes the response). It lives in the transport's package, in
+ * the benchmarks' jar, so that the production classes stay package-private; it wires them and holds no logic of
+ * theirs.
  * <p>
  * What a read here is: a buffer from the channel's allocator, sized by the channel's own receive-buffer guess, the
  * bytes written into it (standing in for the kernel's copy into it in {@code read(2)}), then

@@ -31,9 +31,11 @@ class ReadPathAllocationGateTest
 
     /**
      * Runs {@link AllocationCheck} on {@code regex} in a JVM of its own. Why not in this one: what C2 makes of the
-     * shared per-chunk code depends on the profiles the JVM has already gathered, and after the kernel path had run
-     * in the same JVM, the Netty path's figure was 272 B a chunk in four runs of six, against 182 alone, every time
-     * (2026-12-03): the gate measured the order of the tests, not the path.
+     * shared per-chunk code depends on the profiles the JVM has already gathered: when the Netty client still
+     * decoded with Netty's {@code HttpClientCodec}, after the kernel path had run in the same JVM, the Netty path's
+     * figure was 272 B a chunk in four runs of six, against 182 alone (2026-12-03), and the gate measured the order
+     * of the tests, not the path. Both paths now allocate nothing per chunk, in either order (18.8 B an operation on
+     * the Netty path, its per-request objects), but a JVM of its own keeps each figure the path's alone.
      */
     private static String check(final String regex) throws Exception
     {
