@@ -36,7 +36,6 @@ import io.tokenclock.transport.kernel.StampedSocket;
  */
 final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plaintext
 {
-    private static final int ERROR_BODY_LIMIT = ResponseHandler.ERROR_BODY_LIMIT;
     /** Netty's {@code SslHandler} default handshake limit, so that both clients give up on a handshake alike. */
     static final long HANDSHAKE_NS = 10_000_000_000L;
 
@@ -70,10 +69,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     /** The previous read's raw kernel stamp on this connection, to count reads that share it. */
     private long lastKernelStampNs = -1;
     private long cancelAtNs = Long.MAX_VALUE;
-    private int status;
-    private boolean keepAlive;
-    private boolean notStreaming;
-    private StringBuilder errorBody;
+    private final ResponseHead head = new ResponseHead();
     private int user = -1;
     /** The request in flight waits for its send stamp: the one whose key reaches {@link #requestLastByte}. */
     private boolean awaitingSendStamp;
@@ -252,10 +248,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     {
         final ClientSettings s = loop.settings();
         active = true;
-        status = 0;
-        keepAlive = true;
-        notStreaming = false;
-        errorBody = null;
+        head.reset();
         user = slot.user;
         decoder.reset();
         recorder.begin(slot);
@@ -557,21 +550,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     @Override
     public void head(final int status, final String contentType, final String retryAfter, final boolean keepAlive)
     {
-        this.status = status;
-        this.keepAlive = keepAlive;
-        final RequestSlot slot = recorder.slot();
-        // Stream setup ends with the read that carried the head: its one stamp, as in Netty's ResponseHandler.
-        slot.headersNs = lastReadNs;
-        slot.httpStatus = status;
-        notStreaming = ErrorClassifier.notStreaming(status, contentType);
-        if (ErrorClassifier.keepsBody(status, notStreaming))
-        {
-            errorBody = new StringBuilder();
-        }
-        if (RetryPolicy.readsRetryAfter(status))
-        {
-            slot.retryAfterMs = RetryPolicy.retryAfterMs(retryAfter);
-        }
+        head.accept(recorder.slot(), lastReadNs, status, contentType, retryAfter, keepAlive);
     }
 
     @Override
@@ -581,13 +560,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         {
             return;
         }
-        if (errorBody != null)
+        if (head.keptAsErrorBody(src, offset, length))
         {
-            final int n = Math.min(length, ERROR_BODY_LIMIT - errorBody.length());
-            if (n > 0)
-            {
-                errorBody.append(new String(src, offset, n, StandardCharsets.UTF_8));
-            }
             return;
         }
         recorder.onBytes(src, offset, length, lastReadNs);
@@ -616,7 +590,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         final RequestSlot slot = recorder.slot();
         final int carried = user;
         settleSendStamp();
-        if (RetryPolicy.retries(status, slot.retries429, loop.settings().limits()))
+        if (RetryPolicy.retries(head.status(), slot.retries429, loop.settings().limits()))
         {
             active = false;
             recorder.detach();
@@ -626,7 +600,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             loop.retryLater(slot, RetryPolicy.delayNs(slot.retryAfterMs));
             return;
         }
-        final ErrorClassifier.Classified outcome = ErrorClassifier.completed(status, notStreaming, errorBody);
+        final ErrorClassifier.Classified outcome = head.completed();
         active = false;
         reuseOrClose(carried);
         recorder.finish(lastReadNs, outcome.error(), outcome.detail());
@@ -634,7 +608,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
 
     private void reuseOrClose(final int carriedUser)
     {
-        if (keepAlive && open)
+        if (head.keepAlive() && open)
         {
             loop.release(this, carriedUser);
         }

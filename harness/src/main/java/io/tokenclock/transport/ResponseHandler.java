@@ -3,7 +3,6 @@ package io.tokenclock.transport;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.buffer.ByteBuf;
@@ -41,7 +40,6 @@ import io.tokenclock.text.UntrustedText;
  */
 final class ResponseHandler extends ChannelInboundHandlerAdapter implements HttpResponseDecoder.Sink
 {
-    static final int ERROR_BODY_LIMIT = 1024;
     /** The largest direct read {@link #copy} moves without a {@code ByteBuffer} view. */
     static final int VIEWLESS_COPY_BYTES = 1024;
     /** {@code getLong} is big-endian: stored big-endian, the bytes keep their order. */
@@ -66,15 +64,11 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
 
     private long lastReadNs;
     private boolean active;
-    private boolean keepAlive;
-    private int status;
-    private StringBuilder errorBody;
-    /** The 200 answer is a JSON body, not an event stream: collected like an error body, classed not_streaming. */
-    private boolean notStreaming;
     private ScheduledFuture<?> timeoutFuture;
     /** The limits of the request in flight, counted from its send stamp and its last read. */
     private final Deadlines deadlines = new Deadlines();
     private final HttpResponseDecoder decoder = new HttpResponseDecoder();
+    private final ResponseHead head = new ResponseHead();
     private RequestLimits limits = RequestLimits.DEFAULT;
     private Channel channel;
 
@@ -123,10 +117,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     {
         active = true;
         this.limits = limits;
-        keepAlive = true;
-        status = 0;
-        errorBody = null;
-        notStreaming = false;
+        head.reset();
         decoder.reset();
         recorder.begin(slot);
         slot.connectionId = id;
@@ -233,21 +224,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     @Override
     public void head(final int status, final String contentType, final String retryAfter, final boolean keepAlive)
     {
-        this.status = status;
-        this.keepAlive = keepAlive;
-        final RequestSlot slot = recorder.slot();
-        // Stream setup ends with the read that carried the head: its one stamp, no new clock reading.
-        slot.headersNs = lastReadNs;
-        slot.httpStatus = status;
-        notStreaming = ErrorClassifier.notStreaming(status, contentType);
-        if (ErrorClassifier.keepsBody(status, notStreaming))
-        {
-            errorBody = new StringBuilder();
-        }
-        if (RetryPolicy.readsRetryAfter(status))
-        {
-            slot.retryAfterMs = RetryPolicy.retryAfterMs(retryAfter);
-        }
+        head.accept(recorder.slot(), lastReadNs, status, contentType, retryAfter, keepAlive);
     }
 
     @Override
@@ -257,13 +234,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         {
             return;
         }
-        if (errorBody != null)
+        if (head.keptAsErrorBody(src, offset, length))
         {
-            final int n = Math.min(length, ERROR_BODY_LIMIT - errorBody.length());
-            if (n > 0)
-            {
-                errorBody.append(new String(src, offset, n, StandardCharsets.UTF_8));
-            }
             return;
         }
         recorder.onBytes(src, offset, length, lastReadNs);
@@ -296,19 +268,19 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         // The connection goes back to the pool before the end is published: the end frees the request's permit, and
         // a closed loop refilling at once must find this connection idle rather than open a new one. A request that
         // takes it queues behind this task on this event loop, so it cannot start before the end below.
-        if (!keepAlive)
+        if (!head.keepAlive())
         {
             channel.close();
         }
         client.release(this);
         final RequestSlot slot = recorder.slot();
-        if (RetryPolicy.retries(status, slot.retries429, limits))
+        if (RetryPolicy.retries(head.status(), slot.retries429, limits))
         {
             retryLater(slot);
         }
         else
         {
-            final ErrorClassifier.Classified outcome = ErrorClassifier.completed(status, notStreaming, errorBody);
+            final ErrorClassifier.Classified outcome = head.completed();
             end(lastReadNs, outcome.error(), outcome.detail());
         }
     }
