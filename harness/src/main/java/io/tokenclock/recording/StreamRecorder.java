@@ -58,6 +58,9 @@ public final class StreamRecorder implements SseEventHandler
         slot = null;
     }
 
+    /** The error detail of a request that its cancellation rule ended, whichever transport and trigger ended it. */
+    public static final String CANCEL_RULE_DETAIL = "cancelled by the workload's cancellation rule";
+
     /** Starts recording the response to {@code slot}; call just before the request is written. */
     public void begin(final RequestSlot slot)
     {
@@ -107,6 +110,38 @@ public final class StreamRecorder implements SseEventHandler
     {
         final RequestSlot s = slot;
         return s != null && s.errorEvents > 0;
+    }
+
+    /**
+     * What the transport asks after each {@link #onBytes}: whether the request must end now, and as what. First an
+     * error event (the server said the request failed, whether or not it ever closes the stream), then a limit
+     * overrun, then the cancellation rule's token.
+     *
+     * @return {@link ErrorClass#ERROR_EVENT}, {@link ErrorClass#OVERSIZE}, {@link ErrorClass#CANCEL_RULE}, or
+     * {@link ErrorClass#NONE} to read on.
+     */
+    public ErrorClass stopNow()
+    {
+        if (errorSeen())
+        {
+            return ErrorClass.ERROR_EVENT;
+        }
+        if (oversize())
+        {
+            return ErrorClass.OVERSIZE;
+        }
+        return cancelDue ? ErrorClass.CANCEL_RULE : ErrorClass.NONE;
+    }
+
+    /** @return the error detail for {@link #stopNow}'s class: null for an error event, whose text the slot holds. */
+    public String stopDetail(final ErrorClass stop)
+    {
+        return switch (stop)
+        {
+            case OVERSIZE -> oversizeDetail();
+            case CANCEL_RULE -> CANCEL_RULE_DETAIL;
+            default -> null;
+        };
     }
 
     /** Feeds one read of the response body, stamped on arrival. */

@@ -565,17 +565,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             return;
         }
         recorder.onBytes(src, offset, length, lastReadNs);
-        if (recorder.errorSeen())
+        final ErrorClass stop = recorder.stopNow();
+        if (stop != ErrorClass.NONE)
         {
-            abort(ErrorClass.ERROR_EVENT, null);
-        }
-        else if (recorder.oversize())
-        {
-            abort(ErrorClass.OVERSIZE, recorder.oversizeDetail());
-        }
-        else if (recorder.cancelDue())
-        {
-            abort(ErrorClass.CANCEL_RULE, "cancelled by the workload's cancellation rule");
+            abort(stop, recorder.stopDetail(stop));
         }
     }
 
@@ -664,7 +657,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         }
         else if (nowNs >= cancelAtNs)
         {
-            abort(ErrorClass.CANCEL_RULE, "cancelled by the workload's cancellation rule");
+            abort(ErrorClass.CANCEL_RULE, StreamRecorder.CANCEL_RULE_DETAIL);
         }
     }
 

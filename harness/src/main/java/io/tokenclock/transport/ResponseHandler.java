@@ -239,18 +239,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
             return;
         }
         recorder.onBytes(src, offset, length, lastReadNs);
-        if (recorder.errorSeen())
+        final ErrorClass stop = recorder.stopNow();
+        if (stop != ErrorClass.NONE)
         {
-            // The server said the request failed: end it now, whether or not it ever closes the stream.
-            abort(ErrorClass.ERROR_EVENT, null);
-        }
-        else if (recorder.oversize())
-        {
-            abort(ErrorClass.OVERSIZE, recorder.oversizeDetail());
-        }
-        else if (recorder.cancelDue())
-        {
-            cancelByRule();
+            abort(stop, recorder.stopDetail(stop));
         }
     }
 
@@ -298,7 +290,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     private void cancelByRule()
     {
         cancelFuture = null;
-        abort(ErrorClass.CANCEL_RULE, "cancelled by the workload's cancellation rule");
+        abort(ErrorClass.CANCEL_RULE, StreamRecorder.CANCEL_RULE_DETAIL);
     }
 
     /**

@@ -193,6 +193,29 @@ final class StreamRecorderCollectorTest
     }
 
     @Test
+    void shouldTellTheTransportToStopAtAnErrorEventAndAtTheOutputLimitButNotBefore() throws InterruptedException
+    {
+        final StreamRecorder capped = new StreamRecorder(records, 1 << 20, 3);
+        final RequestSlot first = pool.acquire(1_000_000);
+        assertNotNull(first);
+        recorder.begin(first);
+        feed(content("x"), 2_000);
+        assertEquals(ErrorClass.NONE, recorder.stopNow(), "a content event: read on");
+        feed("data: {\"error\":{\"message\":\"boom\"}}\n\n", 3_000);
+        assertEquals(ErrorClass.ERROR_EVENT, recorder.stopNow());
+        assertEquals(null, recorder.stopDetail(ErrorClass.ERROR_EVENT), "its text is the slot's");
+
+        final RequestSlot second = pool.acquire(1_000_000);
+        assertNotNull(second);
+        capped.begin(second);
+        final byte[] longer = content("abcdef").getBytes(StandardCharsets.UTF_8);
+        capped.onBytes(longer, 0, longer.length, 2_000);
+        assertEquals(ErrorClass.OVERSIZE, capped.stopNow(), "6 bytes of text against a cap of 3");
+        assertEquals("more answer text than --max-output-bytes 3", capped.stopDetail(ErrorClass.OVERSIZE));
+        assertEquals(StreamRecorder.CANCEL_RULE_DETAIL, capped.stopDetail(ErrorClass.CANCEL_RULE));
+    }
+
+    @Test
     void shouldClassifyStreamProblemsAndKeepTheRunGoing() throws InterruptedException
     {
         start(10, RequestSlot.PHASE_MEASURE, 0, 1_000);
