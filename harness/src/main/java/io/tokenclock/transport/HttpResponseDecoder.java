@@ -3,6 +3,8 @@ package io.tokenclock.transport;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
+import io.tokenclock.text.UntrustedText;
+
 /**
  * An HTTP/1.1 response decoder over raw bytes, for both transports (the kernel-stamped client and Netty's
  * {@code ResponseHandler}): the head (status, the headers this client acts on), then the body framed by
@@ -59,6 +61,12 @@ final class HttpResponseDecoder
     String failure()
     {
         return failure;
+    }
+
+    /** @return the error detail of a response that is not valid HTTP (the server's words escaped), or null. */
+    String failureDetail()
+    {
+        return failure == null ? null : "the server's reply is not valid HTTP: " + UntrustedText.oneLine(failure);
     }
 
     /** @return whether the response has ended. */

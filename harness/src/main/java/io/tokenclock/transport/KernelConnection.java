@@ -17,7 +17,6 @@ import io.netty.channel.ConnectTimeoutException;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
-import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.kernel.ErrorQueue;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.PacketTap;
@@ -448,8 +447,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         decoder.decode(readBuffer, 0, n, this);
         if (active && decoder.failure() != null)
         {
-            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
-                UntrustedText.oneLine(decoder.failure()));
+            abort(ErrorClass.PROTOCOL, decoder.failureDetail());
         }
     }
 
@@ -517,8 +515,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         decoder.decode(src, 0, length, this);
         if (active && decoder.failure() != null)
         {
-            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
-                UntrustedText.oneLine(decoder.failure()));
+            abort(ErrorClass.PROTOCOL, decoder.failureDetail());
         }
     }
 
@@ -536,8 +533,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         }
         if (active && decoder.failure() != null)
         {
-            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
-                UntrustedText.oneLine(decoder.failure()));
+            abort(ErrorClass.PROTOCOL, decoder.failureDetail());
         }
         if (active)
         {

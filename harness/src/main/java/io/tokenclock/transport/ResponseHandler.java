@@ -17,7 +17,6 @@ import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
-import io.tokenclock.text.UntrustedText;
 
 /**
  * Per-connection adapter between Netty and the measurement core.
@@ -186,8 +185,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         }
         if (active && decoder.failure() != null)
         {
-            abort(ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
-                UntrustedText.oneLine(decoder.failure()));
+            abort(ErrorClass.PROTOCOL, decoder.failureDetail());
         }
     }
 
@@ -388,8 +386,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         }
         if (active && decoder.failure() != null)
         {
-            end(clock.nanoTime(), ErrorClass.PROTOCOL, "the server's reply is not valid HTTP: " +
-                UntrustedText.oneLine(decoder.failure()));
+            end(clock.nanoTime(), ErrorClass.PROTOCOL, decoder.failureDetail());
         }
         if (active)
         {

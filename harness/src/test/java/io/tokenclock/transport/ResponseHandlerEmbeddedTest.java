@@ -1,12 +1,15 @@
 package io.tokenclock.transport;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -118,7 +121,10 @@ final class ResponseHandlerEmbeddedTest
     @AfterEach
     void close()
     {
-        channel.finishAndReleaseAll();
+        if (channel != null) // the copy's test opens none
+        {
+            channel.finishAndReleaseAll();
+        }
     }
 
     @Test
@@ -260,5 +266,23 @@ final class ResponseHandlerEmbeddedTest
         assertTrue(channel.isOpen(), "kept alive");
         read("HTTP/1.1 200 OK\r\n");
         assertFalse(channel.isOpen(), "bytes that belong to no request: the connection is not reused");
+    }
+
+    @Test
+    void shouldCopyEveryLengthOfADirectReadExactlyOnEitherSideOfTheViewlessLimit()
+    {
+        final Random random = new Random(23);
+        for (final int length : new int[] {0, 1, 7, 8, 9, 217, ResponseHandler.VIEWLESS_COPY_BYTES,
+            ResponseHandler.VIEWLESS_COPY_BYTES + 1, 5_000})
+        {
+            final byte[] bytes = new byte[length + 3];
+            random.nextBytes(bytes);
+            final ByteBuf src = Unpooled.directBuffer(bytes.length).writeBytes(bytes);
+            src.readerIndex(3); // a read that does not start at the buffer's start
+            final byte[] dst = new byte[length];
+            ResponseHandler.copy(src, src.readerIndex(), dst, length);
+            assertArrayEquals(Arrays.copyOfRange(bytes, 3, bytes.length), dst, "length " + length);
+            src.release();
+        }
     }
 }
