@@ -102,8 +102,8 @@ public record MeasurementSection(String boundary, String networkPath, String tls
     /** What the client did before t0 to be ready, and how long the server took to be. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Readiness(long selfWarmupRequests, long selfWarmupChunks, double selfWarmupS,
-        double selfWarmupJitMs, int preconnected, double preconnectS, double gcBeforeT0Ms, int compilerThreadsIdle,
-        double waitReadyS, int serverProbes, Double serverReadyAfterS, String aotCache)
+        double selfWarmupJitMs, int preconnected, double preconnectS, double gcBeforeT0Ms, double compilerDrainMs,
+        int compilerThreadsIdle, double waitReadyS, int serverProbes, Double serverReadyAfterS, String aotCache)
     {
     }
 

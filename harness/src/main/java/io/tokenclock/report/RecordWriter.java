@@ -239,7 +239,8 @@ public final class RecordWriter
         final ReadinessReport rd = r.clientHealth().readiness();
         final int probes = r.target().server().probes();
         return new MeasurementSection.Readiness(rd.warmupRequests(), rd.warmupChunks(), rd.warmupS(),
-            rd.jitMsInWarmup(), rd.preconnected(), rd.preconnectS(), rd.gcBeforeT0Ms(), rd.compilerThreadsIdle(),
+            rd.jitMsInWarmup(), rd.preconnected(), rd.preconnectS(), rd.gcBeforeT0Ms(), rd.compilerDrainMs(),
+            rd.compilerThreadsIdle(),
             r.options().target().waitReadyS(), probes, probes == 0 ? null : r.target().server().readyAfterS(),
             rd.aotCache());
     }

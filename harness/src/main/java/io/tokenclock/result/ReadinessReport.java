@@ -10,12 +10,15 @@ package io.tokenclock.result;
  * @param preconnected   connections opened before t0.
  * @param preconnectS    seconds that took.
  * @param gcBeforeT0Ms   the full collection's duration, ms.
+ * @param compilerDrainMs how long the last drain waited for the JIT's compiler threads to fall idle, ms (0 without
+ *                       a self-warm-up).
  * @param compilerThreadsIdle JIT compiler threads moved to the idle scheduling class before t0.
  * @param aotCache       whether the JVM ran with an AOT cache: {@code used}, {@code refused} or {@code none}
  *                       ({@code health.AotCache}).
  */
 public record ReadinessReport(long warmupRequests, long warmupChunks, double warmupS, double jitMsInWarmup,
-    int preconnected, double preconnectS, double gcBeforeT0Ms, int compilerThreadsIdle, String aotCache)
+    int preconnected, double preconnectS, double gcBeforeT0Ms, double compilerDrainMs, int compilerThreadsIdle,
+    String aotCache)
 {
-    public static final ReadinessReport NONE = new ReadinessReport(0, 0, 0, 0, 0, 0, 0, 0, "none");
+    public static final ReadinessReport NONE = new ReadinessReport(0, 0, 0, 0, 0, 0, 0, 0, 0, "none");
 }

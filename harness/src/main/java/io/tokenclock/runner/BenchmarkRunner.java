@@ -295,13 +295,14 @@ public final class BenchmarkRunner
             final int preconnected =
                 client.preconnect(Readiness.expectedConcurrency(options, preflightMs), PRECONNECT_TIMEOUT_MS);
             final double preconnectS = (System.nanoTime() - startNs) / 1e9;
-            // Only after a self-warm-up: without one, the JIT's work is still ahead, and starving it would leave the
-            // stamping path interpreted for longer.
-            final int compilersIdle = options.state().selfWarmupRun() || !warm.ran() ? 0 :
-                BackgroundPriority.lowerCompilerThreads();
             final double gcMs = options.state().selfWarmupRun() ? 0 : Readiness.collectNow();
+            // Only after a self-warm-up: without one, the JIT's work is still ahead, and waiting for it, or starving
+            // it, would leave the stamping path interpreted for longer.
+            final boolean afterWarmup = !options.state().selfWarmupRun() && warm.ran();
+            final double drainMs = afterWarmup ? Readiness.awaitIdleCompilerThreads() : 0;
+            final int compilersIdle = afterWarmup ? BackgroundPriority.lowerCompilerThreads() : 0;
             return new ReadinessReport(warm.requests(), warm.chunks(), warm.ns() / 1e9, warm.jitMs(), preconnected,
-                preconnectS, gcMs, compilersIdle, AotCache.current().word());
+                preconnectS, gcMs, drainMs, compilersIdle, AotCache.current().word());
         }
         catch (final InterruptedException | RuntimeException ex)
         {

@@ -15,6 +15,7 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.result.RunResult;
 
@@ -39,9 +40,11 @@ import io.tokenclock.result.RunResult;
  *       of up to a second at start. Closed loop: the concurrency. Open loop: the rate times the preflight's latency
  *       scaled to {@code max_tokens}, plus a quarter, capped by {@code --max-concurrency}; or {@code
  * --preconnect}.</li>
- *   <li><b>A full collection</b> last, so that neither the warm-up's garbage nor a metaspace threshold (a 46-132 ms
+ *   <li><b>A full collection</b>, so that neither the warm-up's garbage nor a metaspace threshold (a 46-132 ms
  *       {@code Pause Full (Metadata GC Threshold)} was seen inside every window of a pinned run) lands in the
  *       window.</li>
+ *   <li><b>The last drain</b> ({@link #awaitIdleCompilerThreads}): the compilations that the warm-up's end and the
+ *       collection started finish before t0, not across it.</li>
  * </ol>
  * Cold path; not thread-safe.
  */
@@ -82,6 +85,11 @@ public final class Readiness
     static final int WARMUP_PHASE_FRACTION = 8;
     /** The self-warm-up scrapes the simulator's metrics this often (the option's floor), ms. */
     static final long SCRAPE_INTERVAL_MS = 100;
+    /** The last drain ({@link #awaitIdleCompilerThreads}): compiler threads idle this long, within at most so long. */
+    static final long LAST_DRAIN_QUIET_NS = 100_000_000L;
+    static final long LAST_DRAIN_MAX_NS = 2_000_000_000L;
+    /** Compiler threads that used less CPU than this over the quiet period count as idle. */
+    static final long IDLE_COMPILER_CPU_NS = 1_000_000L;
 
     private Readiness()
     {
@@ -376,6 +384,67 @@ public final class Readiness
                 stillSinceNs = System.nanoTime();
             }
         }
+    }
+
+    /**
+     * Waits until the JIT's compiler threads have used less than {@link #IDLE_COMPILER_CPU_NS} of CPU for {@link
+     * #LAST_DRAIN_QUIET_NS}, for at most {@link #LAST_DRAIN_MAX_NS}: the last step before t0 after a self-warm-up,
+     * while those threads still have their normal priority. Why: the warm-up's end (its simulator, event loops and
+     * HTTP client closing) and the full collection run code nothing before them ran, and what they deoptimise is
+     * compiled again at once. A worked example from three JFR runs at 16 streams on the 2-core VM
+     * (results/client-cpu/settle-2026-12-03, {@code jfr-final}): in two, {@code ReferencedKeyMap.internKey}, inlined
+     * in C2's code of {@code MethodType.makeImpl}, met a null during that teardown (a {@code speculate_null_assert}
+     * trap, made not entrant), and the recompilation began 30-50 ms before t0 and ran 202-227 ms: most of those runs'
+     * {@code compilation_ms_in_window}, which counts a compilation when it ends. The threads' CPU is the signal,
+     * because {@code CompilationMXBean}'s total moves only when a compilation ends; where per-thread CPU cannot be
+     * read, that total is used.
+     *
+     * @return how long it waited, ms.
+     */
+    static double awaitIdleCompilerThreads() throws InterruptedException
+    {
+        final long startNs = System.nanoTime();
+        long last = compilerCpuNs();
+        long stillSinceNs = startNs;
+        while (System.nanoTime() - stillSinceNs < LAST_DRAIN_QUIET_NS &&
+            System.nanoTime() - startNs < LAST_DRAIN_MAX_NS)
+        {
+            Thread.sleep(10);
+            final long now = compilerCpuNs();
+            if (now - last >= IDLE_COMPILER_CPU_NS)
+            {
+                last = now;
+                stillSinceNs = System.nanoTime();
+            }
+        }
+        return (System.nanoTime() - startNs) / 1e6;
+    }
+
+    /**
+     * @return the CPU the JIT's compiler threads have used, ns; where that cannot be read, the JIT's compilation
+     *     time instead (it grows only as compilations end).
+     */
+    static long compilerCpuNs()
+    {
+        return compilerCpuNs(ThreadCpu.snapshot());
+    }
+
+    /** @return the CPU of the JIT's compiler threads in {@code threads}, ns, or as {@link #compilerCpuNs()} says. */
+    static long compilerCpuNs(final ThreadCpu.Snapshot threads)
+    {
+        if (threads.unavailable() != null)
+        {
+            return compilationMs() * 1_000_000L;
+        }
+        long ns = 0;
+        for (final ThreadCpu.Sample s : threads.threads().values())
+        {
+            if (ThreadCpu.Group.of(s.name()) == ThreadCpu.Group.JIT && s.cpuNs() > 0)
+            {
+                ns += s.cpuNs();
+            }
+        }
+        return ns;
     }
 
     /** @return total JIT compilation time so far, ms, or 0 where the JVM does not say. */

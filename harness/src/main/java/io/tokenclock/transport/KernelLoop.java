@@ -66,6 +66,18 @@ final class KernelLoop implements Runnable
     private final MemorySegment event = arena.allocate(LinuxNet.EPOLL_EVENT_BYTES, 8);
     private final MemorySegment events = arena.allocate((long)LinuxNet.EPOLL_EVENT_BYTES * MAX_EVENTS, 8);
     private final MemorySegment scratch = arena.allocate(8, 8);
+    /**
+     * What other threads wake the loop with ({@link #post}): segments of an automatic arena, not of {@link #arena}.
+     * Why: a shared arena's segments passed to a system call take its session for the call (a compare-and-set in
+     * {@code SharedSession.acquire0}/{@code release0}), and a signal from the load generator while the loop entered
+     * {@code epoll_wait} on the same session made that compare-and-set fail now and then. C2 had never seen it fail:
+     * an {@code unstable_if} trap threw away {@link #turn}'s compiled code, which then ran in C1 until C2 compiled it
+     * again, 1 s into one 16-stream window (JFR; docs/OVERHEAD.md, "JIT inside the window"). An automatic arena's
+     * session takes nothing, and the loop's own arena is then only the loop thread's. Every signal writes 1, so the
+     * signalling threads may share the word; the error number is not read.
+     */
+    private final MemorySegment signalErrno = LinuxNet.newErrno(Arena.ofAuto());
+    private final MemorySegment signalWord = Arena.ofAuto().allocate(8, 8);
     private final int epfd;
     private final int wakeFd;
     private final ClockBridge bridge = new ClockBridge(ClockBridge.systemClocks(), StampingReport.STEP_NS);
@@ -156,7 +168,7 @@ final class KernelLoop implements Runnable
         {
             Thread.onSpinWait();
         }
-        LinuxNet.eventfdSignal(errno, wakeFd, scratch);
+        LinuxNet.eventfdSignal(signalErrno, wakeFd, signalWord);
     }
 
     void submit(final RequestSlot slot)
@@ -171,7 +183,7 @@ final class KernelLoop implements Runnable
         {
             Thread.onSpinWait();
         }
-        LinuxNet.eventfdSignal(errno, wakeFd, scratch);
+        LinuxNet.eventfdSignal(signalErrno, wakeFd, signalWord);
     }
 
     /** @return whether an idle connection of this loop was claimed for one request. Any thread. */
@@ -211,7 +223,7 @@ final class KernelLoop implements Runnable
     void stop()
     {
         running = false;
-        LinuxNet.eventfdSignal(errno, wakeFd, scratch);
+        LinuxNet.eventfdSignal(signalErrno, wakeFd, signalWord);
     }
 
     void join()

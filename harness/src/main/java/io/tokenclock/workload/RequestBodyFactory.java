@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
@@ -21,6 +22,14 @@ import io.tokenclock.json.Json;
 public final class RequestBodyFactory
 {
     private static final ObjectMapper JSON = Json.MAPPER;
+    /**
+     * The bodies' own writer, so that their bytes come from {@code ObjectWriter.writeValueAsBytes}, which nothing else
+     * calls. Why: C2's code of {@code ObjectMapper.writeValueAsBytes} is one for every mapper, and the record's first
+     * write at t0 (new types, so an emptied serializer cache: a null that code had never met) made it not entrant;
+     * the bodies then ran it interpreted until C2 compiled it again 5-9 s into the window, for 31-70 ms (JFR, three
+     * 16-stream runs; docs/OVERHEAD.md, "JIT inside the window").
+     */
+    private static final ObjectWriter BODY = JSON.writer();
 
     private final boolean chat;
     private final String model;
@@ -119,7 +128,7 @@ public final class RequestBodyFactory
         }
         try
         {
-            return JSON.writeValueAsBytes(root);
+            return BODY.writeValueAsBytes(root);
         }
         catch (final IOException ex)
         {

@@ -194,7 +194,8 @@ final class ReportGoldenTest
             1_000_000, 14, 230, 41, 2, 1_310, List.of("G1 Young Generation", "G1 Old Generation", "G1 Concurrent GC"),
             "cpu",
             List.of("results/full/profile-cpu.html"), new ProcessUsage.CpuTimes(3_250_000_000L, 750_000_000L, true),
-            byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 2, "used"), 180, 150,
+            byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 120.5, 2, "used"),
+            180, 150,
             new SafepointCounters.Reading(410, 95_500_000L, 3_250_000L), "SCHED_IDLE");
         final Map<String, Object> rtt = new LinkedHashMap<>();
         rtt.put("probes", 20);

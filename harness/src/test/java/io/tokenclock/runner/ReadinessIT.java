@@ -70,6 +70,8 @@ final class ReadinessIT
         assertTrue(jit.path("compilation_ms_in_window").asLong() <= jit.path("compilation_ms_during_load").asLong(),
             "the window is inside the load: " + jit);
         assertTrue(m.path("transport").asText().contains("busy-poll"), m.path("transport").asText());
+        assertTrue(ready.path("compiler_drain_ms").asDouble() * 1e6 >= Readiness.LAST_DRAIN_QUIET_NS,
+            "the last drain waited at least for its quiet period: " + ready);
         if (Files.isExecutable(Path.of("/usr/bin/chrt")))
         {
             assertTrue(ready.path("compiler_threads_idle").asInt() >= 1, "after the warm-up the JIT threads are " +

@@ -5,16 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.transport.Endpoint;
 
 final class ReadinessTest
@@ -129,5 +134,35 @@ final class ReadinessTest
         assertEquals(8, Readiness.expectedConcurrency(o.build(), 40.0));
         o.preconnect(0);
         assertEquals(0, Readiness.expectedConcurrency(o.build(), 40.0));
+    }
+
+    @Test
+    void shouldCountOnlyTheCompilerThreadsCpuAsTheLastDrainsSignal(@TempDir final Path tasks) throws IOException
+    {
+        thread(tasks, 11, "C2 CompilerThre", "7000000 10 3");
+        thread(tasks, 12, "C1 CompilerThre", "500000 2 1");
+        thread(tasks, 13, "tokenclock-io-0", "90000000 40 30");
+        thread(tasks, 14, "java", "123456789 50 40");
+        assertEquals(7_500_000L, Readiness.compilerCpuNs(ThreadCpu.read(tasks)));
+    }
+
+    @Test
+    void shouldFallBackToTheJitsCompilationTimeWhereThreadsCannotBeRead(@TempDir final Path dir)
+    {
+        final ThreadCpu.Snapshot none = ThreadCpu.read(dir.resolve("no-such-tasks"));
+        assertTrue(none.unavailable() != null, "no task directory: " + none);
+        final long before = Readiness.compilationMs() * 1_000_000L;
+        final long fallback = Readiness.compilerCpuNs(none);
+        assertTrue(fallback >= before && fallback <= Readiness.compilationMs() * 1_000_000L,
+            "the MXBean's total, in ns: " + before + " <= " + fallback);
+        assertEquals(0, fallback % 1_000_000L, "whole ms, from the MXBean: " + fallback);
+    }
+
+    private static void thread(final Path tasks, final long tid, final String comm, final String schedstat)
+        throws IOException
+    {
+        final Path dir = Files.createDirectories(tasks.resolve(Long.toString(tid)));
+        Files.writeString(dir.resolve("comm"), comm + "\n", StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("schedstat"), schedstat + "\n", StandardCharsets.US_ASCII);
     }
 }
