@@ -62,7 +62,8 @@ final class PacketTapIT
                     earlierNs.add(r.rawStamp() - r.tapRaw());
                 }
             }
-            // Not equal: the tap's copy is stamped earlier in the receive path than the socket's (0.2-2 µs here),
+            // Not equal: the tap's copy is stamped earlier in the receive path than the socket's (0.2-2 µs here; the
+            // TCP path stamps again, UDP's does not: results/kernel-stamps/tap-vs-socket-2026-12-03),
             // which is why a client with the tap takes every read's stamp from it, never a mix (KernelLoop.tapStamp).
             earlierNs.sort(null);
             System.out.printf("tap without a stall: %d reads; reads not cut short, the socket's stamp later than the " +
