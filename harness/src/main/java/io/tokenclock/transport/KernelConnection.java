@@ -556,12 +556,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         {
             return;
         }
-        if (head.keptAsErrorBody(src, offset, length))
-        {
-            return;
-        }
-        recorder.onBytes(src, offset, length, lastReadNs);
-        final ErrorClass stop = recorder.stopNow();
+        final ErrorClass stop = head.body(recorder, src, offset, length, lastReadNs);
         if (stop != ErrorClass.NONE)
         {
             abort(stop, recorder.stopDetail(stop));

@@ -232,12 +232,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         {
             return;
         }
-        if (head.keptAsErrorBody(src, offset, length))
-        {
-            return;
-        }
-        recorder.onBytes(src, offset, length, lastReadNs);
-        final ErrorClass stop = recorder.stopNow();
+        final ErrorClass stop = head.body(recorder, src, offset, length, lastReadNs);
         if (stop != ErrorClass.NONE)
         {
             abort(stop, recorder.stopDetail(stop));

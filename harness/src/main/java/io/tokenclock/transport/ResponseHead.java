@@ -2,7 +2,9 @@ package io.tokenclock.transport;
 
 import java.nio.charset.StandardCharsets;
 
+import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.StreamRecorder;
 
 /**
  * What a response's head decided, for both transports: its status, whether the connection is kept, whether a 200 is
@@ -59,11 +61,28 @@ final class ResponseHead
     }
 
     /**
+     * Hands one span of the body on, stamped {@code readNs}: to the error body when this response's body is one,
+     * else to {@code recorder}, which is then asked whether the request must end ({@link StreamRecorder#stopNow}).
+     *
+     * @return the class the request must end as now, or {@link ErrorClass#NONE} to read on.
+     */
+    ErrorClass body(
+        final StreamRecorder recorder, final byte[] src, final int offset, final int length, final long readNs)
+    {
+        if (keptAsErrorBody(src, offset, length))
+        {
+            return ErrorClass.NONE;
+        }
+        recorder.onBytes(src, offset, length, readNs);
+        return recorder.stopNow();
+    }
+
+    /**
      * Keeps {@code src[offset, offset + length)} as error body, up to the limit, when this response's body is one.
      *
      * @return whether it is (the bytes are then not a stream's, and go to no recorder).
      */
-    boolean keptAsErrorBody(final byte[] src, final int offset, final int length)
+    private boolean keptAsErrorBody(final byte[] src, final int offset, final int length)
     {
         if (errorBody == null)
         {
