@@ -61,6 +61,25 @@ public final class SimOptions
         "wrong otherwise; other prompts as usual (default: off).")
     Double taskAccuracy;
 
+    @Option(names = "--sim-prefix-cache-block", defaultValue = "0", paramLabel = "TOKENS", description = "Model a " +
+        "prefix cache of blocks of this many tokens (words), vLLM's way: a prompt's leading blocks seen before cost " +
+        "no prefill and are reported as cached_tokens and in vLLM's prefix_cache counters (0: no cache; vLLM's " +
+        "block is 16).")
+    int prefixCacheBlock;
+
+    @Option(names = "--sim-prefix-cache-blocks", defaultValue = "1000000", paramLabel = "BLOCKS",
+        description = "The prefix cache's size in blocks, least recently used out first (0: unbounded).")
+    int prefixCacheBlocks;
+
+    @Option(names = "--sim-spec-tokens", defaultValue = "0", paramLabel = "K", description = "Model a speculative " +
+        "decoder drafting K tokens a step, each accepted in order with probability --sim-spec-acceptance; a step " +
+        "streams the accepted tokens and one more as one chunk, and vLLM's spec_decode counters report it (0: off).")
+    int specTokens;
+
+    @Option(names = "--sim-spec-acceptance", defaultValue = "0.7", paramLabel = "P",
+        description = "The probability that each draft token is accepted, in [0, 1].")
+    double specAcceptance;
+
     private FaultKind[] faultKinds()
     {
         if ("default".equals(faultKinds))
@@ -91,7 +110,11 @@ public final class SimOptions
             .faultRate(faultRate)
             .faultKinds(faultKinds())
             .seed(simSeed)
-            .taskAccuracy(taskAccuracy == null ? SimConfig.TASKS_OFF : taskAccuracy);
+            .taskAccuracy(taskAccuracy == null ? SimConfig.TASKS_OFF : taskAccuracy)
+            .prefixCacheBlockTokens(prefixCacheBlock)
+            .prefixCacheBlocks(prefixCacheBlocks)
+            .specTokens(specTokens)
+            .specAcceptance(specAcceptance);
         try
         {
             return c.validate();
