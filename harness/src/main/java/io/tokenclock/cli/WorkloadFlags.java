@@ -46,7 +46,9 @@ final class WorkloadFlags
     Path dataset;
 
     @Option(names = "--dataset-format",
-        description = "jsonl (prompt or messages per line), sharegpt, or mooncake (trace) (default: ${DEFAULT-VALUE}).")
+        description = "jsonl (prompt or messages per line), sharegpt, or a trace: mooncake (Mooncake's and AIPerf's " +
+            "mooncake_trace, sessions included), tracelab (TraceLab round traces), weka (Weka/AgentX cc-traces) " +
+            "(default: ${DEFAULT-VALUE}).")
     String datasetFormat;
 
     /** Sets the builder from the flags that {@code given} says apply. */

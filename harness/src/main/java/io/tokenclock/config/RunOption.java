@@ -134,7 +134,9 @@ public final class RunOption<T>
     public static final RunOption<String> DATASET_FORMAT = workload("datasetFormat", String.class)
         .flag("--dataset-format").namedKey("workload.dataset.format").defaultsTo("jsonl").doc("The dataset's format.");
     public static final RunOption<Integer> BLOCK_SIZE = workload("blockSize", Integer.class)
-        .key("workload.dataset.block_size").defaultsTo(512).unit("tokens").doc("Tokens per Mooncake hash_ids block.");
+        .key("workload.dataset.block_size").unit("tokens")
+        .doc("Tokens per hash id of a trace, or null for the format's own (Mooncake 512, TraceLab 64; Weka traces " +
+            "give theirs).");
     public static final RunOption<SharedPrefixes> PREFIXES = workload("prefixes", SharedPrefixes.class)
         .namedKey("workload.prefix").doc("Shared prompt prefixes, or null.");
     public static final RunOption<Double> CANCEL_RATE = workload("cancelRate", Double.class).flag("--cancel-rate")
@@ -186,7 +188,11 @@ public final class RunOption<T>
         .key("load.duration_s").unit("s").doc("The measured window, s, or null.");
     public static final RunOption<Boolean> FIXED_SCHEDULE = loadShape("fixedSchedule", Boolean.class)
         .flag("--fixed-schedule").key("load.fixed_schedule").defaultsTo(false)
-        .doc("Replay a mooncake trace on its own timestamps (open loop).");
+        .doc("Replay a trace (mooncake, tracelab, weka) on its own schedule: each request, or each session's first " +
+            "turn, at its timestamp, each later turn by its delay (open loop).");
+    public static final RunOption<Double> TRACE_SPEEDUP = loadShape("traceSpeedup", Double.class)
+        .flag("--trace-speedup").key("load.trace_speedup").defaultsTo(1.0).unit("x")
+        .doc("Replay a trace this many times faster: every timestamp and delay of the trace is divided by it.");
     public static final RunOption<Double> DRAIN_TIMEOUT_S = loadShape("drainTimeoutS", Double.class)
         .flag("--drain-timeout").key("load.drain_timeout_s").defaultsTo(60.0).unit("s")
         .doc("Seconds to let in-flight requests finish after the last start; the rest are cancelled.");

@@ -97,7 +97,7 @@ public final class RunOptions
      * @param segments          Traffic segments, or null.
      * @param dataset           A dataset or trace to replay instead of synthetic prompts, or null.
      * @param datasetFormat     The dataset's format.
-     * @param blockSize         Tokens per Mooncake hash_ids block.
+     * @param blockSize         Tokens per hash id of a trace, or null for the format's own.
      * @param prefixes          Shared prompt prefixes, or null.
      * @param cancelRate        Fraction of requests the client cancels.
      * @param cancelAfterMs     Cancel after this long, ms (0: not by time).
@@ -108,7 +108,7 @@ public final class RunOptions
      */
     public record Workload(long seed, int inputTokens, String prompt, LengthSpec inputLengths,
         LengthSpec outputLengths, double lengthCorrelation, List<SegmentSpec> segments, Path dataset,
-        String datasetFormat, int blockSize, SharedPrefixes prefixes, double cancelRate, double cancelAfterMs,
+        String datasetFormat, Integer blockSize, SharedPrefixes prefixes, double cancelRate, double cancelAfterMs,
         int cancelAfterTokens, LengthSpec sessionTurns, LengthSpec thinkTimeMs, AgentSpec agent)
     {
         public Workload
@@ -133,6 +133,7 @@ public final class RunOptions
      * @param requests          Measured requests, or null when the duration ends the run.
      * @param durationS         The measured window, s, or null.
      * @param fixedSchedule     Replay a trace's own timestamps as the schedule.
+     * @param traceSpeedup      A trace's timestamps and delays are divided by it.
      * @param drainTimeoutS     How long requests in flight may finish after the window, s.
      * @param graceS            After Ctrl-C or SIGTERM, how long requests in flight may finish, s.
      * @param scenario          The MLPerf-style preset the load came from, or null.
@@ -141,7 +142,8 @@ public final class RunOptions
     public record Load(Integer concurrency, Double rate, ArrivalProcess.Kind arrival, double burstiness,
         Integer maxConcurrency, Integer users, boolean sticky, RateSchedule.Ramp ramp,
         ConcurrencySchedule concurrencyStages, List<RateSchedule.Stage> stages, Long requests, Double durationS,
-        boolean fixedSchedule, double drainTimeoutS, double graceS, Scenario scenario, TailQuantile minSamplesFor)
+        boolean fixedSchedule, double traceSpeedup, double drainTimeoutS, double graceS, Scenario scenario,
+        TailQuantile minSamplesFor)
     {
         public Load
         {

@@ -481,6 +481,12 @@ public final class RunOptionsBuilder
         return set(RunOption.FIXED_SCHEDULE, fixedSchedule);
     }
 
+    /** Sets {@link RunOption#TRACE_SPEEDUP}. */
+    public RunOptionsBuilder traceSpeedup(final double traceSpeedup)
+    {
+        return set(RunOption.TRACE_SPEEDUP, traceSpeedup);
+    }
+
     /** Sets {@link RunOption#DRAIN_TIMEOUT_S}. */
     public RunOptionsBuilder drainTimeoutS(final double drainTimeoutS)
     {

@@ -79,6 +79,7 @@ import static io.tokenclock.config.RunOption.SHARD;
 import static io.tokenclock.config.RunOption.STAGES;
 import static io.tokenclock.config.RunOption.TEMPERATURE;
 import static io.tokenclock.config.RunOption.TIMEOUT_S;
+import static io.tokenclock.config.RunOption.TRACE_SPEEDUP;
 import static io.tokenclock.config.RunOption.URL;
 import static io.tokenclock.config.RunOption.USERS;
 import static io.tokenclock.config.RunOption.WAIT_READY_S;
@@ -386,10 +387,10 @@ final class RunRules
         }
         else if (b.get(FIXED_SCHEDULE))
         {
-            if (b.get(DATASET) == null || !"mooncake".equals(b.get(DATASET_FORMAT)))
+            if (b.get(DATASET) == null || !List.of("mooncake", "tracelab", "weka").contains(b.get(DATASET_FORMAT)))
             {
-                throw fail(b.name(FIXED_SCHEDULE) + " replays a trace's timestamps: it needs a Mooncake trace (" +
-                    b.name(DATASET) + " with " + b.name(DATASET_FORMAT) + " mooncake)");
+                throw fail(b.name(FIXED_SCHEDULE) + " replays a trace's timestamps: it needs a trace (" +
+                    b.name(DATASET) + " with " + b.name(DATASET_FORMAT) + " mooncake, tracelab or weka)");
             }
             if (b.get(CONCURRENCY) != null || b.get(RATE) != null)
             {
@@ -502,6 +503,39 @@ final class RunRules
         }
     }
 
+    /**
+     * A trace's own rules: a session trace (TraceLab, Weka, or a Mooncake trace replayed on its schedule) runs on its
+     * own schedule, or N sessions at a time, never at a rate; a Weka trace gives its own block size; and the speed-up
+     * divides a trace's timestamps and delays, so it needs a trace that has them.
+     */
+    private static void trace(final RunOptionsBuilder b)
+    {
+        final String format = b.get(DATASET) == null ? null : b.get(DATASET_FORMAT);
+        final boolean sessionFormat = "tracelab".equals(format) || "weka".equals(format);
+        if (sessionFormat && b.get(RATE) != null)
+        {
+            throw fail("a " + format + " trace replays its sessions on their own schedule: use " +
+                b.name(FIXED_SCHEDULE) + ", or " + b.name(CONCURRENCY) + " N for N sessions at a time, not " +
+                b.name(RATE));
+        }
+        if ("weka".equals(format) && b.get(BLOCK_SIZE) != null)
+        {
+            throw fail("a weka trace gives its own block_size: drop " + b.name(BLOCK_SIZE));
+        }
+        final double speedup = b.get(TRACE_SPEEDUP);
+        if (!(speedup > 0) || Double.isInfinite(speedup))
+        {
+            throw fail(b.name(TRACE_SPEEDUP) + " must be a number > 0: " + speedup);
+        }
+        final boolean traced = "mooncake".equals(format) || sessionFormat;
+        if (speedup != 1.0 && (!traced || b.get(RATE) != null))
+        {
+            throw fail(b.name(TRACE_SPEEDUP) + " divides a trace's timestamps and delays: it needs a trace (" +
+                b.name(DATASET) + " with " + b.name(DATASET_FORMAT) + " mooncake, tracelab or weka) replayed with " +
+                b.name(FIXED_SCHEDULE) + " or " + b.name(CONCURRENCY));
+        }
+    }
+
     private static void workload(final RunOptionsBuilder b)
     {
         if (b.get(DATASET) != null && !Datasets.FORMATS.contains(b.get(DATASET_FORMAT)))
@@ -519,10 +553,11 @@ final class RunRules
                 b.name(CANCEL_AFTER_MS) + " > 0 or " + b.name(CANCEL_AFTER_TOKENS) + " >= 1");
         }
         new CancellationRule(b.get(CANCEL_RATE), b.get(CANCEL_AFTER_MS), b.get(CANCEL_AFTER_TOKENS), b.get(SEED));
-        if (b.get(BLOCK_SIZE) < 1)
+        if (b.get(BLOCK_SIZE) != null && b.get(BLOCK_SIZE) < 1)
         {
             throw fail(b.name(BLOCK_SIZE) + " must be >= 1: " + b.get(BLOCK_SIZE));
         }
+        trace(b);
         if (b.get(MAX_TOKENS) < 0)
         {
             throw fail(b.name(MAX_TOKENS) + " must be >= 0 (0 leaves it to the server): " + b.get(MAX_TOKENS));

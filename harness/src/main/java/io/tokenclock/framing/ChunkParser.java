@@ -14,8 +14,11 @@ import java.nio.charset.StandardCharsets;
  * Extracted: the response {@code id}; for {@code choices[0]} the {@code delta.content} (or {@code text} on
  * {@code /v1/completions}), {@code delta.reasoning_content} (or {@code delta.reasoning}), whether
  * {@code delta.tool_calls} is present, and {@code finish_reason}; {@code usage.prompt_tokens} and
- * {@code usage.completion_tokens}; the engine's own timings when the server reports them as llama.cpp's server does,
- * in a top-level {@code timings} object ({@code prompt_ms}, {@code predicted_n}, {@code predicted_ms}); whether a
+ * {@code usage.completion_tokens}, and the prompt tokens the server served from its prefix cache,
+ * {@code usage.prompt_tokens_details.cached_tokens} (OpenAI chat and completions; vLLM with
+ * {@code --enable-prompt-tokens-details}, SGLang, llama.cpp's server); the engine's own timings when the server reports
+ * them as llama.cpp's server does, in a top-level {@code timings} object ({@code prompt_ms}, {@code predicted_n},
+ * {@code predicted_ms}, and with speculative decoding {@code draft_n} and {@code draft_n_accepted}); whether a
  * top-level {@code error} object is present; whether the payload is the {@code [DONE]} sentinel. Everything else is
  * skipped structurally (strings with escapes, nested values).
  * Only {@code choices[0]} is read: tokenclock requests one choice per request.
@@ -48,10 +51,14 @@ public final class ChunkParser
     private static final byte[] TOOL_CALLS = bytes("tool_calls");
     private static final byte[] PROMPT_TOKENS = bytes("prompt_tokens");
     private static final byte[] COMPLETION_TOKENS = bytes("completion_tokens");
+    private static final byte[] PROMPT_TOKENS_DETAILS = bytes("prompt_tokens_details");
+    private static final byte[] CACHED_TOKENS = bytes("cached_tokens");
     private static final byte[] TIMINGS = bytes("timings");
     private static final byte[] PROMPT_MS = bytes("prompt_ms");
     private static final byte[] PREDICTED_N = bytes("predicted_n");
     private static final byte[] PREDICTED_MS = bytes("predicted_ms");
+    private static final byte[] DRAFT_N = bytes("draft_n");
+    private static final byte[] DRAFT_N_ACCEPTED = bytes("draft_n_accepted");
     private static final byte[] STOP = bytes("stop");
     private static final byte[] LENGTH = bytes("length");
     private static final byte[] TOOL_CALLS_REASON = bytes("tool_calls");
@@ -85,9 +92,12 @@ public final class ChunkParser
     private int toolCallsLength;
     private long promptTokens;
     private long completionTokens;
+    private long cachedTokens;
     private long enginePromptNs;
     private long engineDecodeNs;
     private long enginePredictedTokens;
+    private long engineDraftTokens;
+    private long engineDraftAccepted;
 
     /**
      * Parses one event's data.
@@ -203,6 +213,15 @@ public final class ChunkParser
     }
 
     /**
+     * @return the prompt tokens the server found in its prefix cache, {@code usage.prompt_tokens_details.cached_tokens},
+     * or -1 if absent (a server that omits the details reports nothing, not zero).
+     */
+    public long cachedTokens()
+    {
+        return cachedTokens;
+    }
+
+    /**
      * @return the engine's prompt time, {@code timings.prompt_ms}, in nanoseconds (rounded to the nearest), or -1 if
      * absent or not a non-negative number.
      */
@@ -224,6 +243,18 @@ public final class ChunkParser
     public long enginePredictedTokens()
     {
         return enginePredictedTokens;
+    }
+
+    /** @return the tokens the engine's speculative decoder drafted, {@code timings.draft_n}, or -1 if absent. */
+    public long engineDraftTokens()
+    {
+        return engineDraftTokens;
+    }
+
+    /** @return the drafted tokens the model accepted, {@code timings.draft_n_accepted}, or -1 if absent. */
+    public long engineDraftAccepted()
+    {
+        return engineDraftAccepted;
     }
 
     /**
@@ -260,9 +291,12 @@ public final class ChunkParser
         toolCallsLength = 0;
         promptTokens = -1;
         completionTokens = -1;
+        cachedTokens = -1;
         enginePromptNs = -1;
         engineDecodeNs = -1;
         enginePredictedTokens = -1;
+        engineDraftTokens = -1;
+        engineDraftAccepted = -1;
     }
 
     private void parseTop()
@@ -446,6 +480,41 @@ public final class ChunkParser
             {
                 completionTokens = readLongOrSkip();
             }
+            else if (keyIs(ks, kl, PROMPT_TOKENS_DETAILS))
+            {
+                parseCachedTokens();
+            }
+            else
+            {
+                skipValue();
+            }
+        }
+        while (nextMember('}'));
+    }
+
+    /**
+     * Reads {@code cached_tokens} out of a usage details object ({@code prompt_tokens_details}); any other member is
+     * skipped. A details object the server sent as {@code null} leaves the count unknown.
+     */
+    private void parseCachedTokens()
+    {
+        if (skipIfNull())
+        {
+            return;
+        }
+        expect('{');
+        if (peekIs('}'))
+        {
+            pos++;
+            return;
+        }
+        do
+        {
+            readKey();
+            if (keyIs(strStart, strEnd - strStart, CACHED_TOKENS))
+            {
+                cachedTokens = readLongOrSkip();
+            }
             else
             {
                 skipValue();
@@ -482,6 +551,14 @@ public final class ChunkParser
             else if (keyIs(ks, kl, PREDICTED_N))
             {
                 enginePredictedTokens = readLongOrSkip();
+            }
+            else if (keyIs(ks, kl, DRAFT_N))
+            {
+                engineDraftTokens = readLongOrSkip();
+            }
+            else if (keyIs(ks, kl, DRAFT_N_ACCEPTED))
+            {
+                engineDraftAccepted = readLongOrSkip();
             }
             else
             {

@@ -8,7 +8,13 @@ package io.tokenclock.load;
  * @param body             the UTF-8 request body.
  * @param promptTokensHint the prompt's approximate length in tokens, or -1 when unknown (a dataset's own messages).
  * @param group            the request's group (segment) index, 0 when the workload has none.
+ * @param tag              where the request stands in a session or an agent task, or {@link RequestTag#NONE}.
  */
-public record BuiltRequest(byte[] body, int promptTokensHint, int group)
+public record BuiltRequest(byte[] body, int promptTokensHint, int group, RequestTag tag)
 {
+    /** A request that belongs to no session or task. */
+    public BuiltRequest(final byte[] body, final int promptTokensHint, final int group)
+    {
+        this(body, promptTokensHint, group, RequestTag.NONE);
+    }
 }

@@ -10,7 +10,9 @@ import io.tokenclock.recording.SlotPool;
  * <ul>
  * <li>{@link OpenLoopDriver}: starts fixed before the run by the seed, whatever the server does;</li>
  * <li>{@link ClosedLoopDriver}: a fixed number of requests in flight (or one per concurrency stage);</li>
- * <li>{@link UserSessionDriver}: simulated users whose next turn is due a think time after their last answer.</li>
+ * <li>{@link UserSessionDriver}: simulated users whose next turn is due a think time after their last answer;</li>
+ * <li>{@link TraceSessionDriver}: a trace's sessions, each opening at its own time (or as another closes) and each
+ * turn due the trace's delay after the previous one ended.</li>
  * </ul>
  * This base holds what they share: the stop flag, the measurement window, cold start, taking a slot, waiting for an
  * intended start, and submitting.
@@ -20,7 +22,7 @@ import io.tokenclock.recording.SlotPool;
  * {@link #scheduleHash()} once, after the generator finished.
  */
 public abstract sealed class LoadGenerator implements Runnable
-    permits OpenLoopDriver, ClosedLoopDriver, UserSessionDriver
+    permits OpenLoopDriver, ClosedLoopDriver, UserSessionDriver, TraceSessionDriver
 {
     /** Builds request number {@code i}. Called on the generator thread, ahead of the request's intended start. */
     public interface RequestFiller
@@ -131,6 +133,30 @@ public abstract sealed class LoadGenerator implements Runnable
             throw new IllegalArgumentException("a session filler needs a plan of simulated users");
         }
         return new UserSessionDriver(plan, clock, pool, sessions, sink, waiter);
+    }
+
+    /** The driver of a trace's sessions for {@code plan}, waiting by parking the calling thread. */
+    public static LoadGenerator ofTrace(
+        final LoadPlan plan, final NanoClock clock, final SlotPool pool, final TraceFiller trace,
+        final RequestSink sink)
+    {
+        return ofTrace(plan, clock, pool, trace, sink, ParkingWaiter.INSTANCE);
+    }
+
+    /**
+     * The driver of a trace's sessions for {@code plan}, waiting through {@code waiter}.
+     *
+     * @throws IllegalArgumentException for a plan that is not a trace's sessions.
+     */
+    public static LoadGenerator ofTrace(
+        final LoadPlan plan, final NanoClock clock, final SlotPool pool, final TraceFiller trace,
+        final RequestSink sink, final Waiter waiter)
+    {
+        if (!plan.traceSessions())
+        {
+            throw new IllegalArgumentException("a trace filler needs a plan of trace sessions");
+        }
+        return new TraceSessionDriver(plan, clock, pool, trace, sink, waiter);
     }
 
     @Override
@@ -376,6 +402,12 @@ public abstract sealed class LoadGenerator implements Runnable
         slot.bodyLength = request.body().length;
         slot.promptTokensHint = request.promptTokensHint();
         slot.group = request.group();
+        final RequestTag tag = request.tag();
+        slot.sessionId = tag.sessionId();
+        slot.turn = tag.turn();
+        slot.task = tag.task();
+        slot.step = tag.step();
+        slot.idealCachedTokens = tag.idealCachedTokens();
         slot.requestId = i;
         slot.phase = phase;
         final boolean limitReached = countMeasured(phase, slot.scheduledNs);

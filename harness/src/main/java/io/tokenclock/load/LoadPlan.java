@@ -24,12 +24,27 @@ package io.tokenclock.load;
  * @param users             user-centric load: this many simulated users run multi-turn sessions, each turn starting a
  *                          think time after the user's previous answer ended; 0 for none. The rate emerges from the
  *                          users, and a slow answer delays that user's next turn instead of bursting later.
+ * @param traceSessions     a trace's sessions bring their own schedule ({@link TraceFiller}): on a fixed schedule
+ *                          (open loop) each opens at its own time, in a closed loop {@code concurrency} of them are
+ *                          open at a time; the run ends when the trace does.
  */
 public record LoadPlan(
     boolean closedLoop, int concurrency, ArrivalProcess arrivals, int maxInFlight,
     long measureRequests, long measureDurationNs, long warmupRequests, long warmupDurationNs, long[] fixedOffsetsNs,
-    RateSchedule rateSchedule, int groupsPerStage, int users, ConcurrencySchedule concurrencyStages)
+    RateSchedule rateSchedule, int groupsPerStage, int users, ConcurrencySchedule concurrencyStages,
+    boolean traceSessions)
 {
+    /** A plan without a trace's sessions. */
+    public LoadPlan(
+        final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
+        final long measureRequests, final long measureDurationNs, final long warmupRequests,
+        final long warmupDurationNs, final long[] fixedOffsetsNs, final RateSchedule rateSchedule,
+        final int groupsPerStage, final int users, final ConcurrencySchedule concurrencyStages)
+    {
+        this(closedLoop, concurrency, arrivals, maxInFlight, measureRequests, measureDurationNs, warmupRequests,
+            warmupDurationNs, fixedOffsetsNs, rateSchedule, groupsPerStage, users, concurrencyStages, false);
+    }
+
     /** A plan without closed-loop stages. */
     public LoadPlan(
         final boolean closedLoop, final int concurrency, final ArrivalProcess arrivals, final int maxInFlight,
@@ -96,7 +111,7 @@ public record LoadPlan(
         {
             throw new IllegalArgumentException("--concurrency must be >= 1");
         }
-        if (!closedLoop && arrivals == null && fixedOffsetsNs == null && users == 0)
+        if (!closedLoop && arrivals == null && fixedOffsetsNs == null && users == 0 && !traceSessions)
         {
             throw new IllegalArgumentException("open loop needs an arrival process");
         }
@@ -116,7 +131,8 @@ public record LoadPlan(
         {
             throw new IllegalArgumentException("groupsPerStage must be >= 1");
         }
-        if (measureRequests <= 0 && measureDurationNs <= 0 && fixedOffsetsNs == null && rateSchedule == null)
+        if (measureRequests <= 0 && measureDurationNs <= 0 && fixedOffsetsNs == null && rateSchedule == null &&
+            !traceSessions)
         {
             throw new IllegalArgumentException("set --requests or --duration");
         }

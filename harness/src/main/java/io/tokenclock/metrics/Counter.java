@@ -46,7 +46,21 @@ public enum Counter
      * The part of {@link #WASTED_INPUT_TOKENS} counted by the harness's tokenizer (the server reported no usage for
      * those requests); the rest is the server's count (feeds the cost).
      */
-    WASTED_INPUT_TOKENS_FROM_TOKENIZER("wasted_input_tokens_from_tokenizer", Section.COST);
+    WASTED_INPUT_TOKENS_FROM_TOKENIZER("wasted_input_tokens_from_tokenizer", Section.COST),
+    /** Prompt tokens the server said it served from its prefix cache, over measured ok requests that said. */
+    CACHED_TOKENS("cached_tokens", Section.CACHE),
+    /** Measured ok requests whose server reported their cached tokens. */
+    CACHE_REPORTING_REQUESTS("reporting_requests", Section.CACHE),
+    /** The input tokens of those requests. */
+    CACHE_REPORTING_INPUT_TOKENS("reporting_input_tokens", Section.CACHE),
+    /** Prompt tokens an infinite prefix cache would have held (a trace's blocks seen before, a session's history). */
+    IDEAL_CACHED_TOKENS("ideal_cached_tokens", Section.CACHE),
+    /** The input tokens, as the workload counted them, of the requests the ideal covers. */
+    IDEAL_INPUT_TOKENS("ideal_input_tokens", Section.CACHE),
+    /** Tokens the engine's speculative decoder drafted, as measured ok requests reported them. */
+    ENGINE_DRAFT_TOKENS("engine_draft_tokens", Section.CACHE),
+    /** Drafted tokens the engine accepted, as the same requests reported them. */
+    ENGINE_DRAFT_ACCEPTED("engine_draft_accepted", Section.CACHE);
 
     /** Where in {@code record.json} a counter is written. */
     public enum Section
@@ -59,7 +73,12 @@ public enum Counter
          * Not written under its own key: {@code report.cost} derives its wasted tokens and money from it
          * (docs/COST_ENERGY.md), so its key only names it.
          */
-        COST
+        COST,
+        /**
+         * {@code report.cache}, under the counter's key, with the hit rates derived from them (docs/RESULTS.md):
+         * what the prefix cache and the speculative decoder did, per request.
+         */
+        CACHE
     }
 
     private final String key;

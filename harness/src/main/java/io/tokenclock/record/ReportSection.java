@@ -22,14 +22,30 @@ import io.tokenclock.metrics.Counter;
  *                      declaration of checks and judge, whose shape is the contract's.
  * @param server        the server's own figures over the window, or null: a tree, since which gauges and engine
  *                      latencies it holds depends on what the engine's {@code /metrics} exposed.
+ * @param cache         what the prefix cache and the speculative decoder did, per request, with the ideal beside
+ *                      it; null when no request said.
+ * @param sessions      a session trace's sessions, or null for any other workload.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record ReportSection(Window window, Counts counts, Map<String, Long> errorsByClass, Throughput throughput,
     Map<String, Dist> distributions, List<String> tailWarnings, JsonNode clientReceiveDelay,
     JsonNode clientSendDelay, ColdStart coldStart,
     Tasks tasks, Map<String, Segment> segments, Harness harness, Goodput goodput, JsonNode quality,
-    RepetitionRef repetitions, JsonNode server, Cost cost, Energy energy)
+    RepetitionRef repetitions, JsonNode server, Cost cost, Energy energy, Cache cache, Sessions sessions)
 {
+    /** A section without cache or session figures (peers' results read in, older writers). */
+    public ReportSection(final Window window, final Counts counts, final Map<String, Long> errorsByClass,
+        final Throughput throughput, final Map<String, Dist> distributions, final List<String> tailWarnings,
+        final JsonNode clientReceiveDelay, final JsonNode clientSendDelay, final ColdStart coldStart,
+        final Tasks tasks, final Map<String, Segment> segments, final Harness harness, final Goodput goodput,
+        final JsonNode quality, final RepetitionRef repetitions, final JsonNode server, final Cost cost,
+        final Energy energy)
+    {
+        this(window, counts, errorsByClass, throughput, distributions, tailWarnings, clientReceiveDelay,
+            clientSendDelay, coldStart, tasks, segments, harness, goodput, quality, repetitions, server, cost, energy,
+            null, null);
+    }
+
     /** @return the distribution of metric {@code key}, or an empty one when the record has none. */
     public Dist distribution(final String key)
     {
@@ -83,6 +99,31 @@ public record ReportSection(Window window, Counts counts, Map<String, Long> erro
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Tasks(long tasks, long succeeded, long failedRequests, long stepLimited, double successRate,
         double tasksPerS, Dist taskLatency, Dist steps, double modelTimeS, double toolTimeS, long retries)
+    {
+    }
+
+    /**
+     * {@code report.cache}: the prompt tokens the server said it served from its prefix cache, over the measured ok
+     * requests whose server said so, against the tokens an infinite cache would have held (the workload's ideal), and
+     * the engine's own per-request speculative drafts; each count is a {@link Counter} of section
+     * {@link Counter.Section#CACHE} under its key, each rate derived from them (null when its denominator is 0).
+     * {@code server_hit_rate} restates {@code report.server.prefix_cache_hit_rate} beside the client's figures.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Cache(long reportingRequests, long reportingInputTokens, long cachedTokens, Double hitRate,
+        long idealInputTokens, long idealCachedTokens, Double idealHitRate, Double serverHitRate,
+        long engineDraftTokens, long engineDraftAccepted, Double engineAcceptanceRate)
+    {
+    }
+
+    /**
+     * {@code report.sessions}: a session trace's sessions, the time its sessions spent in requests against the waits
+     * that were the trace's own (its delays, tool and think times, divided by the speed-up).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Sessions(String format, double traceSpeedup, long sessions, long completed, long turns,
+        long subagents, Dist turnsPerSession, Dist sessionE2e, double inRequestsS, double traceWaitsS,
+        Double traceWaitShare)
     {
     }
 

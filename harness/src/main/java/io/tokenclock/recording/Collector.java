@@ -53,7 +53,21 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
      * was built) because the server reported no usage for the request; the rest is the server's own count.
      */
     public static final int MEASURED_WASTED_INPUT_TOKENS_TOKENIZER = 15;
-    private static final int COUNTER_COUNT = 16;
+    /** Prompt tokens the server said it served from its prefix cache, over measured ok requests that said. */
+    public static final int MEASURED_CACHED_TOKENS = 16;
+    /** Measured ok requests whose server reported their cached tokens (0 among them included). */
+    public static final int MEASURED_CACHE_REPORTING = 17;
+    /** The input tokens of those requests: the denominator of the per-request hit rate. */
+    public static final int MEASURED_CACHE_REPORTING_INPUT_TOKENS = 18;
+    /** Prompt tokens an infinite prefix cache would have held, over measured ok requests whose workload says. */
+    public static final int MEASURED_IDEAL_CACHED_TOKENS = 19;
+    /** The input tokens (as the workload counted them) of those requests: the ideal hit rate's denominator. */
+    public static final int MEASURED_IDEAL_INPUT_TOKENS = 20;
+    /** Tokens the engine's speculative decoder drafted, over measured ok requests that reported it. */
+    public static final int MEASURED_ENGINE_DRAFT_TOKENS = 21;
+    /** Drafted tokens the engine accepted, over the same requests. */
+    public static final int MEASURED_ENGINE_DRAFT_ACCEPTED = 22;
+    private static final int COUNTER_COUNT = 23;
     static final long MAX_PARK_NS = 100_000_000;
 
     private final RingBuffer ring;

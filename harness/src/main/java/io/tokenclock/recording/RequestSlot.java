@@ -107,6 +107,19 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public int group;
     /** The simulated user the request belongs to (user-centric load), or -1. */
     public int user = -1;
+    /** The trace's own id of the session the request belongs to (a session trace), or null. */
+    public String sessionId;
+    /** The request's turn in its session, 0-based, or -1 outside a session. */
+    public int turn = -1;
+    /** The agent task the request is a step of (a run-wide number), or -1 outside an agent workload. */
+    public long task = -1;
+    /** The request's step in its task, 0-based, or -1 outside an agent workload. */
+    public int step = -1;
+    /**
+     * The prompt tokens an infinite prefix cache would have held for this request (a trace's hash blocks seen before
+     * in the run, and a session's history), or -1 when the workload cannot say.
+     */
+    public long idealCachedTokens = -1;
     /** Cancellation rule: abort after this many content-bearing chunks (0: never). */
     public int cancelAfterChunks;
     /** Cancellation rule: abort this long after the send (0: never). */
@@ -137,6 +150,12 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public int malformedEvents;
     public int errorEvents;
     public long usagePromptTokens = -1;
+    /**
+     * The prompt tokens the server said it served from its prefix cache, or -1 when it did not say. Filled from
+     * whichever field the request's API reports it in: {@code usage.prompt_tokens_details.cached_tokens} (chat and
+     * completions; {@code framing.ChunkParser#cachedTokens}), and likewise for any other API's parser.
+     */
+    public long usageCachedTokens = -1;
     /** The server's {@code Retry-After} on a 429 or 503, in ms, or -1 when it gave none. */
     public long retryAfterMs = -1;
     /** How many times this request was sent again after a 429 ({@code --retry-429}). */
@@ -148,6 +167,10 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public long engineDecodeNs = -1;
     /** The engine's count of generated tokens ({@code timings.predicted_n}), or -1. */
     public long enginePredictedTokens = -1;
+    /** Tokens the engine's speculative decoder drafted for this request ({@code timings.draft_n}), or -1. */
+    public long engineDraftTokens = -1;
+    /** Drafted tokens the model accepted ({@code timings.draft_n_accepted}), or -1. */
+    public long engineDraftAccepted = -1;
     public byte[] responseId = new byte[64];
     public int responseIdLength;
     /** Raw (still JSON-escaped) answer bytes. */
@@ -197,6 +220,11 @@ public final class RequestSlot extends RequestSlotRhsPadding
         promptTokensHint = -1;
         group = 0;
         user = -1;
+        sessionId = null;
+        turn = -1;
+        task = -1;
+        step = -1;
+        idealCachedTokens = -1;
         cancelAfterChunks = 0;
         cancelAfterNs = 0;
         connectionId = -1;
@@ -214,12 +242,15 @@ public final class RequestSlot extends RequestSlotRhsPadding
         malformedEvents = 0;
         errorEvents = 0;
         usagePromptTokens = -1;
+        usageCachedTokens = -1;
         retryAfterMs = -1;
         retries429 = 0;
         usageCompletionTokens = -1;
         enginePromptNs = -1;
         engineDecodeNs = -1;
         enginePredictedTokens = -1;
+        engineDraftTokens = -1;
+        engineDraftAccepted = -1;
         responseIdLength = 0;
         text.clear();
         reasoning.clear();

@@ -283,6 +283,7 @@ public final class RequestStage implements Runnable
             increment(Collector.MEASURED_OK);
             add(Collector.MEASURED_OUTPUT_TOKENS, m.outputTokens);
             add(Collector.MEASURED_INPUT_TOKENS, Math.max(0, m.inputTokens));
+            cache(slot, m);
         }
         else
         {
@@ -299,6 +300,31 @@ public final class RequestStage implements Runnable
             wastedInput(slot, m, cancelled);
             final int errorClass = slot.errorClass.ordinal();
             errorsByClass.lazySet(errorClass, errorsByClass.get(errorClass) + 1);
+        }
+    }
+
+    /**
+     * Counts what an ok request said of the prefix cache: the cached tokens its server reported (with its input
+     * tokens, the per-request hit rate's denominator), the tokens an infinite cache would have held (with the
+     * workload's count of its input), and its engine's speculative drafts.
+     */
+    private void cache(final RequestSlot slot, final RequestMetrics m)
+    {
+        if (slot.usageCachedTokens >= 0)
+        {
+            add(Collector.MEASURED_CACHED_TOKENS, slot.usageCachedTokens);
+            increment(Collector.MEASURED_CACHE_REPORTING);
+            add(Collector.MEASURED_CACHE_REPORTING_INPUT_TOKENS, Math.max(0, m.inputTokens));
+        }
+        if (slot.idealCachedTokens >= 0)
+        {
+            add(Collector.MEASURED_IDEAL_CACHED_TOKENS, slot.idealCachedTokens);
+            add(Collector.MEASURED_IDEAL_INPUT_TOKENS, Math.max(0, slot.promptTokensHint));
+        }
+        if (slot.engineDraftTokens >= 0)
+        {
+            add(Collector.MEASURED_ENGINE_DRAFT_TOKENS, slot.engineDraftTokens);
+            add(Collector.MEASURED_ENGINE_DRAFT_ACCEPTED, Math.max(0, slot.engineDraftAccepted));
         }
     }
 

@@ -288,12 +288,18 @@ public final class StreamRecorder implements SseEventHandler
         {
             s.usagePromptTokens = p.promptTokens();
         }
+        if (p.cachedTokens() >= 0)
+        {
+            s.usageCachedTokens = p.cachedTokens();
+        }
         if (p.engineDecodeNs() >= 0 || p.enginePromptNs() >= 0 || p.enginePredictedTokens() >= 0)
         {
             // A server that reports timings on every chunk (llama.cpp's timings_per_token) ends with the whole view.
             s.enginePromptNs = p.enginePromptNs();
             s.engineDecodeNs = p.engineDecodeNs();
             s.enginePredictedTokens = p.enginePredictedTokens();
+            s.engineDraftTokens = p.engineDraftTokens();
+            s.engineDraftAccepted = p.engineDraftAccepted();
         }
         if (p.isContentBearing())
         {

@@ -275,7 +275,8 @@ public final class RecordWriter
             segments(r.groups(), r.options().quality().rule().judgesOutputs()),
             new ReportSection.Harness(c.values()), GoodputSection.json(r),
             QualitySection.json(r), repetitions(r.options().state()), ServerMetricsReport.window(r),
-            CostEnergyReport.costSection(r), CostEnergyReport.energySection(r));
+            CostEnergyReport.costSection(r), CostEnergyReport.energySection(r), CacheSection.json(r),
+            CacheSection.sessions(r));
     }
 
     /** The per-metric tail warnings, then a step of the realtime clock under kernel stamps, if one was seen. */

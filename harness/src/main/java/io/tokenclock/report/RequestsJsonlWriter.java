@@ -143,6 +143,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         {
             g.writeNumberField("user", s.user);
         }
+        place(g, s);
         g.writeStringField("phase", phaseName(s.phase));
         g.writeStringField("status", status(s.status));
         if (s.status == RequestSlot.STATUS_OK)
@@ -159,6 +160,32 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeNumberField("retries_429", s.retries429);
         g.writeNumberField("connection", s.connectionId);
         g.writeBooleanField("new_connection", s.newConnection);
+    }
+
+    /**
+     * Where the request stands in its session or agent task, only for a request that has one, so that other runs'
+     * lines stay as they were: {@code session_id} (the trace's own) and {@code turn}; {@code task}, {@code step}, and
+     * {@code final_step}, true for the step whose answer is the task's final answer (it ended ok and called no tool).
+     */
+    private static void place(final JsonGenerator g, final RequestSlot s) throws IOException
+    {
+        if (s.sessionId != null)
+        {
+            g.writeStringField("session_id", s.sessionId);
+            g.writeNumberField("turn", s.turn);
+        }
+        if (s.task >= 0)
+        {
+            g.writeNumberField("task", s.task);
+            g.writeNumberField("step", s.step);
+            g.writeBooleanField("final_step", finalStep(s));
+        }
+    }
+
+    /** @return whether an agent step's answer is its task's final answer: it ended ok and called no tool. */
+    public static boolean finalStep(final RequestSlot s)
+    {
+        return s.task >= 0 && s.status == RequestSlot.STATUS_OK && s.toolCalls.length() == 0;
     }
 
     /** The request's stamps, ns on the run's clock, and every chunk's arrival (and token count, when known). */
@@ -202,6 +229,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeStringField("token_count_source", m.tokenCountSource);
         longOrNull(g, "usage_prompt_tokens", s.usagePromptTokens);
         longOrNull(g, "usage_completion_tokens", s.usageCompletionTokens);
+        longOrNull(g, "cached_tokens", s.usageCachedTokens);
+        if (s.idealCachedTokens >= 0)
+        {
+            g.writeNumberField("ideal_cached_tokens", s.idealCachedTokens);
+        }
         longOrNull(g, "harness_output_tokens", s.harnessOutputTokens);
         g.writeStringField("finish_reason", finishReason(s.finishReason));
         g.writeBooleanField("done_marker", s.doneSeen);
@@ -227,6 +259,12 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
             ms(g, "engine_prompt_ms", s.enginePromptNs);
             ms(g, "engine_decode_ms", s.engineDecodeNs);
             longOrNull(g, "engine_predicted_tokens", s.enginePredictedTokens);
+            if (s.engineDraftTokens >= 0)
+            {
+                // only an engine with a speculative decoder reports drafts (llama.cpp's timings.draft_n)
+                g.writeNumberField("engine_draft_tokens", s.engineDraftTokens);
+                longOrNull(g, "engine_draft_accepted", s.engineDraftAccepted);
+            }
         }
     }
 

@@ -96,6 +96,7 @@ final class ServerMetricsReport
         }
         final double hitRate = s.prefixCacheHitRate();
         n.put("prefix_cache_hit_rate", Double.isNaN(hitRate) ? null : hitRate);
+        n.set("spec_decode", specDecode(s));
         final ObjectNode counters = n.putObject("counters");
         for (final Map.Entry<EngineNames.Field, Double> e : s.deltas().entrySet())
         {
@@ -108,6 +109,40 @@ final class ServerMetricsReport
             latency(latency.putObject(e.getKey().key()), e.getValue(), CLIENT.get(e.getKey()), r);
         }
         return n;
+    }
+
+    /**
+     * @return {@code report.server.spec_decode}: the speculative decoder's acceptance over the bracket, from vLLM's
+     * counters (acceptance rate = accepted / draft tokens, mean accepted length = 1 + accepted / drafts), else from
+     * SGLang's own gauges (their mean over the window's scrapes); null when the engine exported neither.
+     */
+    private static ObjectNode specDecode(final ServerMetricsSummary s)
+    {
+        final double rate = s.specAcceptanceRate();
+        if (!Double.isNaN(rate))
+        {
+            final ObjectNode n = JSON.createObjectNode().put("acceptance_rate", rate)
+                .put("mean_accepted_length", finite(s.specMeanAcceptedLength()));
+            n.put("drafts", s.deltas().get(EngineNames.Field.SPEC_DRAFTS))
+                .put("draft_tokens", s.deltas().get(EngineNames.Field.SPEC_DRAFT_TOKENS))
+                .put("accepted_tokens", s.deltas().get(EngineNames.Field.SPEC_ACCEPTED_TOKENS));
+            return n.put("method", "counters over the bracket: " + s.sources().get(EngineNames.Field.SPEC_DRAFTS) +
+                ", " + s.sources().get(EngineNames.Field.SPEC_DRAFT_TOKENS) + ", " +
+                s.sources().get(EngineNames.Field.SPEC_ACCEPTED_TOKENS));
+        }
+        final ServerMetricsSummary.Gauge length = s.gauges().get(EngineNames.Field.SPEC_ACCEPT_LENGTH);
+        final ServerMetricsSummary.Gauge accept = s.gauges().get(EngineNames.Field.SPEC_ACCEPT_RATE);
+        if (length == null && accept == null)
+        {
+            return null;
+        }
+        final ObjectNode n = JSON.createObjectNode();
+        n.put("acceptance_rate", accept == null ? null : accept.mean());
+        n.put("mean_accepted_length", length == null ? null : length.mean());
+        return n.put("method", "the engine's own gauges, mean over the window's scrapes (" +
+            (length != null ? s.sources().get(EngineNames.Field.SPEC_ACCEPT_LENGTH) : "") +
+            (length != null && accept != null ? ", " : "") +
+            (accept != null ? s.sources().get(EngineNames.Field.SPEC_ACCEPT_RATE) : "") + ")");
     }
 
     private static void latency(final ObjectNode n, final ServerMetricsSummary.Latency engine, final Metric metric,

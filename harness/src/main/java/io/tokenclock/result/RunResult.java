@@ -24,6 +24,7 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
+import io.tokenclock.workload.SessionReport;
 
 /**
  * Everything a finished run measured, with the options that produced it: the input of record.json and the summary.
@@ -48,6 +49,7 @@ import io.tokenclock.workload.AgentWorkload;
  * @param energy        the energy measured over the window, or null when no power source was configured.
  * @param shard         the shard's part and start, or null when the run is not sharded.
  * @param host          the client machine as read before the window ({@link ClientHost#NONE} when not read).
+ * @param sessions      a session trace's sessions, or null for any other workload.
  */
 public record RunResult(
     RunOptions options,
@@ -66,8 +68,21 @@ public record RunResult(
     QualityReport quality,
     EnergyMeasurement energy,
     ShardInfo shard,
-    ClientHost host)
+    ClientHost host,
+    SessionReport sessions)
 {
+    /** A result of a workload without a trace's sessions. */
+    public RunResult(
+        final RunOptions options, final Target target, final Counts counts, final Window window,
+        final Map<Metric, Distribution> distributions, final ClientHealth clientHealth, final Provenance provenance,
+        final List<GroupResult> groups, final ColdStart coldStart, final AgentWorkload.Report tasks,
+        final String partialReason, final ServerMetricsSummary serverMetrics, final GoodputCounts goodput,
+        final QualityReport quality, final EnergyMeasurement energy, final ShardInfo shard, final ClientHost host)
+    {
+        this(options, target, counts, window, distributions, clientHealth, provenance, groups, coldStart, tasks,
+            partialReason, serverMetrics, goodput, quality, energy, shard, host, null);
+    }
+
     /** A result without the client machine (tests, tools that rebuild a result): see {@link ClientHost#NONE}. */
     public RunResult(
         final RunOptions options, final Target target, final Counts counts, final Window window,

@@ -48,6 +48,7 @@ import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
 import io.tokenclock.transport.StreamClient;
 import io.tokenclock.workload.AgentWorkload;
+import io.tokenclock.workload.TraceWorkload;
 
 /**
  * The measured phase of one run: wires the core around the client (slot pool, collector, request stage, load
@@ -248,7 +249,8 @@ final class Measurement implements AutoCloseable, RequestListener
             collector.windowEndNs(), wallSeconds), distributions(recorders, options), monitors.health(inLoad, ready,
             stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
             server.summary(collector.windowStartNs(), collector.windowEndNs()),
-            goodput == null ? null : goodput.overall(), qualityReport, energy, shardInfo(), prep.host());
+            goodput == null ? null : goodput.overall(), qualityReport, energy, shardInfo(), prep.host(),
+            prep.workload() instanceof TraceWorkload trace ? trace.report() : null);
     }
 
     /** @return the shard's part and start, or null for a run that is neither sharded nor started at a set time. */
@@ -356,6 +358,13 @@ final class Measurement implements AutoCloseable, RequestListener
         v.put(Counter.WASTED_INPUT_TOKENS, c.get(Collector.MEASURED_WASTED_INPUT_TOKENS));
         v.put(Counter.FAILED_OUTPUT_TOKENS, c.get(Collector.MEASURED_FAILED_OUTPUT_TOKENS));
         v.put(Counter.WASTED_INPUT_TOKENS_FROM_TOKENIZER, c.get(Collector.MEASURED_WASTED_INPUT_TOKENS_TOKENIZER));
+        v.put(Counter.CACHED_TOKENS, c.get(Collector.MEASURED_CACHED_TOKENS));
+        v.put(Counter.CACHE_REPORTING_REQUESTS, c.get(Collector.MEASURED_CACHE_REPORTING));
+        v.put(Counter.CACHE_REPORTING_INPUT_TOKENS, c.get(Collector.MEASURED_CACHE_REPORTING_INPUT_TOKENS));
+        v.put(Counter.IDEAL_CACHED_TOKENS, c.get(Collector.MEASURED_IDEAL_CACHED_TOKENS));
+        v.put(Counter.IDEAL_INPUT_TOKENS, c.get(Collector.MEASURED_IDEAL_INPUT_TOKENS));
+        v.put(Counter.ENGINE_DRAFT_TOKENS, c.get(Collector.MEASURED_ENGINE_DRAFT_TOKENS));
+        v.put(Counter.ENGINE_DRAFT_ACCEPTED, c.get(Collector.MEASURED_ENGINE_DRAFT_ACCEPTED));
         return new RunResult.Counts(v, errors);
     }
 

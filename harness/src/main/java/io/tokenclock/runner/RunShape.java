@@ -41,7 +41,7 @@ public final class RunShape
             o.state().warmupRequests(), (long)(o.state().warmupDurationS() * 1e9), o.load().fixedSchedule() ?
                 workload.traceOffsetsNs() : null,
             schedule, Math.max(1, workload.groupNames().size()), o.load().users() == null ? 0 : o.load().users(),
-            o.load().concurrencyStages());
+            o.load().concurrencyStages(), workload.traceSessions());
     }
 
     /** @return the SLO of a group: its segment's own when declared, else the run's. */

@@ -21,9 +21,11 @@ import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.SessionWorkload;
+import io.tokenclock.workload.TraceWorkload;
 import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.WorkloadGenerator;
 import io.tokenclock.workload.dataset.Datasets;
+import io.tokenclock.workload.dataset.SessionTrace;
 import io.tokenclock.workload.dist.Fixed;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -63,9 +65,55 @@ public final class Workloads
                 inputLengths(w), lengths(w.outputLengths(), null), o.model().maxTokens(),
                 lengths(w.sessionTurns(), new Fixed(3)), lengths(w.thinkTimeMs(), new Fixed(1000)), o.load().users());
         }
+        if (w.dataset() != null && replaysSessions(o, datasetFile(o)))
+        {
+            final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
+            return new TraceWorkload(SessionTrace.open(datasetFile(o), w.datasetFormat(),
+                w.blockSize() == null ? 0 : w.blockSize(), o.load().fixedSchedule()), w.seed(), tokenizer,
+                bodies(o, chat, model, parsedExtraBody(o)), o.load().traceSpeedup());
+        }
         final WorkloadGenerator generator = generatorOf(o, endpoint, model, tokenizer).prefixes(w.prefixes());
         return w.cancelRate() > 0 ? generator.cancellation(new CancellationRule(w.cancelRate(), w.cancelAfterMs(),
             w.cancelAfterTokens(), w.seed())) : generator;
+    }
+
+    /**
+     * @return whether the dataset is a trace replayed session by session on its own schedule: TraceLab and Weka
+     * traces always; a Mooncake trace on {@code --fixed-schedule}, or with sessions in a closed loop (N sessions at a
+     * time). A Mooncake trace with sessions cannot run at a rate: its later turns have no arrival of their own.
+     */
+    static boolean replaysSessions(final RunOptions o, final Path file)
+    {
+        final String format = o.workload().datasetFormat();
+        if (!"mooncake".equals(format))
+        {
+            return SessionTrace.FORMATS.contains(format);
+        }
+        if (o.load().fixedSchedule())
+        {
+            return true;
+        }
+        final boolean sessions = SessionTrace.hasSessionRows(file);
+        if (sessions && !o.closedLoop())
+        {
+            throw new IllegalArgumentException(file + ": a trace with sessions replays on its own schedule: use " +
+                "--fixed-schedule, or --concurrency N for N sessions at a time, not --rate");
+        }
+        return sessions;
+    }
+
+    /** @return a Mooncake trace's tokens per hash id: the option's, else Mooncake's 512. */
+    private static int blockSize(final RunOptions.Workload w)
+    {
+        return w.blockSize() == null ? SessionTrace.MOONCAKE_BLOCK_TOKENS : w.blockSize();
+    }
+
+    /** @return the dataset's path, a contract's relative path resolved against the contract's directory. */
+    private static Path datasetFile(final RunOptions o)
+    {
+        final Path dataset = o.workload().dataset();
+        final Path baseDir = baseDir(o);
+        return baseDir != null && !dataset.isAbsolute() ? baseDir.resolve(dataset) : dataset;
     }
 
     /** @return the directory a contract's relative paths start from, or null when the run has no contract file. */
@@ -159,14 +207,12 @@ public final class Workloads
     {
         final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
         final RunOptions.Workload w = o.workload();
-        final Path baseDir = baseDir(o);
         final int maxTokens = o.model().maxTokens();
         if (w.dataset() != null)
         {
-            final Path file = baseDir != null && !w.dataset().isAbsolute() ? baseDir.resolve(w.dataset()) :
-                w.dataset();
             return new WorkloadGenerator(w.seed(), bodies(o, chat, model, parsedExtraBody(o)), tokenizer,
-                Datasets.load(file, w.datasetFormat()), "sharegpt".equals(w.datasetFormat()), w.blockSize(),
+                Datasets.load(datasetFile(o), w.datasetFormat(), blockSize(w)), "sharegpt".equals(w.datasetFormat()),
+                blockSize(w),
                 lengths(w.outputLengths(), null), maxTokens);
         }
         if (w.segments() != null)

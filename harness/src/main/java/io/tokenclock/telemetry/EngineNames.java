@@ -35,12 +35,33 @@ public final class EngineNames
             "sglang:token_usage", "llamacpp:kv_cache_usage_ratio"),
         /** A prefix-cache hit rate the engine computes itself, a gauge in [0, 1]. */
         CACHE_HIT_RATE("cache_hit_rate", Combine.MEAN, "sglang:cache_hit_rate", "vllm:gpu_prefix_cache_hit_rate"),
-        /** Prefix-cache hits, a counter (tokens in vLLM V1). */
+        /**
+         * Prefix-cache hits, a counter of tokens: vLLM V1's, or SGLang's cached prompt tokens (every
+         * {@code cache_source} label summed: device, host, storage).
+         */
         PREFIX_CACHE_HITS("prefix_cache_hits", Combine.SUM, "vllm:prefix_cache_hits_total",
-            "vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits"),
-        /** Prefix-cache queries, a counter (tokens in vLLM V1). */
+            "vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits",
+            "sglang:cached_tokens_total"),
+        /**
+         * Prefix-cache queries, a counter of tokens: vLLM V1's, or for SGLang its prompt tokens, every one of which
+         * its radix cache is asked for (SGLang exports no query counter of its own).
+         */
         PREFIX_CACHE_QUERIES("prefix_cache_queries", Combine.SUM, "vllm:prefix_cache_queries_total",
-            "vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries"),
+            "vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries",
+            "sglang:prompt_tokens_total"),
+        /** Speculative-decoding drafts (one per request per step that drafted), a counter (vLLM). */
+        SPEC_DRAFTS("spec_decode_drafts", Combine.SUM, "vllm:spec_decode_num_drafts_total",
+            "vllm:spec_decode_num_drafts"),
+        /** Draft tokens proposed, a counter (vLLM). */
+        SPEC_DRAFT_TOKENS("spec_decode_draft_tokens", Combine.SUM, "vllm:spec_decode_num_draft_tokens_total",
+            "vllm:spec_decode_num_draft_tokens"),
+        /** Draft tokens the target model accepted, a counter (vLLM). */
+        SPEC_ACCEPTED_TOKENS("spec_decode_accepted_tokens", Combine.SUM,
+            "vllm:spec_decode_num_accepted_tokens_total", "vllm:spec_decode_num_accepted_tokens"),
+        /** Mean accepted length (accepted drafts + the bonus token per step), a gauge the engine computes (SGLang). */
+        SPEC_ACCEPT_LENGTH("spec_accept_length", Combine.MEAN, "sglang:spec_accept_length"),
+        /** Acceptance rate (accepted / proposed draft tokens), a gauge the engine computes (SGLang). */
+        SPEC_ACCEPT_RATE("spec_accept_rate", Combine.MEAN, "sglang:spec_accept_rate"),
         /** Prompt tokens processed, a counter. */
         PROMPT_TOKENS("prompt_tokens", Combine.SUM, "vllm:prompt_tokens_total", "sglang:prompt_tokens_total",
             "llamacpp:prompt_tokens_total", "tgi_request_input_length_sum"),

@@ -39,10 +39,12 @@ public record ServerMetricsSummary(String url, long intervalMs, long scrapes, lo
 {
     /** The gauges summarised over the window's scrapes. */
     static final List<EngineNames.Field> GAUGES = List.of(EngineNames.Field.RUNNING, EngineNames.Field.WAITING,
-        EngineNames.Field.KV_USAGE, EngineNames.Field.CACHE_HIT_RATE);
+        EngineNames.Field.KV_USAGE, EngineNames.Field.CACHE_HIT_RATE, EngineNames.Field.SPEC_ACCEPT_LENGTH,
+        EngineNames.Field.SPEC_ACCEPT_RATE);
     /** The counters taken as differences over the bracket. */
     static final List<EngineNames.Field> COUNTERS = List.of(EngineNames.Field.PREFIX_CACHE_HITS,
-        EngineNames.Field.PREFIX_CACHE_QUERIES, EngineNames.Field.PROMPT_TOKENS, EngineNames.Field.GENERATION_TOKENS);
+        EngineNames.Field.PREFIX_CACHE_QUERIES, EngineNames.Field.PROMPT_TOKENS, EngineNames.Field.GENERATION_TOKENS,
+        EngineNames.Field.SPEC_DRAFTS, EngineNames.Field.SPEC_DRAFT_TOKENS, EngineNames.Field.SPEC_ACCEPTED_TOKENS);
 
     /**
      * One gauge over the window.
@@ -82,9 +84,33 @@ public record ServerMetricsSummary(String url, long intervalMs, long scrapes, lo
      */
     public double prefixCacheHitRate()
     {
-        final Double hits = deltas.get(EngineNames.Field.PREFIX_CACHE_HITS);
-        final Double queries = deltas.get(EngineNames.Field.PREFIX_CACHE_QUERIES);
-        return hits == null || queries == null || !(queries > 0) ? Double.NaN : hits / queries;
+        return ratio(EngineNames.Field.PREFIX_CACHE_HITS, EngineNames.Field.PREFIX_CACHE_QUERIES);
+    }
+
+    /**
+     * @return the speculative decoder's acceptance rate over the bracket, accepted draft tokens over proposed ones
+     * (vLLM's counters), or NaN when they are not exported or nothing was drafted.
+     */
+    public double specAcceptanceRate()
+    {
+        return ratio(EngineNames.Field.SPEC_ACCEPTED_TOKENS, EngineNames.Field.SPEC_DRAFT_TOKENS);
+    }
+
+    /**
+     * @return the mean accepted length over the bracket, 1 + accepted draft tokens / drafts (the bonus token the
+     * target model adds to every verified draft included, as vLLM defines it), or NaN when not exported or nothing
+     * was drafted.
+     */
+    public double specMeanAcceptedLength()
+    {
+        return 1 + ratio(EngineNames.Field.SPEC_ACCEPTED_TOKENS, EngineNames.Field.SPEC_DRAFTS);
+    }
+
+    private double ratio(final EngineNames.Field numerator, final EngineNames.Field denominator)
+    {
+        final Double n = deltas.get(numerator);
+        final Double d = deltas.get(denominator);
+        return n == null || d == null || !(d > 0) ? Double.NaN : n / d;
     }
 
     /** One successful scrape's gauges, as the scraper keeps it for the window's summary. */

@@ -1,8 +1,5 @@
 package io.tokenclock.workload;
 
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.SplittableRandom;
 
 import io.tokenclock.clock.NanoClock;
@@ -10,7 +7,6 @@ import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.LoadPlan;
 import io.tokenclock.load.SessionFiller;
 import io.tokenclock.recording.SlotPool;
-import io.tokenclock.util.Sha256;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 
 /**
@@ -22,13 +18,10 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  */
 public abstract class UserWorkload implements Workload, SessionFiller
 {
-    private static final BigInteger MODULUS = BigInteger.ONE.shiftLeft(256);
-
     protected final long seed;
     protected final Tokenizer tokenizer;
     private final PromptSynthesizer synthesizer = new PromptSynthesizer();
-    private final MessageDigest digest;
-    private BigInteger digestSum = BigInteger.ZERO;
+    private final OrderFreeDigest digest = new OrderFreeDigest();
     private long requests;
     private long residualRequests;
 
@@ -36,7 +29,6 @@ public abstract class UserWorkload implements Workload, SessionFiller
     {
         this.seed = seed;
         this.tokenizer = tokenizer;
-        this.digest = Sha256.newDigest();
     }
 
     /** @return a generator that depends only on the seed and these coordinates (user, unit, step, purpose). */
@@ -58,8 +50,7 @@ public abstract class UserWorkload implements Workload, SessionFiller
         {
             residualRequests++;
         }
-        final byte[] messageDigest = digest.digest(p.text().getBytes(StandardCharsets.UTF_8));
-        digestSum = digestSum.add(new BigInteger(1, messageDigest)).mod(MODULUS);
+        digest.add(p.text());
         return p;
     }
 
@@ -81,7 +72,7 @@ public abstract class UserWorkload implements Workload, SessionFiller
     @Override
     public final String hash()
     {
-        return String.format("%064x", digestSum);
+        return digest.hex();
     }
 
     @Override

@@ -50,6 +50,15 @@ public interface Workload
         return null;
     }
 
+    /**
+     * @return whether this workload is a trace's sessions, which bring their own schedule and driver
+     * ({@link io.tokenclock.load.TraceFiller}).
+     */
+    default boolean traceSessions()
+    {
+        return false;
+    }
+
     /** @return a trace's own start offsets in ns, or null. */
     default long[] traceOffsetsNs()
     {

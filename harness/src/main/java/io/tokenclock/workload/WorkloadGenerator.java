@@ -12,6 +12,7 @@ import io.tokenclock.clock.NanoClock;
 import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.LoadPlan;
+import io.tokenclock.load.RequestTag;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.SlotPool;
 import io.tokenclock.util.Sha256;
@@ -63,7 +64,7 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
     private final List<DatasetEntry> dataset;
     private final boolean outputFromReference;
     private final int blockSize;
-    private final Map<Long, String> blocks = new HashMap<>();
+    private final TraceBlocks traceBlocks;
     private final Map<String, Integer> datasetGroups = new LinkedHashMap<>();
     private final List<String> groupNames = new ArrayList<>();
     private CancellationRule cancellation;
@@ -122,6 +123,7 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         this.dataset = null;
         this.outputFromReference = false;
         this.blockSize = 0;
+        this.traceBlocks = null;
     }
 
     /** A synthetic workload of one unnamed segment. */
@@ -139,7 +141,8 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
      * Entries that name a {@code segment} are reported per segment.
      *
      * @param outputFromReference ShareGPT: the output length is the reference answer's token count.
-     * @param blockSize           Mooncake traces: tokens per {@code hash_ids} block (512 in the published traces).
+     * @param blockSize           Mooncake traces: tokens per {@code hash_ids} block (512 in the published traces), the
+     *                            last block of a prompt partial.
      */
     public WorkloadGenerator(
         final long seed, final RequestBodyFactory bodies, final Tokenizer tokenizer, final List<DatasetEntry> dataset,
@@ -156,6 +159,7 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         this.dataset = List.copyOf(dataset);
         this.outputFromReference = outputFromReference;
         this.blockSize = blockSize;
+        this.traceBlocks = new TraceBlocks(seed, tokenizer);
         for (final DatasetEntry e : dataset)
         {
             if (e.segment() != null)
@@ -237,36 +241,40 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         {
             return new BuiltRequest(bodies.body(e.prompt(), outputTokens), tokenizer.count(e.prompt()), group);
         }
-        final PromptSynthesizer.Prompt p = tracePrompt(e, random);
-        return new BuiltRequest(bodies.body(p.text(), outputTokens), p.tokens(), group);
+        return tracePrompt(e, random, outputTokens, group);
     }
 
     /**
-     * A trace entry's prompt: its full {@code hash_ids} blocks, each the same text wherever the id recurs (so a prefix
-     * cache sees the trace's sharing), then filler to the exact input length.
+     * A trace entry's request: its {@code hash_ids} blocks of {@code blockSize} tokens, the last one partial, each the
+     * same text wherever the id recurs at that length ({@link TraceBlocks}; so a prefix cache sees the trace's
+     * sharing), then text of its own for any tokens no block covers; tagged with the tokens an infinite prefix cache
+     * would have held (the blocks sent before in this run).
      */
-    private PromptSynthesizer.Prompt tracePrompt(final DatasetEntry e, final SplittableRandom random)
+    private BuiltRequest tracePrompt(final DatasetEntry e, final SplittableRandom random, final int outputTokens,
+        final int group)
     {
-        final StringBuilder prefix = new StringBuilder();
-        final long[] ids = e.hashIds();
-        final int fullBlocks = ids == null ? 0 : Math.min(ids.length, e.inputLength() / blockSize);
-        for (int b = 0; b < fullBlocks; b++)
+        final long residualsBefore = traceBlocks.residualBlocks();
+        final StringBuilder text = new StringBuilder();
+        final long[] ids = e.hashIds() == null ? new long[0] : e.hashIds();
+        long ideal = 0;
+        int covered = 0;
+        for (int b = 0; b < ids.length && covered < e.inputLength(); b++)
         {
-            final long id = ids[b];
-            if (prefix.length() > 0 && !Character.isWhitespace(prefix.charAt(prefix.length() - 1)))
-            {
-                prefix.append(' ');
-            }
-            prefix.append(blocks.computeIfAbsent(id, k -> synthesizer.synthesize(tokenizer, blockSize,
-                new SplittableRandom(Seeds.mixXor(seed, k)), "").text()));
+            final int tokens = Math.min(blockSize, e.inputLength() - covered);
+            text.append(traceBlocks.text(0, ids[b], tokens));
+            ideal += traceBlocks.markSeen(0, ids[b], tokens) ? tokens : 0;
+            covered += tokens;
         }
-        final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, e.inputLength(), random,
-            prefix.toString());
-        if (p.residual() != 0)
+        if (covered < e.inputLength())
+        {
+            text.append(traceBlocks.filler(e.inputLength() - covered, random));
+        }
+        if (traceBlocks.residualBlocks() > residualsBefore)
         {
             residualRequests++;
         }
-        return p;
+        return new BuiltRequest(bodies.body(text.toString(), outputTokens), e.inputLength(), group,
+            RequestTag.ideal(ideal));
     }
 
     /** @return request {@code i}, from {@code i} and the seed alone; its body goes into the workload's hash. */
@@ -452,7 +460,8 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         if (dataset != null)
         {
             return "dataset of " + dataset.size() + " entries, replayed in file order" +
-                (blockSize > 0 ? ", prefix blocks of " + blockSize + " tokens" : "") + ", counted in " + counting;
+                (blockSize > 0 ? ", prefix blocks of " + blockSize + " tokens (the last partial)" : "") +
+                ", counted in " + counting;
         }
         if (fixedPrompt != null)
         {

@@ -656,6 +656,56 @@ class ChunkParserTest
         assertEquals(-1, parser.enginePromptNs());
         assertEquals(-1, parser.engineDecodeNs());
         assertEquals(-1, parser.enginePredictedTokens());
+        assertEquals(-1, parser.cachedTokens());
+        assertEquals(-1, parser.engineDraftTokens());
+        assertEquals(-1, parser.engineDraftAccepted());
+    }
+
+    @Test
+    void shouldReadTheCachedPromptTokensOutOfTheUsageDetails()
+    {
+        assertTrue(parse("{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[]," +
+            "\"usage\":{\"prompt_tokens\":2006,\"completion_tokens\":300,\"total_tokens\":2306," +
+            "\"prompt_tokens_details\":{\"audio_tokens\":null,\"cached_tokens\":1920}}}"));
+
+        assertEquals(1920, parser.cachedTokens());
+        assertEquals(2006, parser.promptTokens());
+        assertEquals(300, parser.completionTokens());
+    }
+
+    @Test
+    void shouldLeaveTheCachedTokensUnknownWhenTheServerSentNoDetails()
+    {
+        assertTrue(parse("{\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"completion_tokens\":1}}"));
+        assertEquals(-1, parser.cachedTokens());
+
+        assertTrue(parse("{\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"prompt_tokens_details\":null}}"));
+        assertEquals(-1, parser.cachedTokens());
+
+        assertTrue(parse("{\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"prompt_tokens_details\":{}}}"));
+        assertEquals(-1, parser.cachedTokens());
+
+        assertTrue(parse("{\"choices\":[],\"usage\":{\"prompt_tokens_details\":{\"cached_tokens\":0}}}"));
+        assertEquals(0, parser.cachedTokens(), "zero is an answer: nothing was cached");
+    }
+
+    @Test
+    void shouldReadLlamaCppsSpeculativeDraftsOutOfItsTimings()
+    {
+        // llama.cpp's server (tools/server/server-task.cpp, result_timings::to_json) at commit d32676d77: draft_n and
+        // draft_n_accepted only when a draft model ran; its usage carries prompt_tokens_details.cached_tokens.
+        assertTrue(parse("{\"choices\":[{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}]," +
+            "\"created\":1755500000,\"id\":\"chatcmpl-x\",\"model\":\"m\",\"object\":\"chat.completion.chunk\"," +
+            "\"usage\":{\"completion_tokens\":32,\"prompt_tokens\":40,\"total_tokens\":72," +
+            "\"prompt_tokens_details\":{\"cached_tokens\":32}},\"timings\":{\"cache_n\":32,\"prompt_n\":8," +
+            "\"prompt_ms\":4.5,\"prompt_per_token_ms\":0.56,\"prompt_per_second\":1777.7,\"predicted_n\":32," +
+            "\"predicted_ms\":40.1,\"predicted_per_token_ms\":1.25,\"predicted_per_second\":798.0," +
+            "\"draft_n\":48,\"draft_n_accepted\":27}}"));
+
+        assertEquals(48, parser.engineDraftTokens());
+        assertEquals(27, parser.engineDraftAccepted());
+        assertEquals(32, parser.cachedTokens());
+        assertEquals(32, parser.enginePredictedTokens());
     }
 
     private static String chat(final String delta, final String finishReason)

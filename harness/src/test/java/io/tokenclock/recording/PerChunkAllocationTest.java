@@ -27,8 +27,10 @@ final class PerChunkAllocationTest
         .getBytes(StandardCharsets.UTF_8);
     private static final byte[] SPLIT_FIRST = Arrays.copyOfRange(READ, 0, 100);
     private static final byte[] SPLIT_SECOND = Arrays.copyOfRange(READ, 100, READ.length);
+    /** The usage chunk as vLLM sends it with {@code --enable-prompt-tokens-details}: the cached tokens are read too. */
     private static final byte[] END = ("data: {\"id\":\"chatcmpl-42\",\"choices\":[],\"usage\":{\"prompt_tokens\":7," +
-        "\"completion_tokens\":200}}\n\ndata: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
+        "\"completion_tokens\":200,\"prompt_tokens_details\":{\"cached_tokens\":4}}}\n\ndata: [DONE]\n\n")
+        .getBytes(StandardCharsets.UTF_8);
     private static final int CHUNKS_PER_REQUEST = 200;
 
     private final ChunkRecords records = new ChunkRecords(1 << 20);

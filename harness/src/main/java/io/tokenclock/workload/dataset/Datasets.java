@@ -34,22 +34,36 @@ public final class Datasets
 {
     private static final ObjectMapper JSON = Json.MAPPER;
 
-    /** Formats accepted by {@link #load}. */
-    public static final List<String> FORMATS = List.of("jsonl", "sharegpt", "mooncake");
+    /**
+     * The dataset formats: those {@link #load} reads into memory, and the session traces that replay on their own
+     * schedule ({@link SessionTrace}; a Mooncake trace is read either way).
+     */
+    public static final List<String> FORMATS = List.of("jsonl", "sharegpt", "mooncake", "tracelab", "weka");
 
     private Datasets()
     {
     }
 
-    /** @return the entries of {@code file} read as {@code format}, one of {@link #FORMATS}. */
+    /** @return the entries of {@code file} read as {@code format}, a trace's blocks of 512 tokens. */
     public static List<DatasetEntry> load(final Path file, final String format)
+    {
+        return load(file, format, SessionTrace.MOONCAKE_BLOCK_TOKENS);
+    }
+
+    /**
+     * @return the entries of {@code file} read as {@code format}, one of {@link #FORMATS}; a Mooncake trace's
+     * {@code hash_ids} checked against its {@code input_length} in blocks of {@code blockSize} tokens.
+     */
+    public static List<DatasetEntry> load(final Path file, final String format, final int blockSize)
     {
         final String f = format.toLowerCase(Locale.ROOT);
         final List<DatasetEntry> entries = switch (f)
         {
             case "jsonl" -> jsonl(file);
             case "sharegpt" -> shareGpt(file);
-            case "mooncake" -> mooncake(file);
+            case "mooncake" -> mooncake(file, new TraceSession.BlockLayout(blockSize, false));
+            case "tracelab", "weka" -> throw new IllegalArgumentException("a " + f + " trace replays its sessions on " +
+                "their own schedule (--fixed-schedule, or --concurrency N sessions at a time)");
             default -> throw new IllegalArgumentException("dataset format must be one of " + FORMATS + ": " + format);
         };
         if (entries.isEmpty())
@@ -169,7 +183,7 @@ public final class Datasets
         return from.equals(a) || from.equals(b);
     }
 
-    private static List<DatasetEntry> mooncake(final Path file)
+    private static List<DatasetEntry> mooncake(final Path file, final TraceSession.BlockLayout layout)
     {
         final List<DatasetEntry> out = new ArrayList<>();
         final List<String> lines = lines(file);
@@ -205,6 +219,7 @@ public final class Datasets
                 }
                 hashIds[k] = ids.get(k).asLong();
             }
+            TraceFields.of(file + ":" + lineNo, n).blocks(hashIds, in, layout, "input_length");
             out.add(new DatasetEntry(null, null, outLen, null, text(n, "segment"), ts, in, hashIds));
         }
         return out;

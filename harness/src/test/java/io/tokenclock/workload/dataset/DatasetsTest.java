@@ -74,9 +74,9 @@ final class DatasetsTest
     {
         final Path file = write("t.jsonl", """
             {"timestamp": 0, "input_length": 20, "output_length": 5, "hash_ids": [7, 8]}
-            {"timestamp": 250, "input_length": 12, "output_length": 3, "hash_ids": [7]}
+            {"timestamp": 250, "input_length": 8, "output_length": 3, "hash_ids": [7]}
             """);
-        final List<DatasetEntry> entries = Datasets.load(file, "mooncake");
+        final List<DatasetEntry> entries = Datasets.load(file, "mooncake", 10);
         assertEquals(250, entries.get(1).timestampMs());
         assertEquals(20, entries.get(0).inputLength());
         assertEquals(5, entries.get(0).maxTokens());
@@ -101,6 +101,11 @@ final class DatasetsTest
         final Path zero = write("d.jsonl", "{\"timestamp\": 1, \"input_length\": 0, \"output_length\": 1}\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Datasets.load(zero, "mooncake"))
             .getMessage().contains("d.jsonl:1: \"input_length\" must be an integer >= 1"));
+        final Path blocks = write("e.jsonl", "{\"timestamp\": 1, \"input_length\": 600, \"output_length\": 1, " +
+            "\"hash_ids\": [1]}\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Datasets.load(blocks, "mooncake"))
+            .getMessage().endsWith("e.jsonl:1: \"hash_ids\" has 1 blocks, but \"input_length\" 600 needs 2 of 512 " +
+                "tokens (the last may be partial)"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Datasets.load(dir.resolve("x"), "jsonl"))
             .getMessage().endsWith("x: no such file"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Datasets.load(noPrompt, "csv"))
@@ -111,19 +116,19 @@ final class DatasetsTest
     void shouldGiveEqualHashIdsEqualPromptBlocksAndExactLengths() throws IOException
     {
         final Path file = write("t.jsonl", """
-            {"timestamp": 0, "input_length": 40, "output_length": 5, "hash_ids": [1, 2, 3]}
-            {"timestamp": 100, "input_length": 35, "output_length": 4, "hash_ids": [1, 2, 9]}
-            {"timestamp": 100, "input_length": 30, "output_length": 4, "hash_ids": [4, 5]}
+            {"timestamp": 0, "input_length": 30, "output_length": 5, "hash_ids": [1, 2, 3]}
+            {"timestamp": 100, "input_length": 25, "output_length": 4, "hash_ids": [1, 2, 9]}
+            {"timestamp": 100, "input_length": 20, "output_length": 4, "hash_ids": [4, 5]}
             """);
         final WordTokenizer words = new WordTokenizer();
         final WorkloadGenerator g = new WorkloadGenerator(3, new RequestBodyFactory(false, "m", 0, false, null, null),
-            words, Datasets.load(file, "mooncake"), false, 10, null, 0);
-        final String p0 = JSON.readTree(g.body(0)).get("prompt").asText();
-        final String p1 = JSON.readTree(g.body(1)).get("prompt").asText();
-        final String p2 = JSON.readTree(g.body(2)).get("prompt").asText();
-        assertEquals(40, words.count(p0));
-        assertEquals(35, words.count(p1));
-        assertEquals(30, words.count(p2));
+            words, Datasets.load(file, "mooncake", 10), false, 10, null, 0);
+        final String p0 = JSON.readTree(g.body(0)).get("prompt").asText().strip();
+        final String p1 = JSON.readTree(g.body(1)).get("prompt").asText().strip();
+        final String p2 = JSON.readTree(g.body(2)).get("prompt").asText().strip();
+        assertEquals(30, words.count(p0));
+        assertEquals(25, words.count(p1), "the last block, id 9, is partial: 5 tokens");
+        assertEquals(20, words.count(p2));
         final String shared = String.join(" ", List.of(p0.split(" ")).subList(0, 20));
         assertTrue(p1.startsWith(shared), "blocks 1 and 2 are the same text in both requests");
         assertTrue(!p2.startsWith(p0.split(" ")[0] + " " + p0.split(" ")[1] + " " + p0.split(" ")[2]),

@@ -1,0 +1,169 @@
+package io.tokenclock.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import io.tokenclock.clock.ManualNanoClock;
+import io.tokenclock.json.Json;
+import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.recording.SlotPool;
+import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.SessionReport;
+import io.tokenclock.workload.TraceWorkload;
+import io.tokenclock.workload.dataset.SessionTrace;
+import io.tokenclock.workload.tokenizer.WordTokenizer;
+
+/**
+ * A trace's sessions replayed on a hand-set clock, on the test thread, through the real trace workload: every answer
+ * takes 40 ms and ends when the clock reaches it. The trace (blocks of 4 tokens, replayed at speed-up 2):
+ * <pre>
+ * a: at 0 ms, blocks [1, 2] (6 tokens); then 100 ms after it, block [3]; then 50 ms after that, block [4] (3 tokens)
+ * b: at 30 ms, block [1]; then 10 ms after it, block [1]
+ * </pre>
+ */
+@Timeout(30)
+final class TraceSessionDriverTest
+{
+    private static final long T0 = 5_000_000_000L;
+    private static final long MS = 1_000_000L;
+    private static final long ANSWER_NS = 40 * MS;
+
+    /** A turn as it was sent. */
+    private record Turn(String session, int turn, long dueNs, long ideal, JsonNode messages)
+    {
+    }
+
+    /** A turn whose answer ends at {@code endNs}. */
+    private record Pending(long endNs, int handle) implements Comparable<Pending>
+    {
+        @Override
+        public int compareTo(final Pending other)
+        {
+            return Long.compare(endNs, other.endNs);
+        }
+    }
+
+    @TempDir
+    Path dir;
+
+    private final ManualNanoClock clock = new ManualNanoClock(T0);
+    private final SlotPool pool = new SlotPool(8);
+    private final List<Turn> sent = new ArrayList<>();
+    private final PriorityQueue<Pending> answers = new PriorityQueue<>();
+    private LoadGenerator generator;
+
+    /** Parks by moving the clock on, and hands the driver each answer whose end the clock has reached. */
+    private final Waiter waiter = new Waiter()
+    {
+        @Override
+        public void park(final long ns)
+        {
+            final long until = clock.nanoTime() + ns;
+            final Pending next = answers.peek();
+            clock.advance(Math.max(1, (next != null && next.endNs() < until ? next.endNs() : until) -
+                clock.nanoTime()));
+            while (!answers.isEmpty() && answers.peek().endNs() <= clock.nanoTime())
+            {
+                final Pending done = answers.poll();
+                generator.onUserTurnEnded(done.handle(), new TurnResult(true, "two words", List.of(), "stop",
+                    done.endNs()));
+            }
+        }
+
+        @Override
+        public void spin()
+        {
+            clock.advance(1);
+        }
+
+        @Override
+        public void wake(final Thread thread)
+        {
+        }
+    };
+
+    private TraceWorkload workload() throws IOException
+    {
+        final Path file = dir.resolve("trace.jsonl");
+        Files.write(file, List.of(
+            "{\"session_id\":\"a\",\"timestamp\":0,\"input_length\":6,\"output_length\":2,\"hash_ids\":[1,2]}",
+            "{\"session_id\":\"b\",\"timestamp\":30,\"input_length\":4,\"output_length\":2,\"hash_ids\":[1]}",
+            "{\"session_id\":\"a\",\"delay\":100,\"input_length\":4,\"output_length\":2,\"hash_ids\":[3]}",
+            "{\"session_id\":\"a\",\"delay\":50,\"input_length\":3,\"output_length\":2,\"hash_ids\":[4]}",
+            "{\"session_id\":\"b\",\"delay\":10,\"input_length\":4,\"output_length\":2,\"hash_ids\":[1]}"),
+            StandardCharsets.UTF_8);
+        return new TraceWorkload(SessionTrace.open(file, "mooncake", 4, true), 7, new WordTokenizer(),
+            new RequestBodyFactory(true, "m", 0, false, null, null), 2.0);
+    }
+
+    private void send(final RequestSlot slot)
+    {
+        try
+        {
+            sent.add(new Turn(slot.sessionId, slot.turn, slot.scheduledNs, slot.idealCachedTokens,
+                Json.MAPPER.readTree(slot.body).get("messages")));
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError(ex);
+        }
+        answers.add(new Pending(slot.submitNs + ANSWER_NS, slot.user));
+        pool.release(slot);
+    }
+
+    @Test
+    void shouldOpenEachSessionAtItsTimeAndSendEachTurnItsDelayAfterThePreviousEnded() throws IOException
+    {
+        final TraceWorkload trace = workload();
+        generator = LoadGenerator.ofTrace(new LoadPlan(false, 0, null, 8, 0, 0, 0, 0, null, null, 1, 0, null, true),
+            clock, pool, trace, this::send, waiter);
+        generator.run();
+
+        assertEquals(List.of("a/0@0", "b/0@15", "b/1@60", "a/1@90", "a/2@155"), sent.stream()
+            .map(t -> t.session() + "/" + t.turn() + "@" + (t.dueNs() - T0) / MS).toList(),
+            "b opens at 30 / 2 ms; a's second turn is due 100 / 2 ms after its first ended at 40 ms");
+        assertEquals(List.of(0L, 4L, 10L, 8L, 14L), sent.stream().map(Turn::ideal).toList(),
+            "blocks seen before, and the history (earlier turns and answers)");
+        final JsonNode a1 = sent.get(3).messages();
+        assertEquals(3, a1.size(), "the first turn, the server's answer, the new turn");
+        assertEquals("two words", a1.get(1).get("content").asText());
+        assertEquals("assistant", a1.get(1).get("role").asText());
+        final String blockOne = sent.get(1).messages().get(0).get("content").asText();
+        assertTrue(sent.get(0).messages().get(0).get("content").asText().startsWith(blockOne),
+            "hash id 1 is the same text in a's first turn and in b's");
+        assertEquals(4, blockOne.strip().split(" ").length);
+        final SessionReport report = trace.report();
+        assertEquals(2, report.sessions());
+        assertEquals(2, report.completed());
+        assertEquals(5, report.turns());
+        assertEquals(0.080, report.traceWaitsS(), 1e-9, "50 + 5 + 25 ms of the trace's own waits");
+        assertEquals(0.200, report.inRequestsS(), 1e-9);
+        assertEquals(195, report.sessionE2eMs().getMaxValue(), "a: from 0 to its last answer at 195 ms");
+        assertNull(generator.scheduleHash());
+    }
+
+    @Test
+    void shouldOpenTheNextSessionOnlyWhenOneClosesInAClosedLoop() throws IOException
+    {
+        generator = LoadGenerator.ofTrace(new LoadPlan(true, 1, null, 1, 0, 0, 0, 0, null, null, 1, 0, null, true),
+            clock, pool, workload(), this::send, waiter);
+        generator.run();
+
+        assertEquals(List.of("a/0@0", "a/1@90", "a/2@155", "b/0@195", "b/1@240"), sent.stream()
+            .map(t -> t.session() + "/" + t.turn() + "@" + (t.dueNs() - T0) / MS).toList());
+    }
+}
