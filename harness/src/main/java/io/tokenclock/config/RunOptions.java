@@ -20,6 +20,7 @@ import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.SharedPrefixes;
+import io.tokenclock.workload.dataset.SessionTrace;
 
 /**
  * Every option of a run, validated, immutable, and grouped as the benchmarking protocol groups them: target (N),
@@ -114,6 +115,12 @@ public final class RunOptions
         public Workload
         {
             segments = segments == null ? null : List.copyOf(segments);
+        }
+
+        /** @return whether the dataset is a trace (mooncake, tracelab, weka), with timestamps a speed-up divides. */
+        public boolean trace()
+        {
+            return dataset != null && datasetFormat != null && SessionTrace.FORMATS.contains(datasetFormat);
         }
     }
 

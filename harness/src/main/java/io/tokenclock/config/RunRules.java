@@ -22,6 +22,7 @@ import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.dataset.Datasets;
+import io.tokenclock.workload.dataset.SessionTrace;
 
 import static io.tokenclock.config.RunOption.API;
 import static io.tokenclock.config.RunOption.ARRIVAL;
@@ -387,7 +388,8 @@ final class RunRules
         }
         else if (b.get(FIXED_SCHEDULE))
         {
-            if (b.get(DATASET) == null || !List.of("mooncake", "tracelab", "weka").contains(b.get(DATASET_FORMAT)))
+            if (b.get(DATASET) == null || b.get(DATASET_FORMAT) == null ||
+                !SessionTrace.FORMATS.contains(b.get(DATASET_FORMAT)))
             {
                 throw fail(b.name(FIXED_SCHEDULE) + " replays a trace's timestamps: it needs a trace (" +
                     b.name(DATASET) + " with " + b.name(DATASET_FORMAT) + " mooncake, tracelab or weka)");
@@ -527,7 +529,7 @@ final class RunRules
         {
             throw fail(b.name(TRACE_SPEEDUP) + " must be a number > 0: " + speedup);
         }
-        final boolean traced = "mooncake".equals(format) || sessionFormat;
+        final boolean traced = format != null && SessionTrace.FORMATS.contains(format);
         if (speedup != 1.0 && (!traced || b.get(RATE) != null))
         {
             throw fail(b.name(TRACE_SPEEDUP) + " divides a trace's timestamps and delays: it needs a trace (" +

@@ -236,6 +236,15 @@ public abstract sealed class LoadGenerator implements Runnable
     }
 
     /**
+     * Hands the workload the turns that ended after the generator stopped sending (their answers came in the drain),
+     * without starting anything, so that what it counts per session or task includes them. Call once, after the
+     * generator's thread and the request stage have both stopped. Only user sessions and traces have turns.
+     */
+    public void settle()
+    {
+    }
+
+    /**
      * @return hex SHA-256 over the intended start offsets (ns after t0, big-endian) of every request built, in order,
      * in open loop (the same requests the workload hash covers; see {@link OpenLoopSchedule}); null in closed loop
      * and for user sessions, where intended starts depend on when requests end. Call once, after the generator

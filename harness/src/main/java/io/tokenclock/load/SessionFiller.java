@@ -20,4 +20,12 @@ public interface SessionFiller
      * (tools run as real commands), by handing the same result to {@code onUserTurnEnded} again.
      */
     long delayNs(int user, TurnResult previous);
+
+    /**
+     * Takes in a turn that ended after the generator stopped: counted, never followed by another. Called once per such
+     * turn, after the generator's thread stopped.
+     */
+    default void settle(final int user, final TurnResult ended)
+    {
+    }
 }

@@ -122,6 +122,13 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
         open--;
     }
 
+    /** Hands the filler the turns that ended after the last was sent, so that their sessions close. */
+    @Override
+    public void settle()
+    {
+        takeEndedTurns();
+    }
+
     @Override
     void drive() throws InterruptedException
     {

@@ -75,6 +75,16 @@ final class UserSessionDriver extends LoadGenerator
     }
 
     @Override
+    public void settle()
+    {
+        Completion c;
+        while ((c = completions.poll()) != null)
+        {
+            sessions.settle(c.user(), c.result());
+        }
+    }
+
+    @Override
     void drive() throws InterruptedException
     {
         driverThread = Thread.currentThread();

@@ -95,10 +95,16 @@ public record ReportSection(Window window, Counts counts, Map<String, Long> erro
     {
     }
 
-    /** The agent tasks (an agent workload): how many finished and succeeded, their latency, steps and time split. */
+    /**
+     * The agent tasks (an agent workload): how many finished and succeeded (their final answer judged, when a quality
+     * rule judges outputs), why the others failed, their latency, steps and time split. {@code tasks} is the tasks
+     * attempted; {@code failed} is {@code failed_requests + step_limited + wrong_answers}, {@code unjudged} answers are
+     * neither.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Tasks(long tasks, long succeeded, long failedRequests, long stepLimited, double successRate,
-        double tasksPerS, Dist taskLatency, Dist steps, double modelTimeS, double toolTimeS, long retries)
+        double tasksPerS, Dist taskLatency, Dist steps, double modelTimeS, double toolTimeS, long retries,
+        Long wrongAnswers, Long unjudged, Long failed)
     {
     }
 
@@ -181,8 +187,17 @@ public record ReportSection(Window window, Counts counts, Map<String, Long> erro
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Goodput(String slo, boolean qualityRule, long attempted, long good, double goodFraction,
         double requestsPerS, double outputTokensPerS, long goodOutputTokens, Misses misses, long excluded,
-        long measured, double goodputPerS)
+        long measured, double goodputPerS, @JsonInclude(JsonInclude.Include.NON_NULL) String unit)
     {
+        /** Request goodput, as records before agent tasks' had it (no {@code unit}). */
+        public Goodput(final String slo, final boolean qualityRule, final long attempted, final long good,
+            final double goodFraction, final double requestsPerS, final double outputTokensPerS,
+            final long goodOutputTokens, final Misses misses, final long excluded, final long measured,
+            final double goodputPerS)
+        {
+            this(slo, qualityRule, attempted, good, goodFraction, requestsPerS, outputTokensPerS, goodOutputTokens,
+                misses, excluded, measured, goodputPerS, null);
+        }
     }
 
     /** Requests that missed, per constraint. */

@@ -193,6 +193,11 @@ public final class RequestSlot extends RequestSlotRhsPadding
     /** Text past {@link #outputCapBytes} arrived and was not kept: the request is oversize. */
     public boolean outputCapped;
     public long outputTokens;
+    /**
+     * The SLO bounds a measured request missed, as the run's goodput verdicts count them; 0 when none (set by the
+     * request stage).
+     */
+    public int goodputVerdict;
     /** The harness's own count of the output under the configured tokenizer, or -1 (set by the request stage). */
     public long harnessOutputTokens = -1;
     public String tokenCountSource;
@@ -262,6 +267,7 @@ public final class RequestSlot extends RequestSlotRhsPadding
         truncated = false;
         outputCapped = false;
         outputTokens = 0;
+        goodputVerdict = 0;
         harnessOutputTokens = -1;
         tokenCountSource = null;
     }

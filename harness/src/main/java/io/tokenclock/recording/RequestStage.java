@@ -264,9 +264,13 @@ public final class RequestStage implements Runnable
         {
             increment(Collector.MEASURED_LATE);
         }
-        if (goodput != null && goodput.onMeasured(slot, m) == 0)
+        if (goodput != null)
         {
-            increment(Collector.MEASURED_GOOD);
+            slot.goodputVerdict = goodput.onMeasured(slot, m);
+            if (slot.goodputVerdict == 0)
+            {
+                increment(Collector.MEASURED_GOOD);
+            }
         }
         final RequestGroup group = groups.length > 0 ? groups[slot.group] : null;
         if (group != null)

@@ -1,5 +1,8 @@
 package io.tokenclock.report;
 
+import java.io.PrintStream;
+import java.util.Locale;
+
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.record.ReportSection;
@@ -52,6 +55,39 @@ public final class CacheSection
             s.subagents(), RecordWriter.dist(Distribution.of(s.turnsPerSession(), "turns", 1)),
             RecordWriter.dist(Distribution.of(s.sessionE2eMs(), "ms", 1)), s.inRequestsS(), s.traceWaitsS(),
             total > 0 ? s.traceWaitsS() / total : null);
+    }
+
+    /**
+     * Prints the summary's cache and session lines, when the run has them: the prefix cache's hit rate as the
+     * requests reported it, the ideal's and the server's beside it, and a session trace's sessions.
+     */
+    static void print(final RunResult r, final PrintStream out)
+    {
+        final ReportSection.Cache c = json(r);
+        if (c != null && (c.hitRate() != null || c.idealHitRate() != null || c.serverHitRate() != null))
+        {
+            out.printf(Locale.ROOT, "prefix cache: hit rate %s per request (%d requests said), ideal %s, server " +
+                "%s%n", percent(c.hitRate()), c.reportingRequests(), percent(c.idealHitRate()),
+                percent(c.serverHitRate()));
+        }
+        final ReportSection.Sessions s = sessions(r);
+        if (s != null)
+        {
+            out.printf(Locale.ROOT, "sessions (%s, speed-up %s): %d of %d closed, %d turns%s; session e2e p50 %s " +
+                "p99 %s; in requests %.1f s vs the trace's waits %.1f s%n", s.format(), s.traceSpeedup(),
+                s.completed(), s.sessions(), s.turns(), s.subagents() > 0 ? ", " + s.subagents() + " subagents" : "",
+                seconds(s.sessionE2e().p50()), seconds(s.sessionE2e().p99()), s.inRequestsS(), s.traceWaitsS());
+        }
+    }
+
+    private static String seconds(final Double ms)
+    {
+        return ms == null ? "n/a" : String.format(Locale.ROOT, "%.1f s", ms / 1e3);
+    }
+
+    private static String percent(final Double rate)
+    {
+        return rate == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * rate);
     }
 
     private static Double serverHitRate(final ServerMetricsSummary s)

@@ -218,12 +218,15 @@ public final class ConsoleSummary
         if (r.tasks() != null && r.tasks().tasks() > 0)
         {
             final var t = r.tasks();
-            out.printf(Locale.ROOT, "agent tasks: %d finished, %d succeeded, %d step-limited, %d failed; task " +
+            out.printf(Locale.ROOT, "agent tasks: %d finished, %d succeeded, %d step-limited, %d failed%s; task " +
                 "latency p50 %d ms p99 %d ms; steps p50 %d max %d; model %.1f s vs tools %.1f s%n", t.tasks(),
-                t.succeeded(), t.stepLimited(), t.failedRequests(), t.latencyMs().getValueAtPercentile(50),
+                t.succeeded(), t.stepLimited(), t.failedRequests(), t.wrongAnswers() + t.unjudged() > 0 ?
+                ", " + t.wrongAnswers() + " with a wrong final answer" + (t.unjudged() > 0 ? ", " + t.unjudged() +
+                " unjudged" : "") : "", t.latencyMs().getValueAtPercentile(50),
                 t.latencyMs().getValueAtPercentile(99), t.steps().getValueAtPercentile(50), t.steps().getMaxValue(),
                 t.modelSeconds(), t.toolSeconds());
         }
+        CacheSection.print(r, out);
         if (r.coldStart() != null)
         {
             out.printf(Locale.ROOT, "cold start (first request, alone, excluded above): %s  TTFT %.3f ms  TPOT %.3f " +

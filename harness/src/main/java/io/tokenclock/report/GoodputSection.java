@@ -23,8 +23,16 @@ public final class GoodputSection
     /** @return {@code report.goodput}, or null when the run reports no goodput. */
     public static ReportSection.Goodput json(final RunResult r)
     {
-        return r.goodput() == null ? null : json(r.goodput(), r.options().quality().slo(),
+        if (r.goodput() == null)
+        {
+            return null;
+        }
+        final ReportSection.Goodput g = json(r.goodput(), r.options().quality().slo(),
             r.options().quality().rule().judgesOutputs(), r.windowSeconds());
+        // An agent run's goodput counts tasks (AgentTasks): the same fields, each a task; requests_per_s is tasks/s.
+        return r.tasks() == null ? g : new ReportSection.Goodput(g.slo(), g.qualityRule(), g.attempted(), g.good(),
+            g.goodFraction(), g.requestsPerS(), g.outputTokensPerS(), g.goodOutputTokens(), g.misses(), g.excluded(),
+            g.measured(), g.goodputPerS(), "tasks");
     }
 
     /**

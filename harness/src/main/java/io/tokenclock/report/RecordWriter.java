@@ -164,7 +164,8 @@ public final class RecordWriter
             o.state().warmupRequests(), o.state().warmupDurationS(), schedule == null ? null : schedule.describe(),
             o.workload().seed(), r.provenance().scheduleHash(), o.state().cachePolicy(), r.provenance().cacheAction(),
             o.target().timeoutS(), o.target().connectTimeoutS(), o.target().firstByteTimeoutS(),
-            o.target().idleTimeoutS(), o.load().drainTimeoutS(), endOfWindowRule(o.load().drainTimeoutS()));
+            o.target().idleTimeoutS(), o.load().drainTimeoutS(), endOfWindowRule(o.load().drainTimeoutS()),
+            o.workload().trace() ? o.load().traceSpeedup() : null);
     }
 
     private static String endOfWindowRule(final double drainTimeoutS)
@@ -313,7 +314,8 @@ public final class RecordWriter
             tasks.stepLimited(), tasks.tasks() > 0 ? (double)tasks.succeeded() / tasks.tasks() : 0,
             Formulas.rate(tasks.tasks(), windowS), dist(Distribution.of(tasks.latencyMs(), "ms", 1)),
             dist(Distribution.of(tasks.steps(), "steps", 1)), tasks.modelSeconds(), tasks.toolSeconds(),
-            tasks.retries());
+            tasks.retries(), tasks.wrongAnswers(), tasks.unjudged(),
+            tasks.failedRequests() + tasks.stepLimited() + tasks.wrongAnswers());
     }
 
     /** One member per segment (or stage): its counts, rates over its own window, goodput, and distributions. */

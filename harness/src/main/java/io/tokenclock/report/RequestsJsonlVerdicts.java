@@ -22,7 +22,9 @@ import io.tokenclock.quality.QualityVerdict;
  * Adds each request's {@code success} and {@code quality} to {@code requests.jsonl} once the quality rule has judged
  * the outputs, after the window: every line gets the two fields appended, nothing else of it changes. {@code success}
  * is null for requests outside the measured phase (warm-up, ramp, cold start) and for outputs the rule excluded; for
- * a measured request it is true when it ended ok and passed the rule, false otherwise. {@code quality} is the
+ * a measured request it is true when it ended ok and passed the rule, false otherwise; for an agent's step that is
+ * not its task's final answer ({@code "final_step": false}) it is null, since a tool-call step is never judged as an
+ * answer. {@code quality} is the
  * request's verdict ({@link QualityVerdict#toJson}), or null when its output was not judged. The file is rewritten
  * beside itself and renamed over, so a reader sees the old file or the new one. Cold path.
  */
@@ -81,6 +83,7 @@ public final class RequestsJsonlVerdicts
         long id = -1;
         String phase = null;
         String status = null;
+        boolean toolStep = false;
         try (JsonParser p = FACTORY.createParser(line))
         {
             if (p.nextToken() != JsonToken.START_OBJECT)
@@ -96,12 +99,13 @@ public final class RequestsJsonlVerdicts
                     case "id" -> id = p.getLongValue();
                     case "phase" -> phase = p.getText();
                     case "status" -> status = p.getText();
+                    case "final_step" -> toolStep = p.currentToken() == JsonToken.VALUE_FALSE;
                     default -> p.skipChildren();
                 }
             }
         }
-        final QualityVerdict v = "measure".equals(phase) ? verdicts.apply(id) : null;
-        final String success = !"measure".equals(phase) || (v != null && v.excluded()) ? "null" :
+        final QualityVerdict v = "measure".equals(phase) && !toolStep ? verdicts.apply(id) : null;
+        final String success = !"measure".equals(phase) || toolStep || (v != null && v.excluded()) ? "null" :
             Boolean.toString("ok".equals(status) && (v == null || v.pass()));
         return ",\"success\":" + success + ",\"quality\":" + (v == null ? "null" : JSON.writeValueAsString(v.toJson()));
     }

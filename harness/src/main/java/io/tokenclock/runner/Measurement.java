@@ -20,6 +20,7 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.ShardSpec;
 import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.goodput.GoodputBook;
+import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.goodput.GroupStats;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.load.LoadGenerator;
@@ -188,6 +189,7 @@ final class Measurement implements AutoCloseable, RequestListener
         collectorThread.join(TimeUnit.SECONDS.toMillis(10));
         stage.close();
         stageThread.join(TimeUnit.SECONDS.toMillis(10));
+        generator.settle(); // the turns that ended in the drain, for the sessions' and tasks' figures
         server.stop();
         power.stop();
         energy = power.measure(collector.windowStartNs(), collector.windowEndNs());
@@ -237,8 +239,8 @@ final class Measurement implements AutoCloseable, RequestListener
     /** @return the run's final result: what the window measured, and the client's health over it. */
     RunResult result(final Monitors.InLoad inLoad, final double wallSeconds, final String partialReason)
     {
-        return result(inLoad, wallSeconds, prep.workload() instanceof AgentWorkload agents ? agents.report() : null,
-            partialReason);
+        return result(inLoad, wallSeconds, prep.workload() instanceof AgentWorkload agents ?
+            AgentTasks.judged(agents.report(), qualityReport == null ? null : quality) : null, partialReason);
     }
 
     private RunResult result(
@@ -248,9 +250,22 @@ final class Measurement implements AutoCloseable, RequestListener
         return new RunResult(options, target, counts(), new RunResult.Window(collector.windowStartNs(),
             collector.windowEndNs(), wallSeconds), distributions(recorders, options), monitors.health(inLoad, ready,
             stagePriority), provenance(), groupResults(), coldStart, tasks, partialReason,
-            server.summary(collector.windowStartNs(), collector.windowEndNs()),
-            goodput == null ? null : goodput.overall(), qualityReport, energy, shardInfo(), prep.host(),
+            server.summary(collector.windowStartNs(), collector.windowEndNs()), goodput(tasks), qualityReport, energy,
+            shardInfo(), prep.host(),
             prep.workload() instanceof TraceWorkload trace ? trace.report() : null);
+    }
+
+    /**
+     * @return the run's goodput: in tasks for an agent run (its tasks' final answers judged), else in requests; null
+     * when the run reports none.
+     */
+    private GoodputCounts goodput(final AgentWorkload.Report tasks)
+    {
+        if (goodput == null)
+        {
+            return null;
+        }
+        return tasks != null ? AgentTasks.goodput(tasks, qualityReport == null ? null : quality) : goodput.overall();
     }
 
     /** @return the shard's part and start, or null for a run that is neither sharded nor started at a set time. */

@@ -55,11 +55,14 @@ final class QualityPhase
         this.keepText = rule.needsText();
     }
 
-    /** Keeps what the rule needs of a measured request that ended ok; on the request stage's thread. */
+    /**
+     * Keeps what the rule needs of a measured request that ended ok; on the request stage's thread. Of an agent's
+     * steps only a task's final answer is kept: a tool-call step is no answer, and is never judged as one.
+     */
     void onRequestComplete(final RequestSlot slot, final RequestMetrics m)
     {
         if (rule.judgesOutputs() && !options.state().selfWarmupRun() && slot.phase == RequestSlot.PHASE_MEASURE &&
-            slot.status == RequestSlot.STATUS_OK)
+            slot.status == RequestSlot.STATUS_OK && (slot.task < 0 || RequestsJsonlWriter.finalStep(slot)))
         {
             final String text = keepText ? AnswerText.decode(slot.text.array(), slot.text.length()) : "";
             kept.add(new Kept(slot.requestId, text, RequestsJsonlWriter.finishReason(slot.finishReason)));
@@ -127,6 +130,20 @@ final class QualityPhase
     {
         return Math.max(1, Integer.getInteger("tokenclock.checkParallelism",
             Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * @return an agent task's final answer's verdict by its request id: 0 passed (or nothing judges outputs), 1 failed
+     * the rule, 2 left out (excluded, or not reached).
+     */
+    int answerVerdict(final long id)
+    {
+        final QualityVerdict v = verdicts.get(id);
+        if (v == null || v.pass())
+        {
+            return 0;
+        }
+        return v.excluded() ? 2 : 1;
     }
 
     private int goodputVerdict(final long id)

@@ -3,9 +3,11 @@ package io.tokenclock.workload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongToIntFunction;
 import java.util.function.BiConsumer;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +17,7 @@ import org.HdrHistogram.Histogram;
 
 import io.tokenclock.json.Json;
 import io.tokenclock.load.BuiltRequest;
+import io.tokenclock.load.RequestTag;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -24,8 +27,9 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  * {@code tools}; when the model answers with tool calls, the harness plays the tools (a latency drawn from a declared
  * distribution, a result text of a drawn length), sends the calls and results back as the conversation continues,
  * and repeats until the model gives a final answer or the step limit is reached. For agents tokens/s stops being the
- * headline: the task is. Each task's end-to-end latency, steps, model time against tool time, and success (a final
- * answer within the step limit, every request ok) are recorded.
+ * headline: the task is. Each task's end-to-end latency, steps, model time against tool time, and outcome (a final
+ * answer within the step limit, every request ok; with a quality rule, judged on that final answer alone) are
+ * recorded, and every request carries its task and step ({@link RequestTag#step}).
  * <p>
  * Called on the load generator's thread only; {@link #report()} after the generator stopped.
  */
@@ -35,10 +39,59 @@ public final class AgentWorkload extends UserWorkload
     /** A failed model request is retried after 100 ms, doubling with each retry of the same step. */
     private static final long RETRY_BACKOFF_NS = 100_000_000L;
 
-    /** Task outcomes and timings of a run. Latencies in ms. */
-    public record Report(long tasks, long succeeded, long failedRequests, long stepLimited, Histogram latencyMs,
-        Histogram steps, double modelSeconds, double toolSeconds, long retries)
+    /** How a task ended, before any quality rule judged its answer. */
+    public enum Outcome
     {
+        /** The model gave a final answer (a step that called no tool) within the step limit, every request ok. */
+        ANSWERED,
+        /** A model request failed, and its retries too. */
+        REQUEST_FAILED,
+        /** The model still called tools at the step limit: no final answer. */
+        STEP_LIMIT
+    }
+
+    /**
+     * Every finished task, in the order they finished, as parallel arrays: its outcome, the request id of its final
+     * answer (-1 without one), the SLO bounds its ok steps missed (the goodput book's verdict bits, OR-ed), and its
+     * output tokens.
+     */
+    public record Ledger(Outcome[] outcomes, long[] finalRequestIds, int[] sloMisses, long[] outputTokens)
+    {
+    }
+
+    /**
+     * Task outcomes and timings of a run. Latencies in ms. A task succeeded when it answered and, with a quality rule
+     * that judges outputs, its final answer passed it ({@link #judged}); tool-call steps are never judged.
+     *
+     * @param succeeded    tasks that answered (and whose answer passed, once judged).
+     * @param wrongAnswers answered tasks whose final answer failed the quality rule.
+     * @param unjudged     answered tasks whose final answer the rule left out (a judge that abstained or failed under
+     *                     {@code exclude}, or judging cut short).
+     */
+    public record Report(long tasks, long succeeded, long failedRequests, long stepLimited, long wrongAnswers,
+        long unjudged, Histogram latencyMs, Histogram steps, double modelSeconds, double toolSeconds, long retries,
+        Ledger ledger)
+    {
+        /**
+         * @param quality a final answer's verdict by its request id: 0 passed, 1 failed, 2 left out.
+         * @return this report with the final answers judged.
+         */
+        public Report judged(final LongToIntFunction quality)
+        {
+            long wrong = 0;
+            long out = 0;
+            for (int k = 0; k < ledger.outcomes().length; k++)
+            {
+                if (ledger.outcomes()[k] == Outcome.ANSWERED)
+                {
+                    final int v = quality.applyAsInt(ledger.finalRequestIds()[k]);
+                    wrong += v == 1 ? 1 : 0;
+                    out += v == 2 ? 1 : 0;
+                }
+            }
+            return new Report(tasks, succeeded - wrong - out, failedRequests, stepLimited, wrong, out, latencyMs,
+                steps, modelSeconds, toolSeconds, retries, ledger);
+        }
     }
 
     private final RequestBodyFactory bodies;
@@ -64,10 +117,24 @@ public final class AgentWorkload extends UserWorkload
     private BiConsumer<Integer, TurnResult> toolsDone;
     private long modelNs;
     private long toolNs;
+    private long nextTaskId;
+    private final List<Outcome> outcomes = new ArrayList<>();
+    private long[] finalIds = new long[16];
+    private int[] sloMisses = new int[16];
+    private long[] taskTokens = new long[16];
 
     private static final class Agent
     {
         int task = -1;
+        /** The task's run-wide number, for requests.jsonl. */
+        long taskId = -1;
+        /** The SLO bounds the task's ok steps missed so far. */
+        int sloMisses;
+        /** The task has ended (its last step taken into it); the next turn starts a new one. */
+        boolean taskDone;
+        /** The last step taken into the task ({@link #ended}), so that none is counted twice. */
+        TurnResult lastEnded;
+        long outputTokens;
         int step;
         long taskStartNs;
         long lastDueNs;
@@ -121,11 +188,8 @@ public final class AgentWorkload extends UserWorkload
     public BuiltRequest nextTurn(final int user, final TurnResult previous, final long dueNs)
     {
         final Agent a = agents[user];
-        if (previous != null && a.task >= 0)
-        {
-            modelNs += Math.max(0, previous.endNs() - a.lastDueNs);
-        }
-        final boolean retrying = previous != null && a.task >= 0 && !previous.ok() && a.retries < maxRetries;
+        ended(a, previous);
+        final boolean retrying = previous != null && a.task >= 0 && !a.taskDone && !previous.ok();
         if (retrying)
         {
             // The model request failed: an agent framework retries the same step (same conversation) before it
@@ -133,12 +197,8 @@ public final class AgentWorkload extends UserWorkload
             a.retries++;
             retries++;
         }
-        else if (previous == null || a.task < 0 || !previous.wantsTools() || a.step >= maxSteps)
+        else if (previous == null || a.task < 0 || a.taskDone)
         {
-            if (previous != null && a.task >= 0)
-            {
-                finishTask(a, previous);
-            }
             startTask(user, a, dueNs);
         }
         else
@@ -154,12 +214,43 @@ public final class AgentWorkload extends UserWorkload
         counted();
         final SplittableRandom random = random(user, a.task, a.step, 0x0a7);
         return new BuiltRequest(bodies.body(a.messages, output != null ? output.sample(random) : fixedOutput),
-            a.messageTokens, 0);
+            a.messageTokens, 0, RequestTag.step(a.taskId, a.step - 1));
+    }
+
+    /**
+     * Takes a step's end into its task, once per step whichever of {@link #delayNs} and {@link #nextTurn} sees it
+     * first: its model time, its SLO misses and output tokens when it ended ok, and the task's end when this step
+     * ended it: a final answer, the step limit, or a failure with no retry left. So a task whose last step ended
+     * after the run stopped sending is counted too ({@code LoadGenerator.settle}).
+     */
+    private void ended(final Agent a, final TurnResult step)
+    {
+        if (step == null || a.task < 0 || step == a.lastEnded)
+        {
+            return;
+        }
+        a.lastEnded = step;
+        modelNs += Math.max(0, step.endNs() - a.lastDueNs);
+        if (step.ok())
+        {
+            a.sloMisses |= step.sloVerdict();
+            a.outputTokens += step.outputTokens();
+        }
+        final boolean over = step.ok() ? !step.wantsTools() || a.step >= maxSteps : a.retries >= maxRetries;
+        if (over && !a.taskDone)
+        {
+            a.taskDone = true;
+            finishTask(a, step);
+        }
     }
 
     private void startTask(final int user, final Agent a, final long dueNs)
     {
+        a.taskDone = false;
         a.task++;
+        a.taskId = nextTaskId++;
+        a.sloMisses = 0;
+        a.outputTokens = 0;
         a.step = 0;
         a.retries = 0;
         a.taskStartNs = dueNs;
@@ -216,24 +307,46 @@ public final class AgentWorkload extends UserWorkload
         tasks++;
         steps.recordValue(a.step);
         latencyMs.recordValue(Math.max(0, (last.endNs() - a.taskStartNs) / 1_000_000));
+        final Outcome outcome;
         if (!last.ok())
         {
             failedRequests++;
+            outcome = Outcome.REQUEST_FAILED;
         }
         else if (last.wantsTools())
         {
             stepLimited++;
+            outcome = Outcome.STEP_LIMIT;
         }
         else
         {
             succeeded++;
+            outcome = Outcome.ANSWERED;
         }
+        final int k = outcomes.size();
+        if (k == finalIds.length)
+        {
+            finalIds = Arrays.copyOf(finalIds, k << 1);
+            sloMisses = Arrays.copyOf(sloMisses, k << 1);
+            taskTokens = Arrays.copyOf(taskTokens, k << 1);
+        }
+        outcomes.add(outcome);
+        finalIds[k] = outcome == Outcome.ANSWERED ? last.requestId() : -1;
+        sloMisses[k] = a.sloMisses;
+        taskTokens[k] = a.outputTokens;
+    }
+
+    @Override
+    public void settle(final int user, final TurnResult ended)
+    {
+        ended(agents[user], ended);
     }
 
     @Override
     public long delayNs(final int user, final TurnResult previous)
     {
         final Agent a = agents[user];
+        ended(a, previous);
         final SplittableRandom random = random(user, a.task, a.step, 0x5151);
         if (!previous.ok() && a.retries < maxRetries)
         {
@@ -333,8 +446,10 @@ public final class AgentWorkload extends UserWorkload
     /** @return the tasks finished so far; call after the generator stopped. */
     public Report report()
     {
-        return new Report(tasks, succeeded, failedRequests, stepLimited, latencyMs, steps, modelNs / 1e9,
-            toolNs / 1e9, retries);
+        final int n = outcomes.size();
+        return new Report(tasks, succeeded, failedRequests, stepLimited, 0, 0, latencyMs, steps, modelNs / 1e9,
+            toolNs / 1e9, retries, new Ledger(outcomes.toArray(Outcome[]::new), Arrays.copyOf(finalIds, n),
+            Arrays.copyOf(sloMisses, n), Arrays.copyOf(taskTokens, n)));
     }
 
     @Override

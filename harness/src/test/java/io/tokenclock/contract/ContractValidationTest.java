@@ -82,8 +82,8 @@ final class ContractValidationTest
             new String[] {VALID.replace("duration_s: 5", "duration_s: 5, arrival: poisson, burstiness: 0.5"),
                 "load.burstiness applies to gamma arrivals only (load.arrival is poisson)"},
             new String[] {VALID.replace("rate: 2, duration_s: 5", "duration_s: 5, fixed_schedule: true"),
-                "load.fixed_schedule replays a trace's timestamps: it needs a Mooncake trace (workload.dataset.path " +
-                "with workload.dataset.format mooncake)"},
+                "load.fixed_schedule replays a trace's timestamps: it needs a trace (workload.dataset.path " +
+                "with workload.dataset.format mooncake, tracelab or weka)"},
             new String[] {VALID + "state: {cache: preload}\n",
                 "state.cache preload replays the shared prefixes first: declare workload.prefix"},
             new String[] {VALID.replace("target: {url: http://127.0.0.1:8000/v1}", "target: {endpoint: chat}"),

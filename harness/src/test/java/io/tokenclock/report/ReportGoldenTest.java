@@ -39,12 +39,14 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
+import io.tokenclock.result.ClientHost;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.result.ServerInfo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
+import io.tokenclock.workload.SessionReport;
 import io.tokenclock.workload.dist.TruncatedNormal;
 
 /**
@@ -180,9 +182,17 @@ final class ReportGoldenTest
         c.put(Counter.CLAMPED_VALUES, 1L);
         c.put(Counter.WASTED_INPUT_TOKENS, 3_000L);
         c.put(Counter.FAILED_OUTPUT_TOKENS, 120L);
+        c.put(Counter.CACHED_TOKENS, 61_440L);
+        c.put(Counter.CACHE_REPORTING_REQUESTS, 196L);
+        c.put(Counter.CACHE_REPORTING_INPUT_TOKENS, 98_000L);
+        c.put(Counter.IDEAL_CACHED_TOKENS, 70_000L);
+        c.put(Counter.IDEAL_INPUT_TOKENS, 98_000L);
+        c.put(Counter.ENGINE_DRAFT_TOKENS, 9_000L);
+        c.put(Counter.ENGINE_DRAFT_ACCEPTED, 6_300L);
         final RunResult.Counts counts = new RunResult.Counts(c, errors);
-        final AgentWorkload.Report tasks = new AgentWorkload.Report(12, 10, 2, 1, histogram(900, 1_500, 4_200),
-            histogram(3, 4, 9), 41.5, 12.25, 3);
+        final AgentWorkload.Report tasks = new AgentWorkload.Report(12, 9, 2, 1, 1, 0, histogram(900, 1_500, 4_200),
+            histogram(3, 4, 9), 41.5, 12.25, 3, new AgentWorkload.Ledger(new AgentWorkload.Outcome[0], new long[0],
+            new int[0], new long[0]));
         final Map<Metric, Distribution> groupTimes = distributions(120);
         final List<RunResult.GroupResult> groups = List.of(
             new RunResult.GroupResult("chat", 120, 2, 12, 24_000, 60_000, 29.5, groupTimes,
@@ -213,7 +223,8 @@ final class ReportGoldenTest
             new RunResult.Window(1_000 * MS, 31_000 * MS, 44.5), distributions(200), health, provenance, groups,
             new RunResult.ColdStart("ok", null, 812.5, 21.25, 5_040.75, 230), tasks,
             "interrupted (SIGINT) after 31 s", null, new GoodputCounts(220, 150, 30_000, 30, 16, 0, 0, 0, 4, 20, 0),
-            null, null);
+            null, null, null, ClientHost.NONE, new SessionReport("mooncake", 10.0, 12, 11, 200, 2,
+            histogram(8, 18, 40), histogram(1_500, 4_000, 9_000), 25.5, 61.25));
     }
 
     /** A complete closed-loop run over plain HTTP with none of the optional parts, and no request that succeeded. */
@@ -334,6 +345,12 @@ final class ReportGoldenTest
         ok.enginePromptNs = 31_402_000;
         ok.engineDecodeNs = 45_609_400;
         ok.enginePredictedTokens = 3;
+        ok.engineDraftTokens = 6;
+        ok.engineDraftAccepted = 2;
+        ok.usageCachedTokens = 96;
+        ok.idealCachedTokens = 112;
+        ok.sessionId = "sess-c1ff91a76156";
+        ok.turn = 4;
         final RequestSlot warm = slot(2, RequestSlot.PHASE_WARMUP, 2);
         warm.chunkTokens[1] = RequestSlot.TOKENS_UNKNOWN;
         warm.finishReason = 2;
@@ -355,7 +372,13 @@ final class ReportGoldenTest
         cancelled.errorClass = ErrorClass.CANCEL_RULE;
         cancelled.truncated = true;
         cancelled.finishReason = 5;
-        return List.of(ok, warm, limited, cut, cancelled);
+        cancelled.task = 7;
+        cancelled.step = 1;
+        final RequestSlot answer = slot(6, RequestSlot.PHASE_MEASURE, 1);
+        answer.task = 7;
+        answer.step = 2;
+        answer.usageCachedTokens = 0;
+        return List.of(ok, warm, limited, cut, cancelled, answer);
     }
 
     private static RequestSlot slot(final long id, final int phase, final int chunks)

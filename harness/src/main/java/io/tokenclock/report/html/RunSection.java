@@ -34,6 +34,7 @@ final class RunSection
         final JsonNode record = RecordJson.tree(run);
         page.h2("Record").pre(RecordBlock.render(run));
         summary(page, record.path("report"));
+        CacheSessionsSection.render(page, record.path("report"));
         RunCharts.percentiles(page, List.of(record.path("run_id").asText("run")), List.of(s));
         RunCharts.overTime(page, record, s);
         server(page, record, s);

@@ -106,6 +106,17 @@ final class HtmlReportTest
     }
 
     @Test
+    void shouldShowTheCachesHitRatesBesideTheIdealAndTheSessions() throws IOException
+    {
+        final String page = Files.readString(HtmlReport.write(List.of(run("one", "abc")), null, false));
+
+        assertTrue(page.contains("<h2>Prefix cache and sessions</h2>"), "a block of its own");
+        assertTrue(page.contains("<td>62.7%</td>"), "61,440 of 98,000 input tokens, as the requests said");
+        assertTrue(page.contains("<td>71.4%</td>"), "the ideal: 70,000 of 98,000");
+        assertTrue(page.contains("11 of 12 sessions closed, 200 turns, 2 subagents"));
+    }
+
+    @Test
     void shouldRefuseToOverlayResultsOfDifferentWorkloadsUnlessForced() throws IOException
     {
         final Path a = run("a", "hash-1");
