@@ -43,23 +43,102 @@ public final class RecordJson
         return JSON.valueToTree(value);
     }
 
-    /** @return the record in {@code file}; one that is not a record is an IllegalArgumentException naming it. */
+    /**
+     * @return the record in {@code file}; one that is not a record (not JSON, {@code null}, a field of the wrong type,
+     * a format or formulas version newer than this build's) is an IllegalArgumentException of one line naming it.
+     */
     public static RunRecord read(final Path file) throws IOException
     {
+        final JsonNode tree;
         try
         {
-            return JSON.readValue(file.toFile(), RunRecord.class);
+            tree = JSON.readTree(file.toFile());
         }
         catch (final com.fasterxml.jackson.core.JacksonException ex)
         {
-            throw new IllegalArgumentException(file + ": not a record.json: " + ex.getOriginalMessage(), ex);
+            throw FileErrors.of(file, "a record", ex);
         }
+        return of(file, tree);
     }
 
-    /** @return the record of a tree (as read from a file). */
+    /** @return the record of a tree (as read from a file, whose checks it skips: for tests and trees of ours). */
     public static RunRecord of(final JsonNode tree) throws IOException
     {
         return JSON.treeToValue(tree, RunRecord.class);
+    }
+
+    /** @return the record of a tree read from {@code file}; one that is not a record is one line naming it. */
+    public static RunRecord of(final Path file, final JsonNode tree)
+    {
+        check(file, tree);
+        try
+        {
+            return JSON.treeToValue(tree, RunRecord.class);
+        }
+        catch (final com.fasterxml.jackson.core.JacksonException ex)
+        {
+            throw FileErrors.of(file, "a record", ex);
+        }
+    }
+
+    /**
+     * Refuses a record this build cannot read truly: no JSON object, no {@code tokenclock} header, or a
+     * {@code record_format} or formulas version newer than this build's ({@link RunRecord#FORMAT},
+     * {@link RunRecord#FORMULAS}). A newer record has keys this build would skip and figures whose definitions it does
+     * not know: read as its own, it would print them as if measured under this build's rules.
+     */
+    public static void check(final Path file, final JsonNode tree)
+    {
+        if (tree == null || !tree.isObject())
+        {
+            throw new IllegalArgumentException(file + ": expected a record (a JSON object), got " +
+                (tree == null || tree.isMissingNode() ? "an empty file" : tree.getNodeType().toString()
+                    .toLowerCase(java.util.Locale.ROOT)));
+        }
+        final JsonNode h = tree.path("tokenclock");
+        final JsonNode format = h.path("record_format");
+        if (!format.canConvertToInt() || !format.isIntegralNumber() || format.asInt() < 1)
+        {
+            throw new IllegalArgumentException(file + ": field tokenclock.record_format: expected a format " +
+                "version from 1 to " + RunRecord.FORMAT + ", got " + shown(format));
+        }
+        if (format.asInt() > RunRecord.FORMAT)
+        {
+            throw new IllegalArgumentException(file + ": field tokenclock.record_format: expected at most " +
+                RunRecord.FORMAT + " (what this build reads), got " + format.asInt() + ": written by a newer " +
+                "tokenclock; read it with that version");
+        }
+        final JsonNode formulas = h.path("formulas_version");
+        final String prefix = RunRecord.FORMULAS.substring(0, RunRecord.FORMULAS.indexOf('/') + 1);
+        if (formulas.isTextual() && formulas.asText().startsWith(prefix) && version(formulas.asText(), prefix) >
+            version(RunRecord.FORMULAS, prefix))
+        {
+            throw new IllegalArgumentException(file + ": field tokenclock.formulas_version: expected at most " +
+                RunRecord.FORMULAS + " (the formulas this build knows), got " + shown(formulas) + ": written by " +
+                "a newer tokenclock; read it with that version");
+        }
+    }
+
+    private static int version(final String formulas, final String prefix)
+    {
+        try
+        {
+            return Integer.parseInt(formulas.substring(prefix.length()));
+        }
+        catch (final NumberFormatException ex)
+        {
+            return Integer.MAX_VALUE; // not a version this build writes: newer than it, for all it knows
+        }
+    }
+
+    private static String shown(final JsonNode v)
+    {
+        if (v.isMissingNode())
+        {
+            return "nothing";
+        }
+        final String s = v.toString();
+        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
     }
 
     /**
