@@ -1,9 +1,12 @@
 package io.tokenclock.report;
 
-import java.io.BufferedReader;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,13 +33,18 @@ public final class RequestLines implements Closeable
     private static final ObjectMapper JSON = Json.MAPPER;
 
     private final Path file;
-    private final BufferedReader in;
+    private final InputStream in;
+    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    private byte[] buffer = new byte[1 << 16];
+    private int start;
+    private int end;
     private long line;
 
     private RequestLines(final Path file) throws IOException
     {
         this.file = file;
-        this.in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+        this.in = Files.newInputStream(file);
     }
 
     /** @return the lines of {@code file}, from its first. */
@@ -61,44 +69,96 @@ public final class RequestLines implements Closeable
     /** @return the next non-blank line's object, or null at the end of the file. */
     public ObjectNode next() throws IOException
     {
-        String text;
+        byte[] text;
         do
         {
-            try
-            {
-                text = in.readLine();
-            }
-            catch (final CharacterCodingException ex)
-            {
-                throw new IllegalArgumentException(file + ": line " + (line + 1) + ": expected UTF-8 text, got " +
-                    "bytes that are not");
-            }
+            text = readLine();
             if (text == null)
             {
                 return null;
             }
             line++;
         }
-        while (text.isBlank());
+        while (blank(text));
+        try
+        {
+            utf8.reset().decode(ByteBuffer.wrap(text));
+        }
+        catch (final CharacterCodingException ex)
+        {
+            throw new IllegalArgumentException(file + ": line " + line + ": expected UTF-8 text, got bytes that are " +
+                "not");
+        }
         return parse(text);
     }
 
-    private ObjectNode parse(final String text)
+    /** @return the next line's bytes, without its newline, or null at the end of the file. */
+    private byte[] readLine() throws IOException
+    {
+        while (true)
+        {
+            for (int i = start; i < end; i++)
+            {
+                if (buffer[i] == '\n')
+                {
+                    final byte[] text = java.util.Arrays.copyOfRange(buffer, start, i);
+                    start = i + 1;
+                    return text;
+                }
+            }
+            if (start > 0)
+            {
+                System.arraycopy(buffer, start, buffer, 0, end - start);
+                end -= start;
+                start = 0;
+            }
+            if (end == buffer.length)
+            {
+                buffer = java.util.Arrays.copyOf(buffer, buffer.length * 2); // a line longer than the buffer
+            }
+            final int n = in.read(buffer, end, buffer.length - end);
+            if (n < 0)
+            {
+                if (end == start)
+                {
+                    return null;
+                }
+                final byte[] text = java.util.Arrays.copyOfRange(buffer, start, end);
+                start = end;
+                return text;
+            }
+            end += n;
+        }
+    }
+
+    private static boolean blank(final byte[] text)
+    {
+        for (final byte b : text)
+        {
+            if (b != ' ' && b != '\t' && b != '\r')
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private ObjectNode parse(final byte[] text)
     {
         final JsonNode n;
         try
         {
             n = JSON.readTree(text);
         }
-        catch (final JacksonException ex)
+        catch (final IOException ex)
         {
-            throw new IllegalArgumentException(file + ": line " + line + ": " + FileErrors.describe("a request",
-                ex).replaceFirst("^line \\d+: ", ""), ex);
+            throw new IllegalArgumentException(file + ": line " + line + ": " + (ex instanceof JacksonException j ?
+                FileErrors.describe("a request", j).replaceFirst("^line \\d+: ", "") : "expected JSON"), ex);
         }
         if (!(n instanceof ObjectNode o))
         {
             throw new IllegalArgumentException(file + ": line " + line + ": expected one JSON object per line, got " +
-                n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
+                (n == null ? "nothing" : n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
         }
         finite(o, "");
         return o;
