@@ -76,8 +76,9 @@ final class Aiperf
         final JsonNode m = metrics(n);
         final String p = m == n ? "" : "records.";
         final long count = m.has("request_count") ? Math.round(single(f, m, "request_count", "requests", p)) : 0;
-        final long errors = m.has("error_request_count") ? Math.round(single(f, m, "error_request_count",
-            "requests", p)) : 0;
+        final long errors = m.path("error_request_count").isNumber() ? f.count(m, "error_request_count",
+            p + "error_request_count") : m.has("error_request_count") ? Math.round(single(f, m,
+            "error_request_count", "requests", p)) : 0;
         final Map<String, Dist> reported = new LinkedHashMap<>();
         for (final Map.Entry<String, List<String>> e : TAGS.entrySet())
         {
@@ -109,7 +110,7 @@ final class Aiperf
             "(AIPerf 2025)");
         if (started != null)
         {
-            notes.add(1, "start_time " + started + " is local time without a zone: kept as written, not converted");
+            notes.add(0, "start_time " + started + " is local time without a zone: kept as written, not converted");
         }
         notes.add("units read from each metric's unit field");
         notes.add(samples == null ? "no " + REQUESTS + " beside it: only AIPerf's own figures" :

@@ -42,20 +42,7 @@ final class DetailArrays
         {
             return null;
         }
-        for (final String name : ARRAYS)
-        {
-            final int size = root.size(name);
-            if (size >= 0 && size != ttfts.length)
-            {
-                throw new PeerFormatException(f.file, at + name, ttfts.length + " entries, one per request as in " +
-                    "ttfts, got " + size);
-            }
-        }
-        if (ttfts.length < sent)
-        {
-            throw new PeerFormatException(f.file, at + "ttfts", "an entry for each of the " + sent + " requests its " +
-                "summary counts, got " + ttfts.length);
-        }
+        lengths(f, root, at, ttfts.length, sent);
         final double[] lens = f.counts(n, "output_lens", at + "output_lens");
         final JsonNode errors = n.path("errors");
         final boolean[] ok = new boolean[ttfts.length];
@@ -91,5 +78,25 @@ final class DetailArrays
             }
         });
         return s;
+    }
+
+    /** Refuses arrays of lengths that disagree with each other, or with the requests the summary counts. */
+    private static void lengths(final PeerFile f, final PeerFile.Root root, final String at, final int n,
+        final long sent)
+    {
+        for (final String name : ARRAYS)
+        {
+            final int size = root.size(name);
+            if (size >= 0 && size != n)
+            {
+                throw new PeerFormatException(f.file, at + name, n + " entries, one per request as in ttfts, got " +
+                    size);
+            }
+        }
+        if (n < sent)
+        {
+            throw new PeerFormatException(f.file, at + "ttfts", "an entry for each of the " + sent + " requests its " +
+                "summary counts, got " + n);
+        }
     }
 }

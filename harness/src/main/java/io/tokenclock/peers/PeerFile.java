@@ -143,7 +143,7 @@ final class PeerFile
         }
     }
 
-    /** @return the next token; a file that is no JSON from its first token on is no peer's file (the caller says so). */
+    /** @return the next token; a file that is no JSON from its first token is no peer's file (the caller says so). */
     private JsonToken token(final JsonParser p, final long count) throws IOException
     {
         try
@@ -270,8 +270,12 @@ final class PeerFile
             case START_OBJECT -> object(p, depth + 1, null);
             case START_ARRAY -> rest(p, p.nextToken(), depth + 1);
             case VALUE_STRING -> NODES.textNode(cut(p.getText()));
-            case VALUE_NUMBER_INT -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ?
-                NODES.numberNode(p.getDoubleValue()) : NODES.numberNode(p.getLongValue());
+            case VALUE_NUMBER_INT -> switch (p.getNumberType())
+            {
+                case INT -> NODES.numberNode(p.getIntValue());
+                case LONG -> NODES.numberNode(p.getLongValue());
+                default -> NODES.numberNode(p.getDoubleValue());
+            };
             case VALUE_NUMBER_FLOAT -> NODES.numberNode(p.getDoubleValue());
             case VALUE_TRUE -> NODES.booleanNode(true);
             case VALUE_FALSE -> NODES.booleanNode(false);
@@ -307,7 +311,8 @@ final class PeerFile
     PeerFormatException error(final String field, final String expected, final JsonNode got)
     {
         return new PeerFormatException(file, field, expected + ", got " + (got == null || got.isMissingNode() ?
-            "nothing" : shown(got.isTextual() ? "\"" + got.asText() + "\"" : got.toString())));
+            "nothing" : got.isNumber() ? shownNumber(got.asDouble()) : shown(got.isTextual() ? "\"" + got.asText() +
+            "\"" : got.toString())));
     }
 
     private static String shown(final String s)
@@ -319,7 +324,11 @@ final class PeerFile
     double number(final JsonNode n, final String field, final String path)
     {
         final JsonNode v = n.path(field);
-        if (!v.isNumber() || !Double.isFinite(v.asDouble()))
+        if (!v.isNumber())
+        {
+            throw error(path, "a number", v);
+        }
+        if (!Double.isFinite(v.asDouble()))
         {
             throw error(path, "a finite number", v);
         }

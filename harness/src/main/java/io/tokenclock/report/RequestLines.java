@@ -10,7 +10,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -145,6 +144,16 @@ public final class RequestLines implements Closeable
 
     private ObjectNode parse(final byte[] text)
     {
+        int last = text.length - 1;
+        while (last > 0 && (text[last] == ' ' || text[last] == '\t' || text[last] == '\r'))
+        {
+            last--;
+        }
+        if (text[last] != '}')
+        {
+            throw new IllegalArgumentException(file + ": line " + line + ": expected one JSON object per line, got " +
+                "one cut short (no closing brace)");
+        }
         final JsonNode n;
         try
         {
@@ -174,10 +183,8 @@ public final class RequestLines implements Closeable
         }
         if (n.isObject())
         {
-            final Iterator<Map.Entry<String, JsonNode>> it = n.fields();
-            while (it.hasNext())
+            for (final Map.Entry<String, JsonNode> e : n.properties())
             {
-                final Map.Entry<String, JsonNode> e = it.next();
                 finite(e.getValue(), at.isEmpty() ? e.getKey() : at + "." + e.getKey());
             }
         }

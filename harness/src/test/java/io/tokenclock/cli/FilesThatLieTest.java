@@ -126,7 +126,7 @@ final class FilesThatLieTest
             third.replaceFirst("\"end_ns\":\\d+", "\"end_ns\":NaN").getBytes(StandardCharsets.UTF_8),
             new byte[] {'{', '"', 'a', '"', ':', '"', (byte)0xff, (byte)0xfe, '"', '}'},
             ("{\"a\":" + "[".repeat(5000) + "]".repeat(5000) + "}").getBytes(StandardCharsets.UTF_8));
-        final List<String> expected = List.of("expected JSON, got the end of the file inside a value (cut short?)",
+        final List<String> expected = List.of("expected one JSON object per line, got one cut short (no closing brace)",
             "expected JSON of finite numbers, got NaN or Infinity", "expected UTF-8 text, got bytes that are not",
             "expected JSON within its limits of nesting and size, got more");
         for (int i = 0; i < bad.size(); i++)

@@ -39,7 +39,7 @@ final class PeerFilesThatLieTest
     {
         final PeerFormatException ex = assertThrows(PeerFormatException.class, () -> Peers.read(p));
         assertFalse(ex.getMessage().contains("\n"), "one line: " + ex.getMessage());
-        assertTrue(ex.getMessage().startsWith(p.toString() + ": "), "names the file: " + ex.getMessage());
+        assertTrue(ex.getMessage().startsWith(p.toString()), "names the file: " + ex.getMessage());
         return ex.getMessage();
     }
 
@@ -140,6 +140,6 @@ final class PeerFilesThatLieTest
         final PeerRun r = Peers.read(vllm("\"request_rate\": 2.0", "\"request_rate\": \"inf\"")).get(0);
         assertEquals("burst", r.record().load().mode());
         assertTrue(refused(vllm("\"request_rate\": 2.0", "\"request_rate\": \"fast\""))
-            .endsWith("field request_rate: expected a finite number, got \"fast\""));
+            .endsWith("field request_rate: expected a number, got \"fast\""));
     }
 }
