@@ -115,8 +115,7 @@ class ReaderFuzzProperties
                 Files.copy(c, dir.resolve(c.getFileName().toString().equals("requests.jsonl") ? "requests.jsonl" :
                     c.getFileName().toString()));
             }
-            check(dir, seed.command().equals("record-dir") ? dir : file, "record",
-                (seed.command().equals("record-dir") ? dir : file).toString());
+            check(dir, "record", (seed.command().equals("record-dir") ? dir : file).toString());
         }
         finally
         {
@@ -134,7 +133,7 @@ class ReaderFuzzProperties
             Files.copy(GOLDEN.resolve("full-record.json"), dir.resolve("record.json"));
             Files.write(dir.resolve("requests.jsonl"), damaged(Files.readAllBytes(GOLDEN.resolve("requests.jsonl")),
                 damage));
-            check(dir, dir, "report", dir.toString(), "--output", dir.resolve("r.html").toString());
+            check(dir, "report", dir.toString(), "--output", dir.resolve("r.html").toString());
         }
         finally
         {
@@ -183,18 +182,9 @@ class ReaderFuzzProperties
             final byte[] yaml = Files.readAllBytes(Path.of("..", "examples", "chat-slo.yaml"));
             Files.write(file, damage.kind().equals("remove") || damage.kind().equals("retype") ?
                 yamlDamaged(yaml, damage) : damaged(yaml, damage));
-            final CapturedConsole console = CapturedConsole.started();
-            final int exit;
-            try
-            {
-                exit = Main.execute("validate", file.toString());
-            }
-            finally
-            {
-                console.restore();
-            }
-            assertTrue(exit == Main.EXIT_OK || exit == Main.EXIT_USAGE, exit + ": " + console.err());
-            for (final String line : console.err().strip().lines().toList())
+            final Ran ran = ran("validate", file.toString());
+            assertTrue(ran.exit() == Main.EXIT_OK || ran.exit() == Main.EXIT_USAGE, ran.exit() + ": " + ran.err());
+            for (final String line : ran.err().strip().lines().toList())
             {
                 assertTrue(line.startsWith("tokenclock: " + file), line);
                 internal(line);
@@ -206,27 +196,37 @@ class ReaderFuzzProperties
         }
     }
 
-    /** Runs {@code args}, then checks: read (exit 0), or refused in one line naming {@code named} (exit 2). */
-    private static void check(final Path dir, final Path named, final String... args)
+    /** Runs {@code args}, then checks: read (exit 0), or refused in one line naming a file in {@code dir} (exit 2). */
+    private static void check(final Path dir, final String... args)
     {
-        final CapturedConsole console = CapturedConsole.started();
-        final int exit;
-        try
-        {
-            exit = Main.execute(args);
-        }
-        finally
-        {
-            console.restore();
-        }
-        final String err = console.err().strip();
-        assertTrue(exit == Main.EXIT_OK || exit == Main.EXIT_USAGE, exit + ": " + err);
-        assertFalse(console.out().contains("9223372036854"), console.out());
-        if (exit == Main.EXIT_USAGE)
+        final Ran ran = ran(args);
+        final String err = ran.err().strip();
+        assertTrue(ran.exit() == Main.EXIT_OK || ran.exit() == Main.EXIT_USAGE, ran.exit() + ": " + err);
+        assertFalse(ran.out().contains("9223372036854"), ran.out());
+        if (ran.exit() == Main.EXIT_USAGE)
         {
             assertEquals(1, err.lines().count(), err);
             assertTrue(err.startsWith("tokenclock: " + dir), "names the file: " + err);
             internal(err);
+        }
+    }
+
+    /** What a command line gave: its exit status and its output. */
+    record Ran(int exit, String out, String err)
+    {
+    }
+
+    private static Ran ran(final String... args)
+    {
+        final CapturedConsole console = CapturedConsole.started();
+        try
+        {
+            final int exit = Main.execute(args);
+            return new Ran(exit, console.out(), console.err());
+        }
+        finally
+        {
+            console.restore();
         }
     }
 
