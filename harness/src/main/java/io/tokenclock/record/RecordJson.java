@@ -71,14 +71,30 @@ public final class RecordJson
     public static RunRecord of(final Path file, final JsonNode tree)
     {
         check(file, tree);
+        final RunRecord r;
         try
         {
-            return JSON.treeToValue(tree, RunRecord.class);
+            r = JSON.treeToValue(tree, RunRecord.class);
         }
         catch (final com.fasterxml.jackson.core.JacksonException ex)
         {
             throw FileErrors.of(file, "a record", ex);
         }
+        if (r.hardware() != null)
+        {
+            try
+            {
+                r.hardware().machine(); // read when printed: checked now, so that the printing never fails
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException(file + ": " + (ex.getCause() instanceof
+                    com.fasterxml.jackson.core.JacksonException j ? FileErrors.describe("a record", j)
+                    .replaceFirst("^field ", "field hardware.client.") : "field hardware.client: expected the " +
+                    "machine's figures"), ex);
+            }
+        }
+        return r;
     }
 
     /**
@@ -95,6 +111,7 @@ public final class RecordJson
                 (tree == null || tree.isMissingNode() ? "an empty file" : tree.getNodeType().toString()
                     .toLowerCase(java.util.Locale.ROOT)));
         }
+        finite(file, tree, "");
         final JsonNode h = tree.path("tokenclock");
         final JsonNode format = h.path("record_format");
         if (!format.canConvertToInt() || !format.isIntegralNumber() || format.asInt() < 1)
@@ -116,6 +133,27 @@ public final class RecordJson
             throw new IllegalArgumentException(file + ": field tokenclock.formulas_version: expected at most " +
                 RunRecord.FORMULAS + " (the formulas this build knows), got " + shown(formulas) + ": written by " +
                 "a newer tokenclock; read it with that version");
+        }
+    }
+
+    /** Refuses a bare NaN, Infinity or a number past the double's range anywhere: no figure may come of it. */
+    private static void finite(final Path file, final JsonNode n, final String at)
+    {
+        if (n.isNumber() && !Double.isFinite(n.asDouble()))
+        {
+            throw new IllegalArgumentException(file + ": field " + at + ": expected a finite number, got " +
+                n.asDouble());
+        }
+        if (n.isObject())
+        {
+            n.properties().forEach(e -> finite(file, e.getValue(), at.isEmpty() ? e.getKey() : at + "." + e.getKey()));
+        }
+        else if (n.isArray())
+        {
+            for (int i = 0; i < n.size(); i++)
+            {
+                finite(file, n.get(i), at + "[" + i + "]");
+            }
         }
     }
 
