@@ -114,6 +114,16 @@ final class FilesThatLieTest
             .replaceFirst("\"measured\" : \\d+", "\"measured\" : \"many\""));
         assertTrue(refused("record", run.toString()).endsWith("record.json: field report.counts.measured: expected " +
             "a number"));
+        Files.copy(GOLDEN.resolve("full-record.json"), run.resolve("record.json"),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        final String record = Files.readString(run.resolve("record.json"));
+        Files.writeString(run.resolve("record.json"), record.replace("\"logical_cpus\" : 8",
+            "\"logical_cpus\" : \"x\""));
+        assertTrue(refused("record", run.toString()).endsWith("record.json: field hardware.client.logical_cpus: " +
+            "expected a number"));
+        Files.writeString(run.resolve("record.json"), record.replaceFirst("\"p99\" : 1.75", "\"p99\" : Infinity"));
+        assertTrue(refused("record", run.toString()).endsWith("record.json: field measurement.client_jitter.lateness" +
+            ".p99: expected a finite number, got Infinity"), console.err());
     }
 
     @Test
