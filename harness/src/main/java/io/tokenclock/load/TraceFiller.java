@@ -27,6 +27,9 @@ public interface TraceFiller
     /** Opens the next session at {@code dueNs}: schedules its first turn (and any subagent due at its start). */
     void open(long dueNs, Schedule schedule);
 
+    /** Passes over the next session without opening it: another shard's, which that shard replays. */
+    void skip();
+
     /**
      * @return session {@code handle}'s turn that is due at {@code dueNs}, its history included; asked for as soon as
      * the turn falls due (before its time), once.

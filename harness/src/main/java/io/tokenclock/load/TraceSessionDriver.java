@@ -17,7 +17,9 @@ import io.tokenclock.recording.SlotPool;
  * sessions) a session opens as soon as another closes. Within a session each
  * turn is due the trace's delay after the previous turn ended, so a slow answer delays the rest of its session, never
  * another session; subagents run beside their parent. Turns due at the same moment start in the order they fell due.
- * The run ends when every session has closed (or at the measured count or window, like any other load).
+ * The run ends when every session has closed (or at the measured count or window, like any other load). In a
+ * sharded run session {@code k} of the trace, with its subagents, is shard {@code k mod count}'s, as a simulated user
+ * is; the other shards' sessions are passed over unread.
  * <p>
  * Ended turns arrive from the request stage through {@link #onUserTurnEnded} (each request carries its session's
  * handle as its {@link RequestSlot#user}), which wakes the driver. Not thread-safe beyond what {@link LoadGenerator}
@@ -70,6 +72,7 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
     private volatile Thread driverThread;
     private long order;
     private int open;
+    private int session;
     private long t0;
 
     TraceSessionDriver(
@@ -144,7 +147,7 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
             final long next = nextEventNs();
             if (next == Long.MAX_VALUE)
             {
-                if (open == 0 && trace.nextOpeningNs() < 0)
+                if (open == 0 && nextOwnOpeningNs() < 0)
                 {
                     break; // every session has closed
                 }
@@ -175,7 +178,7 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
         long next = due.isEmpty() ? Long.MAX_VALUE : due.peek().dueNs;
         if (!plan.closedLoop())
         {
-            final long opening = trace.nextOpeningNs();
+            final long opening = nextOwnOpeningNs();
             if (opening >= 0)
             {
                 next = Math.min(next, t0 + opening - OPEN_AHEAD_NS);
@@ -187,21 +190,26 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
     /** Opens the sessions due now: on a fixed schedule those whose time has come, else up to the concurrency. */
     private void openDueSessions()
     {
-        if (plan.closedLoop())
-        {
-            while (open < plan.concurrency() && trace.nextOpeningNs() >= 0)
-            {
-                open++;
-                trace.open(Math.max(t0, clock.nanoTime()), this);
-            }
-            return;
-        }
         long opening;
-        while ((opening = trace.nextOpeningNs()) >= 0 && t0 + opening - clock.nanoTime() <= OPEN_AHEAD_NS)
+        while ((opening = nextOwnOpeningNs()) >= 0 && (plan.closedLoop() ? open < plan.concurrency() :
+            t0 + opening - clock.nanoTime() <= OPEN_AHEAD_NS))
         {
             open++;
-            trace.open(t0 + opening, this);
+            session++;
+            trace.open(plan.closedLoop() ? Math.max(t0, clock.nanoTime()) : t0 + opening, this);
         }
+    }
+
+    /** @return when this shard's next session opens ({@link TraceFiller#nextOpeningNs}), past other shards' ones. */
+    private long nextOwnOpeningNs()
+    {
+        final Stripe part = stripe();
+        while (trace.nextOpeningNs() >= 0 && !part.ownsUser(session))
+        {
+            trace.skip();
+            session++;
+        }
+        return trace.nextOpeningNs();
     }
 
     /** Hands ended turns to the filler, which schedules what follows them. */

@@ -25,6 +25,8 @@ import io.tokenclock.report.RecordWriter;
  * ({@code *_per_s}) recomputed over the union window from the summed count it is a rate of; fractions from the
  * summed counts;</li>
  * <li>{@code report.distributions} from the added histograms;</li>
+ * <li>{@code report.cache}, {@code sessions} and {@code tasks} summed, their ratios recomputed
+ * ({@link MergedSections});</li>
  * <li>{@code load.max_in_flight} summed; the {@code shard} section replaced by {@code merge}: the shards, which are
  * missing, failed or late, and each shard's own summary.</li>
  * </ul>
@@ -74,6 +76,7 @@ final class MergedRecord
             g.put("good_fraction", g.path("good").asDouble() / g.path("attempted").asDouble());
         }
         RecordWriter.putDistributions(report, distributions);
+        final List<String> sectionsNotMerged = MergedSections.merge(report, ran, unionS);
         report.remove("segments");
         final JsonNode load = record.get("load");
         if (load instanceof ObjectNode l)
@@ -82,7 +85,7 @@ final class MergedRecord
                 .asLong()).sum());
         }
         record.remove("shard");
-        record.set("merge", merge(shards, ran, incomplete));
+        record.set("merge", merge(shards, ran, incomplete, sectionsNotMerged));
         return record;
     }
 
@@ -163,7 +166,7 @@ final class MergedRecord
 
     /** @return the {@code merge} section: the shards, what is missing, and each shard's own summary. */
     private static ObjectNode merge(final List<ShardRun> shards, final List<ShardRun> ran,
-        final List<String> incomplete)
+        final List<String> incomplete, final List<String> sectionsNotMerged)
     {
         final ObjectNode m = JSON.createObjectNode();
         m.put("shards", shards.get(0).count());
@@ -176,6 +179,7 @@ final class MergedRecord
         final ArrayNode notMerged = m.putArray("not_merged");
         notMerged.add("report.segments: segments keep no histogram log of their own; see each shard's record");
         notMerged.add("measurement.client_* and hardware.client: the first shard's; every shard's is in its record");
+        sectionsNotMerged.forEach(notMerged::add);
         final ArrayNode members = m.putArray("members");
         for (final ShardRun s : shards)
         {
@@ -200,7 +204,8 @@ final class MergedRecord
             n.set(field, orNull(shard.path(field)));
         }
         final JsonNode report = s.record().path("report");
-        final Iterator<String> keep = List.of("window", "counts", "throughput", "goodput").iterator();
+        final Iterator<String> keep = List.of("window", "counts", "throughput", "goodput", "cache", "sessions",
+            "tasks").iterator();
         while (keep.hasNext())
         {
             final String field = keep.next();

@@ -31,11 +31,14 @@ final class ShardSection
         n.put("index", s.index());
         n.put("count", s.count());
         n.put("part", s.index() + "/" + s.count());
+        final boolean bySession = r.options().load().users() != null || r.sessions() != null;
         n.put("stripe", r.options().load().users() != null ?
             "simulated users u with u mod " + s.count() + " = " + s.index() + ", each with its whole session" :
-            "requests i with i mod " + s.count() + " = " + s.index() + (r.options().closedLoop() ?
-                "; concurrency " + r.options().maxInFlight() + " of " + r.options().load().concurrency() : ""));
-        n.put("global_workload_hash", r.options().load().users() != null ? null : r.provenance().hash());
+            r.sessions() != null ? "the trace's sessions k with k mod " + s.count() + " = " + s.index() +
+                ", each with its subagents" + concurrency(r) :
+            "requests i with i mod " + s.count() + " = " + s.index() + concurrency(r));
+        // A session's prompts are built only by the shard that replays it: no shard sees the whole run's workload.
+        n.put("global_workload_hash", bySession ? null : r.provenance().hash());
         n.put("global_schedule_hash", r.provenance().scheduleHash());
         n.put("global_requests_built", r.provenance().requests());
         final ObjectNode h = n.putObject("histograms");
@@ -60,5 +63,11 @@ final class ShardSection
         }
         n.put("refused", s.refused());
         return n;
+    }
+
+    private static String concurrency(final RunResult r)
+    {
+        return r.options().closedLoop() ? "; concurrency " + r.options().maxInFlight() + " of " +
+            r.options().load().concurrency() : "";
     }
 }

@@ -166,4 +166,24 @@ final class TraceSessionDriverTest
         assertEquals(List.of("a/0@0", "a/1@90", "a/2@155", "b/0@195", "b/1@240"), sent.stream()
             .map(t -> t.session() + "/" + t.turn() + "@" + (t.dueNs() - T0) / MS).toList());
     }
+
+    @Test
+    void shouldReplayOnlyItsOwnSessionsInEachShardOnTheWholeRunsSchedule() throws IOException
+    {
+        final List<String> byShard = new ArrayList<>();
+        for (int index = 0; index < 2; index++)
+        {
+            sent.clear();
+            final TraceWorkload trace = workload();
+            generator = LoadGenerator.ofTrace(new LoadPlan(false, 0, null, 8, 0, 0, 0, 0, null, null, 1, 0, null,
+                true), clock, pool, trace, this::send, waiter).stripe(new Stripe(index, 2));
+            final long start = clock.nanoTime();
+            generator.run();
+            byShard.add(String.join(" ", sent.stream().map(t -> t.session() + "/" + t.turn() + "@" +
+                (t.dueNs() - start) / MS).toList()));
+            assertEquals(1, trace.report().sessions(), "one session of the two is this shard's");
+        }
+        assertEquals(List.of("a/0@0 a/1@90 a/2@155", "b/0@15 b/1@60"), byShard,
+            "session k is shard k mod 2's, each on the times it has in the whole run");
+    }
 }

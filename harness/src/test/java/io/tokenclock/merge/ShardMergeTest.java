@@ -70,6 +70,48 @@ final class ShardMergeTest
     }
 
     @Test
+    void shouldSumTheCacheAndSessionFiguresAndRecomputeTheirRatiosFromTheSums() throws IOException
+    {
+        final List<Path> dirs = shards(new SyntheticShards(10), 2, 10);
+        addCacheAndSessions(dirs.get(0), 600, 1_000, 30.0, 10.0);
+        addCacheAndSessions(dirs.get(1), 100, 1_000, 10.0, 30.0);
+        final JsonNode merged = record(ShardMerge.merge(tmp.resolve("merged"), dirs));
+        final JsonNode cache = merged.path("report").path("cache");
+
+        assertEquals(700, cache.path("cached_tokens").asLong());
+        assertEquals(0.35, cache.path("hit_rate").asDouble(), 1e-12, "700 / 2000: not the shards' rates averaged");
+        assertEquals(0.5, cache.path("ideal_hit_rate").asDouble(), 1e-12, "1000 / 2000");
+        assertEquals(0.25, cache.path("server_hit_rate").asDouble(), 1e-12, "the first shard's scrape");
+        final JsonNode sessions = merged.path("report").path("sessions");
+        assertEquals(6, sessions.path("sessions").asLong());
+        assertEquals(4.0, sessions.path("trace_speedup").asDouble(), "a setting, not summed");
+        assertEquals(40.0, sessions.path("trace_waits_s").asDouble(), 1e-12);
+        assertEquals(0.5, sessions.path("trace_wait_share").asDouble(), 1e-12);
+        assertTrue(sessions.path("session_e2e").isMissingNode(), "no histogram log to merge it from");
+        assertTrue(merged.path("merge").path("not_merged").toString().contains("report.sessions.turns_per_session"));
+        assertEquals(0.6, merged.path("merge").path("members").get(0).path("cache").path("hit_rate").asDouble(),
+            1e-12, "each shard's own figures stay in its summary");
+    }
+
+    /** Gives a shard's record the cache and session sections a trace run writes. */
+    private static void addCacheAndSessions(final Path shard, final long cached, final long input,
+        final double inRequestsS, final double waitsS) throws IOException
+    {
+        final ObjectNode record = (ObjectNode)JSON.readTree(shard.resolve("record.json").toFile());
+        final ObjectNode report = (ObjectNode)record.get("report");
+        report.putObject("cache").put("reporting_requests", 10).put("reporting_input_tokens", input)
+            .put("cached_tokens", cached).put("hit_rate", (double)cached / input).put("ideal_input_tokens", input)
+            .put("ideal_cached_tokens", input / 2).put("ideal_hit_rate", 0.5).put("server_hit_rate", 0.25);
+        final ObjectNode sessions = report.putObject("sessions").put("format", "mooncake").put("trace_speedup", 4.0)
+            .put("sessions", 3).put("completed", 3).put("turns", 10).put("subagents", 0)
+            .put("in_requests_s", inRequestsS).put("trace_waits_s", waitsS)
+            .put("trace_wait_share", waitsS / (inRequestsS + waitsS));
+        sessions.putObject("turns_per_session").put("count", 3);
+        sessions.putObject("session_e2e").put("count", 3);
+        JSON.writeValue(shard.resolve("record.json").toFile(), record);
+    }
+
+    @Test
     void shouldPutEveryRequestOnTheWallClockInEndOrderWithItsShard() throws IOException
     {
         final List<Path> dirs = shards(new SyntheticShards(9), 3, 50);
