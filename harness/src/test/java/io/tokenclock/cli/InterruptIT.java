@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -122,7 +123,11 @@ final class InterruptIT
         assertTrue(RecordBlock.render(RecordJson.of(record)).startsWith("PARTIAL RECORD: "),
             "tokenclock record says so first");
         assertTrue(requests(run).size() >= before, "no finished request lost");
-        assertFalse(Files.exists(run.resolve("record.json.tmp")), "no half-written record left behind");
+        try (Stream<Path> files = Files.list(run))
+        {
+            assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(".tmp")),
+                "no half-written record left behind");
+        }
     }
 
     @Test
@@ -134,7 +139,7 @@ final class InterruptIT
         final Process refused = start(run, "--requests", "2", "--max-tokens", "2");
         assertEquals(2, exit(refused, 60));
         final String said = console(run);
-        assertTrue(said.contains("already holds a run") && said.contains("--force"), said);
+        assertTrue(said.contains("already holds a result") && said.contains("--force"), said);
         assertEquals(1, said.strip().lines().count(), "one line: " + said);
         assertEquals("{}\n", Files.readString(run.resolve("requests.jsonl")), "nothing was overwritten");
 
