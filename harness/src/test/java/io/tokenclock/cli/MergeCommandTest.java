@@ -62,9 +62,9 @@ final class MergeCommandTest
         final Path relative = Path.of("").toAbsolutePath().relativize(dirs.get(0).resolve("..").resolve("shard-0"));
         for (final Path out : List.of(dirs.get(0), link, relative))
         {
-            assertUsage("it is the shard directory", "merge", out.toString(), dirs.get(0).toString(),
+            console.assertUsage("it is the shard directory", "merge", out.toString(), dirs.get(0).toString(),
                 dirs.get(1).toString());
-            assertUsage("it is the shard directory", "merge", out.toString(), dirs.get(0).toString(),
+            console.assertUsage("it is the shard directory", "merge", out.toString(), dirs.get(0).toString(),
                 dirs.get(1).toString(), "--force");
         }
         assertArrayEquals(record, Files.readAllBytes(dirs.get(0).resolve("record.json")));
@@ -78,13 +78,13 @@ final class MergeCommandTest
         final List<Path> dirs = shards(3, 10);
         final byte[] record = Files.readAllBytes(dirs.get(0).resolve("record.json"));
         // merge out/shard-* with OUT forgotten: shard 0 becomes the output, the others its inputs
-        assertUsage("already holds a result (record.json)", "merge", dirs.get(0).toString(), dirs.get(1).toString(),
+        console.assertUsage("already holds a result (record.json)", "merge", dirs.get(0).toString(), dirs.get(1).toString(),
             dirs.get(2).toString());
         assertArrayEquals(record, Files.readAllBytes(dirs.get(0).resolve("record.json")), "shard 0 untouched");
         final Path out = tmp.resolve("merged");
         assertEquals(Main.EXIT_FAILED, Main.execute("merge", out.toString(), dirs.get(0).toString(),
             dirs.get(1).toString()), "shard 2 missing: " + console.err());
-        assertUsage("already holds a result (index.json)", "merge", out.toString(), dirs.get(0).toString(),
+        console.assertUsage("already holds a result (index.json)", "merge", out.toString(), dirs.get(0).toString(),
             dirs.get(1).toString(), dirs.get(2).toString());
         assertTrue(console.err().contains("--force"), console.err());
         assertEquals(Main.EXIT_OK, Main.execute("merge", out.toString(), dirs.get(0).toString(),
@@ -107,7 +107,7 @@ final class MergeCommandTest
         assertFalse(Main.execute("merge", out.toString(), dirs.get(0).toString(), dirs.get(1).toString(),
             "--force") == Main.EXIT_OK);
         console.resetErr();
-        assertUsage("record.json", "record", out.toString());
+        console.assertUsage("record.json", "record", out.toString());
         assertTrue(names(out).stream().noneMatch(n -> n.endsWith(".tmp")), names(out).toString());
     }
 
@@ -150,6 +150,8 @@ final class MergeCommandTest
         final Path out = tmp.resolve("merged");
         assertEquals(Main.EXIT_FAILED, Main.execute("merge", out.toString(), dirs.get(0).toString(),
             dirs.get(1).toString()), "a failed shard makes the merge incomplete: " + console.err());
+        assertTrue(console.err().contains("the merged record is marked partial"), console.err());
+        assertTrue(console.out().contains("16 lines in requests.jsonl"), console.out());
         final List<String> lines = Files.readAllLines(out.resolve("requests.jsonl"));
         assertEquals(16, lines.size(), "both shards' whole lines, and not the cut one");
         for (final String line : lines)
@@ -192,7 +194,7 @@ final class MergeCommandTest
     {
         final List<String> args = new ArrayList<>(List.of("merge", tmp.resolve("refused").toString()));
         dirs.forEach(d -> args.add(d.toString()));
-        assertUsage(expected[0], args.toArray(String[]::new));
+        console.assertUsage(expected[0], args.toArray(String[]::new));
         for (final String e : expected)
         {
             assertTrue(console.err().contains(e), console.err());
@@ -200,14 +202,6 @@ final class MergeCommandTest
         assertFalse(Files.exists(tmp.resolve("refused")), "nothing written");
     }
 
-    private void assertUsage(final String expected, final String... args)
-    {
-        console.resetErr();
-        assertEquals(Main.EXIT_USAGE, Main.execute(args), console.err());
-        final String err = console.err().strip();
-        assertTrue(err.contains(expected), err);
-        assertEquals(1, err.lines().count(), "one line: " + err);
-    }
 
     private static void edit(final Path dir, final Consumer<ObjectNode> change) throws IOException
     {

@@ -66,7 +66,7 @@ final class ResultFilesTest
         // what an interrupted merge into an existing output left: the old record beside new requests cut mid-line
         final Path run = run(dir.resolve("run"), 3, false);
         lines(run, 3, "{\"id\":3,\"phase\":\"mea");
-        assertUsage("requests.jsonl ends in a cut line", "record", run.toString());
+        console.assertUsage("requests.jsonl ends in a cut line", "record", run.toString());
     }
 
     @Test
@@ -74,9 +74,9 @@ final class ResultFilesTest
     {
         final Path run = run(dir.resolve("run"), 3, false);
         lines(run, 2, "");
-        assertUsage("holds 2 whole lines, but record.json counts 3 requests", "record", run.toString());
+        console.assertUsage("holds 2 whole lines, but record.json counts 3 requests", "record", run.toString());
         lines(run, 5, "");
-        assertUsage("holds 5 whole lines, but record.json counts 3 requests", "report", run.toString());
+        console.assertUsage("holds 5 whole lines, but record.json counts 3 requests", "report", run.toString());
         assertFalse(Files.exists(run.resolve("report.html")));
     }
 
@@ -97,7 +97,7 @@ final class ResultFilesTest
     {
         final Path run = run(dir.resolve("run"), 3, false);
         final Path missing = dir.resolve("nowhere").resolve("r.html");
-        assertUsage("no such directory", "report", run.toString(), "--output", missing.toString());
+        console.assertUsage("no such directory", "report", run.toString(), "--output", missing.toString());
         assertFalse(Files.exists(dir.resolve("nowhere")));
         assertEquals(List.of("run"), names(dir), "no stray temporary file");
     }
@@ -107,7 +107,7 @@ final class ResultFilesTest
     {
         final Path run = run(dir.resolve("run"), 3, false);
         final Path onto = Files.createDirectories(dir.resolve("out"));
-        assertUsage("is a directory", "report", run.toString(), "--output", onto.toString());
+        console.assertUsage("is a directory", "report", run.toString(), "--output", onto.toString());
         assertEquals(List.of("out", "run"), names(dir), "no stray temporary file beside it");
         assertEquals(List.of(), names(onto));
         assertEquals(List.of("record.json"), names(run));
@@ -164,18 +164,10 @@ final class ResultFilesTest
         assertEquals(Main.EXIT_OK, Main.execute("record", sweep.toString()), console.err());
         assertTrue(console.out().startsWith("PARTIAL SET: in progress: 0 run(s) made"), console.out());
         final Path run = run(dir.resolve("run"), 3, false);
-        assertUsage("a result without finished runs cannot be compared (it is partial: in progress", "compare",
+        console.assertUsage("a result without finished runs cannot be compared (it is partial: in progress", "compare",
             run.toString(), sweep.toString(), "--output", dir.resolve("c.json").toString());
     }
 
-    private void assertUsage(final String expected, final String... args)
-    {
-        console.resetErr();
-        assertEquals(Main.EXIT_USAGE, Main.execute(args), console.err());
-        final String err = console.err().strip();
-        assertTrue(err.contains(expected), err);
-        assertEquals(1, err.lines().count(), "one line: " + err);
-    }
 
     private static List<String> names(final Path at) throws IOException
     {
