@@ -78,8 +78,8 @@ final class MergeCommandTest
         final List<Path> dirs = shards(3, 10);
         final byte[] record = Files.readAllBytes(dirs.get(0).resolve("record.json"));
         // merge out/shard-* with OUT forgotten: shard 0 becomes the output, the others its inputs
-        console.assertUsage("already holds a result (record.json)", "merge", dirs.get(0).toString(), dirs.get(1).toString(),
-            dirs.get(2).toString());
+        console.assertUsage("already holds a result (record.json)", "merge", dirs.get(0).toString(),
+            dirs.get(1).toString(), dirs.get(2).toString());
         assertArrayEquals(record, Files.readAllBytes(dirs.get(0).resolve("record.json")), "shard 0 untouched");
         final Path out = tmp.resolve("merged");
         assertEquals(Main.EXIT_FAILED, Main.execute("merge", out.toString(), dirs.get(0).toString(),
