@@ -27,6 +27,7 @@ import io.tokenclock.runner.Workloads;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.util.WholeFile;
 import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 import io.tokenclock.workload.tokenizer.Tokenizers;
@@ -247,7 +248,7 @@ public final class ReplayCommand implements Callable<Integer>
             if (current == null || current.tree() == null || !current.redactedTree().equals(declared))
             {
                 final Path copy = dir.resolve("replay-contract.yaml");
-                Files.writeString(copy, declared.toPrettyString());
+                WholeFile.writeString(copy, declared.toPrettyString());
                 System.out.println("replay: the contract file changed or is gone; using the recorded copy " + copy);
                 args.set(config + 1, copy.toString());
             }

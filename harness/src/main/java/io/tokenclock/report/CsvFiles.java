@@ -2,11 +2,11 @@ package io.tokenclock.report;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -19,6 +19,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.util.WholeFile;
 
 /**
  * {@code requests.csv}, {@code summary.csv} and {@code sweep.csv}: the same figures as requests.jsonl, record.json
@@ -154,12 +155,13 @@ public final class CsvFiles
     {
         final CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
         columns.forEach(schema::addColumn);
-        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8);
-            SequenceWriter out = CSV.writer(schema.build()).writeValues(w))
+        WholeFile.write(file, stream ->
         {
-            rows.write(out);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            try (Writer w = new OutputStreamWriter(stream, StandardCharsets.UTF_8);
+                SequenceWriter out = CSV.writer(schema.build()).writeValues(w))
+            {
+                rows.write(out);
+            }
+        });
     }
 }

@@ -20,6 +20,7 @@ import io.tokenclock.results.RepetitionSet;
 import io.tokenclock.results.Result;
 import io.tokenclock.results.RunResultDir;
 import io.tokenclock.results.Sweep;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * What {@code tokenclock record DIR} prints for any result: a run's (or a merged run's) record block; a repetition
@@ -39,18 +40,28 @@ public final class ResultTables
     private static final String POOLED_ROW = "%-22s %9s %12s %12s %12s %12s %12s %s%n";
     private static final int NOT_POOLED_LINES = 3;
 
-    /** @return the text for {@code result}; server-sent text escaped. */
+    /**
+     * @return the text for {@code result}; server-sent text escaped. A set that is not whole (stopped by a signal, or
+     * by {@code kill -9} while it was in progress) says so first, as a partial run's record does.
+     */
     public static String render(final Result result) throws IOException
     {
         return switch (result)
         {
             case RunResultDir run -> RecordBlock.render(run.record());
             case Merged merged -> RecordBlock.render(merged.record());
-            case RepetitionSet reps -> repetitions(reps);
-            case AbResult ab -> ab(ab);
-            case Sweep sweep -> sweep(sweep);
+            case RepetitionSet reps -> partialSet(reps) + repetitions(reps);
+            case AbResult ab -> partialSet(ab) + ab(ab);
+            case Sweep sweep -> partialSet(sweep) + sweep(sweep);
             case Imported imported -> imported(imported);
         };
+    }
+
+    /** @return {@code PARTIAL SET: why} and a newline for a set that is not whole, else nothing. */
+    private static String partialSet(final Result set)
+    {
+        return set.partial() == null ? "" : "PARTIAL SET: " + UntrustedText.escaped(set.partial(),
+            Integer.MAX_VALUE) + "\n";
     }
 
     /**
@@ -135,7 +146,8 @@ public final class ResultTables
             final JsonNode f = e.getValue();
             sb.append(String.format(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %8.1f%% %25s %s%n", e.getKey(),
                 f.path("mean_a").asDouble(), f.path("mean_b").asDouble(), f.path("difference").asDouble(),
-                100 * f.path("relative").asDouble(Double.NaN), interval(f.path("ci95")),
+                100 * f.path("relative").asDouble(Double.NaN), f.path("ci95").isArray() ? interval(f.path("ci95")) :
+                "none", !f.path("exceeds_noise").isBoolean() ? AbReport.NO_VERDICT :
                 f.path("exceeds_noise").asBoolean() ? "differs" : "within noise"));
         }
         return sb.toString();
@@ -156,10 +168,6 @@ public final class ResultTables
                 fixed(p, "ttft_p50_ms", 1), fixed(p, "ttft_p99_ms", 1), fixed(p, "tpot_p50_ms", 2),
                 fixed(p, "tpot_p99_ms", 2), fixed(p, "output_tokens_per_s", 1), fixed(p, "goodput_rps", 2),
                 p.path("errors").asText(), p.path("cancelled").asText()));
-        }
-        if (j.path("partial").isTextual())
-        {
-            sb.append("PARTIAL: ").append(j.get("partial").asText()).append('\n');
         }
         final JsonNode k = j.path("knee");
         sb.append("knee (TTFT p99 factor): ").append(k.path("latency_factor").path("offered").asText("not reached"))

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +20,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.text.UntrustedText;
+import io.tokenclock.util.WholeFile;
 
 /**
  * Scrapes the server's {@code /metrics} on a daemon thread of its own, never an event loop's or the collector's:
@@ -102,7 +102,7 @@ public final class ServerMetricsScraper implements AutoCloseable
         this.fetcher = fetcher;
         this.windowOpenNs = windowOpenNs;
         this.atThreadStart = atThreadStart;
-        this.out = Files.newOutputStream(file);
+        this.out = WholeFile.replace(file);
         this.thread = new Thread(this::run, "tokenclock-server-metrics");
         this.thread.setDaemon(true);
     }
