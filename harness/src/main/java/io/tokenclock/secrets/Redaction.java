@@ -89,6 +89,24 @@ public final class Redaction
         return sb.toString();
     }
 
+    /**
+     * @return free text (an exception's message, a parser's complaint that quotes an argument) with every word that
+     * holds {@code ://} passed through {@link #url}; line breaks become spaces.
+     */
+    public static String urlsIn(final String text)
+    {
+        if (text == null)
+        {
+            return null;
+        }
+        final StringBuilder sb = new StringBuilder(text.length());
+        for (final String word : text.replace('\n', ' ').replace('\r', ' ').split(" ", -1))
+        {
+            sb.append(sb.isEmpty() ? "" : " ").append(word.contains("://") ? url(word) : word);
+        }
+        return sb.toString();
+    }
+
     /** @return true if the text holds the user information or a query of a URL, i.e. {@link #url} changes it. */
     public static boolean urlHasSecrets(final String url)
     {
