@@ -73,7 +73,7 @@ public final class K8sManifests
             RenderChecks.image("--image", image);
             RenderChecks.dnsLabel("--namespace", namespace);
             contractName = key(contractName);
-            RenderChecks.text("--config (the contract's text)", contract);
+            RenderChecks.yaml("--config (the contract's text)", contract);
             RenderChecks.quantity("--storage", storage);
             if (storageClass != null)
             {
@@ -101,6 +101,7 @@ public final class K8sManifests
     /** @return the YAML stream of the objects: no credential is in it (see {@link #secret}). */
     public static String render(final ShardJob job, final Cluster cluster)
     {
+        yamlValues(job);
         final List<ObjectNode> objects = new ArrayList<>();
         if (!cluster.contractIsSecret())
         {
@@ -123,6 +124,7 @@ public final class K8sManifests
      */
     public static String secret(final ShardJob job, final Cluster cluster)
     {
+        yamlValues(job);
         final Map<String, String> env = job.credentials().environment(job.runArgs());
         if (env.isEmpty() && !cluster.contractIsSecret())
         {
@@ -142,6 +144,16 @@ public final class K8sManifests
             data.put(cluster.contractName(), cluster.contract());
         }
         return yaml(n);
+    }
+
+    /** The job's own strings, which every manifest holds in YAML: see {@link RenderChecks#yaml}. */
+    private static void yamlValues(final ShardJob job)
+    {
+        RenderChecks.yaml("--tokenclock", job.tokenclock());
+        for (int i = 0; i < job.runArgs().size(); i++)
+        {
+            RenderChecks.yaml(ShardJob.argument(i), job.runArgs().get(i));
+        }
     }
 
     private static ObjectNode configMap(final ShardJob job, final Cluster c)

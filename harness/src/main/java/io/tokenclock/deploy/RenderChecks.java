@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * fixes:
  * <ul>
  *   <li>anywhere: a NUL (no argument, environment variable or C string holds one) and a lone UTF-16 surrogate (the
- *       rendered text is UTF-8, which cannot encode it);</li>
+ *       rendered text is UTF-8, which cannot encode it); in a manifest, a NEL as well ({@link #yaml});</li>
  *   <li>on a line of its own (a comment, an {@code #SBATCH} directive): a line break, and any other control
  *       character, which would end the line or act on the terminal of whoever reads the script;</li>
  *   <li>a Kubernetes name: the API's own rules (DNS-1123 labels and subdomains, quantities, environment
@@ -59,6 +59,22 @@ public final class RenderChecks
                     String.format("control character (U+%04X)", (int)c)) + ", which cannot be held on a line of " +
                     "the rendered script: it would end the line there");
             }
+        }
+        return value;
+    }
+
+    /**
+     * @return {@code value}, which a YAML manifest can hold: {@link #text}, and no NEL (U+0085). YAML 1.1, which
+     * kubectl reads, takes a raw NEL for a line break, and the YAML writer (SnakeYAML's emitter) writes it raw in a
+     * plain, quoted or block scalar alike, so it would come back as a space or a line feed; every other character
+     * is quoted or escaped (RenderQuotingProperties reads them back).
+     */
+    public static String yaml(final String what, final String value)
+    {
+        text(what, value);
+        if (value.indexOf('\u0085') >= 0)
+        {
+            throw new IllegalArgumentException(what + " holds U+0085 (NEL), which YAML reads back as a line break");
         }
         return value;
     }

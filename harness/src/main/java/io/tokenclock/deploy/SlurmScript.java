@@ -109,10 +109,13 @@ public final class SlurmScript
 
     /**
      * @return {@code value} as one argument of an {@code #SBATCH} line. sbatch reads such a line with a parser of its
-     * own, not the shell: a backslash escapes the next character, quotes group, an unescaped {@code #} starts a
-     * comment, white space splits. Every one of those characters is escaped with a backslash, which every sbatch
-     * version reads the same way. What cannot be held is refused: a line break (the directive ends there), and the
-     * words {@code hetjob} and {@code packjob}, which sbatch blanks out of any directive line before parsing it.
+     * own, not the shell's: white space ends an argument unless it is inside quotes (an escaped space does not do),
+     * a backslash escapes the next character, and an unescaped {@code #} starts a comment (in older versions even
+     * inside quotes). So a value with a space, a quote, a backslash or a {@code #} is put in double quotes, with
+     * {@code "}, {@code \} and {@code #} escaped by a backslash, which every sbatch version reads back as the value;
+     * a plain value stays bare. What cannot be held is refused: a line break or other control character (the
+     * directive ends there), and the words {@code hetjob} and {@code packjob}, which sbatch blanks out of any
+     * directive line before reading it.
      */
     static String directive(final String what, final String value)
     {
@@ -123,17 +126,21 @@ public final class SlurmScript
             throw new IllegalArgumentException(what + " holds the word 'hetjob' or 'packjob', which sbatch blanks " +
                 "out of an #SBATCH line: choose another directory name");
         }
-        final StringBuilder sb = new StringBuilder(value.length() + 8);
+        if (value.chars().noneMatch(c -> c == ' ' || c == '"' || c == '\'' || c == '\\' || c == '#'))
+        {
+            return value;
+        }
+        final StringBuilder sb = new StringBuilder(value.length() + 8).append('"');
         for (int i = 0; i < value.length(); i++)
         {
             final char c = value.charAt(i);
-            if (c == ' ' || c == '"' || c == '\'' || c == '\\' || c == '#')
+            if (c == '"' || c == '\\' || c == '#')
             {
                 sb.append('\\');
             }
             sb.append(c);
         }
-        return sb.toString();
+        return sb.append('"').toString();
     }
 
     /**

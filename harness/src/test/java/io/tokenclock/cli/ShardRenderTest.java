@@ -119,15 +119,10 @@ final class ShardRenderTest
             "--rate", "4", "--duration", "5", "--model", "a b\\c*", "--extra-body", "{\"stop\": [\"\\n\"]}");
         final String script = render(args(List.of("slurm", "render", "--shards", "3", "--output-dir", out.toString(),
             "--start-at", START, "--tokenclock", tmp.resolve("no such launcher; rm -rf /").toString()), runArgs));
-        assertTrue(script.contains("#SBATCH --output=" + tmp.toString().replace(" ", "\\ ") +
-            "/it\\'s\\ a\\ $HOME\\ `dir`\\ 50%%/slurm-%A_%a.out"), script);
+        assertTrue(script.contains("#SBATCH --output=\"" + tmp + "/it's a $HOME `dir` 50%%/slurm-%A_%a.out\"\n"),
+            "in sbatch's own quotes, % doubled: " + script);
         assertEquals(expectedArgs(runArgs, out, 3), runScript(script, Map.of()));
         assertFalse(Files.exists(tmp.resolve("pwned")), "nothing in a value ran");
-        for (final String line : script.lines().toList())
-        {
-            assertTrue(line.startsWith("#") || !line.contains("line two"), "a value's line break stayed quoted: " +
-                line);
-        }
     }
 
     @Test

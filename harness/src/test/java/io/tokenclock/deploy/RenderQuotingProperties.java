@@ -72,9 +72,16 @@ final class RenderQuotingProperties
         assertEquals(List.of("--output=" + value), sbatchArguments(line, false), line);
     }
 
+    /** What a manifest may hold: anything but a NEL, which YAML 1.1 reads as a line break (RenderChecks.yaml). */
+    @Provide
+    Arbitrary<String> yamlText()
+    {
+        return anything().map(s -> s.replace("\u0085", ""));
+    }
+
     @Property(tries = 300)
-    void shouldReadBackEveryManifestStringAsItselfInYaml(@ForAll("anything") final String contract,
-        @ForAll("anything") final String command, @ForAll("anything") final String argument) throws IOException
+    void shouldReadBackEveryManifestStringAsItselfInYaml(@ForAll("yamlText") final String contract,
+        @ForAll("yamlText") final String command, @ForAll("yamlText") final String argument) throws IOException
     {
         final ShardJob job = new ShardJob("bench", 2, List.of("-H", argument), K8sManifests.RESULTS_DIR,
             Instant.parse("2030-01-01T00:00:00Z"), 1, command, JobCredentials.of(List.of("-H", argument), Map.of()));
