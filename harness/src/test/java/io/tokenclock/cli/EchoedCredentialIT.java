@@ -106,11 +106,12 @@ final class EchoedCredentialIT
         ScriptedSseServer.reply(x, 200, password);
     }
 
-    /** A metrics page with a line that is no exposition, quoting the page's own URL: the parser quotes the line. */
+    /** A metrics page whose value is no number but the page's own URL: the parser quotes the value. */
     private void metrics(final HttpExchange x) throws IOException
     {
         x.getRequestBody().readAllBytes();
-        ScriptedSseServer.reply(x, 200, "vllm:num_requests_running 1\nnot a sample " + x.getRequestURI() + "\n");
+        ScriptedSseServer.reply(x, 200, "vllm:num_requests_running 1\nvllm:num_requests_waiting " + x.getRequestURI() +
+            "\n");
     }
 
     private List<String> run(final String name, final int exit, final String... extra)
@@ -128,7 +129,7 @@ final class EchoedCredentialIT
     @Test
     void shouldRedactCredentialsAModelListingEchoesFromTheConsole() throws IOException
     {
-        run("models", Main.EXIT_UNREACHABLE, "--requests", "1");
+        run("models", Main.EXIT_UNREACHABLE, "--requests", "1", "--concurrency", "1");
         assertTrue(console.err().contains("500"), console.err());
         assertNoSecret("models");
     }
@@ -137,7 +138,7 @@ final class EchoedCredentialIT
     void shouldRedactCredentialsAPreflightEchoesFromTheConsoleAndRefusalJson() throws IOException
     {
         mode = "preflight-401";
-        run("preflight", Main.EXIT_UNREACHABLE, "--requests", "1");
+        run("preflight", Main.EXIT_UNREACHABLE, "--requests", "1", "--concurrency", "1");
         final String refusal = Files.readString(dir.resolve("preflight").resolve("refusal.json"));
         assertTrue(refusal.contains("<redacted>"), "the body is kept, the credentials are not: " + refusal);
         assertNoSecret("preflight");
@@ -164,13 +165,15 @@ final class EchoedCredentialIT
         mode = "judge";
         final Path contract = dir.resolve("judge.yaml");
         Files.writeString(contract, String.join("\n",
+            "target: {url: '" + server.apiUrl() + "'}",
+            "load: {concurrency: 1, requests: 2}",
             "quality:",
             "  judge:",
             "    url: 'http://jbob:" + SECRETS.get("judge password") + "@127.0.0.1:" + server.port() + "/judge/v1'",
             "    model: j",
             "    rubric: Say PASS.",
             ""));
-        run("judge", Main.EXIT_OK, "--config", contract.toString(), "--requests", "2", "--concurrency", "1");
+        run("judge", Main.EXIT_OK, "--config", contract.toString());
         assertTrue(Files.readString(dir.resolve("judge").resolve("requests.jsonl")).contains("<redacted>"),
             "the judge's error is kept, redacted");
         assertNoSecret("judge");
@@ -184,8 +187,7 @@ final class EchoedCredentialIT
             server.baseUrl() + "/metrics?token=" + SECRETS.get("metrics query"), "--server-metrics-interval-ms",
             "100");
         final String scrapes = Files.readString(dir.resolve("metrics").resolve("server_metrics.jsonl"));
-        assertTrue(scrapes.contains("not a sample /metrics?token=<redacted>"), "the parser quoted the line: " +
-            scrapes);
+        assertTrue(scrapes.contains("/metrics?token=<redacted>"), "the parser quoted the value: " + scrapes);
         assertNoSecret("metrics");
     }
 

@@ -372,8 +372,8 @@ final class SecretScanIT
             final Map<String, String> secrets = Map.of("echoed API key", key);
             final List<String> leaks = new ArrayList<>();
             final List<List<String>> runs = List.of(
-                List.of("--url", server.apiUrl(), "--requests", "1"), // the model listing's 500
-                List.of("--url", server.apiUrl(), "--model", "m", "--requests", "1"), // the preflight's 401
+                List.of("--url", server.apiUrl(), "--requests", "1", "--concurrency", "1"), // the listing's 500
+                List.of("--url", server.apiUrl(), "--model", "m", "--requests", "1", "--concurrency", "1"), // 401
                 List.of("--url", server.apiUrl() + "?measured=1", "--model", "m", "--no-preflight", "--requests",
                     "2", "--concurrency", "1")); // each measured request's 500
             for (int i = 0; i < runs.size(); i++)
