@@ -96,7 +96,7 @@ public final class KnownSecrets
         final String beforeFragment = hash >= 0 ? s.substring(0, hash) : s;
         final int question = beforeFragment.indexOf('?');
         final String beforeQuery = question >= 0 ? beforeFragment.substring(0, question) : beforeFragment;
-        final String userInfo = userInfo(beforeQuery);
+        final String userInfo = Redaction.userInfo(beforeQuery);
         if (userInfo != null)
         {
             final String decoded = decode(userInfo);
@@ -207,16 +207,6 @@ public final class KnownSecrets
             }
         }
         return sb.toString();
-    }
-
-    private static String userInfo(final String beforeQuery)
-    {
-        final int scheme = beforeQuery.indexOf("://");
-        final int start = scheme >= 0 ? scheme + 3 : 0;
-        int end = beforeQuery.indexOf('/', start);
-        end = end < 0 ? beforeQuery.length() : end;
-        final int at = beforeQuery.lastIndexOf('@', end - 1);
-        return at < start ? null : beforeQuery.substring(start, at);
     }
 
     private static String decode(final String s)

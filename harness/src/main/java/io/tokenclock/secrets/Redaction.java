@@ -171,16 +171,27 @@ public final class Redaction
 
     private static String withoutUserInfo(final String s)
     {
+        final String userInfo = userInfo(s);
+        return userInfo == null ? s : s.substring(0, authorityStart(s)) + REDACTED +
+            s.substring(authorityStart(s) + userInfo.length());
+    }
+
+    /**
+     * @return the user information of a URL-like text without its query (between {@code ://} and the last {@code @}
+     * before the path), raw; null when it has none. {@link KnownSecrets} takes it from here too.
+     */
+    static String userInfo(final String beforeQuery)
+    {
+        final int start = authorityStart(beforeQuery);
+        final int slash = beforeQuery.indexOf('/', start);
+        final int at = beforeQuery.lastIndexOf('@', (slash < 0 ? beforeQuery.length() : slash) - 1);
+        return at < start ? null : beforeQuery.substring(start, at);
+    }
+
+    private static int authorityStart(final String s)
+    {
         final int scheme = s.indexOf("://");
-        final int authorityStart = scheme >= 0 ? scheme + 3 : 0;
-        int authorityEnd = s.indexOf('/', authorityStart);
-        authorityEnd = authorityEnd < 0 ? s.length() : authorityEnd;
-        final int at = s.lastIndexOf('@', authorityEnd - 1);
-        if (at < authorityStart)
-        {
-            return s;
-        }
-        return s.substring(0, authorityStart) + REDACTED + s.substring(at);
+        return scheme >= 0 ? scheme + 3 : 0;
     }
 
     private static String query(final String q)

@@ -269,24 +269,10 @@ final class SecretScanIT
     /** Runs tokenclock in a JVM of its own, as a user starts it, with the secrets in its environment. */
     private static int tokenclock(final List<String> args, final Path console) throws Exception
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            System.getProperty("tokenclock.jvmFlags"),
-            "-Dtokenclock.tty=0", "-Dplain.opt=" + AROUND.get("JVM plain option"), "-jar", jar().toString()));
-        command.addAll(args);
-        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(console.toFile());
-        builder.environment().put("OPENAI_API_KEY", AROUND.get("env API key"));
-        builder.environment().put("TC_SCAN_MODEL_KEY", AROUND.get("contract api_key_env variable"));
-        builder.environment().put("TC_SCAN_JUDGE_KEY", AROUND.get("judge api_key_env variable"));
-        builder.environment().put("TC_SCAN_ALLOWED", "allowed-a1");
-        final Process process = builder.start();
-        if (!process.waitFor(120, TimeUnit.SECONDS))
-        {
-            process.destroyForcibly();
-            process.waitFor();
-        }
-        return process.exitValue();
+        return tokenclock(args, console, Map.of("OPENAI_API_KEY", AROUND.get("env API key"),
+            "TC_SCAN_MODEL_KEY", AROUND.get("contract api_key_env variable"),
+            "TC_SCAN_JUDGE_KEY", AROUND.get("judge api_key_env variable"), "TC_SCAN_ALLOWED", "allowed-a1"),
+            "-Dplain.opt=" + AROUND.get("JVM plain option"));
     }
 
     /** The credentials a rendered job carries: headers in each spelling of an API key's name, a URL's, the key. */
@@ -405,13 +391,18 @@ final class SecretScanIT
         }
     }
 
-    /** Runs tokenclock in a JVM of its own with {@code env} added to this one's, its console into a file. */
-    private static int tokenclock(final List<String> args, final Path console, final Map<String, String> env)
-        throws Exception
+    /**
+     * Runs tokenclock in a JVM of its own, as a user starts it, with {@code env} added to this one's environment and
+     * {@code jvmOptions} before {@code -jar}, its console into a file.
+     */
+    private static int tokenclock(final List<String> args, final Path console, final Map<String, String> env,
+        final String... jvmOptions) throws Exception
     {
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0", "-jar", jar().toString()));
+            System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0"));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-jar", jar().toString()));
         command.addAll(args);
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(console.toFile());
