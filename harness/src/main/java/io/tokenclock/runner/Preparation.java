@@ -148,7 +148,8 @@ final class Preparation
         KnownSecrets.rememberUrl(o.target().url());
         KnownSecrets.rememberUrl(o.serverMetricsUrl());
         KnownSecrets.rememberUrl(o.state().flushUrl());
-        o.power().sources().forEach(p -> KnownSecrets.rememberUrl(p.location()));
+        o.power().sources().stream().filter(p -> p.location() != null && p.location().contains("://"))
+            .forEach(p -> KnownSecrets.rememberUrl(p.location()));
         final JudgeSpec judge = o.quality().rule() == null ? null : o.quality().rule().judge();
         if (judge != null)
         {

@@ -99,10 +99,11 @@ public final class Redaction
         {
             return null;
         }
+        final String[] words = text.replace('\n', ' ').replace('\r', ' ').split(" ", -1);
         final StringBuilder sb = new StringBuilder(text.length());
-        for (final String word : text.replace('\n', ' ').replace('\r', ' ').split(" ", -1))
+        for (int i = 0; i < words.length; i++)
         {
-            sb.append(sb.isEmpty() ? "" : " ").append(word.contains("://") ? url(word) : word);
+            sb.append(i == 0 ? "" : " ").append(words[i].contains("://") ? url(words[i]) : words[i]);
         }
         return sb.toString();
     }
