@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * fixes:
  * <ul>
  *   <li>anywhere: a NUL (no argument, environment variable or C string holds one) and a lone UTF-16 surrogate (the
- *       rendered text is UTF-8, which cannot encode it); in a manifest, a NEL as well ({@link #yaml});</li>
+ *       rendered text is UTF-8, which cannot encode it); in a manifest, YAML 1.1's own line breaks as well ({@link #yaml});</li>
  *   <li>on a line of its own (a comment, an {@code #SBATCH} directive): a line break, and any other control
  *       character, which would end the line or act on the terminal of whoever reads the script;</li>
  *   <li>a Kubernetes name: the API's own rules (DNS-1123 labels and subdomains, quantities, environment
@@ -64,17 +64,24 @@ public final class RenderChecks
     }
 
     /**
-     * @return {@code value}, which a YAML manifest can hold: {@link #text}, and no NEL (U+0085). YAML 1.1, which
-     * kubectl reads, takes a raw NEL for a line break, and the YAML writer (SnakeYAML's emitter) writes it raw in a
-     * plain, quoted or block scalar alike, so it would come back as a space or a line feed; every other character
-     * is quoted or escaped (RenderQuotingProperties reads them back).
+     * @return {@code value}, which a YAML manifest can hold: {@link #text}, and none of YAML 1.1's line breaks beyond
+     * CR and LF: NEL (U+0085), LS (U+2028), PS (U+2029). kubectl reads YAML 1.1, and the YAML writer (SnakeYAML's
+     * emitter) writes these raw, in a plain scalar too, so they come back as a space or a line feed, or break the
+     * document ({@code a:}, LS, {@code b} is no scalar at all). Every other character is quoted or escaped:
+     * RenderQuotingProperties reads them back, and a search of six million short strings of quotes, indicators,
+     * controls and non-ASCII text found no other.
      */
     public static String yaml(final String what, final String value)
     {
         text(what, value);
-        if (value.indexOf('\u0085') >= 0)
+        for (int i = 0; i < value.length(); i++)
         {
-            throw new IllegalArgumentException(what + " holds U+0085 (NEL), which YAML reads back as a line break");
+            final char c = value.charAt(i);
+            if (c == '\u0085' || c == '\u2028' || c == '\u2029')
+            {
+                throw new IllegalArgumentException(what + String.format(" holds U+%04X, a line break to YAML 1.1 " +
+                    "(NEL, LS or PS), which the manifest's YAML would not give back", (int)c));
+            }
         }
         return value;
     }

@@ -74,8 +74,9 @@ final class RenderValuesTest
             Arguments.of(List.of("--merge-timeout", "0"), "--merge-timeout must be >= 1 s"),
             Arguments.of(List.of("--start-in", "-5"), "--start-in must be >= 0 s"),
             Arguments.of(List.of("--tokenclock", "tokenclock\0"), "--tokenclock holds a NUL byte"),
-            Arguments.of(List.of("--tokenclock", "token\u0085clock"), "--tokenclock holds U+0085 (NEL)"),
-            Arguments.of(List.of("--", "--model", "m\u0085"), "the run's argument 2 (after --) holds U+0085"),
+            Arguments.of(List.of("--tokenclock", "token\u0085clock"), "--tokenclock holds U+0085, a line break to " +
+                "YAML 1.1"),
+            Arguments.of(List.of("--", "--model", "m:\u2028b"), "the run's argument 2 (after --) holds U+2028"),
             Arguments.of(List.of("--name", "x".repeat(43)), "--name must be lowercase letters"),
             Arguments.of(List.of("--", "--model", "m\0"), "the run's argument 2 (after --) holds a NUL byte"));
     }

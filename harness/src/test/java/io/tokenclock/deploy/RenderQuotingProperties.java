@@ -72,11 +72,11 @@ final class RenderQuotingProperties
         assertEquals(List.of("--output=" + value), sbatchArguments(line, false), line);
     }
 
-    /** What a manifest may hold: anything but a NEL, which YAML 1.1 reads as a line break (RenderChecks.yaml). */
+    /** What a manifest may hold: anything but NEL, LS and PS, YAML 1.1's own line breaks (RenderChecks.yaml). */
     @Provide
     Arbitrary<String> yamlText()
     {
-        return anything().map(s -> s.replace("\u0085", ""));
+        return anything().map(s -> s.replace("\u0085", "").replace("\u2028", "").replace("\u2029", ""));
     }
 
     @Property(tries = 300)
