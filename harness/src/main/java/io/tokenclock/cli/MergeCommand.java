@@ -37,7 +37,8 @@ public final class MergeCommand implements Callable<Integer>, ReadsFiles
             o.hash());
         if (!o.incomplete().isEmpty())
         {
-            o.incomplete().forEach(line -> System.err.println("tokenclock: incomplete: " + line));
+            // a shard's own partial reason is text of its files: escaped
+            o.incomplete().forEach(line -> System.err.println(Main.errorLine("incomplete: " + line)));
             System.err.println("tokenclock: the merged record is marked partial (merge.incomplete_shards)");
             return Main.EXIT_FAILED;
         }

@@ -225,7 +225,8 @@ public final class ReplayCommand implements Callable<Integer>
     {
         final boolean same = recorded.equals(regenerated);
         System.out.printf("replay: %-9s %s over %d requests (recorded %s, regenerated %s)%n", what,
-            same ? "identical" : "DIFFERENT", n, abbreviate(recorded), abbreviate(regenerated));
+            same ? "identical" : "DIFFERENT", n, UntrustedText.oneLine(abbreviate(recorded)),
+            abbreviate(regenerated));
         return same;
     }
 

@@ -65,7 +65,7 @@ public final class ConsoleSummary
             UntrustedText.oneLine(r.target().model()));
         if (r.partial())
         {
-            out.println("PARTIAL: " + r.partialReason());
+            out.println("PARTIAL: " + UntrustedText.escaped(r.partialReason(), Integer.MAX_VALUE));
         }
         if (r.target().endpoint().tls() && r.options().target().insecure())
         {

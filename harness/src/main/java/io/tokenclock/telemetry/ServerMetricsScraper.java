@@ -312,12 +312,7 @@ public final class ServerMetricsScraper implements AutoCloseable
     {
         final String message = ex.getMessage() == null ? ex.getClass().getSimpleName() :
             ex.getClass().getSimpleName() + ": " + ex.getMessage();
-        final StringBuilder sb = new StringBuilder(message.length());
-        for (final String word : message.replace('\n', ' ').replace('\r', ' ').split(" ", -1))
-        {
-            sb.append(sb.isEmpty() ? "" : " ").append(word.contains("://") ? Redaction.url(word) : word);
-        }
         // the JDK quotes what the server sent in some messages (a status line that is no HTTP): escaped
-        return UntrustedText.oneLine(sb.toString());
+        return UntrustedText.oneLine(Redaction.urlsIn(message));
     }
 }
