@@ -112,7 +112,8 @@ final class Measurement implements AutoCloseable, RequestListener
             .map(name -> new GroupStats(name, RunShape.sloFor(options, name))).toArray(GroupStats[]::new);
         this.pool = new SlotPool(options.maxInFlight());
         this.wallStartNs = clock.nanoTime();
-        this.jsonl = new RequestsJsonlWriter(target.outputDir().resolve("requests.jsonl"), options.output().saveText());
+        this.jsonl = new RequestsJsonlWriter(target.outputDir().resolve("requests.jsonl"), options.output().saveText(),
+            target.endpoint().api());
         this.jfr = options.output().jfrEvents() ? RequestRecording.start(target.outputDir()) : null;
         if (options.load().sticky() && options.load().users() != null)
         {

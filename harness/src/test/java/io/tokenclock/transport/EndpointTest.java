@@ -11,14 +11,16 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.tokenclock.api.Api;
+
 final class EndpointTest
 {
     @Test
     void shouldSendTheQueryButShowItRedacted()
     {
         final Endpoint e = Endpoint.parse("https://x.example.com/openai/deployments/d/chat/completions" +
-            "?api-version=2024-10-21", Endpoint.Api.COMPLETIONS);
-        assertEquals(Endpoint.Api.CHAT, e.api());
+            "?api-version=2024-10-21", Api.COMPLETIONS);
+        assertEquals(Api.CHAT, e.api());
         assertEquals("/openai/deployments/d/chat/completions?api-version=2024-10-21", e.completionPath());
         assertEquals("https://x.example.com/openai/deployments/d/models?api-version=2024-10-21", e.modelsUrl());
         assertEquals("https://x.example.com/openai/deployments/d/chat/completions?api-version=<redacted>",
@@ -29,18 +31,18 @@ final class EndpointTest
     @Test
     void shouldKeepUserInformationForAuthorizationAndNeverShowIt()
     {
-        final Endpoint e = Endpoint.parse("http://bob:p%40ss@127.0.0.1:8000/v1", Endpoint.Api.CHAT);
+        final Endpoint e = Endpoint.parse("http://bob:p%40ss@127.0.0.1:8000/v1", Api.CHAT);
         assertEquals("bob:p@ss", e.decodedUserInfo());
         assertEquals("http://127.0.0.1:8000/v1/chat/completions", e.shownCompletionUrl());
         assertFalse(e.toString().contains("bob"));
-        assertNull(Endpoint.parse("http://127.0.0.1:8000/v1", Endpoint.Api.CHAT).userInfo());
+        assertNull(Endpoint.parse("http://127.0.0.1:8000/v1", Api.CHAT).userInfo());
     }
 
     @Test
     void shouldNotPrintCredentialsOfABadUrl()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> Endpoint.parse("ftp://bob:s3cret@h/v1?key=k2", Endpoint.Api.CHAT));
+            () -> Endpoint.parse("ftp://bob:s3cret@h/v1?key=k2", Api.CHAT));
         assertFalse(ex.getMessage().contains("s3cret") || ex.getMessage().contains("k2"), ex.getMessage());
     }
 
