@@ -31,13 +31,15 @@ import io.tokenclock.framing.ResponsesEventParser;
 public enum Api
 {
     /** OpenAI Chat Completions. */
-    CHAT("chat", "/chat/completions", Key.BEARER, "OPENAI_API_KEY", new ChatBody()),
+    CHAT("chat", "OpenAI Chat Completions API", "/chat/completions", Key.BEARER, "OPENAI_API_KEY", new ChatBody()),
     /** OpenAI (legacy) text Completions. */
-    COMPLETIONS("completions", "/completions", Key.BEARER, "OPENAI_API_KEY", new CompletionsBody()),
+    COMPLETIONS("completions", "OpenAI Completions API", "/completions", Key.BEARER, "OPENAI_API_KEY",
+        new CompletionsBody()),
     /** The OpenAI Responses API. */
-    RESPONSES("responses", "/responses", Key.BEARER, "OPENAI_API_KEY", new ResponsesBody()),
+    RESPONSES("responses", "OpenAI Responses API", "/responses", Key.BEARER, "OPENAI_API_KEY", new ResponsesBody()),
     /** Anthropic's Messages API. */
-    MESSAGES("messages", "/messages", Key.X_API_KEY, "ANTHROPIC_API_KEY", new MessagesBody());
+    MESSAGES("messages", "Anthropic Messages API", "/messages", Key.X_API_KEY, "ANTHROPIC_API_KEY",
+        new MessagesBody());
 
     /** The {@code anthropic-version} the Messages API is spoken in (the version its streaming events are of). */
     public static final String ANTHROPIC_VERSION = "2023-06-01";
@@ -49,14 +51,17 @@ public enum Api
     }
 
     private final String word;
+    private final String title;
     private final String path;
     private final Key key;
     private final String keyEnv;
     private final BodyShape shape;
 
-    Api(final String word, final String path, final Key key, final String keyEnv, final BodyShape shape)
+    Api(final String word, final String title, final String path, final Key key, final String keyEnv,
+        final BodyShape shape)
     {
         this.word = word;
+        this.title = title;
         this.path = path;
         this.key = key;
         this.keyEnv = keyEnv;
@@ -67,6 +72,12 @@ public enum Api
     public String word()
     {
         return word;
+    }
+
+    /** @return the API's name in a sentence, e.g. {@code Anthropic Messages API}. */
+    public String title()
+    {
+        return title;
     }
 
     /** @return the path under the API base, e.g. {@code /responses}. */

@@ -47,7 +47,8 @@ final class TargetFlags
     private void applyEndpointAndTimeouts(final RunOptionsBuilder o, final Given given)
     {
         given.apply(o, RunOption.URL, url);
-        if (given.set("--endpoint"))
+        // only as typed: a default would contradict a URL that ends in another API's path
+        if (given.typed("--endpoint"))
         {
             o.api(endpointApi(endpoint));
         }
