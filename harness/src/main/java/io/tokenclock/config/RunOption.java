@@ -58,7 +58,7 @@ public final class RunOption<T>
         .defaultsTo(Map.of()).doc("Extra request headers (credentials never written out).");
     public static final RunOption<String> API_KEY_ENV = target("apiKeyEnv", String.class).flag("--api-key-env")
         .key("target.api_key_env").defaultsTo("OPENAI_API_KEY")
-        .doc("Environment variable holding the API key.");
+        .doc("Environment variable holding the API key (ANTHROPIC_API_KEY, in x-api-key, for the Messages API).");
     public static final RunOption<Boolean> PREFLIGHT = target("preflight", Boolean.class).flag("--no-preflight")
         .defaultsTo(true).doc("List the models and send one request before the run.");
     public static final RunOption<Double> WAIT_READY_S = target("waitReadyS", Double.class).flag("--wait-ready")

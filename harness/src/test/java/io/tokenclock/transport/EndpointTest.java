@@ -29,6 +29,24 @@ final class EndpointTest
     }
 
     @Test
+    void shouldTakeAUrlEndingInTheResponsesOrMessagesPathAsThatApiNotAsABase()
+    {
+        final Endpoint responses = Endpoint.parse("http://127.0.0.1:8080/v1/responses/", Api.CHAT);
+        assertEquals(Api.RESPONSES, responses.api());
+        assertEquals("/v1", responses.basePath());
+        assertEquals("/v1/responses", responses.completionPath());
+        assertEquals("http://127.0.0.1:8080/v1/models", responses.modelsUrl());
+
+        final Endpoint messages = Endpoint.parse("https://api.example.com/v1/messages?beta=true", Api.CHAT);
+        assertEquals(Api.MESSAGES, messages.api());
+        assertEquals("/v1/messages?beta=true", messages.completionPath());
+
+        final Endpoint base = Endpoint.parse("http://127.0.0.1:8080/v1", Api.MESSAGES);
+        assertEquals(Api.MESSAGES, base.api(), "a base takes the API given");
+        assertEquals("/v1/messages", base.completionPath());
+    }
+
+    @Test
     void shouldKeepUserInformationForAuthorizationAndNeverShowIt()
     {
         final Endpoint e = Endpoint.parse("http://bob:p%40ss@127.0.0.1:8000/v1", Api.CHAT);
