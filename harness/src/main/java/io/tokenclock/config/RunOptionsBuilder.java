@@ -800,10 +800,14 @@ public final class RunOptionsBuilder
         }
     }
 
-    /** The API key's variable follows the API unless given: OPENAI_API_KEY, or ANTHROPIC_API_KEY for messages. */
+    /**
+     * The API key's variable follows the API while it is the default: {@code OPENAI_API_KEY} means
+     * {@code ANTHROPIC_API_KEY} for the Messages API. Judged on the value, not on whether it was given: the command
+     * line hands every flag's default to the builder, so a default and a value typed equal to it look alike.
+     */
     private void keyEnvOfApi()
     {
-        if (!isGiven(RunOption.API_KEY_ENV) && RunOption.API_KEY_ENV.defaultValue().equals(get(RunOption.API_KEY_ENV)))
+        if (RunOption.API_KEY_ENV.defaultValue().equals(get(RunOption.API_KEY_ENV)))
         {
             values.put(RunOption.API_KEY_ENV, get(RunOption.API).defaultKeyEnv());
         }

@@ -289,26 +289,71 @@ public abstract class EventParser
         enginePredictedTokens = -1;
     }
 
-    /** Keeps the string just read ({@link #strStart}..{@link #strEnd}) as the answer text. */
-    final void takeContent()
+    /** No span: the member was absent, null or not a string. */
+    static final long NO_SPAN = -1;
+
+    /**
+     * Reads a string's raw span if the value is one, else skips the value: the span packed in one long,
+     * {@code offset << 32 | length}, so that a grammar keeps what it found in one field per member and reads it once
+     * the object is closed, whatever the order of its members.
+     *
+     * @return the span, or {@link #NO_SPAN}.
+     */
+    final long readSpan()
     {
-        contentOffset = strStart;
-        contentLength = strEnd - strStart;
+        return readStringOrSkip() ? span(strStart, strEnd - strStart) : NO_SPAN;
     }
 
-    /** Keeps the string just read as the reasoning text. */
-    final void takeReasoning()
+    static long span(final int offset, final int length)
     {
-        reasoningOffset = strStart;
-        reasoningLength = strEnd - strStart;
+        return ((long)offset << 32) | length;
     }
 
-    /** Marks the event a tool call whose raw bytes are {@code [start, start + length)}. */
-    final void takeToolCall(final int start, final int length)
+    static int spanOffset(final long span)
     {
-        toolCall = true;
-        toolCallsOffset = start;
-        toolCallsLength = length;
+        return (int)(span >>> 32);
+    }
+
+    static int spanLength(final long span)
+    {
+        return (int)span;
+    }
+
+    /** @return true if {@code span} is a string equal to {@code key}. */
+    final boolean spanIs(final long span, final byte[] key)
+    {
+        return span != NO_SPAN && keyIs(spanOffset(span), spanLength(span), key);
+    }
+
+    /** Keeps {@code span}, if any, as the answer text. */
+    final void takeContent(final long span)
+    {
+        if (span != NO_SPAN)
+        {
+            contentOffset = spanOffset(span);
+            contentLength = spanLength(span);
+        }
+    }
+
+    /** Keeps {@code span}, if any, as the reasoning text. */
+    final void takeReasoning(final long span)
+    {
+        if (span != NO_SPAN)
+        {
+            reasoningOffset = spanOffset(span);
+            reasoningLength = spanLength(span);
+        }
+    }
+
+    /** Marks the event a tool call whose raw bytes are {@code span}, if it is a non-empty one. */
+    final void takeToolCall(final long span)
+    {
+        if (span != NO_SPAN && spanLength(span) > 0)
+        {
+            toolCall = true;
+            toolCallsOffset = spanOffset(span);
+            toolCallsLength = spanLength(span);
+        }
     }
 
     /** Parses llama.cpp's {@code timings} object ({@code prompt_ms}, {@code predicted_n}, {@code predicted_ms}). */

@@ -70,19 +70,13 @@ public final class MessagesEventParser extends EventParser
     private static final byte[] MAX_TOKENS = bytes("max_tokens");
     private static final byte[] REFUSAL = bytes("refusal");
 
-    private int typeOffset;
-    private int typeLength;
+    private long type;
     /** The inner type of {@code delta} or {@code content_block}; the event has one or the other. */
-    private int innerTypeOffset;
-    private int innerTypeLength;
-    private int textOffset;
-    private int textLength;
-    private int thinkingOffset;
-    private int thinkingLength;
-    private int jsonOffset;
-    private int jsonLength;
-    private int blockOffset;
-    private int blockLength;
+    private long innerType;
+    private long text;
+    private long thinking;
+    private long json;
+    private long block;
     private int stopReason;
     private long inputTokens;
     private long outputTokens;
@@ -92,12 +86,12 @@ public final class MessagesEventParser extends EventParser
     @Override
     void parseTop()
     {
-        typeOffset = -1;
-        innerTypeOffset = -1;
-        textOffset = -1;
-        thinkingOffset = -1;
-        jsonOffset = -1;
-        blockOffset = -1;
+        type = NO_SPAN;
+        innerType = NO_SPAN;
+        text = NO_SPAN;
+        thinking = NO_SPAN;
+        json = NO_SPAN;
+        block = NO_SPAN;
         stopReason = FINISH_NONE;
         inputTokens = -1;
         outputTokens = -1;
@@ -123,19 +117,14 @@ public final class MessagesEventParser extends EventParser
         }
         else if (keyIs(ks, kl, TYPE))
         {
-            if (readStringOrSkip())
-            {
-                typeOffset = strStart;
-                typeLength = strEnd - strStart;
-            }
+            type = readSpan();
         }
         else if (keyIs(ks, kl, CONTENT_BLOCK))
         {
             skipWs();
             final int start = pos;
             parseInner();
-            blockOffset = start;
-            blockLength = pos - start;
+            block = span(start, pos - start);
         }
         else if (keyIs(ks, kl, MESSAGE))
         {
@@ -163,33 +152,32 @@ public final class MessagesEventParser extends EventParser
     /** Reads the event's type, now that every member was seen, as the table of the class says. */
     private void classify()
     {
-        final int to = typeOffset;
-        final int tl = typeLength;
-        if (to < 0)
+        final long t = type;
+        if (t == NO_SPAN)
         {
             unknown = !error;
         }
-        else if (keyIs(to, tl, CONTENT_BLOCK_DELTA))
+        else if (spanIs(t, CONTENT_BLOCK_DELTA))
         {
             classifyDelta();
         }
-        else if (keyIs(to, tl, CONTENT_BLOCK_START))
+        else if (spanIs(t, CONTENT_BLOCK_START))
         {
             classifyBlockStart();
         }
-        else if (keyIs(to, tl, MESSAGE_START) || keyIs(to, tl, MESSAGE_DELTA))
+        else if (spanIs(t, MESSAGE_START) || spanIs(t, MESSAGE_DELTA))
         {
-            takeUsage(keyIs(to, tl, MESSAGE_DELTA));
+            takeUsage(spanIs(t, MESSAGE_DELTA));
         }
-        else if (keyIs(to, tl, MESSAGE_STOP))
+        else if (spanIs(t, MESSAGE_STOP))
         {
             done = true;
         }
-        else if (keyIs(to, tl, ERROR_TYPE))
+        else if (spanIs(t, ERROR_TYPE))
         {
             error = true;
         }
-        else if (!keyIs(to, tl, CONTENT_BLOCK_STOP) && !keyIs(to, tl, PING))
+        else if (!spanIs(t, CONTENT_BLOCK_STOP) && !spanIs(t, PING))
         {
             unknown = true;
         }
@@ -197,36 +185,20 @@ public final class MessagesEventParser extends EventParser
 
     private void classifyDelta()
     {
-        final int io = innerTypeOffset;
-        final int il = innerTypeLength;
-        if (io < 0)
+        final long inner = innerType;
+        if (spanIs(inner, TEXT_DELTA))
         {
-            unknown = true;
+            takeContent(text);
         }
-        else if (keyIs(io, il, TEXT_DELTA))
+        else if (spanIs(inner, THINKING_DELTA))
         {
-            if (textOffset >= 0)
-            {
-                contentOffset = textOffset;
-                contentLength = textLength;
-            }
+            takeReasoning(thinking);
         }
-        else if (keyIs(io, il, THINKING_DELTA))
+        else if (spanIs(inner, INPUT_JSON_DELTA))
         {
-            if (thinkingOffset >= 0)
-            {
-                reasoningOffset = thinkingOffset;
-                reasoningLength = thinkingLength;
-            }
+            takeToolCall(json);
         }
-        else if (keyIs(io, il, INPUT_JSON_DELTA))
-        {
-            if (jsonOffset >= 0 && jsonLength > 0)
-            {
-                takeToolCall(jsonOffset, jsonLength);
-            }
-        }
-        else if (!keyIs(io, il, SIGNATURE_DELTA) && !keyIs(io, il, CITATIONS_DELTA))
+        else if (!spanIs(inner, SIGNATURE_DELTA) && !spanIs(inner, CITATIONS_DELTA))
         {
             unknown = true;
         }
@@ -234,21 +206,17 @@ public final class MessagesEventParser extends EventParser
 
     private void classifyBlockStart()
     {
-        final int io = innerTypeOffset;
-        final int il = innerTypeLength;
-        if (io >= 0 && (keyIs(io, il, TOOL_USE) || keyIs(io, il, SERVER_TOOL_USE)))
+        if (spanIs(innerType, TOOL_USE) || spanIs(innerType, SERVER_TOOL_USE))
         {
-            takeToolCall(blockOffset, blockLength);
+            takeToolCall(block);
         }
-        else if (textOffset >= 0)
+        else if (text != NO_SPAN)
         {
-            contentOffset = textOffset;
-            contentLength = textLength;
+            takeContent(text);
         }
-        else if (thinkingOffset >= 0)
+        else
         {
-            reasoningOffset = thinkingOffset;
-            reasoningLength = thinkingLength;
+            takeReasoning(thinking);
         }
     }
 
@@ -284,39 +252,23 @@ public final class MessagesEventParser extends EventParser
             final int kl = strEnd - strStart;
             if (keyIs(ks, kl, TYPE))
             {
-                if (readStringOrSkip())
-                {
-                    innerTypeOffset = strStart;
-                    innerTypeLength = strEnd - strStart;
-                }
+                innerType = readSpan();
             }
             else if (keyIs(ks, kl, TEXT))
             {
-                if (readStringOrSkip())
-                {
-                    textOffset = strStart;
-                    textLength = strEnd - strStart;
-                }
+                text = readSpan();
             }
             else if (keyIs(ks, kl, THINKING))
             {
-                if (readStringOrSkip())
-                {
-                    thinkingOffset = strStart;
-                    thinkingLength = strEnd - strStart;
-                }
+                thinking = readSpan();
             }
             else if (keyIs(ks, kl, PARTIAL_JSON))
             {
-                if (readStringOrSkip())
-                {
-                    jsonOffset = strStart;
-                    jsonLength = strEnd - strStart;
-                }
+                json = readSpan();
             }
             else if (keyIs(ks, kl, STOP_REASON))
             {
-                stopReason = readNullableString() ? stopReasonOf(strStart, strEnd - strStart) : FINISH_NONE;
+                stopReason = stopReasonOf(readSpan());
             }
             else
             {
@@ -340,10 +292,11 @@ public final class MessagesEventParser extends EventParser
             final int kl = strEnd - strStart;
             if (keyIs(ks, kl, ID))
             {
-                if (readStringOrSkip())
+                final long id = readSpan();
+                if (id != NO_SPAN)
                 {
-                    idOffset = strStart;
-                    idLength = strEnd - strStart;
+                    idOffset = spanOffset(id);
+                    idLength = spanLength(id);
                 }
             }
             else if (keyIs(ks, kl, USAGE))
@@ -393,20 +346,25 @@ public final class MessagesEventParser extends EventParser
         while (nextMember('}'));
     }
 
-    private int stopReasonOf(final int start, final int length)
+    /** @return the finish reason of a {@code stop_reason}: none for null (the stream goes on). */
+    private int stopReasonOf(final long reason)
     {
-        if (keyIs(start, length, END_TURN) || keyIs(start, length, STOP_SEQUENCE))
+        if (reason == NO_SPAN)
+        {
+            return FINISH_NONE;
+        }
+        if (spanIs(reason, END_TURN) || spanIs(reason, STOP_SEQUENCE))
         {
             return FINISH_STOP;
         }
-        if (keyIs(start, length, MAX_TOKENS))
+        if (spanIs(reason, MAX_TOKENS))
         {
             return FINISH_LENGTH;
         }
-        if (keyIs(start, length, TOOL_USE))
+        if (spanIs(reason, TOOL_USE))
         {
             return FINISH_TOOL_CALLS;
         }
-        return keyIs(start, length, REFUSAL) ? FINISH_CONTENT_FILTER : FINISH_OTHER;
+        return spanIs(reason, REFUSAL) ? FINISH_CONTENT_FILTER : FINISH_OTHER;
     }
 }

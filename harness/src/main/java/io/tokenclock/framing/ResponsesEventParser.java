@@ -2,9 +2,10 @@ package io.tokenclock.framing;
 
 /**
  * The OpenAI Responses API's stream ({@code POST /v1/responses} with {@code stream: true}), one event's data at a
- * time, on bytes and without allocating. Every event is a JSON object with a {@code type}; members come in any order
- * (llama.cpp's server sorts them, so {@code delta} precedes {@code type}), so the members that matter are located
- * first and read by type once the object is closed:
+ * time, on bytes and without allocating. Every event is a JSON object with a {@code type}; a JSON object's members
+ * come in any order (OpenAI and llama.cpp's server put {@code type} first, a server whose JSON library sorts its
+ * members puts {@code delta} before it), so the members that matter are located first and read by type once the
+ * object is closed:
  * <pre>
  * {"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"delta":" Hi","sequence_number":4}
  * </pre>
@@ -77,12 +78,9 @@ public final class ResponsesEventParser extends EventParser
         bytes("response.reasoning_summary_text.done"), bytes("response.function_call_arguments.done"),
     };
 
-    private int typeOffset;
-    private int typeLength;
-    private int deltaOffset;
-    private int deltaLength;
-    private int itemOffset;
-    private int itemLength;
+    private long type;
+    private long delta;
+    private long item;
     private boolean itemIsFunctionCall;
     private boolean outputHasFunctionCall;
     private int incompleteReason;
@@ -90,9 +88,9 @@ public final class ResponsesEventParser extends EventParser
     @Override
     void parseTop()
     {
-        typeOffset = -1;
-        deltaOffset = -1;
-        itemOffset = -1;
+        type = NO_SPAN;
+        delta = NO_SPAN;
+        item = NO_SPAN;
         itemIsFunctionCall = false;
         outputHasFunctionCall = false;
         incompleteReason = FINISH_OTHER;
@@ -112,19 +110,11 @@ public final class ResponsesEventParser extends EventParser
     {
         if (keyIs(ks, kl, DELTA))
         {
-            if (readStringOrSkip())
-            {
-                deltaOffset = strStart;
-                deltaLength = strEnd - strStart;
-            }
+            delta = readSpan();
         }
         else if (keyIs(ks, kl, TYPE))
         {
-            if (readStringOrSkip())
-            {
-                typeOffset = strStart;
-                typeLength = strEnd - strStart;
-            }
+            type = readSpan();
         }
         else if (keyIs(ks, kl, RESPONSE))
         {
@@ -135,8 +125,7 @@ public final class ResponsesEventParser extends EventParser
             skipWs();
             final int start = pos;
             itemIsFunctionCall = isFunctionCallItem();
-            itemOffset = start;
-            itemLength = pos - start;
+            item = span(start, pos - start);
         }
         else if (keyIs(ks, kl, ERROR))
         {
@@ -156,82 +145,70 @@ public final class ResponsesEventParser extends EventParser
     /** Reads the event's type, now that every member was seen, as the table of the class says. */
     private void classify()
     {
-        final int to = typeOffset;
-        final int tl = typeLength;
-        if (to < 0)
+        final long t = type;
+        if (t == NO_SPAN)
         {
             // no type: an event of no known shape, unless a top-level error member said what it is
             unknown = !error;
         }
-        else if (keyIs(to, tl, OUTPUT_TEXT_DELTA) || keyIs(to, tl, REFUSAL_DELTA))
+        else if (spanIs(t, OUTPUT_TEXT_DELTA) || spanIs(t, REFUSAL_DELTA))
         {
-            if (deltaOffset >= 0)
-            {
-                contentOffset = deltaOffset;
-                contentLength = deltaLength;
-            }
+            takeContent(delta);
         }
-        else if (keyIs(to, tl, REASONING_TEXT_DELTA) || keyIs(to, tl, REASONING_SUMMARY_TEXT_DELTA))
+        else if (spanIs(t, REASONING_TEXT_DELTA) || spanIs(t, REASONING_SUMMARY_TEXT_DELTA))
         {
-            if (deltaOffset >= 0)
-            {
-                reasoningOffset = deltaOffset;
-                reasoningLength = deltaLength;
-            }
+            takeReasoning(delta);
         }
-        else if (keyIs(to, tl, FUNCTION_CALL_ARGUMENTS_DELTA))
+        else if (spanIs(t, FUNCTION_CALL_ARGUMENTS_DELTA))
         {
-            if (deltaOffset >= 0 && deltaLength > 0)
-            {
-                takeToolCall(deltaOffset, deltaLength);
-            }
+            takeToolCall(delta);
         }
         else
         {
-            classifyRare(to, tl);
+            classifyRare(t);
         }
     }
 
     /** The events that come once or a few times per response: start, end, failure, output items. */
-    private void classifyRare(final int to, final int tl)
+    private void classifyRare(final long t)
     {
-        if (keyIs(to, tl, OUTPUT_ITEM_ADDED))
+        if (spanIs(t, OUTPUT_ITEM_ADDED))
         {
             if (itemIsFunctionCall)
             {
-                takeToolCall(itemOffset, itemLength);
+                takeToolCall(item);
             }
         }
-        else if (keyIs(to, tl, COMPLETED))
+        else if (spanIs(t, COMPLETED))
         {
             done = true;
             finishReason = outputHasFunctionCall ? FINISH_TOOL_CALLS : FINISH_STOP;
         }
-        else if (keyIs(to, tl, INCOMPLETE))
+        else if (spanIs(t, INCOMPLETE))
         {
             done = true;
             finishReason = incompleteReason;
         }
-        else if (keyIs(to, tl, FAILED))
+        else if (spanIs(t, FAILED))
         {
             done = true;
             error = true;
         }
-        else if (keyIs(to, tl, ERROR_TYPE))
+        else if (spanIs(t, ERROR_TYPE))
         {
             error = true;
         }
-        else if (!ignored(to, tl))
+        else if (!ignored(t))
         {
             unknown = true;
         }
     }
 
-    private boolean ignored(final int to, final int tl)
+    private boolean ignored(final long t)
     {
-        for (final byte[] type : IGNORED)
+        for (final byte[] known : IGNORED)
         {
-            if (keyIs(to, tl, type))
+            if (spanIs(t, known))
             {
                 return true;
             }
@@ -253,10 +230,11 @@ public final class ResponsesEventParser extends EventParser
             final int kl = strEnd - strStart;
             if (keyIs(ks, kl, ID))
             {
-                if (readStringOrSkip())
+                final long id = readSpan();
+                if (id != NO_SPAN)
                 {
-                    idOffset = strStart;
-                    idLength = strEnd - strStart;
+                    idOffset = spanOffset(id);
+                    idLength = spanLength(id);
                 }
             }
             else if (keyIs(ks, kl, USAGE))
@@ -377,7 +355,7 @@ public final class ResponsesEventParser extends EventParser
             readKey();
             if (keyIs(strStart, strEnd - strStart, TYPE))
             {
-                functionCall = readStringOrSkip() && keyIs(strStart, strEnd - strStart, FUNCTION_CALL);
+                functionCall = spanIs(readSpan(), FUNCTION_CALL);
             }
             else
             {
@@ -397,14 +375,15 @@ public final class ResponsesEventParser extends EventParser
         do
         {
             readKey();
-            if (!keyIs(strStart, strEnd - strStart, REASON))
+            if (keyIs(strStart, strEnd - strStart, REASON))
+            {
+                final long reason = readSpan();
+                incompleteReason = spanIs(reason, MAX_OUTPUT_TOKENS) ? FINISH_LENGTH :
+                    spanIs(reason, CONTENT_FILTER) ? FINISH_CONTENT_FILTER : FINISH_OTHER;
+            }
+            else
             {
                 skipValue();
-            }
-            else if (readStringOrSkip())
-            {
-                incompleteReason = keyIs(strStart, strEnd - strStart, MAX_OUTPUT_TOKENS) ? FINISH_LENGTH :
-                    keyIs(strStart, strEnd - strStart, CONTENT_FILTER) ? FINISH_CONTENT_FILTER : FINISH_OTHER;
             }
         }
         while (nextMember('}'));

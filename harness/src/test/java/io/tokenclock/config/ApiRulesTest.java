@@ -34,6 +34,9 @@ final class ApiRulesTest
         assertEquals("OPENAI_API_KEY", closed("http://127.0.0.1:9/v1/responses").build().target().apiKeyEnv());
         assertEquals("MY_KEY", closed("http://127.0.0.1:9/v1").api(Api.MESSAGES).apiKeyEnv("MY_KEY").build()
             .target().apiKeyEnv(), "a variable given is kept");
+        assertEquals("ANTHROPIC_API_KEY", closed("http://127.0.0.1:9/v1").api(Api.MESSAGES)
+            .apiKeyEnv("OPENAI_API_KEY").build().target().apiKeyEnv(),
+            "the default, as the command line hands it over, follows the API");
         assertNull(closed("http://127.0.0.1:9/v1").api(Api.MESSAGES).apiKeyEnv(null).build().target().apiKeyEnv(),
             "no key at all, as the self-warm-up asks");
     }

@@ -27,10 +27,11 @@ import io.tokenclock.testing.ApiStreams;
 final class ApiStreamProperties
 {
     private static final List<Object[]> STREAMS = List.of(new Object[] {Api.RESPONSES, ApiStreams.RESPONSES_OPENAI},
-        new Object[] {Api.RESPONSES, ApiStreams.RESPONSES_LLAMA}, new Object[] {Api.RESPONSES,
+        new Object[] {Api.RESPONSES, ApiStreams.RESPONSES_SORTED}, new Object[] {Api.RESPONSES,
             ApiStreams.RESPONSES_TOOL_CALL}, new Object[] {Api.MESSAGES, ApiStreams.MESSAGES_ANTHROPIC},
-        new Object[] {Api.MESSAGES, ApiStreams.MESSAGES_LLAMA}, new Object[] {Api.MESSAGES,
-            ApiStreams.MESSAGES_TOOL_USE});
+        new Object[] {Api.MESSAGES, ApiStreams.MESSAGES_SORTED}, new Object[] {Api.MESSAGES,
+            ApiStreams.MESSAGES_TOOL_USE}, new Object[] {Api.RESPONSES, ApiStreams.RESPONSES_LLAMA_SERVER},
+        new Object[] {Api.MESSAGES, ApiStreams.MESSAGES_LLAMA_SERVER});
 
     @Provide
     Arbitrary<int[]> cuts()

@@ -56,9 +56,9 @@ final class ApiStreamRecorderTest
     }
 
     @Test
-    void shouldRecordLlamaCppsResponsesStreamAndTheEnginesTimings() throws InterruptedException
+    void shouldRecordAStreamWithSortedMembersAndTheEnginesTimings() throws InterruptedException
     {
-        final StreamReplay.Seen r = new StreamReplay(Api.RESPONSES).replay(ApiStreams.RESPONSES_LLAMA);
+        final StreamReplay.Seen r = new StreamReplay(Api.RESPONSES).replay(ApiStreams.RESPONSES_SORTED);
 
         assertEquals(RequestSlot.STATUS_OK, r.status(), r.detail());
         assertEquals(3, r.chunks());
@@ -68,6 +68,38 @@ final class ApiStreamRecorderTest
         assertEquals(4, r.cachedTokens());
         assertEquals(-1, r.reasoningTokens());
         assertEquals(7_250_000, r.enginePromptNs());
+    }
+
+    @Test
+    void shouldRecordTheResponsesStreamLlamaCppsServerSent() throws InterruptedException
+    {
+        final StreamReplay.Seen r = new StreamReplay(Api.RESPONSES).replay(ApiStreams.RESPONSES_LLAMA_SERVER);
+
+        assertEquals(RequestSlot.STATUS_OK, r.status(), r.detail());
+        assertEquals(4, r.chunks());
+        assertEquals(" education sci tea compan", r.text());
+        assertEquals("resp_I2dItflwaZxRLeKYWaBKB3ILXZRv7lFX", r.responseId());
+        assertEquals(59, r.promptTokens());
+        assertEquals(4, r.completionTokens());
+        assertEquals(0, r.cachedTokens());
+        assertEquals(161_376_000, r.enginePromptNs(), "timings.prompt_ms 161.376, beside response.completed");
+        assertEquals(EventParser.FINISH_STOP, r.finish(), "llama.cpp reports completed even at the cap");
+        assertEquals(0, r.unknownEvents());
+    }
+
+    @Test
+    void shouldRecordTheMessagesStreamLlamaCppsServerSentWithItsCachedPrompt() throws InterruptedException
+    {
+        final StreamReplay.Seen r = new StreamReplay(Api.MESSAGES).replay(ApiStreams.MESSAGES_LLAMA_SERVER);
+
+        assertEquals(RequestSlot.STATUS_OK, r.status(), r.detail());
+        assertEquals(4, r.chunks());
+        assertEquals(" my sta sta!", r.text());
+        assertEquals(1 + 58, r.promptTokens(), "input_tokens 1 and 58 read from the cache");
+        assertEquals(58, r.cachedTokens());
+        assertEquals(4, r.completionTokens());
+        assertEquals(EventParser.FINISH_LENGTH, r.finish());
+        assertTrue(r.done());
     }
 
     @Test
@@ -101,9 +133,9 @@ final class ApiStreamRecorderTest
     }
 
     @Test
-    void shouldRecordLlamaCppsMessagesStreamStoppedByMaxTokens() throws InterruptedException
+    void shouldRecordAMessagesStreamWithSortedMembersStoppedByMaxTokens() throws InterruptedException
     {
-        final StreamReplay.Seen r = new StreamReplay(Api.MESSAGES).replay(ApiStreams.MESSAGES_LLAMA);
+        final StreamReplay.Seen r = new StreamReplay(Api.MESSAGES).replay(ApiStreams.MESSAGES_SORTED);
 
         assertEquals(RequestSlot.STATUS_OK, r.status(), r.detail());
         assertEquals("Hello", r.text());
@@ -140,14 +172,14 @@ final class ApiStreamRecorderTest
     @Test
     void shouldClassifyLlamaCppsBareErrorEventsOfBothApis() throws InterruptedException
     {
-        final StreamReplay.Seen messages = new StreamReplay(Api.MESSAGES).replay(ApiStreams.MESSAGES_LLAMA
-            .substring(0, ApiStreams.MESSAGES_LLAMA.indexOf("event: content_block_stop")) +
+        final StreamReplay.Seen messages = new StreamReplay(Api.MESSAGES).replay(ApiStreams.MESSAGES_SORTED
+            .substring(0, ApiStreams.MESSAGES_SORTED.indexOf("event: content_block_stop")) +
             ApiStreams.event("error", "{\"code\":500,\"message\":\"boom\",\"type\":\"server_error\"}"));
         assertEquals(ErrorClass.ERROR_EVENT, messages.error());
         assertEquals(0, messages.unknownEvents(), "an `event: error` is no unknown event");
 
-        final StreamReplay.Seen responses = new StreamReplay(Api.RESPONSES).replay(ApiStreams.RESPONSES_LLAMA
-            .substring(0, ApiStreams.RESPONSES_LLAMA.indexOf("event: response.output_text.done")) +
+        final StreamReplay.Seen responses = new StreamReplay(Api.RESPONSES).replay(ApiStreams.RESPONSES_SORTED
+            .substring(0, ApiStreams.RESPONSES_SORTED.indexOf("event: response.output_text.done")) +
             "data: {\"error\":{\"code\":500,\"message\":\"boom\",\"type\":\"server_error\"}}\n\n");
         assertEquals(ErrorClass.ERROR_EVENT, responses.error());
     }
@@ -155,7 +187,7 @@ final class ApiStreamRecorderTest
     @Test
     void shouldTakeAResponseCutByMaxOutputTokensAsOkWithFinishLength() throws InterruptedException
     {
-        final String s = ApiStreams.RESPONSES_LLAMA.substring(0, ApiStreams.RESPONSES_LLAMA.indexOf(
+        final String s = ApiStreams.RESPONSES_SORTED.substring(0, ApiStreams.RESPONSES_SORTED.indexOf(
             "event: response.completed")) + ApiStreams.event("response.incomplete", "{\"type\":" +
             "\"response.incomplete\",\"response\":{\"id\":\"resp_x8Q2\",\"status\":\"incomplete\"," +
             "\"incomplete_details\":{\"reason\":\"max_output_tokens\"},\"usage\":{\"input_tokens\":9," +
@@ -171,7 +203,7 @@ final class ApiStreamRecorderTest
     @Test
     void shouldClassifyAFailedResponseAsAnErrorEvent() throws InterruptedException
     {
-        final String s = ApiStreams.RESPONSES_LLAMA.substring(0, ApiStreams.RESPONSES_LLAMA.indexOf(
+        final String s = ApiStreams.RESPONSES_SORTED.substring(0, ApiStreams.RESPONSES_SORTED.indexOf(
             "event: response.output_text.done")) + ApiStreams.event("response.failed", "{\"type\":" +
             "\"response.failed\",\"response\":{\"id\":\"resp_x8Q2\",\"status\":\"failed\",\"error\":{\"code\":" +
             "\"server_error\",\"message\":\"The model failed\"}}}");
@@ -187,7 +219,7 @@ final class ApiStreamRecorderTest
     {
         final String unknown = ApiStreams.event("response.web_search_call.in_progress", "{\"type\":" +
             "\"response.web_search_call.in_progress\",\"item_id\":\"ws_1\"}") + ApiStreams.event("brand_new", "{}");
-        final String s = ApiStreams.RESPONSES_LLAMA.replace("event: response.output_text.done", unknown.strip() +
+        final String s = ApiStreams.RESPONSES_SORTED.replace("event: response.output_text.done", unknown.strip() +
             "\n\nevent: response.output_text.done");
 
         final StreamReplay.Seen r = new StreamReplay(Api.RESPONSES).replay(s);
@@ -210,9 +242,10 @@ final class ApiStreamRecorderTest
     void shouldRecordTheSameWhereverTwoReadsSplitTheStream() throws InterruptedException
     {
         for (final Object[] c : new Object[][] {{Api.RESPONSES, ApiStreams.RESPONSES_OPENAI},
-            {Api.RESPONSES, ApiStreams.RESPONSES_LLAMA}, {Api.RESPONSES, ApiStreams.RESPONSES_TOOL_CALL},
-            {Api.MESSAGES, ApiStreams.MESSAGES_ANTHROPIC}, {Api.MESSAGES, ApiStreams.MESSAGES_LLAMA},
-            {Api.MESSAGES, ApiStreams.MESSAGES_TOOL_USE}})
+            {Api.RESPONSES, ApiStreams.RESPONSES_SORTED}, {Api.RESPONSES, ApiStreams.RESPONSES_TOOL_CALL},
+            {Api.MESSAGES, ApiStreams.MESSAGES_ANTHROPIC}, {Api.MESSAGES, ApiStreams.MESSAGES_SORTED},
+            {Api.MESSAGES, ApiStreams.MESSAGES_TOOL_USE}, {Api.RESPONSES, ApiStreams.RESPONSES_LLAMA_SERVER},
+            {Api.MESSAGES, ApiStreams.MESSAGES_LLAMA_SERVER}})
         {
             final Api api = (Api)c[0];
             final String stream = (String)c[1];

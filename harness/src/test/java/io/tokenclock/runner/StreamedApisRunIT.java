@@ -98,10 +98,13 @@ final class StreamedApisRunIT
                 assertTrue(ttfot.min() >= 40.0 + 3 * 10.0, "three reasoning steps first: " + at + " " + ttfot);
                 final Distribution icl = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
                 assertEquals(6 * 19, icl.count(), "19 gaps between 20 single-token events, nothing lost: " + at);
-                final Distribution tpot = r.distributions().get(Metric.TPOT);
-                assertTrue(tpot.mean() >= 9.0, "decode steps of 10 ms: " + at + " " + tpot);
                 for (final JsonNode line : requests(run))
                 {
+                    // the 20th token is due 40 + 19 x 10 ms after the request reached the engine, whatever a stall
+                    // did to the gaps between (a late step makes the next ones catch up)
+                    final JsonNode chunks = line.path("chunk_ns");
+                    assertTrue(chunks.get(chunks.size() - 1).asLong() - line.path("sent_ns").asLong() >= 230_000_000L,
+                        "the last token no earlier than its step: " + at + " " + line);
                     assertEquals(api.word(), line.path("api").asText(), at);
                     assertEquals(20, line.path("usage_completion_tokens").asInt(), at);
                     assertTrue(line.path("usage_prompt_tokens").asInt() >= 16, at);

@@ -1,12 +1,20 @@
 package io.tokenclock.testing;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
 /**
  * Whole streams of the Responses and Messages APIs, byte for byte as their servers lay them out, for the framing and
  * recording tests. The OpenAI and Anthropic streams follow the event sequences and member order of their API
- * references (platform.openai.com "Streaming API responses", docs.anthropic.com "Streaming Messages"); the llama.cpp
- * streams the order its server writes (tools/server/server-task.cpp at d32676d77: nlohmann's json sorts members, so
- * {@code delta} precedes {@code type}, and the engine's {@code timings} sit at the top of {@code response.completed}).
- * Texts carry escapes, so raw-byte handling is exercised.
+ * references (platform.openai.com "Streaming API responses", docs.anthropic.com "Streaming Messages"); the sorted
+ * streams have every object's members in sorted order, as a server whose JSON library keeps sorted maps writes them
+ * ({@code delta} before {@code type}); the llama.cpp streams ({@link #RESPONSES_LLAMA_SERVER},
+ * {@link #MESSAGES_LLAMA_SERVER}) are byte for byte what llama.cpp's server (tools/server, d32676d77) sent serving
+ * fixtures.engine's generated 256x4 model (results/llama-server/apis-2026-12-06: {@code curl -N} of
+ * {@code /v1/responses} and {@code /v1/messages}, 4 tokens each; its Responses stream carries the engine's
+ * {@code timings} beside {@code response.completed}). Texts carry escapes, so raw-byte handling is exercised.
  */
 public final class ApiStreams
 {
@@ -56,8 +64,8 @@ public final class ApiStreams
             "\"assistant\"}],\"usage\":{\"input_tokens\":37,\"input_tokens_details\":{\"cached_tokens\":32}," +
             "\"output_tokens\":11,\"output_tokens_details\":{\"reasoning_tokens\":8},\"total_tokens\":48}}}");
 
-    /** llama.cpp's Responses stream: sorted members, three text deltas, the engine's timings at the end. */
-    public static final String RESPONSES_LLAMA =
+    /** A Responses stream with every object's members sorted: three text deltas, engine timings at the end. */
+    public static final String RESPONSES_SORTED =
         event("response.created", "{\"response\":{\"id\":\"resp_x8Q2\",\"object\":\"response\",\"status\":" +
             "\"in_progress\"},\"type\":\"response.created\"}") +
         event("response.in_progress", "{\"response\":{\"id\":\"resp_x8Q2\",\"object\":\"response\",\"status\":" +
@@ -134,8 +142,8 @@ public final class ApiStreams
             "\"stop_sequence\":null},\"usage\":{\"output_tokens\":15}}") +
         event("message_stop", "{\"type\":\"message_stop\"}");
 
-    /** llama.cpp's Messages stream: sorted members, no cache creation count, stopped by max_tokens. */
-    public static final String MESSAGES_LLAMA =
+    /** A Messages stream with every object's members sorted: no cache creation count, stopped by max_tokens. */
+    public static final String MESSAGES_SORTED =
         event("message_start", "{\"message\":{\"content\":[],\"id\":\"chatcmpl-Zq1\",\"model\":\"m\",\"role\":" +
             "\"assistant\",\"stop_reason\":null,\"stop_sequence\":null,\"type\":\"message\",\"usage\":" +
             "{\"cache_read_input_tokens\":0,\"input_tokens\":9,\"output_tokens\":0}},\"type\":\"message_start\"}") +
@@ -171,8 +179,33 @@ public final class ApiStreams
     public static final String MESSAGES_OVERLOADED = event("error", "{\"type\": \"error\", \"error\": {\"type\": " +
         "\"overloaded_error\", \"message\": \"Overloaded\"}}");
 
+    /** llama.cpp's server's Responses stream of 4 tokens, as it sent it (a prompt of 59 tokens, none cached). */
+    public static final String RESPONSES_LLAMA_SERVER = recorded("responses.sse");
+
+    /**
+     * llama.cpp's server's Messages stream of 4 tokens, as it sent it right after the Responses one with the same
+     * prompt: 58 of its 59 prompt tokens came from the server's prompt cache ({@code cache_read_input_tokens}).
+     */
+    public static final String MESSAGES_LLAMA_SERVER = recorded("messages.sse");
+
     private ApiStreams()
     {
+    }
+
+    private static String recorded(final String name)
+    {
+        try (InputStream in = ApiStreams.class.getResourceAsStream("llama-server-d32676d77/" + name))
+        {
+            if (in == null)
+            {
+                throw new IllegalStateException("missing test resource llama-server-d32676d77/" + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     /** @return one SSE event named {@code name} with {@code data}, as the APIs frame theirs. */

@@ -83,8 +83,8 @@ public final class Payloads
         "\"msg_67ccd3acc8d48190a77525dc6de64b4104becc6ee04b5e8a\",\"output_index\":0,\"content_index\":0," +
         "\"delta\":\" token\",\"logprobs\":[]}";
 
-    /** The same delta as llama.cpp's server writes it: members sorted, so {@code delta} precedes {@code type}. */
-    public static final String RESPONSES_DELTA_LLAMA_JSON =
+    /** The same delta with its members sorted, as a server whose JSON library sorts them writes it. */
+    public static final String RESPONSES_DELTA_SORTED_JSON =
         "{\"content_index\":0,\"delta\":\" token\",\"item_id\":\"msg_TWc3Vn8rS7pQ1xL0aB2dE4fG\"," +
         "\"output_index\":0,\"type\":\"response.output_text.delta\"}";
 

@@ -36,9 +36,9 @@ import io.tokenclock.recording.StreamRecorder;
  * <p>
  * The variants:
  * <ul>
- * <li>{@link #perEventLlamaOrder}: the same delta as llama.cpp's server writes it, members sorted, so {@code delta}
- * comes before {@code type}: the grammar keeps the delta's offsets and reads them once the object is closed, so the
- * order costs nothing but the scan.</li>
+ * <li>{@link #perEventSortedMembers}: the same delta with its members sorted, so {@code delta} comes before
+ * {@code type} (a server whose JSON library sorts members writes it so): the grammar keeps the delta's offsets and
+ * reads them once the object is closed, so the order costs nothing but the scan.</li>
  * <li>{@link #perEventSplitRead}: every event in two reads (cut inside the JSON), each stamped: two clock reads and a
  * partial-line copy per event.</li>
  * <li>{@link #chatPerChunk}: chat's 217-byte chunk ({@link Payloads#VLLM_CONTENT_EVENT}) through the same path with
@@ -60,8 +60,8 @@ public class ResponsesPerChunkBenchmark
 {
     private static final byte[] READ = Payloads.namedEvent("response.output_text.delta",
         Payloads.RESPONSES_DELTA_JSON);
-    private static final byte[] LLAMA_READ = Payloads.namedEvent("response.output_text.delta",
-        Payloads.RESPONSES_DELTA_LLAMA_JSON);
+    private static final byte[] SORTED_READ = Payloads.namedEvent("response.output_text.delta",
+        Payloads.RESPONSES_DELTA_SORTED_JSON);
     private static final int SPLIT_AT = 120;
     private static final byte[] FIRST_PART = Payloads.slice(READ, 0, SPLIT_AT);
     private static final byte[] SECOND_PART = Payloads.slice(READ, SPLIT_AT, READ.length);
@@ -89,10 +89,10 @@ public class ResponsesPerChunkBenchmark
     }
 
     @Benchmark
-    public long perEventLlamaOrder() throws InterruptedException
+    public long perEventSortedMembers() throws InterruptedException
     {
         final long now = System.nanoTime();
-        responses.recorder.onBytes(LLAMA_READ, 0, LLAMA_READ.length, now);
+        responses.recorder.onBytes(SORTED_READ, 0, SORTED_READ.length, now);
         responses.afterEvent(now);
         return now;
     }

@@ -30,7 +30,7 @@ class ApiPerChunkAllocationGateTest
         System.out.print(report);
         assertEquals(0, status, report);
         for (final String method : new String[] {"ResponsesPerChunkBenchmark.perEvent ",
-            "ResponsesPerChunkBenchmark.perEventLlamaOrder ", "MessagesPerChunkBenchmark.perEvent ",
+            "ResponsesPerChunkBenchmark.perEventSortedMembers ", "MessagesPerChunkBenchmark.perEvent ",
             "MessagesPerChunkBenchmark.perEventWithPings "})
         {
             assertTrue(report.contains(method), "measured " + method + ":\n" + report);
