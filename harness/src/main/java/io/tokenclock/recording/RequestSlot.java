@@ -141,6 +141,11 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public long retryAfterMs = -1;
     /** How many times this request was sent again after a 429 ({@code --retry-429}). */
     public int retries429;
+    /**
+     * How many times (0 or 1) this request was sent again on a new connection because the kept-alive connection it
+     * first went out on closed before any byte of the answer (transport's {@code RetryPolicy.resendsOnNewConnection}).
+     */
+    public int staleResends;
     public long usageCompletionTokens = -1;
     /**
      * The prompt's tokens the server read from its prompt cache, as its usage said ({@code cached_tokens} of the
@@ -225,6 +230,7 @@ public final class RequestSlot extends RequestSlotRhsPadding
         usagePromptTokens = -1;
         retryAfterMs = -1;
         retries429 = 0;
+        staleResends = 0;
         usageCompletionTokens = -1;
         cachedTokens = -1;
         usageReasoningTokens = -1;
