@@ -10,6 +10,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
@@ -21,8 +22,10 @@ import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.SessionChain;
 import io.tokenclock.workload.dataset.Datasets;
 
+import static io.tokenclock.config.RunOption.AGENT;
 import static io.tokenclock.config.RunOption.API;
 import static io.tokenclock.config.RunOption.ARRIVAL;
 import static io.tokenclock.config.RunOption.BLOCK_SIZE;
@@ -59,6 +62,7 @@ import static io.tokenclock.config.RunOption.MAX_EVENT_BYTES;
 import static io.tokenclock.config.RunOption.MAX_OUTPUT_BYTES;
 import static io.tokenclock.config.RunOption.MAX_TOKENS;
 import static io.tokenclock.config.RunOption.MIN_SAMPLES_FOR;
+import static io.tokenclock.config.RunOption.OUTPUT_LENGTHS;
 import static io.tokenclock.config.RunOption.POWER;
 import static io.tokenclock.config.RunOption.PRECONNECT;
 import static io.tokenclock.config.RunOption.PREFIXES;
@@ -67,6 +71,7 @@ import static io.tokenclock.config.RunOption.PROMPT;
 import static io.tokenclock.config.RunOption.QUALITY_CHECKS;
 import static io.tokenclock.config.RunOption.RAMP;
 import static io.tokenclock.config.RunOption.RATE;
+import static io.tokenclock.config.RunOption.REASONING_EFFORT;
 import static io.tokenclock.config.RunOption.REPETITIONS;
 import static io.tokenclock.config.RunOption.REQUESTS;
 import static io.tokenclock.config.RunOption.RETRIES_429;
@@ -75,9 +80,11 @@ import static io.tokenclock.config.RunOption.SEED;
 import static io.tokenclock.config.RunOption.SEGMENTS;
 import static io.tokenclock.config.RunOption.SERVER_METRICS;
 import static io.tokenclock.config.RunOption.SERVER_METRICS_INTERVAL_MS;
+import static io.tokenclock.config.RunOption.SESSION_CHAIN;
 import static io.tokenclock.config.RunOption.SHARD;
 import static io.tokenclock.config.RunOption.STAGES;
 import static io.tokenclock.config.RunOption.TEMPERATURE;
+import static io.tokenclock.config.RunOption.THINKING_TOKENS;
 import static io.tokenclock.config.RunOption.TIMEOUT_S;
 import static io.tokenclock.config.RunOption.URL;
 import static io.tokenclock.config.RunOption.USERS;
@@ -122,6 +129,7 @@ final class RunRules
         openLoopOnly(b);
         loadValues(b);
         workload(b);
+        api(b);
         decoding(b);
         state(b);
         measurement(b);
@@ -377,9 +385,9 @@ final class RunRules
             }
             if (b.get(CONCURRENCY) != null || b.get(RATE) != null || b.get(FIXED_SCHEDULE) ||
                 b.get(DATASET) != null || b.get(PROMPT) != null ||
-                b.get(API) != Endpoint.Api.CHAT)
+                !b.get(API).conversational())
             {
-                throw fail(b.name(USERS) + " runs multi-turn chat sessions: it excludes " + b.name(CONCURRENCY) +
+                throw fail(b.name(USERS) + " runs multi-turn sessions: it excludes " + b.name(CONCURRENCY) +
                     ", " + b.name(RATE) + ", " + b.name(FIXED_SCHEDULE) + ", " + b.name(DATASET) + ", " +
                     b.name(PROMPT) + " and " + b.name(API) + " completions");
             }
@@ -530,6 +538,51 @@ final class RunRules
         if (b.get(INPUT_TOKENS) < 1)
         {
             throw fail(b.name(INPUT_TOKENS) + " must be >= 1: " + b.get(INPUT_TOKENS));
+        }
+    }
+
+    /**
+     * What each API can be asked for: the Messages API requires an output cap; tool-using agents speak chat's tool
+     * calls; reasoning effort is a chat and Responses field, a thinking budget the Messages API's, below its output
+     * cap; a chain of previous response ids is the Responses API's, in sessions.
+     */
+    private static void api(final RunOptionsBuilder b)
+    {
+        final Api api = b.get(API);
+        if (api == Api.MESSAGES && b.get(MAX_TOKENS) == 0 && b.get(OUTPUT_LENGTHS) == null)
+        {
+            throw fail(b.name(API) + " messages: the Messages API requires max_tokens: give " + b.name(MAX_TOKENS) +
+                " N (N >= 1) or output lengths");
+        }
+        if (b.get(AGENT) != null && api != Api.CHAT)
+        {
+            throw fail(b.name(AGENT) + " runs tool-using agents over chat's tool calls: it needs " + b.name(API) +
+                " chat, not " + api.word());
+        }
+        if (b.get(REASONING_EFFORT) != null && api != Api.CHAT && api != Api.RESPONSES)
+        {
+            throw fail(b.name(REASONING_EFFORT) + " is a chat and Responses API field: with " + b.name(API) + " " +
+                api.word() + (api == Api.MESSAGES ? " ask for thinking with " + b.name(THINKING_TOKENS) : ""));
+        }
+        if (b.get(THINKING_TOKENS) != 0)
+        {
+            if (api != Api.MESSAGES)
+            {
+                throw fail(b.name(THINKING_TOKENS) + " is the Messages API's: it needs " + b.name(API) + " messages" +
+                    (api == Api.COMPLETIONS ? "" : " (" + api.word() + " asks with " + b.name(REASONING_EFFORT) +
+                        ")"));
+            }
+            if (b.get(THINKING_TOKENS) < 1 || b.get(MAX_TOKENS) > 0 && b.get(THINKING_TOKENS) >= b.get(MAX_TOKENS))
+            {
+                throw fail(b.name(THINKING_TOKENS) + " must be >= 1 and below " + b.name(MAX_TOKENS) + " " +
+                    b.get(MAX_TOKENS) + " (the API's rule): " + b.get(THINKING_TOKENS));
+            }
+        }
+        if (b.get(SESSION_CHAIN) == SessionChain.PREVIOUS_RESPONSE_ID && (api != Api.RESPONSES ||
+            b.get(USERS) == null))
+        {
+            throw fail(b.name(SESSION_CHAIN) + " previous_response_id chains the turns of sessions on the Responses " +
+                "API: it needs " + b.name(API) + " responses and " + b.name(USERS));
         }
     }
 

@@ -397,6 +397,12 @@ public final class ConsoleSummary
                 "TTFT counts from the last send, TTFT from schedule from the first intended start%n",
                 r.counts().get(Counter.RETRIES_429), o.target().retries429());
         }
+        if (r.counts().get(Counter.UNKNOWN_EVENTS) > 0)
+        {
+            out.printf(Locale.ROOT, "note: %d events of a type the %s grammar does not know were counted and " +
+                "skipped (unknown_events in requests.jsonl; none failed a request)%n",
+                r.counts().get(Counter.UNKNOWN_EVENTS), r.target().endpoint().api().word());
+        }
         if (r.counts().get(Counter.STALE_CONNECTION_RESENDS) > 0)
         {
             out.printf(Locale.ROOT, "note: %d requests sent again on a new connection: the server closed the " +

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.result.ClientHost;
@@ -101,8 +102,8 @@ final class Preparation
     private static RequestBodyFactory bodies(
         final RunOptions options, final Endpoint endpoint, final String model, final int maxTokens)
     {
-        return new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model, maxTokens, false,
-            options.model().temperature(), RequestBodyFactory.parseExtraBody(options.model().extraBody()));
+        return new RequestBodyFactory(endpoint.api(), model, maxTokens, Workloads.decoding(options.model(), false),
+            RequestBodyFactory.parseExtraBody(options.model().extraBody()));
     }
 
     /**
@@ -160,14 +161,23 @@ final class Preparation
     }
 
     /**
-     * Extra headers plus one Authorization, if none was given: Basic from the URL's user information when it has
-     * some (the most explicit), else the bearer token from the API key's environment variable, if set. Credentials
-     * never leave this map.
+     * Extra headers, then the API's own ({@code anthropic-version} for the Messages API) unless given, then one
+     * credential if none was given: Basic from the URL's user information when it has some (the most explicit), else
+     * the API key from its environment variable, if set, in the API's key header ({@code Authorization: Bearer}, or
+     * {@code x-api-key} for the Messages API). Credentials never leave this map.
      */
     static Map<String, String> requestHeaders(final RunOptions o, final Endpoint endpoint)
     {
         final Map<String, String> headers = new LinkedHashMap<>(o.target().headers());
-        if (headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase("authorization")))
+        final Api api = endpoint.api();
+        api.fixedHeaders().forEach((name, value) ->
+        {
+            if (!has(headers, name))
+            {
+                headers.put(name, value);
+            }
+        });
+        if (has(headers, "authorization") || has(headers, api.keyHeader()))
         {
             return headers;
         }
@@ -178,8 +188,13 @@ final class Preparation
         }
         else if (key != null && !key.isBlank())
         {
-            headers.put("authorization", "Bearer " + key.strip());
+            headers.put(api.keyHeader(), api.keyHeaderValue(key.strip()));
         }
         return headers;
+    }
+
+    private static boolean has(final Map<String, String> headers, final String name)
+    {
+        return headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase(name));
     }
 }

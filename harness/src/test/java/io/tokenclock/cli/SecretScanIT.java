@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -264,6 +265,106 @@ final class SecretScanIT
         assertTrue(leaks.isEmpty(), "secrets written out: " + leaks);
         final JsonNode record = JSON.readTree(runDir.resolve("record.json").toFile());
         assertTrue(record.path("hardware").toString().contains("-Dplain.opt=<redacted>"), "named, never valued");
+    }
+
+    /** The secrets of a Messages API run: its key's variable, a contract's, a header, and an OpenAI key not for it. */
+    private static final Map<String, String> ANTHROPIC = Map.of(
+        "ANTHROPIC_API_KEY", "sk-ant-env-5c19e7",
+        "contract api_key_env variable (messages)", "sk-ant-contract-0b8d",
+        "-H x-api-key", "sk-ant-header-7e42",
+        "OPENAI_API_KEY beside a messages run", "sk-openai-unsent-93c1");
+
+    @Test
+    void shouldSendTheMessagesApisKeyOnlyInXApiKeyAndWriteItNowhere() throws Exception
+    {
+        final List<Map<String, String>> seen = new CopyOnWriteArrayList<>();
+        final List<String> leaks = new ArrayList<>();
+        try (ScriptedSseServer anthropic = new ScriptedSseServer())
+        {
+            anthropic.on("/v1/models", x -> ScriptedSseServer.reply(x, 200,
+                "{\"object\":\"list\",\"data\":[{\"id\":\"claude-x\",\"object\":\"model\"}]}"));
+            anthropic.on("/v1/messages", x ->
+            {
+                x.getRequestBody().readAllBytes();
+                final Map<String, String> h = new HashMap<>();
+                for (final String name : List.of("x-api-key", "anthropic-version", "authorization"))
+                {
+                    h.put(name, String.valueOf(x.getRequestHeaders().getFirst(name)));
+                }
+                seen.add(h);
+                ScriptedSseServer.stream(x, MESSAGES_STREAM);
+            });
+            anthropic.start();
+            final String base = "http://127.0.0.1:" + anthropic.port() + "/v1";
+
+            final Path envRun = dir.resolve("messages-env");
+            final Path envConsole = dir.resolve("messages-env-console.txt");
+            assertEquals(Main.EXIT_OK, anthropicRun(List.of("run", "--url", base, "--endpoint", "messages",
+                "--concurrency", "1", "--requests", "2", "--max-tokens", "4", "--no-progress", "--output-dir",
+                envRun.toString()), envConsole), Files.readString(envConsole));
+            assertEquals(Set.of(Map.of("x-api-key", ANTHROPIC.get("ANTHROPIC_API_KEY"), "anthropic-version",
+                "2023-06-01", "authorization", "null")), Set.copyOf(seen),
+                "the key in x-api-key, the version header, and no OpenAI key in Authorization");
+
+            seen.clear();
+            final Path contract = dir.resolve("messages.yaml");
+            Files.writeString(contract, "target: {url: '" + base + "/messages', api_key_env: TC_SCAN_ANT_KEY}\n" +
+                "load: {concurrency: 1, requests: 2}\nmodel: {decoding: {max_tokens: 4}}\n");
+            final Path headerRun = dir.resolve("messages-header");
+            final Path headerConsole = dir.resolve("messages-header-console.txt");
+            assertEquals(Main.EXIT_OK, anthropicRun(List.of("run", "--config", contract.toString(), "-H",
+                "x-api-key: " + ANTHROPIC.get("-H x-api-key"), "--no-progress", "--output-dir", headerRun.toString()),
+                headerConsole), Files.readString(headerConsole));
+            assertEquals(Set.of(ANTHROPIC.get("-H x-api-key")), Set.copyOf(seen.stream().map(m -> m.get("x-api-key"))
+                .toList()), "a header given wins over the contract's variable");
+            for (final Path file : List.of(envConsole, headerConsole))
+            {
+                scanBytes(file, ANTHROPIC, leaks);
+            }
+            for (final Path run : List.of(envRun, headerRun))
+            {
+                try (Stream<Path> walk = Files.walk(run))
+                {
+                    for (final Path file : walk.filter(Files::isRegularFile).toList())
+                    {
+                        scanBytes(file, ANTHROPIC, leaks);
+                    }
+                }
+            }
+            assertTrue(leaks.isEmpty(), "secrets written out: " + leaks);
+            assertEquals("messages", JSON.readTree(headerRun.resolve("record.json").toFile()).path("runtime")
+                .path("api").asText());
+        }
+    }
+
+    /** A Messages API stream of two words, as llama.cpp's server writes it. */
+    private static final String MESSAGES_STREAM = "event: message_start\ndata: {\"message\":{\"id\":\"msg_s\"," +
+        "\"usage\":{\"input_tokens\":3,\"output_tokens\":0}},\"type\":\"message_start\"}\n\n" +
+        "event: content_block_delta\ndata: {\"delta\":{\"text\":\"a\",\"type\":\"text_delta\"},\"type\":" +
+        "\"content_block_delta\"}\n\nevent: content_block_delta\ndata: {\"delta\":{\"text\":\" b\",\"type\":" +
+        "\"text_delta\"},\"type\":\"content_block_delta\"}\n\nevent: message_delta\ndata: {\"delta\":" +
+        "{\"stop_reason\":\"end_turn\"},\"type\":\"message_delta\",\"usage\":{\"output_tokens\":2}}\n\n" +
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+
+    /** Runs tokenclock in its own JVM with the Messages run's secrets, and an OpenAI key, in its environment. */
+    private static int anthropicRun(final List<String> args, final Path console) throws Exception
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0", "-jar", jar().toString()));
+        command.addAll(args);
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(console.toFile());
+        builder.environment().put("ANTHROPIC_API_KEY", ANTHROPIC.get("ANTHROPIC_API_KEY"));
+        builder.environment().put("TC_SCAN_ANT_KEY", ANTHROPIC.get("contract api_key_env variable (messages)"));
+        builder.environment().put("OPENAI_API_KEY", ANTHROPIC.get("OPENAI_API_KEY beside a messages run"));
+        final Process process = builder.start();
+        if (!process.waitFor(120, TimeUnit.SECONDS))
+        {
+            process.destroyForcibly();
+            process.waitFor();
+        }
+        return process.exitValue();
     }
 
     /** Runs tokenclock in a JVM of its own, as a user starts it, with the secrets in its environment. */
