@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 
 import io.tokenclock.health.AotCache;
 import io.tokenclock.runner.Interruption;
+import io.tokenclock.secrets.KnownSecrets;
+import io.tokenclock.secrets.Redaction;
 import io.tokenclock.text.UntrustedText;
 
 /**
@@ -70,6 +72,7 @@ public final class Main implements Runnable
     /** Runs the command line and returns the exit code (for tests). */
     public static int execute(final String... args)
     {
+        KnownSecrets.forget(); // a command remembers its own credentials (runner.Preparation), no earlier one's
         final CommandLine cli = new CommandLine(new Main());
         // Every number flag is finite: NaN and Infinity parse as doubles, and would flow silently into a request
         // body (--temperature NaN) or a schedule.
@@ -78,8 +81,9 @@ public final class Main implements Runnable
         cli.setParameterExceptionHandler((ex, a) ->
         {
             final PrintWriter err = ex.getCommandLine().getErr();
-            err.println("tokenclock: " + ex.getMessage() + " (see: " +
-                ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
+            // picocli quotes the argument it could not take: a URL's credentials are hidden, control bytes escaped
+            err.println(errorLine(ex.getMessage() + " (see: " +
+                ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)"));
             return EXIT_USAGE;
         });
         cli.setExecutionExceptionHandler((ex, c, parseResult) ->
@@ -141,7 +145,7 @@ public final class Main implements Runnable
      */
     static String errorLine(final String message)
     {
-        return "tokenclock: " + UntrustedText.escaped(message, Integer.MAX_VALUE);
+        return "tokenclock: " + UntrustedText.escaped(Redaction.urlsIn(message), Integer.MAX_VALUE);
     }
 
     @Override

@@ -39,7 +39,7 @@ public final class ReportCommand implements Callable<Integer>, ReadsFiles
         catch (final HtmlReport.MismatchException ex)
         {
             // The same rules as compare, and the same exit status.
-            System.err.println("tokenclock: refused: " + ex.getMessage());
+            System.err.println(Main.errorLine("refused: " + ex.getMessage()));
             return Main.EXIT_INCOMPARABLE;
         }
         System.out.println("report: " + file.toAbsolutePath().normalize());
@@ -62,7 +62,7 @@ public final class ReportCommand implements Callable<Integer>, ReadsFiles
         }
         catch (final IOException | RuntimeException ex)
         {
-            System.err.println("tokenclock: report.html not written: " + ex.getMessage());
+            System.err.println(Main.errorLine("report.html not written: " + ex.getMessage()));
         }
     }
 

@@ -12,19 +12,20 @@ import java.util.List;
  * @param toolCalls    tool calls the model asked for, in order; empty for a final answer.
  * @param finishReason {@code stop}, {@code length}, {@code tool_calls}, ..., or null.
  * @param endNs        end of the response, on the run's clock.
+ * @param responseId   the server's id of the response, or null (a Responses API session chains the next turn to it).
  * @param requestId    the request's id (its line in requests.jsonl), or -1.
  * @param sloVerdict   the SLO bounds the request missed, as the goodput book counts them ({@code goodput}'s verdict
  *                     bits; 0: met them all, or the run has no SLO).
  * @param outputTokens the answer's tokens.
  */
 public record TurnResult(boolean ok, String text, List<ToolCall> toolCalls, String finishReason, long endNs,
-    long requestId, int sloVerdict, long outputTokens)
+    String responseId, long requestId, int sloVerdict, long outputTokens)
 {
     /** A turn's end without a request behind it (tests, tools). */
     public TurnResult(final boolean ok, final String text, final List<ToolCall> toolCalls, final String finishReason,
         final long endNs)
     {
-        this(ok, text, toolCalls, finishReason, endNs, -1, 0, 0);
+        this(ok, text, toolCalls, finishReason, endNs, null, -1, 0, 0);
     }
 
     /** One tool call: its id, the function's name, and its arguments (JSON text as the model wrote it). */

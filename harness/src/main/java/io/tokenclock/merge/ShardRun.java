@@ -87,6 +87,19 @@ record ShardRun(Path dir, JsonNode record, int index, int count)
         return record.path("report").path("window").path("end_ns").asLong() + wallMinusMonotonicNs();
     }
 
+    /** @return the version of the formulas its figures were computed with, or null when the record names none. */
+    String formulasVersion()
+    {
+        return record.path("tokenclock").path("formulas_version").asText(null);
+    }
+
+    /** @return the requests its record counts, measured and warm-up: the lines its requests.jsonl holds. */
+    long countedRequests()
+    {
+        final JsonNode counts = record.path("report").path("counts");
+        return counts.path("measured").asLong() + counts.path("warmup").asLong();
+    }
+
     /** @return its window, s. */
     double windowSeconds()
     {

@@ -1,10 +1,7 @@
 package io.tokenclock.record;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -12,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+
+import io.tokenclock.util.WholeFile;
 
 /**
  * Reads and writes the typed results ({@link RunRecord}, and any other record of this package) as JSON: indented,
@@ -180,20 +179,11 @@ public final class RecordJson
     }
 
     /**
-     * Writes {@code value} to {@code file} atomically: to a temporary file beside it, then renamed over it, so that a
-     * reader (or a run killed at any moment) finds the previous version or the new one, never a torn file.
+     * Writes {@code value} to {@code file} whole or not at all ({@link WholeFile}): a reader (or a run killed at any
+     * moment) finds the previous version or the new one, never a torn file.
      */
     public static void write(final Object value, final Path file) throws IOException
     {
-        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(tmp, bytes(value));
-        try
-        {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        }
-        catch (final AtomicMoveNotSupportedException ex)
-        {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
+        WholeFile.write(file, bytes(value));
     }
 }

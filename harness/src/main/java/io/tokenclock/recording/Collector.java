@@ -55,21 +55,23 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_WASTED_INPUT_TOKENS_TOKENIZER = 15;
     /** Times measured requests were sent again on a new connection: the reused one had been closed unanswered. */
     public static final int MEASURED_STALE_RESENDS = 16;
+    /** Events of measured requests of a type the API's grammar does not know. */
+    public static final int MEASURED_UNKNOWN_EVENTS = 17;
     /** Prompt tokens the server said it served from its prefix cache, over measured ok requests that said. */
-    public static final int MEASURED_CACHED_TOKENS = 17;
+    public static final int MEASURED_CACHED_TOKENS = 18;
     /** Measured ok requests whose server reported their cached tokens (0 among them included). */
-    public static final int MEASURED_CACHE_REPORTING = 18;
+    public static final int MEASURED_CACHE_REPORTING = 19;
     /** The input tokens of those requests: the denominator of the per-request hit rate. */
-    public static final int MEASURED_CACHE_REPORTING_INPUT_TOKENS = 19;
+    public static final int MEASURED_CACHE_REPORTING_INPUT_TOKENS = 20;
     /** Prompt tokens an infinite prefix cache would have held, over measured ok requests whose workload says. */
-    public static final int MEASURED_IDEAL_CACHED_TOKENS = 20;
+    public static final int MEASURED_IDEAL_CACHED_TOKENS = 21;
     /** The input tokens (as the workload counted them) of those requests: the ideal hit rate's denominator. */
-    public static final int MEASURED_IDEAL_INPUT_TOKENS = 21;
+    public static final int MEASURED_IDEAL_INPUT_TOKENS = 22;
     /** Tokens the engine's speculative decoder drafted, over measured ok requests that reported it. */
-    public static final int MEASURED_ENGINE_DRAFT_TOKENS = 22;
+    public static final int MEASURED_ENGINE_DRAFT_TOKENS = 23;
     /** Drafted tokens the engine accepted, over the same requests. */
-    public static final int MEASURED_ENGINE_DRAFT_ACCEPTED = 23;
-    private static final int COUNTER_COUNT = 24;
+    public static final int MEASURED_ENGINE_DRAFT_ACCEPTED = 24;
+    private static final int COUNTER_COUNT = 25;
     static final long MAX_PARK_NS = 100_000_000;
 
     private final RingBuffer ring;

@@ -150,12 +150,6 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public int malformedEvents;
     public int errorEvents;
     public long usagePromptTokens = -1;
-    /**
-     * The prompt tokens the server said it served from its prefix cache, or -1 when it did not say. Filled from
-     * whichever field the request's API reports it in: {@code usage.prompt_tokens_details.cached_tokens} (chat and
-     * completions; {@code framing.ChunkParser#cachedTokens}), and likewise for any other API's parser.
-     */
-    public long usageCachedTokens = -1;
     /** The server's {@code Retry-After} on a 429 or 503, in ms, or -1 when it gave none. */
     public long retryAfterMs = -1;
     /** How many times this request was sent again after a 429 ({@code --retry-429}). */
@@ -166,6 +160,18 @@ public final class RequestSlot extends RequestSlotRhsPadding
      */
     public int staleResends;
     public long usageCompletionTokens = -1;
+    /**
+     * The prompt's tokens the server read from its prefix cache, as its usage said, whichever API:
+     * {@code usage.prompt_tokens_details.cached_tokens} (chat and completions), {@code input_tokens_details
+     * .cached_tokens} (Responses), {@code cache_read_input_tokens} (Messages); -1 when it did not say (not 0).
+     */
+    public long cachedTokens = -1;
+    /** The prompt's tokens the server wrote to its cache ({@code cache_creation_input_tokens}, Messages), or -1. */
+    public long cacheWriteTokens = -1;
+    /** The output's reasoning tokens as the server's usage counted them (Responses), or -1 when it did not say. */
+    public long usageReasoningTokens = -1;
+    /** Events of a type the API's grammar does not know: counted, never a failure. */
+    public int unknownEvents;
     /** The engine's prompt time as the server reported it ({@code timings.prompt_ms}), in ns, or -1. */
     public long enginePromptNs = -1;
     /** The engine's decode time, first generated token to last ({@code timings.predicted_ms}), in ns, or -1. */
@@ -252,11 +258,14 @@ public final class RequestSlot extends RequestSlotRhsPadding
         malformedEvents = 0;
         errorEvents = 0;
         usagePromptTokens = -1;
-        usageCachedTokens = -1;
         retryAfterMs = -1;
         retries429 = 0;
         staleResends = 0;
         usageCompletionTokens = -1;
+        cachedTokens = -1;
+        cacheWriteTokens = -1;
+        usageReasoningTokens = -1;
+        unknownEvents = 0;
         enginePromptNs = -1;
         engineDecodeNs = -1;
         enginePredictedTokens = -1;

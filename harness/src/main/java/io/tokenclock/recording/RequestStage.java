@@ -253,6 +253,7 @@ public final class RequestStage implements Runnable
     {
         add(Collector.MEASURED_RETRIES_429, slot.retries429);
         add(Collector.MEASURED_STALE_RESENDS, slot.staleResends);
+        add(Collector.MEASURED_UNKNOWN_EVENTS, slot.unknownEvents);
         final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
         if (windowStartNs == 0 || (start > 0 && start < windowStartNs))
         {
@@ -315,9 +316,9 @@ public final class RequestStage implements Runnable
      */
     private void cache(final RequestSlot slot, final RequestMetrics m)
     {
-        if (slot.usageCachedTokens >= 0)
+        if (slot.cachedTokens >= 0)
         {
-            add(Collector.MEASURED_CACHED_TOKENS, slot.usageCachedTokens);
+            add(Collector.MEASURED_CACHED_TOKENS, slot.cachedTokens);
             increment(Collector.MEASURED_CACHE_REPORTING);
             add(Collector.MEASURED_CACHE_REPORTING_INPUT_TOKENS, Math.max(0, m.inputTokens));
         }

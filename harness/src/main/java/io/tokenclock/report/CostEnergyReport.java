@@ -43,12 +43,17 @@ public final class CostEnergyReport
         return r.quality() != null ? Successes.quality(r.quality().success()) : Successes.completed(r.counts().ok());
     }
 
-    /** @return what the measured requests consumed, as the price model needs it. */
+    /**
+     * @return what the measured requests consumed, as the price model needs it: the cached input tokens are those the
+     * server's usage reported ({@code report.cache.cached_tokens}), unknown (-1) when no request reported them.
+     */
     static Usage usage(final RunResult r)
     {
         final RunResult.Counts c = r.counts();
         return new Usage(c.total(), c.ok(), c.errors() + c.cancelled(), c.get(Counter.INPUT_TOKENS),
-            c.get(Counter.OUTPUT_TOKENS), -1, c.get(Counter.WASTED_INPUT_TOKENS),
+            c.get(Counter.OUTPUT_TOKENS),
+            c.get(Counter.CACHE_REPORTING_REQUESTS) > 0 ? c.get(Counter.CACHED_TOKENS) : -1,
+            c.get(Counter.WASTED_INPUT_TOKENS),
             c.get(Counter.WASTED_OUTPUT_TOKENS) + c.get(Counter.FAILED_OUTPUT_TOKENS), r.windowSeconds(),
             c.get(Counter.WASTED_INPUT_TOKENS_FROM_TOKENIZER));
     }

@@ -15,6 +15,7 @@ import org.HdrHistogram.HistogramLogWriter;
 
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
+import io.tokenclock.util.WholeFile;
 
 /**
  * One HdrHistogram log per metric in a run directory, {@code <metric>.hlog} (docs/RESULTS.md): HdrHistogram's own
@@ -71,9 +72,9 @@ public final class HistogramLogs
             h.setStartTimeStamp(startMs);
             h.setEndTimeStamp(endMs);
             h.setTag(e.getKey().key());
-            try (PrintStream out = new PrintStream(Files.newOutputStream(file(dir, e.getKey())), false,
-                StandardCharsets.UTF_8))
+            WholeFile.write(file(dir, e.getKey()), stream ->
             {
+                final PrintStream out = new PrintStream(stream, false, StandardCharsets.UTF_8);
                 final HistogramLogWriter w = new HistogramLogWriter(out);
                 w.outputComment("tokenclock " + what + ": " + e.getKey().key() + " in " + unitOf(e.getKey()) +
                     ", lowest " + h.getLowestDiscernibleValue() + ", highest " + h.getHighestTrackableValue() +
@@ -84,7 +85,11 @@ public final class HistogramLogs
                 w.outputBaseTime(startMs);
                 w.outputLegend();
                 w.outputIntervalHistogram(h);
-            }
+                if (out.checkError())
+                {
+                    throw new IOException(file(dir, e.getKey()) + ": write failed");
+                }
+            });
         }
     }
 

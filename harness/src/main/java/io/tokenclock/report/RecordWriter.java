@@ -124,7 +124,7 @@ public final class RecordWriter
         require(gaps, declared.has("engine") && declared.has("version") && declared.has("precision"),
             "runtime.declared engine, version and precision (contract: runtime)");
         return new RunRecord.Runtime(r.target().endpoint().shownCompletionUrl(),
-            r.target().endpoint().api().name().toLowerCase(Locale.ROOT),
+            r.target().endpoint().api().word(),
             new LinkedHashMap<>(r.target().server().engineHeaders()), r.target().server().modelsResponse(),
             declared.isMissingNode() ? null : declared.deepCopy());
     }

@@ -10,11 +10,13 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.peers.PeerRun;
 import io.tokenclock.peers.Peers;
 import io.tokenclock.record.FileErrors;
 import io.tokenclock.record.PooledRecord;
 import io.tokenclock.record.RecordJson;
+import io.tokenclock.record.ReportSection;
 import io.tokenclock.record.RunRecord;
 
 /**
@@ -152,7 +154,10 @@ public final class Results
         return runs;
     }
 
-    /** @return the record in run directory {@code dir}; none is one line naming the directory. */
+    /**
+     * @return the record in run directory {@code dir}; none, or one whose {@code requests.jsonl} beside it is not of
+     * the same result ({@link RequestsFile}), is one line naming the directory or the file.
+     */
     public static RunRecord record(final Path dir) throws IOException
     {
         final Path file = dir.resolve(RECORD);
@@ -160,7 +165,18 @@ public final class Results
         {
             throw new IllegalArgumentException(dir + ": no record.json (a run directory holds one)");
         }
-        return RecordJson.read(file);
+        final RunRecord record = RecordJson.read(file);
+        final ReportSection.Counts counts = record.report() == null ? null : record.report().counts();
+        if (counts != null)
+        {
+            final String why = RequestsFile.disagreement(dir, counts.measured() +
+                counts.get(Counter.WARMUP_REQUESTS), record.partial());
+            if (why != null)
+            {
+                throw new IllegalArgumentException(dir.resolve(RequestsFile.FILE) + " " + why);
+            }
+        }
+        return record;
     }
 
     /** @return the pooled record in {@code file}, or null when there is none; one that is not is one line. */

@@ -34,8 +34,9 @@ public final class TurnResults
     {
         final boolean ok = slot.status == RequestSlot.STATUS_OK;
         return new TurnResult(ok, AnswerText.decode(slot.text.array(), slot.text.length()), toolCalls(slot),
-            RequestsJsonlWriter.finishReason(slot.finishReason), slot.endNs, slot.requestId, slot.goodputVerdict,
-            slot.outputTokens);
+            RequestsJsonlWriter.finishReason(slot.finishReason), slot.endNs,
+            slot.responseIdLength == 0 ? null : AnswerText.decode(slot.responseId, slot.responseIdLength),
+            slot.requestId, slot.goodputVerdict, slot.outputTokens);
     }
 
     static List<TurnResult.ToolCall> toolCalls(final RequestSlot slot)

@@ -89,8 +89,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         this.opened = opened;
         this.preopened = waiting == null;
         final RequestLimits limits = loop.settings().limits();
-        this.recorder = new StreamRecorder(loop.settings().records(), limits.maxEventBytes(),
-            limits.maxOutputBytes());
+        this.recorder = new StreamRecorder(loop.settings().records(), loop.settings().endpoint().api().newParser(),
+            limits.maxEventBytes(), limits.maxOutputBytes());
         this.connectDeadlineNs = limits.connectNs() > 0 ? loop.settings().clock().nanoTime() + limits.connectNs() :
             Long.MAX_VALUE;
         this.out = arena.allocate(4096, 8);

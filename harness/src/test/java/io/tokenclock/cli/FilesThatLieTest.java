@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.json.Json;
 import io.tokenclock.merge.SyntheticShards;
 
 /**
@@ -37,10 +40,17 @@ final class FilesThatLieTest
     @TempDir
     Path dir;
 
+    /**
+     * A run directory of the golden record and request lines, its counts made to agree with the lines (the golden
+     * record counts 225 requests, the golden file holds 5), so that what each test breaks is the only fault.
+     */
     private Path run(final String name) throws IOException
     {
         final Path run = Files.createDirectories(dir.resolve(name));
-        Files.copy(GOLDEN.resolve("full-record.json"), run.resolve("record.json"));
+        final ObjectNode record = (ObjectNode)Json.MAPPER.readTree(GOLDEN.resolve("full-record.json").toFile());
+        final ObjectNode counts = (ObjectNode)record.path("report").path("counts");
+        counts.put("measured", 4).put("warmup", 1);
+        Files.writeString(run.resolve("record.json"), Json.PRETTY.writeValueAsString(record));
         Files.copy(GOLDEN.resolve("requests.jsonl"), run.resolve("requests.jsonl"));
         return run;
     }
@@ -169,8 +179,10 @@ final class FilesThatLieTest
     {
         final SyntheticShards synthetic = new SyntheticShards(3);
         final Path base = Files.createTempDirectory(dir, "shards");
-        return List.of(synthetic.write(base.resolve("shard-0"), 0, 2, 20, 0),
-            synthetic.write(base.resolve("shard-1"), 1, 2, 20, 1_000_000L));
+        // wall clocks of 2027 (a plausible offset: merge refuses a window outside 2020-2100)
+        final long wallMinusMonotonicNs = 1_800_000_000_000_000_000L;
+        return List.of(synthetic.write(base.resolve("shard-0"), 0, 2, 20, wallMinusMonotonicNs),
+            synthetic.write(base.resolve("shard-1"), 1, 2, 20, wallMinusMonotonicNs + 1_000_000L));
     }
 
     @Test

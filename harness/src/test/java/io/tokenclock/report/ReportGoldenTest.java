@@ -347,7 +347,7 @@ final class ReportGoldenTest
         ok.enginePredictedTokens = 3;
         ok.engineDraftTokens = 6;
         ok.engineDraftAccepted = 2;
-        ok.usageCachedTokens = 96;
+        ok.cachedTokens = 96;
         ok.idealCachedTokens = 112;
         ok.sessionId = "sess-c1ff91a76156";
         ok.turn = 4;
@@ -377,7 +377,7 @@ final class ReportGoldenTest
         final RequestSlot answer = slot(6, RequestSlot.PHASE_MEASURE, 1);
         answer.task = 7;
         answer.step = 2;
-        answer.usageCachedTokens = 0;
+        answer.cachedTokens = 0;
         return List.of(ok, warm, limited, cut, cancelled, answer);
     }
 

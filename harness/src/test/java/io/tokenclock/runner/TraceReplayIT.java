@@ -19,7 +19,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
@@ -195,8 +198,10 @@ final class TraceReplayIT
             "no cache does better than the ideal");
     }
 
-    @Test
-    void shouldFindEveryBlockSeenBeforeAsTheIdealSaysOnAMooncakeTraceOfWholeBlocks() throws Exception
+    /** Each API reports the cache in its own words; the record has one field for them all. */
+    @ParameterizedTest
+    @EnumSource(Api.class)
+    void shouldFindEveryBlockSeenBeforeAsTheIdealSaysOnAMooncakeTraceOfWholeBlocks(final Api api) throws Exception
     {
         final Path trace = dir.resolve("whole-blocks.jsonl");
         Files.write(trace, List.of(
@@ -208,7 +213,7 @@ final class TraceReplayIT
         try (SimServer server = SimServer.start(sim()))
         {
             final RunOptionsBuilder o = options(server, trace, "mooncake").fixedSchedule(true).blockSize(32);
-            o.preflight(false).model("tokenclock-sim");
+            o.preflight(false).model("tokenclock-sim").api(api);
             run(o);
             final List<JsonNode> lines = new ArrayList<>();
             for (final String line : Files.readAllLines(dir.resolve("requests.jsonl")))
@@ -219,7 +224,8 @@ final class TraceReplayIT
             assertEquals(List.of(0L, 64L, 64L, 0L, 64L), lines.stream().map(n -> n.get("ideal_cached_tokens")
                 .asLong()).toList(), "blocks 1 and 2 seen before; block 7 is a partial one of 16 tokens, new");
             assertEquals(List.of(0L, 64L, 64L, 0L, 64L), lines.stream().map(n -> n.get("cached_tokens").asLong())
-                .toList(), "the simulator's cache finds exactly those");
+                .toList(), "the simulator's cache finds exactly those, read from " + api + "'s usage");
+            assertTrue(lines.stream().allMatch(n -> api.word().equals(n.get("api").asText())));
             final JsonNode cache = record().path("report").path("cache");
             assertEquals(192.0 / 400, cache.path("ideal_hit_rate").asDouble(), 1e-12);
             assertEquals(192.0 / 400, cache.path("hit_rate").asDouble(), 1e-12);

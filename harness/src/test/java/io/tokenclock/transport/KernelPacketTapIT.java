@@ -19,6 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.accuracy.TruthScript;
 import io.tokenclock.accuracy.TruthServer;
 import io.tokenclock.clock.SystemNanoClock;
@@ -68,7 +69,7 @@ final class KernelPacketTapIT
         try (TruthServer server = TruthServer.start(TruthServer.Options.of(TruthScript.fixed(0, ITL_MS, TOKENS))
             .withIoThreads(1).withTruthLog(log).withKernelSendStamps(true)))
         {
-            final ClientSettings s = new ClientSettings(Endpoint.parse(server.baseUrl(), Endpoint.Api.CHAT),
+            final ClientSettings s = new ClientSettings(Endpoint.parse(server.baseUrl(), Api.CHAT),
                 SystemNanoClock.INSTANCE, new ChunkRecords(1 << 20), Map.of(), 2, 1, RequestLimits.DEFAULT, false,
                 TlsTrust.DEFAULT, Stamping.KERNEL, tap);
             try (KernelStreamClient client = (KernelStreamClient)StreamClients.open(s, line -> {}))

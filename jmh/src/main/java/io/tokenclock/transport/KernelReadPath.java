@@ -8,6 +8,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.RequestSlot;
@@ -46,7 +47,7 @@ public final class KernelReadPath implements AutoCloseable
         listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         final int port = ((InetSocketAddress)listener.getLocalAddress()).getPort();
         final ClientSettings settings = new ClientSettings(
-            Endpoint.parse("http://127.0.0.1:" + port + "/v1", Endpoint.Api.CHAT), SystemNanoClock.INSTANCE, records,
+            Endpoint.parse("http://127.0.0.1:" + port + "/v1", Api.CHAT), SystemNanoClock.INSTANCE, records,
             Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT, Stamping.KERNEL, null);
         client = new KernelStreamClient(settings, note -> {}, true, false);
         loop = client.loop(0);
