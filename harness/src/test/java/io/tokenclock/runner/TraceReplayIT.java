@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.cost.PriceModel;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.json.Json;
@@ -214,6 +215,7 @@ final class TraceReplayIT
         {
             final RunOptionsBuilder o = options(server, trace, "mooncake").fixedSchedule(true).blockSize(32);
             o.preflight(false).model("tokenclock-sim").api(api);
+            o.price(new PriceModel.Api("USD", 1_000_000, 0, 100_000, 0));
             run(o);
             final List<JsonNode> lines = new ArrayList<>();
             for (final String line : Files.readAllLines(dir.resolve("requests.jsonl")))
@@ -230,6 +232,9 @@ final class TraceReplayIT
             assertEquals(192.0 / 400, cache.path("ideal_hit_rate").asDouble(), 1e-12);
             assertEquals(192.0 / 400, cache.path("hit_rate").asDouble(), 1e-12);
             assertEquals(192.0 / 400, cache.path("server_hit_rate").asDouble(), 1e-12);
+            final JsonNode cost = record().path("report").path("cost");
+            assertEquals(208 * 1.0 + 192 * 0.1, cost.path("run_total").asDouble(), 1e-9,
+                "208 uncached input tokens at 1 USD each, the 192 cached ones at 0.1: " + cost.path("arithmetic"));
             assertTrue(lines.stream().noneMatch(n -> n.has("session_id")), "rows without a session are no session");
         }
     }
