@@ -10,10 +10,10 @@ import org.HdrHistogram.Histogram;
  *
  * @param format          the trace's format.
  * @param traceSpeedup    the speed-up every timestamp and delay was divided by.
- * @param sessions        sessions opened.
+ * @param sessions        sessions that sent a turn and saw it end (a run stopped by its count or window opens more).
  * @param completed       sessions closed (every turn ended, subagents' included).
- * @param turns           turns sent, subagents' included.
- * @param subagents       subagents started.
+ * @param turns           turns sent and ended, subagents' included.
+ * @param subagents       subagents that sent a turn and saw it end.
  * @param turnsPerSession turns of each closed session, subagents' included.
  * @param sessionE2eMs    each closed session's e2e, ms.
  * @param inRequestsS     the turns' time in requests, s, summed.

@@ -62,6 +62,7 @@ public final class TraceWorkload implements Workload, TraceFiller
     private long sessions;
     private long completed;
     private long subagents;
+    private long endedTurns;
     private long inRequestsNs;
     private long traceWaitsNs;
 
@@ -127,7 +128,6 @@ public final class TraceWorkload implements Workload, TraceFiller
     {
         final int k = nextSession++;
         final TraceSession s = trace.load(k);
-        sessions++;
         final int handle = handleFor(s, -1, k * CHILD_KEYS, dueNs);
         schedule.due(handle, dueNs);
         spawn(handle, -1, dueNs, schedule);
@@ -170,7 +170,6 @@ public final class TraceWorkload implements Workload, TraceFiller
             final long dueNs = fromNs + scaled(sp.delayUs());
             final Open root = open.get(parent.root);
             root.children++;
-            subagents++;
             schedule.due(handleFor(sp.child(), parent.root, parent.key + j, dueNs), dueNs);
         }
     }
@@ -236,6 +235,14 @@ public final class TraceWorkload implements Workload, TraceFiller
         }
         final Open root = open.get(o.root);
         root.lastEndNs = Math.max(root.lastEndNs, endNs);
+        if (o.next == 0)
+        {
+            // counted once a turn of it was sent and ended: a run stopped by its count or window opens sessions and
+            // builds turns it never sends
+            sessions += o.root == handle ? 1 : 0;
+            subagents += o.root == handle ? 0 : 1;
+        }
+        endedTurns++;
         final int finished = o.next++;
         spawn(handle, finished, endNs, schedule);
         if (o.next < o.session.turns().size())
@@ -305,7 +312,7 @@ public final class TraceWorkload implements Workload, TraceFiller
     /** @return the sessions' figures so far; call after the generator stopped. */
     public SessionReport report()
     {
-        return new SessionReport(trace.format(), speedup, sessions, completed, requests, subagents, turnsPerSession,
+        return new SessionReport(trace.format(), speedup, sessions, completed, endedTurns, subagents, turnsPerSession,
             sessionE2eMs, inRequestsNs / 1e9, traceWaitsNs / 1e9);
     }
 

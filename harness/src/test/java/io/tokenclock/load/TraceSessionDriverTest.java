@@ -186,4 +186,24 @@ final class TraceSessionDriverTest
         assertEquals(List.of("a/0@0 a/1@90 a/2@155", "b/0@15 b/1@60"), byShard,
             "session k is shard k mod 2's, each on the times it has in the whole run");
     }
+
+    @Test
+    void shouldCountOnlyTheSessionsAndTurnsItSentWhenItsRequestCountEndsTheRun() throws IOException
+    {
+        final TraceWorkload trace = workload();
+        generator = LoadGenerator.ofTrace(new LoadPlan(false, 0, null, 8, 1, 0, 0, 0, null, null, 1, 0, null, true),
+            clock, pool, trace, this::send, waiter);
+        generator.run();
+        while (!answers.isEmpty())
+        {
+            waiter.park(ANSWER_NS); // the drain: the answers in flight end
+        }
+        generator.settle();
+
+        assertEquals(List.of("a/0"), sent.stream().map(t -> t.session() + "/" + t.turn()).toList());
+        final SessionReport report = trace.report();
+        assertEquals(1, report.turns(), "b opened and its first turn was built ahead of its time, never sent");
+        assertEquals(1, report.sessions());
+        assertEquals(0, report.completed());
+    }
 }
