@@ -24,10 +24,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.config.ShardSpec;
 import io.tokenclock.cost.PriceModel;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.json.Json;
+import io.tokenclock.load.Stripe;
+import io.tokenclock.merge.ShardMerge;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 import io.tokenclock.workload.dataset.SessionTrace;
@@ -275,6 +278,47 @@ final class TraceReplayIT
             assertEquals(19, report.path("turns").asInt());
             assertEquals(speedup, report.path("trace_speedup").asDouble());
         }
+    }
+
+    @Test
+    @Tag("slow")
+    void shouldSendEveryTurnOnceAcrossTwoShardsAndMergeTheirCacheAndSessionFigures() throws Exception
+    {
+        final Path trace = sample("aiperf-inference-day-2026.jsonl");
+        final List<Path> shards = new ArrayList<>();
+        try (SimServer server = SimServer.start(sim()))
+        {
+            for (int index = 0; index < 2; index++)
+            {
+                final RunOptionsBuilder o = options(server, trace, "mooncake").fixedSchedule(true).traceSpeedup(50);
+                o.preflight(false).model("tokenclock-sim").outputDir(dir.resolve("shard-" + index));
+                o.shard(new ShardSpec(new Stripe(index, 2), null, ShardSpec.DEFAULT_TOLERANCE_S));
+                run(o);
+                shards.add(dir.resolve("shard-" + index));
+            }
+        }
+        final List<Integer> sessionsPerShard = new ArrayList<>();
+        for (final Path shard : shards)
+        {
+            sessionsPerShard.add(JSON.readTree(shard.resolve("record.json").toFile()).path("report").path("sessions")
+                .path("sessions").asInt());
+        }
+        assertEquals(List.of(2, 1), sessionsPerShard, "sessions 0 and 2 to shard 0, session 1 to shard 1");
+        final Path merged = ShardMerge.merge(dir.resolve("merged"), shards).dir();
+        final JsonNode report = JSON.readTree(merged.resolve("record.json").toFile()).path("report");
+        assertEquals(32, report.path("counts").path("ok").asLong(), "each of the trace's 32 turns sent once");
+        assertEquals(32, report.path("sessions").path("turns").asLong());
+        assertEquals(3, report.path("sessions").path("completed").asLong());
+        long cached = 0;
+        long input = 0;
+        for (final String line : Files.readAllLines(merged.resolve("requests.jsonl")))
+        {
+            final JsonNode n = JSON.readTree(line);
+            cached += n.get("cached_tokens").asLong();
+            input += n.get("usage_prompt_tokens").asLong();
+        }
+        assertEquals(cached, report.path("cache").path("cached_tokens").asLong());
+        assertEquals((double)cached / input, report.path("cache").path("hit_rate").asDouble(), 1e-12);
     }
 
     @Test
