@@ -21,8 +21,8 @@ import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.json.Json;
 
 /**
- * {@code export --format llmd-report} of real results, made here against the simulator: a run, a sweep, a merged run
- * of two shards and a user-session run, each validated against llm-d's JSON Schema, with the figures the record
+ * {@code export --format llmd-report} of real results, made here against the simulator: a run, a sweep and a merged
+ * run of two shards, each validated against llm-d's JSON Schema, with the figures the record
  * printed.
  */
 @Tag("slow") // seconds of load per result: skipped by -Pfast
@@ -60,7 +60,7 @@ final class ExportIT
     }
 
     @Test
-    void shouldExportARunASweepAMergedRunAndUserSessionsThatValidate() throws IOException
+    void shouldExportARunASweepAndAMergedRunThatValidate() throws IOException
     {
         try (SimServer server = SimServer.start(new SimConfig().prefillBaseMs(2).decodeBaseMs(2).jitter(0.05)))
         {
@@ -96,11 +96,6 @@ final class ExportIT
             final JsonNode merged = export(dir.resolve("merged")).get(0);
             assertEquals(2, merged.path("scenario").path("load").path("standardized").path("parallelism").asInt());
 
-            run("run", "--url", url, "--users", "2", "--turns", "2", "--think-ms", "10", "--duration", "1",
-                "--output-dir", path("users"));
-            final JsonNode users = export(dir.resolve("users")).get(0);
-            assertTrue(users.path("scenario").path("load").path("standardized").path("multi_turn").path("enabled")
-                .asBoolean(), users.path("scenario").toString());
         }
     }
 

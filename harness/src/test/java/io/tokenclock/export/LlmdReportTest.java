@@ -192,6 +192,20 @@ final class LlmdReportTest
     }
 
     @Test
+    void shouldSayThatSessionsAndAgentsAreMultiTurnAndTheirPromptsRandom() throws IOException
+    {
+        final Path run = Files.createDirectories(dir.resolve("users"));
+        Files.writeString(run.resolve("record.json"), Files.readString(GOLDEN.resolve("bare-record.json"))
+            .replace("synthetic bare prompts", "2 users running multi-turn sessions (history carried): turns " +
+                "fixed(n=2); think time ms fixed(n=10)"));
+        final JsonNode load = only(run).path("scenario").path("load").path("standardized");
+        assertTrue(load.path("multi_turn").path("enabled").asBoolean(), load.toString());
+        assertEquals("random", load.path("source").asText());
+        assertFalse(only(run(dir.resolve("bare"), "bare-record.json")).path("scenario").path("load")
+            .path("standardized").has("multi_turn"));
+    }
+
+    @Test
     void shouldTakeTheSessionsOfAgentTasksFromTheRecord() throws IOException
     {
         final JsonNode s = only(run(dir.resolve("one"), "full-record.json")).path("results")
