@@ -12,6 +12,7 @@ import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.record.Dist;
 import io.tokenclock.record.LoadSection;
+import io.tokenclock.record.ReportSection;
 import io.tokenclock.record.RunRecord;
 
 /**
@@ -114,8 +115,9 @@ final class LlmdLoad
             return measured(d);
         }
         // a peer's file without per-request lengths: the mean from its totals, the only figure there is
-        final long ok = r.report() == null ? 0 : r.report().counts().get(Counter.OK);
-        final long tokens = r.report() == null ? 0 : r.report().counts().get(Counter.INPUT_TOKENS);
+        final ReportSection.Counts counts = r.report() == null ? null : r.report().counts();
+        final long ok = counts == null ? 0 : counts.get(Counter.OK);
+        final long tokens = counts == null ? 0 : counts.get(Counter.INPUT_TOKENS);
         return length("other", ok > 0 ? (double)tokens / ok : 0);
     }
 

@@ -78,13 +78,13 @@ final class LlmdResults
     private static ObjectNode aggregate(final RunData d)
     {
         final ReportSection report = d.record().report();
+        final ReportSection.Counts counts = report == null ? null : report.counts();
         final ObjectNode a = Json.MAPPER.createObjectNode();
         final ObjectNode requests = a.putObject("requests");
-        requests.put("total", report == null ? 0 : report.counts().measured());
-        if (report != null)
+        requests.put("total", counts == null ? 0 : counts.measured());
+        if (counts != null)
         {
-            requests.put("failures", report.counts().get(Counter.ERRORS))
-                .put("incomplete", report.counts().get(Counter.CANCELLED));
+            requests.put("failures", counts.get(Counter.ERRORS)).put("incomplete", counts.get(Counter.CANCELLED));
         }
         set(requests, "input_length", d.stats(Metric.INPUT_TOKENS, Stats.COUNT));
         set(requests, "output_length", d.stats(Metric.OUTPUT_TOKENS, Stats.COUNT));
@@ -92,7 +92,8 @@ final class LlmdResults
         set(latency, "time_to_first_token", d.stats(Metric.TTFT, Stats.MS));
         if (d.lines() != null)
         {
-            set(latency, "normalized_time_per_output_token", Stats.of(d.lines().ntpotMs(), 1e6, Stats.MS_PER_TOKEN));
+            set(latency, "normalized_time_per_output_token",
+                Stats.of(d.lines().ntpot(), RequestLines.Data.NS_PER_MS, Stats.MS_PER_TOKEN));
         }
         set(latency, "time_per_output_token", d.stats(Metric.TPOT, Stats.MS_PER_TOKEN));
         final ObjectNode tokenItl = d.stats(Metric.TOKEN_ITL, Stats.MS_PER_TOKEN);
@@ -131,7 +132,7 @@ final class LlmdResults
         {
             return null;
         }
-        return sessions(sessions, report == null ? 0 : report.window().durationS());
+        return sessions(sessions, report == null || report.window() == null ? 0 : report.window().durationS());
     }
 
     private static ObjectNode sessions(final List<RequestLines.Session> sessions, final double windowS)

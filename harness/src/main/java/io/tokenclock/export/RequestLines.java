@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import org.HdrHistogram.Histogram;
 
 import io.tokenclock.json.Json;
 
@@ -115,11 +115,14 @@ final class RequestLines
     }
 
     /**
-     * @param ntpotMs  each measured ok request's e2e over its output tokens, ms per token.
+     * @param ntpot    each measured ok request's e2e over its output tokens, recorded in ns per token (3 significant
+     *                 digits, as every tokenclock histogram), so that a file of millions of lines is never held.
      * @param sessions the sessions, in the order their first request ended; empty when the lines name none.
      */
-    record Data(double[] ntpotMs, List<Session> sessions)
+    record Data(Histogram ntpot, List<Session> sessions)
     {
+        /** Values of {@link #ntpot()} per ms/token. */
+        static final double NS_PER_MS = 1e6;
     }
 
     private RequestLines()
@@ -137,7 +140,7 @@ final class RequestLines
         {
             return null;
         }
-        final List<Double> ntpot = new ArrayList<>();
+        final Histogram ntpot = new Histogram(3);
         final Map<String, Session> sessions = new LinkedHashMap<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8))
         {
@@ -155,7 +158,7 @@ final class RequestLines
                 }
                 if ("ok".equals(l.status()) && l.e2eMs() != null && l.outputTokens() > 0)
                 {
-                    ntpot.add(l.e2eMs() / l.outputTokens());
+                    ntpot.recordValue(Math.max(0, Math.round(l.e2eMs() / l.outputTokens() * Data.NS_PER_MS)));
                 }
                 final String session = l.session();
                 if (session != null)
@@ -164,7 +167,7 @@ final class RequestLines
                 }
             }
         }
-        return new Data(ntpot.stream().mapToDouble(Double::doubleValue).toArray(), List.copyOf(sessions.values()));
+        return new Data(ntpot, List.copyOf(sessions.values()));
     }
 
     private static Line line(final Path file, final long n, final String text)
