@@ -50,7 +50,18 @@ final class LlmdLoad
         s.put("tool", peer == null ? "tokenclock" : GENERATORS.getOrDefault(peer, peer))
             .put("tool_version", version(r, peer)).put("parallelism", Math.max(1, generators))
             .put("source", source(r)).put("stage", stage);
-        s.set("input_seq_len", inputLength(r));
+        final ObjectNode input = inputLength(r);
+        if (input == null)
+        {
+            // the schema requires an input length: 0, with the reason where a reader of the report looks for one
+            s.set("input_seq_len", length("other", 0));
+            metadata.put("description", (metadata.has("description") ? metadata.get("description").asText() + "; " :
+                "") + "input lengths unknown: the result states none (input_seq_len 0)");
+        }
+        else
+        {
+            s.set("input_seq_len", input);
+        }
         final ObjectNode output = outputLength(r);
         if (output != null)
         {
@@ -102,6 +113,7 @@ final class LlmdLoad
         return prompts.contains("multi-turn sessions") || prompts.contains("tool-using agents");
     }
 
+    /** @return the input length: declared, else measured, else the mean of a peer's totals; null when unknown. */
     private static ObjectNode inputLength(final RunRecord r)
     {
         final ObjectNode declared = r.workload() == null ? null : declared(r.workload().inputTokens());
@@ -118,7 +130,7 @@ final class LlmdLoad
         final ReportSection.Counts counts = r.report() == null ? null : r.report().counts();
         final long ok = counts == null ? 0 : counts.get(Counter.OK);
         final long tokens = counts == null ? 0 : counts.get(Counter.INPUT_TOKENS);
-        return length("other", ok > 0 ? (double)tokens / ok : 0);
+        return ok > 0 && tokens > 0 ? length("other", (double)tokens / ok) : null;
     }
 
     /** @return the output length, if the server was held to it ({@code ignore_eos}), else null. */

@@ -189,6 +189,10 @@ final class LlmdReportTest
         assertEquals(4, load.path("concurrency").asInt());
         assertFalse(load.has("rate_qps"), load.toString());
         assertFalse(load.has("output_seq_len"), "max_tokens without ignore_eos is a cap, not a length: " + load);
+        assertEquals(0, load.path("input_seq_len").path("value").asInt(), "no request ok, no length declared");
+        final String description = r.path("scenario").path("load").path("metadata").path("description").asText();
+        assertTrue(description.endsWith("; input lengths unknown: the result states none (input_seq_len 0)"),
+            description);
     }
 
     @Test
