@@ -94,6 +94,19 @@ public final class Main implements Runnable
                 err.println(errorLine(ex.getMessage()));
                 return EXIT_USAGE;
             }
+            if (c.getCommand() instanceof ReadsFiles r && unreadable(ex))
+            {
+                // The safety net: every reader names the file and the field itself; one that missed is a defect,
+                // and still no stack trace nor an internal message.
+                err.println(errorLine("cannot read " + r.inputs().stream().map(Object::toString)
+                    .collect(java.util.stream.Collectors.joining(", ")) + ": a file in it is not what it claims, " +
+                    "and this build did not say which (a defect; TOKENCLOCK_DEBUG=1 shows where)"));
+                if (System.getenv("TOKENCLOCK_DEBUG") != null)
+                {
+                    ex.printStackTrace(err);
+                }
+                return EXIT_USAGE;
+            }
             err.println(errorLine(ex.getMessage() != null ? ex.getMessage() : ex.getClass().getName()));
             if (System.getenv("TOKENCLOCK_DEBUG") != null)
             {
@@ -101,7 +114,24 @@ public final class Main implements Runnable
             }
             return EXIT_FAILED;
         });
-        return cli.execute(args);
+        try
+        {
+            return cli.execute(args);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            System.err.println("tokenclock: out of memory (" + Runtime.getRuntime().maxMemory() / (1 << 20) +
+                " MiB of heap): give it more with TOKENCLOCK_JAVA_OPTS=-Xmx...");
+            return EXIT_FAILED;
+        }
+    }
+
+    /** @return whether {@code ex} is a reader's failure: a JSON error, or an internal one a file's content caused. */
+    private static boolean unreadable(final Exception ex)
+    {
+        return ex instanceof com.fasterxml.jackson.core.JacksonException ||
+            ex instanceof java.nio.charset.CharacterCodingException ||
+            ex instanceof RuntimeException && !(ex instanceof Interruption.Stopped);
     }
 
     /**

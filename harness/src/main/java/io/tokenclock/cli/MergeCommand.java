@@ -12,7 +12,7 @@ import io.tokenclock.merge.ShardMerge;
 /** {@code tokenclock merge OUT DIR...}: the shards of one run merged into one result. docs/CLI.md, "merge". */
 @Command(name = "merge", mixinStandardHelpOptions = true,
     description = "Merge the run directories of a sharded run's shards into one result (kind merged).")
-public final class MergeCommand implements Callable<Integer>
+public final class MergeCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(index = "0", paramLabel = "OUT", description = "The merged result's directory.")
     Path out;
@@ -39,5 +39,11 @@ public final class MergeCommand implements Callable<Integer>
     private static int countMissing(final ShardMerge.Outcome o)
     {
         return (int)o.incomplete().stream().filter(line -> !line.contains(": failed: ")).count();
+    }
+
+    @Override
+    public List<Path> inputs()
+    {
+        return dirs;
     }
 }

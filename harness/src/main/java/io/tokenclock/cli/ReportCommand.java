@@ -15,7 +15,7 @@ import io.tokenclock.report.html.HtmlReport;
 @Command(name = "report", mixinStandardHelpOptions = true,
     description = "Write one self-contained report.html of a run, repetitions, a sweep or an A/B comparison, " +
         "or of several results overlaid.")
-public final class ReportCommand implements Callable<Integer>
+public final class ReportCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "Result directories.")
     List<Path> dirs;
@@ -64,5 +64,11 @@ public final class ReportCommand implements Callable<Integer>
         {
             System.err.println("tokenclock: report.html not written: " + ex.getMessage());
         }
+    }
+
+    @Override
+    public List<Path> inputs()
+    {
+        return dirs;
     }
 }

@@ -22,8 +22,19 @@ import io.tokenclock.results.Sweep;
  */
 record Subject(String label, List<RunRecord> samples)
 {
-    /** @return the subjects of {@code r}, in order. */
+    /** @return the subjects of {@code r}, in order; a result that holds no run is one line naming it. */
     static List<Subject> of(final Result r)
+    {
+        final List<Subject> subjects = subjects(r);
+        if (subjects.isEmpty())
+        {
+            throw new IllegalArgumentException(r.path() + ": expected a " + r.kind().word() + " with runs to " +
+                "compare, got none (no point of it holds a record.json)");
+        }
+        return subjects;
+    }
+
+    private static List<Subject> subjects(final Result r)
     {
         final String at = r.path().toString();
         return switch (r)

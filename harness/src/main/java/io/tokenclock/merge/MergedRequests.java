@@ -1,6 +1,5 @@
 package io.tokenclock.merge;
 
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +15,7 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.report.RequestLines;
 
 /**
  * The merged {@code requests.jsonl}: every shard's requests, each line as its shard wrote it plus {@code "shard": I},
@@ -38,13 +38,13 @@ final class MergedRequests
     /** One shard's file, one line ahead. */
     private static final class Cursor implements Comparable<Cursor>
     {
-        private final BufferedReader in;
+        private final RequestLines in;
         private final int shard;
         private final long offsetNs;
         private ObjectNode line;
         private long endNs;
 
-        Cursor(final BufferedReader in, final int shard, final long offsetNs)
+        Cursor(final RequestLines in, final int shard, final long offsetNs)
         {
             this.in = in;
             this.shard = shard;
@@ -53,17 +53,12 @@ final class MergedRequests
 
         boolean advance() throws IOException
         {
-            String text;
-            do
+            final ObjectNode next = in.next();
+            if (next == null)
             {
-                text = in.readLine();
-                if (text == null)
-                {
-                    return false;
-                }
+                return false;
             }
-            while (text.isBlank());
-            line = onAxis((ObjectNode)JSON.readTree(text), shard, offsetNs);
+            line = onAxis(next, shard, offsetNs);
             endNs = line.path("end_ns").asLong();
             return true;
         }
@@ -84,7 +79,7 @@ final class MergedRequests
     static long write(final Path out, final List<ShardRun> shards) throws IOException
     {
         final PriorityQueue<Cursor> heads = new PriorityQueue<>();
-        final List<BufferedReader> readers = new java.util.ArrayList<>();
+        final List<RequestLines> readers = new java.util.ArrayList<>();
         long lines = 0;
         try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8))
         {
@@ -95,7 +90,7 @@ final class MergedRequests
                 {
                     continue;
                 }
-                final BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+                final RequestLines r = RequestLines.open(file);
                 readers.add(r);
                 final Cursor c = new Cursor(r, s.index(), s.wallMinusMonotonicNs());
                 if (c.advance())
@@ -117,7 +112,7 @@ final class MergedRequests
         }
         finally
         {
-            for (final BufferedReader r : readers)
+            for (final RequestLines r : readers)
             {
                 r.close();
             }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.results.Results;
 
 /**
  * One shard's run directory as {@code merge} reads it: its record and the facts of its {@code shard} section.
@@ -29,15 +30,7 @@ record ShardRun(Path dir, JsonNode record, int index, int count)
         {
             return null;
         }
-        final JsonNode record;
-        try
-        {
-            record = JSON.readTree(file.toFile());
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalArgumentException(file + " is not a readable record: " + ex.getMessage());
-        }
+        final JsonNode record = Results.recordTree(file);
         final JsonNode shard = record.path("shard");
         if (!shard.isObject())
         {

@@ -29,6 +29,8 @@ public final class HistogramLogs
 {
     /** The file suffix of a metric's log. */
     public static final String SUFFIX = ".hlog";
+    /** The most an interval's histogram may claim, payload or counts array, in bytes: 64 MiB. */
+    static final long MAX_BYTES = 64L << 20;
 
     private HistogramLogs()
     {
@@ -98,6 +100,7 @@ public final class HistogramLogs
         {
             return null;
         }
+        check(file);
         Histogram sum = null;
         final HistogramLogReader reader = new HistogramLogReader(file.toFile());
         try
@@ -118,11 +121,49 @@ public final class HistogramLogs
                 sum.setEndTimeStamp(Math.max(sum.getEndTimeStamp(), h.getEndTimeStamp()));
             }
         }
+        catch (final RuntimeException ex)
+        {
+            throw new IllegalArgumentException(file + ": expected HdrHistogram's interval log, got one it cannot " +
+                "decode", ex);
+        }
         finally
         {
             reader.close();
         }
         return sum;
+    }
+
+    /**
+     * Checks every interval line of {@code file} before HdrHistogram decodes it: its last field is base64, and the
+     * histogram it encodes claims a payload and a counts array of a size this reader will allocate ({@value
+     * #MAX_BYTES} bytes at most). HdrHistogram allocates what the header claims, so a header claiming 2 GB would end
+     * the JVM before a byte of it was checked.
+     */
+    static void check(final Path file) throws IOException
+    {
+        long n = 0;
+        try (java.io.BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        {
+            String line;
+            while ((line = in.readLine()) != null)
+            {
+                n++;
+                if (line.isBlank() || line.startsWith("#") || line.startsWith("\"StartTimestamp\""))
+                {
+                    continue;
+                }
+                final String why = HlogHeader.problem(line.substring(line.lastIndexOf(',') + 1));
+                if (why != null)
+                {
+                    throw new IllegalArgumentException(file + ": line " + n + ": expected " + why);
+                }
+            }
+        }
+        catch (final java.nio.charset.CharacterCodingException ex)
+        {
+            throw new IllegalArgumentException(file + ": line " + (n + 1) + ": expected HdrHistogram's interval " +
+                "log (text), got bytes that are not UTF-8");
+        }
     }
 
     private static String unitOf(final Metric m)
