@@ -24,7 +24,7 @@ import io.tokenclock.results.Results;
 @Command(name = "export", mixinStandardHelpOptions = true,
     description = "Write a result (a run, repetitions, a sweep, an A/B, a merged run) or a peer tool's result file " +
         "in another tool's format: llm-d's Benchmark Report v" + LlmdReport.VERSION + ", one report per run.")
-public final class ExportCommand implements Callable<Integer>
+public final class ExportCommand implements Callable<Integer>, ReadsFiles
 {
     /** The one format so far. */
     static final String LLMD_REPORT = "llmd-report";
@@ -90,6 +90,12 @@ public final class ExportCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--output " + output + ": no such directory: " + parent);
         }
+    }
+
+    @Override
+    public List<Path> inputs()
+    {
+        return List.of(dir);
     }
 
     /** @return {@code file} for one report; for several {@code NAME_K.EXT} from K = 0, as llm-d's CLI names them. */

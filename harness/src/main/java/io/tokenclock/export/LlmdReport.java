@@ -98,7 +98,7 @@ public final class LlmdReport
         final boolean dir = Files.isDirectory(run.dir());
         final Map<Metric, Histogram> histograms = dir ? histograms(run.dir()) : Map.of();
         final LlmdResults.RunData data = new LlmdResults.RunData(r, histograms,
-            dir ? RequestLines.read(run.dir()) : null);
+            dir ? PerRequest.read(run.dir()) : null);
         final ObjectNode report = Json.MAPPER.createObjectNode().put("version", VERSION);
         report.set("run", run(r, uid, eid, run.role(), histograms));
         final ObjectNode scenario = report.putObject("scenario");

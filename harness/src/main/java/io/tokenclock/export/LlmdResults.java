@@ -37,7 +37,7 @@ final class LlmdResults
      * @param histograms its metrics' histograms (its {@code .hlog} files), by metric; empty for a peer's file.
      * @param lines      what its {@code requests.jsonl} gives, or null without one.
      */
-    record RunData(RunRecord record, Map<Metric, Histogram> histograms, RequestLines.Data lines)
+    record RunData(RunRecord record, Map<Metric, Histogram> histograms, PerRequest.Data lines)
     {
         /** @return the statistics of {@code m}: from its histogram when there is one, else from the record. */
         ObjectNode stats(final Metric m, final String units)
@@ -93,7 +93,7 @@ final class LlmdResults
         if (d.lines() != null)
         {
             set(latency, "normalized_time_per_output_token",
-                Stats.of(d.lines().ntpot(), RequestLines.Data.NS_PER_MS, Stats.MS_PER_TOKEN));
+                Stats.of(d.lines().ntpot(), PerRequest.Data.NS_PER_MS, Stats.MS_PER_TOKEN));
         }
         set(latency, "time_per_output_token", d.stats(Metric.TPOT, Stats.MS_PER_TOKEN));
         final ObjectNode tokenItl = d.stats(Metric.TOKEN_ITL, Stats.MS_PER_TOKEN);
@@ -127,7 +127,7 @@ final class LlmdResults
             set(s, "events_per_session", Stats.of(tasks.steps(), Stats.COUNT));
             return s;
         }
-        final List<RequestLines.Session> sessions = d.lines() == null ? List.of() : d.lines().sessions();
+        final List<PerRequest.Session> sessions = d.lines() == null ? List.of() : d.lines().sessions();
         if (sessions.isEmpty())
         {
             return null;
@@ -135,29 +135,29 @@ final class LlmdResults
         return sessions(sessions, report == null || report.window() == null ? 0 : report.window().durationS());
     }
 
-    private static ObjectNode sessions(final List<RequestLines.Session> sessions, final double windowS)
+    private static ObjectNode sessions(final List<PerRequest.Session> sessions, final double windowS)
     {
         final int n = sessions.size();
-        final long succeeded = sessions.stream().filter(RequestLines.Session::succeeded).count();
+        final long succeeded = sessions.stream().filter(PerRequest.Session::succeeded).count();
         final ObjectNode s = Json.MAPPER.createObjectNode().put("total", n).put("succeeded", succeeded)
             .put("failed", n - succeeded)
-            .put("total_events", sessions.stream().mapToLong(RequestLines.Session::events).sum())
-            .put("total_events_completed", sessions.stream().mapToLong(RequestLines.Session::completed).sum())
-            .put("total_events_cancelled", sessions.stream().mapToLong(RequestLines.Session::cancelled).sum());
+            .put("total_events", sessions.stream().mapToLong(PerRequest.Session::events).sum())
+            .put("total_events_completed", sessions.stream().mapToLong(PerRequest.Session::completed).sum())
+            .put("total_events_cancelled", sessions.stream().mapToLong(PerRequest.Session::cancelled).sum());
         if (windowS > 0)
         {
             set(s, "session_rate", Stats.mean(n / windowS, Stats.QUERIES_PER_S));
         }
-        set(s, "session_duration", Stats.of(sessions.stream().mapToDouble(RequestLines.Session::durationS)
+        set(s, "session_duration", Stats.of(sessions.stream().mapToDouble(PerRequest.Session::durationS)
             .toArray(), 1e9, Stats.S));
-        set(s, "events_per_session", Stats.of(sessions.stream().mapToDouble(RequestLines.Session::events)
+        set(s, "events_per_session", Stats.of(sessions.stream().mapToDouble(PerRequest.Session::events)
             .toArray(), 1, Stats.COUNT));
         set(s, "events_cancelled_per_session", Stats.of(sessions.stream()
-            .mapToDouble(RequestLines.Session::cancelled).toArray(), 1, Stats.COUNT));
+            .mapToDouble(PerRequest.Session::cancelled).toArray(), 1, Stats.COUNT));
         set(s, "input_tokens_per_session", Stats.of(sessions.stream()
-            .mapToDouble(RequestLines.Session::inputTokens).toArray(), 1, Stats.COUNT));
+            .mapToDouble(PerRequest.Session::inputTokens).toArray(), 1, Stats.COUNT));
         set(s, "output_tokens_per_session", Stats.of(sessions.stream()
-            .mapToDouble(RequestLines.Session::outputTokens).toArray(), 1, Stats.COUNT));
+            .mapToDouble(PerRequest.Session::outputTokens).toArray(), 1, Stats.COUNT));
         return s;
     }
 

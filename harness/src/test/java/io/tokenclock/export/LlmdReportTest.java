@@ -362,11 +362,15 @@ final class LlmdReportTest
     }
 
     @Test
-    void shouldExportEveryPeerFileThatImportsWithThePeerAsTheLoadGenerator() throws IOException
+    void shouldExportEveryPeerFixtureHandMadeAndRealWithThePeerAsTheLoadGenerator() throws IOException
     {
+        // the hand-made files in each tool's published shape, and the real files the tools wrote (peers/real)
         final Map<String, String> generators = Map.of("vllm-save-result.json", "vllm-benchmark",
             "vllm-append.jsonl", "vllm-benchmark", "sglang.jsonl", "sglang", "guidellm-current.json", "guidellm",
-            "guidellm-older.json", "guidellm", "aiperf", "aiperf");
+            "guidellm-older.json", "guidellm", "aiperf", "aiperf",
+            "real/vllm-0.9-append-metadata.jsonl", "vllm-benchmark", "real/aiperf-2025-10-run1", "aiperf",
+            "real/aiperf-2026-04-v0.8.0-bare/profile_export_aiperf.json", "aiperf",
+            "real/guidellm-0.3-benchmarks_stripped.json", "guidellm");
         for (final Map.Entry<String, String> e : generators.entrySet())
         {
             final Path file = PEERS.resolve(e.getKey());

@@ -1,8 +1,6 @@
 package io.tokenclock.export;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -15,20 +13,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.HdrHistogram.Histogram;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.report.RequestLines;
 
 /**
  * What the report takes from a run's {@code requests.jsonl} that its record does not hold: each measured request's
- * normalized time per output token, and its sessions. The file is read a line at a time (a run of millions of
- * requests is never held whole), and each line binds only the fields read here.
+ * normalized time per output token, and its sessions. The file is read a line at a time by {@code report.RequestLines}
+ * (which refuses a line that is no JSON object of finite numbers), so a run of millions of requests is never held
+ * whole, and each line binds only the fields read here.
  * <p>
  * A session is the requests that share a {@code session_id} (a trace's own session), else those of one agent task
  * ({@code user} and {@code task}); a run whose lines carry neither has none (docs/RESULTS.md, "llm-d Benchmark
  * Report").
  */
-final class RequestLines
+final class PerRequest
 {
     /** The file's name in a run directory. */
     static final String FILE = "requests.jsonl";
@@ -125,7 +126,7 @@ final class RequestLines
         static final double NS_PER_MS = 1e6;
     }
 
-    private RequestLines()
+    private PerRequest()
     {
     }
 
@@ -142,16 +143,12 @@ final class RequestLines
         }
         final Histogram ntpot = new Histogram(3);
         final Map<String, Session> sessions = new LinkedHashMap<>();
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        try (RequestLines lines = RequestLines.open(file))
         {
-            String text;
-            for (long n = 1; (text = in.readLine()) != null; n++)
+            ObjectNode n;
+            while ((n = lines.next()) != null)
             {
-                if (text.isBlank())
-                {
-                    continue;
-                }
-                final Line l = line(file, n, text);
+                final Line l = line(file, lines.line(), n);
                 if (!"measure".equals(l.phase()))
                 {
                     continue;
@@ -170,16 +167,16 @@ final class RequestLines
         return new Data(ntpot, List.copyOf(sessions.values()));
     }
 
-    private static Line line(final Path file, final long n, final String text)
+    private static Line line(final Path file, final long n, final ObjectNode line)
     {
         try
         {
-            return LINE.readValue(text);
+            return LINE.readValue(line);
         }
-        catch (final JacksonException ex)
+        catch (final IOException ex)
         {
             throw new IllegalArgumentException(file + ": line " + n + ": not a request's line: " +
-                ex.getOriginalMessage());
+                (ex instanceof JacksonException j ? j.getOriginalMessage() : ex.getMessage()));
         }
     }
 }
