@@ -20,6 +20,7 @@ import io.tokenclock.transport.kernel.ClockBridge;
 import io.tokenclock.transport.kernel.ControlMessages;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.PacketTap;
+import io.tokenclock.transport.kernel.ReadBatch;
 import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
@@ -42,9 +43,12 @@ final class KernelLoop implements Runnable
 
     /** What this loop counted, for {@link StampingReport}. */
     record Counts(long reads, long fallbackReads, long backlogReads, long sharedStamps, long steps, long minOffsetNs,
-        long maxOffsetNs, Histogram receiveDelay, SendCounts send, long tapReads, long tapMissed)
+        long maxOffsetNs, Histogram receiveDelay, SendCounts send, long tapReads, long tapMissed,
+        StampingReport.Chunks chunks)
     {
     }
+
+
 
     /** Send stamps: requests stamped, ended without one, stamped before their user send stamp; sockets refused. */
     record SendCounts(long stamped, long unstamped, long beforeUser, long refusedSockets, Histogram delay)
@@ -102,6 +106,12 @@ final class KernelLoop implements Runnable
     private volatile long sharedStamps;
     private volatile long tapReads;
     private volatile long tapMissed;
+    private volatile long contentChunks;
+    private volatile long sharedStampChunks;
+    private volatile long firstChunks;
+    private volatile long sharedFirstChunks;
+    /** The batched reads' messages and pieces, lent to each connection as it reads (this thread only). */
+    private final ReadBatch batch = new ReadBatch();
     private boolean fallbackNoted;
     /** The heap copy of each read (the core takes byte arrays); one per loop, reads never overlap. */
     private final byte[] readBuffer = new byte[StampedSocket.READ_BYTES];
@@ -150,6 +160,34 @@ final class KernelLoop implements Runnable
     byte[] readBuffer()
     {
         return readBuffer;
+    }
+
+    ReadBatch batch()
+    {
+        return batch;
+    }
+
+    /**
+     * Counts the content chunks of one stamped read: {@code chunks} of them, of which {@code shared} took the stamp of
+     * the content chunk before them in the same request (their arrivals were merged before the read, or the server
+     * sent them in one segment); {@code first}, whether the request's first content chunk was among them, and
+     * {@code firstShared}, whether its second took the first's stamp.
+     */
+    void chunks(final int chunks, final int shared, final boolean first, final boolean firstShared)
+    {
+        contentChunks += chunks;
+        if (shared > 0)
+        {
+            sharedStampChunks += shared;
+        }
+        if (first)
+        {
+            firstChunks++;
+        }
+        if (firstShared)
+        {
+            sharedFirstChunks++;
+        }
     }
 
     /**
@@ -248,7 +286,8 @@ final class KernelLoop implements Runnable
     {
         return new Counts(reads, fallbackReads, backlogReads, sharedStamps, bridge.steps(), bridge.minOffsetNs(),
             bridge.maxOffsetNs(), receiveDelay.copy(), new SendCounts(sendStamped, sendUnstamped, sendBeforeUser,
-            sendRefused, sendDelay.copy()), tapReads, tapMissed);
+            sendRefused, sendDelay.copy()), tapReads, tapMissed, new StampingReport.Chunks(contentChunks,
+            sharedStampChunks, firstChunks, sharedFirstChunks));
     }
 
     @Override
@@ -462,13 +501,14 @@ final class KernelLoop implements Runnable
     }
 
     /**
-     * The packet tap's stamp for a read: the arrival of the segment that carried the read's last byte, when the tap
-     * has it and it is not after the socket's stamp (it never was in the tests: the tap's copy of a segment is stamped
-     * 0.2-2 µs earlier than the socket's on loopback, PacketTapIT); otherwise the socket's stamp, counted as missed.
+     * The packet tap's stamp for a read, or for a piece of one: the arrival of the segment that carried its last byte
+     * ({@code endOffset - 1} of the connection), when the tap has it and it is not after the socket's stamp of the
+     * read (it never was in the tests: the tap's copy of a segment is stamped 0.2-2 µs earlier than the socket's on
+     * loopback, PacketTapIT); otherwise the socket's stamp, counted as missed.
      */
-    long tapStamp(final PacketTap tap, final StampedSocket socket, final long kernelStampNs)
+    long tapStamp(final PacketTap tap, final int port, final long endOffset, final long kernelStampNs)
     {
-        final long tapNs = tap.stampOf(socket.localPort(), socket.receivedBytes());
+        final long tapNs = tap.stampOf(port, endOffset);
         if (tapNs >= 0 && (kernelStampNs < 0 || tapNs <= kernelStampNs))
         {
             tapReads++;

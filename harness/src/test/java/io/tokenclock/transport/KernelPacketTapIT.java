@@ -70,7 +70,8 @@ final class KernelPacketTapIT
         {
             final ClientSettings s = new ClientSettings(Endpoint.parse(server.baseUrl(), Endpoint.Api.CHAT),
                 SystemNanoClock.INSTANCE, new ChunkRecords(1 << 20), Map.of(), 2, 1, RequestLimits.DEFAULT, false,
-                TlsTrust.DEFAULT, Stamping.KERNEL, tap);
+                TlsTrust.DEFAULT, Stamping.KERNEL,
+                tap == null ? PacketTapChoice.OFF_CHOICE : PacketTapChoice.parse(tap));
             try (KernelStreamClient client = (KernelStreamClient)StreamClients.open(s, line -> {}))
             {
                 final RequestSlot slot = new RequestSlot(0);
