@@ -53,7 +53,8 @@ final class StampingSection
         if (chunks != null)
         {
             n.putObject("shared_stamp_chunks").put("chunks", chunks.stamped()).put("shared", chunks.shared())
-                .put("first_chunks", chunks.firsts()).put("first_shared", chunks.firstsShared())
+                .put("arrived_together", chunks.together()).put("first_chunks", chunks.firsts())
+                .put("first_shared", chunks.firstsShared())
                 .put("bound_fraction", StampingReport.SHARED_CHUNKS_BOUND).put("compromised", chunks.compromised());
         }
         if (saturation != null)

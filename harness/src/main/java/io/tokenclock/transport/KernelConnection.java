@@ -438,7 +438,9 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                 final long kernelStampNs = tap != null ? loop.tapStamp(tap, socket.localPort(), startOffset + to,
                     socketStampNs) : socketStampNs;
                 final boolean backlog = k < pieces - 1 || batch.moreQueued();
-                onPiece(from, to - from, kernelStampNs, loop.stamp(kernelStampNs, backlog, shares(kernelStampNs)));
+                final boolean fromTap = tap != null && loop.lastTapHit();
+                onPiece(from, to - from, kernelStampNs, fromTap, loop.stamp(kernelStampNs, backlog,
+                    shares(kernelStampNs)));
                 from = to;
             }
             if (!batch.moreQueued())
@@ -498,7 +500,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             final long socketStampNs = socket.lastStampNs();
             final long kernelStampNs = tap != null ? loop.tapStamp(tap, socket.localPort(), socket.receivedBytes(),
                 socketStampNs) : socketStampNs;
-            onRead(n, kernelStampNs, loop.stamp(kernelStampNs, backlog, shares(kernelStampNs)));
+            final boolean fromTap = tap != null && loop.lastTapHit();
+            onRead(n, kernelStampNs, fromTap, loop.stamp(kernelStampNs, backlog, shares(kernelStampNs)));
             if (!backlog && n < StampedSocket.READ_BYTES)
             {
                 return; // all that was queued when it peeked (as readPlain)
@@ -510,7 +513,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
      * One piece of a plain read, {@code readBuffer[from, from + length)}: decoded with its stamp, and its content
      * chunks counted, with those that took the stamp of the content chunk before them on this connection.
      */
-    private void onPiece(final int from, final int length, final long kernelStampNs, final long stampNs)
+    private void onPiece(final int from, final int length, final long kernelStampNs, final boolean fromTap,
+        final long stampNs)
     {
         lastReadNs = Math.max(stampNs, lastReadNs);
         if (!active)
@@ -522,7 +526,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         deadlines.onRead();
         final long before = recorder.contentChunksEver();
         decoder.decode(loop.readBuffer(), from, length, this);
-        countChunks(before, kernelStampNs);
+        countChunks(before, kernelStampNs, fromTap);
         if (active && decoder.failure() != null)
         {
             abort(ErrorClass.PROTOCOL, decoder.failureDetail());
@@ -533,7 +537,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
      * Counts the content chunks a read published since {@code before}: every one after the first shares the read's
      * stamp, and so does the first when the last content chunk's read had the same kernel stamp.
      */
-    private void countChunks(final long before, final long kernelStampNs)
+    private void countChunks(final long before, final long kernelStampNs, final boolean fromTap)
     {
         final int chunks = (int)(recorder.contentChunksEver() - before);
         if (chunks > 0)
@@ -544,18 +548,19 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             // came in the read after it with the same stamp, or in the same read
             final int first = recorder.contentChunks() - chunks;
             final boolean second = first <= 1 && first + chunks > 1;
-            loop.chunks(chunks, chunks - (sameAsLast ? 0 : 1), first == 0, second && (first == 0 || sameAsLast));
+            loop.chunks(chunks, chunks - (sameAsLast ? 0 : 1), first == 0, second && (first == 0 || sameAsLast),
+                fromTap);
         }
     }
 
-    private void onRead(final int n, final long kernelStampNs, final long stampNs)
+    private void onRead(final int n, final long kernelStampNs, final boolean fromTap, final long stampNs)
     {
         // Bytes cannot be there before the bytes before them, nor before the request went out: a stamp earlier than
         // the last one (a converted stamp's own error, a reassembled segment) takes the last one.
         lastReadNs = Math.max(stampNs, lastReadNs);
         final long before = recorder.contentChunksEver();
         onCiphertext(n);
-        countChunks(before, kernelStampNs);
+        countChunks(before, kernelStampNs, fromTap);
     }
 
     /**

@@ -108,6 +108,9 @@ final class KernelLoop implements Runnable
     private volatile long tapMissed;
     private volatile long contentChunks;
     private volatile long sharedStampChunks;
+    private volatile long togetherChunks;
+    /** Whether the last {@link #tapStamp} returned the tap's stamp (this thread only). */
+    private boolean lastTapHit;
     private volatile long firstChunks;
     private volatile long sharedFirstChunks;
     /** The batched reads' messages and pieces, lent to each connection as it reads (this thread only). */
@@ -171,12 +174,18 @@ final class KernelLoop implements Runnable
      * Counts the content chunks of one stamped read: {@code chunks} of them, of which {@code shared} took the stamp of
      * the content chunk before them in the same request (their arrivals were merged before the read, or the server
      * sent them in one segment); {@code first}, whether the request's first content chunk was among them, and
-     * {@code firstShared}, whether its second took the first's stamp.
+     * {@code firstShared}, whether its second took the first's stamp. {@code fromTap}: the read's stamp was the
+     * packet tap's, so a stamp it shares is one segment's: counted apart, as chunks that arrived together.
      */
-    void chunks(final int chunks, final int shared, final boolean first, final boolean firstShared)
+    void chunks(final int chunks, final int shared, final boolean first, final boolean firstShared,
+        final boolean fromTap)
     {
         contentChunks += chunks;
-        if (shared > 0)
+        if (shared > 0 && fromTap)
+        {
+            togetherChunks += shared;
+        }
+        else if (shared > 0)
         {
             sharedStampChunks += shared;
         }
@@ -184,10 +193,16 @@ final class KernelLoop implements Runnable
         {
             firstChunks++;
         }
-        if (firstShared)
+        if (firstShared && !fromTap)
         {
             sharedFirstChunks++;
         }
+    }
+
+    /** @return whether the last {@link #tapStamp} gave the tap's stamp, not the socket's. */
+    boolean lastTapHit()
+    {
+        return lastTapHit;
     }
 
     /**
@@ -287,7 +302,7 @@ final class KernelLoop implements Runnable
         return new Counts(reads, fallbackReads, backlogReads, sharedStamps, bridge.steps(), bridge.minOffsetNs(),
             bridge.maxOffsetNs(), receiveDelay.copy(), new SendCounts(sendStamped, sendUnstamped, sendBeforeUser,
             sendRefused, sendDelay.copy()), tapReads, tapMissed, new StampingReport.Chunks(contentChunks,
-            sharedStampChunks, firstChunks, sharedFirstChunks));
+            sharedStampChunks, togetherChunks, firstChunks, sharedFirstChunks));
     }
 
     @Override
@@ -509,7 +524,8 @@ final class KernelLoop implements Runnable
     long tapStamp(final PacketTap tap, final int port, final long endOffset, final long kernelStampNs)
     {
         final long tapNs = tap.stampOf(port, endOffset);
-        if (tapNs >= 0 && (kernelStampNs < 0 || tapNs <= kernelStampNs))
+        lastTapHit = tapNs >= 0 && (kernelStampNs < 0 || tapNs <= kernelStampNs);
+        if (lastTapHit)
         {
             tapReads++;
             return tapNs;

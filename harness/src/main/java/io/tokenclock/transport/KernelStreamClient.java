@@ -282,6 +282,7 @@ final class KernelStreamClient implements StreamClient
         long tapMissed = 0;
         long chunks = 0;
         long sharedChunks = 0;
+        long together = 0;
         long firsts = 0;
         long sharedFirsts = 0;
         for (final KernelLoop loop : loops)
@@ -307,6 +308,7 @@ final class KernelStreamClient implements StreamClient
             tapMissed += c.tapMissed();
             chunks += c.chunks().stamped();
             sharedChunks += c.chunks().shared();
+            together += c.chunks().together();
             firsts += c.chunks().firsts();
             sharedFirsts += c.chunks().firstsShared();
         }
@@ -319,7 +321,7 @@ final class KernelStreamClient implements StreamClient
         return new StampingReport(fallback == reads && reads > 0 ? "user" : "kernel", "kernel", reads, fallback,
             fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
             reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, shared,
-            new StampingReport.Chunks(chunks, sharedChunks, firsts, sharedFirsts), receive, sent,
+            new StampingReport.Chunks(chunks, sharedChunks, together, firsts, sharedFirsts), receive, sent,
             packetTap(tapReads, tapMissed));
     }
 

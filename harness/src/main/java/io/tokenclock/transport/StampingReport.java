@@ -48,13 +48,16 @@ public record StampingReport(String mode, String requested, long reads, long fal
      * Content chunks as the kernel client stamped them (warm-up included).
      *
      * @param stamped      content chunks stamped.
-     * @param shared       of them, those whose read had the kernel stamp of the previous content chunk's read in the same
-     *                     request: one arrival for both, a gap of zero where the server may have left one.
+     * @param shared       of them, those whose read had the socket's kernel stamp of the previous content chunk's read
+     *                     in the same request: one stamp for both, a gap of zero where the server may have left one,
+     *                     because the reader came late and TCP had merged them (or the server sent them together).
+     * @param together     those the packet tap saw arrive in one segment with the chunk before them: they did arrive
+     *                     together, and their stamps are the truth, so they are not in {@code shared}.
      * @param firsts       requests whose first content chunk was stamped.
-     * @param firstsShared of them, those whose second content chunk had the first's stamp: the first was stamped at
-     *                     the second's arrival, and the request's TTFT is late by that gap.
+     * @param firstsShared of them, those whose second content chunk had the first's stamp from the socket: the first
+     *                     was stamped at the second's arrival, and the request's TTFT is late by that gap.
      */
-    public record Chunks(long stamped, long shared, long firsts, long firstsShared)
+    public record Chunks(long stamped, long shared, long together, long firsts, long firstsShared)
     {
         /** @return whether more chunks, or more first chunks, shared a stamp than {@link #SHARED_CHUNKS_BOUND} lets. */
         public boolean compromised()

@@ -53,6 +53,8 @@ public final class PacketTap implements AutoCloseable
     static final int FRAME_BYTES = 256;
     /** One block of the ring (frames never cross a block): 256 frames. */
     static final int BLOCK_BYTES = 64 << 10;
+    /** The smallest ring: one page. */
+    static final int SMALLEST_RING_FRAMES = 4096 / 256;
     /** The ring's frames: 16 MiB, 650 ms of 100,000 packets a second while nothing reads. */
     static final int RING_FRAMES = 65_536;
     /** How often the thread drains the ring when it shares its core with the stamping threads. */
@@ -132,8 +134,11 @@ public final class PacketTap implements AutoCloseable
         return open(interfaceName, server, serverPort, stampingThreads, RING_FRAMES);
     }
 
-    /** As {@link #open(String, InetAddress, int, int)}, with a ring of {@code ringFrames} (a multiple of 256). */
-    static PacketTap open(final String interfaceName, final InetAddress server, final int serverPort,
+    /**
+     * As {@link #open(String, InetAddress, int, int)}, with a ring of {@code ringFrames}: a multiple of 256, or for a
+     * test's small ring, which fills on purpose, of 16 up to 256 (one block of a page or more).
+     */
+    public static PacketTap open(final String interfaceName, final InetAddress server, final int serverPort,
         final int stampingThreads, final int ringFrames) throws java.io.IOException
     {
         if (!LinuxNet.available())
@@ -241,8 +246,9 @@ public final class PacketTap implements AutoCloseable
         LinuxNet.setIntOption(err, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_TIMESTAMP,
             LinuxNet.SOF_TIMESTAMPING_SOFTWARE, one);
         final MemorySegment request = call.allocate(16, 4);
-        request.set(ValueLayout.JAVA_INT, 0, BLOCK_BYTES);
-        request.set(ValueLayout.JAVA_INT, 4, ringFrames / (BLOCK_BYTES / FRAME_BYTES));
+        final int blockBytes = Math.min(BLOCK_BYTES, ringFrames * FRAME_BYTES);
+        request.set(ValueLayout.JAVA_INT, 0, blockBytes);
+        request.set(ValueLayout.JAVA_INT, 4, ringFrames / (blockBytes / FRAME_BYTES));
         request.set(ValueLayout.JAVA_INT, 8, FRAME_BYTES);
         request.set(ValueLayout.JAVA_INT, 12, ringFrames);
         if (LinuxNet.setOption(err, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_RX_RING, request) != 0)
@@ -269,7 +275,7 @@ public final class PacketTap implements AutoCloseable
      */
     public static String unavailableReason(final String interfaceName)
     {
-        try (PacketTap tap = open(interfaceName, null, 1, Integer.MAX_VALUE, BLOCK_BYTES / FRAME_BYTES))
+        try (PacketTap tap = open(interfaceName, null, 1, Integer.MAX_VALUE, SMALLEST_RING_FRAMES))
         {
             return tap.fd < 0 ? "no tap" : null;
         }
