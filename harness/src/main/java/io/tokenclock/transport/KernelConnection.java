@@ -418,13 +418,16 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     {
         final PacketTap tap = loop.client().tap();
         final ReadBatch batch = loop.batch();
-        for (int i = 0; i < KernelLoop.READS_PER_EVENT && open; i++)
+        // at most READS_PER_EVENT events per readiness, as when each was a read of its own: one busy stream waits
+        int events = 0;
+        while (events < KernelLoop.READS_PER_EVENT && open)
         {
             final int pieces = tap != null ? socket.readSplit(batch) : socket.readEvents(batch);
             if (!readOutcome(pieces))
             {
                 return;
             }
+            events += pieces;
             final int bytes = batch.end(pieces - 1);
             final long startOffset = socket.receivedBytes() - bytes;
             MemorySegment.copy(socket.data(), ValueLayout.JAVA_BYTE, 0, loop.readBuffer(), 0, bytes);

@@ -113,6 +113,21 @@ final class PacketTapRingIT
                 assertEquals(0, tap.drops());
                 tap.forget(socket.localPort());
             }
+            // one stamping thread, and a process that may run on more CPUs: the tap's thread takes the last one
+            final int[] cpus = LinuxNet.allowedCpus();
+            if (cpus.length > 1)
+            {
+                assertEquals(cpus[cpus.length - 1], tap.ownCpu(), "the tap's thread on a core of its own");
+            }
+        }
+        try (PacketTap shared = PacketTap.open("lo", InetAddress.getLoopbackAddress(), 9, Integer.MAX_VALUE))
+        {
+            final long deadlineNs = System.nanoTime() + 1_000_000_000L;
+            while (System.nanoTime() < deadlineNs)
+            {
+                LockSupport.parkNanos(10_000_000);
+            }
+            assertEquals(-1, shared.ownCpu(), "no CPU beyond the stamping threads: the thread shares theirs");
         }
     }
 
