@@ -39,8 +39,13 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * ({@code readEvent} until the queue is empty: 2 system calls an event); {@code batched} the new one without the tap
  * (a peek and one {@code recvmmsg} for the lot; a peek and one {@code recvmsg} for a single event); {@code split} the
  * one with the tap (one {@code recvmsg}). At {@code events = 1}, {@code perEvent} and {@code batched} make the same two
- * calls, and the cut pays only where there is a backlog; {@code split} saves the peek on every read. Allocation: none (the batch's messages are laid out once). Linux x86-64
- * only; no capability needed.
+ * calls, and the cut pays only where there is a backlog; {@code split} saves the peek on every read.
+ * <p>
+ * Allocation: not checked here. {@code AllocationCheck} cannot run a per-invocation setup (nor can it run
+ * {@code StampedReadBenchmark}'s), and JMH's {@code -prof gc} counts its own per-invocation bookkeeping with the call's
+ * (50-260 B/op even for {@code perEvent}, which the gate holds to nothing). The read path's allocation is held by
+ * {@link PerChunkKernelBenchmark} and {@link PerChunkTapBenchmark} in the gate. Linux x86-64 only; no capability
+ * needed.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
