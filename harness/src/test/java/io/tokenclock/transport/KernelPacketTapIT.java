@@ -74,35 +74,9 @@ final class KernelPacketTapIT
                 tap == null ? PacketTapChoice.OFF_CHOICE : PacketTapChoice.parse(tap));
             try (KernelStreamClient client = (KernelStreamClient)StreamClients.open(s, line -> {}))
             {
-                final RequestSlot slot = new RequestSlot(0);
-                slot.body = ("{\"model\":\"m\",\"stream\":true,\"max_tokens\":" + TOKENS + ",\"messages\":[{\"role\":" +
-                    "\"user\",\"content\":\"hi\"}]}").getBytes(StandardCharsets.UTF_8);
-                slot.bodyLength = slot.body.length;
-                client.submit(slot);
-                boolean stalled = false;
-                boolean ended = false;
-                for (int i = 0; i < 4_000 && !ended; i++)
-                {
-                    final boolean[] end = new boolean[1];
-                    s.records().ring().read((type, buffer, index, length) ->
-                    {
-                        if (type == ChunkRecords.MSG_END)
-                        {
-                            end[0] = true;
-                        }
-                        else
-                        {
-                            stamps.add(buffer.getLong(index + ChunkRecords.NS_OFFSET));
-                        }
-                    });
-                    ended = end[0];
-                    if (!stalled && stamps.size() >= 5)
-                    {
-                        stalled = true;
-                        client.loop(0).execute(() -> stall(stall));
-                    }
-                    Thread.sleep(2);
-                }
+                final RequestSlot slot = submit(client, TOKENS);
+                final boolean ended = collect(s.records(), stamps, 4_000,
+                    () -> client.loop(0).execute(() -> stall(stall)));
                 assertTrue(ended, "the request ended");
                 assertEquals(ErrorClass.NONE, slot.errorClass, slot.errorDetail);
                 stamping = client.stamping();
@@ -119,6 +93,51 @@ final class KernelPacketTapIT
         {
             Files.deleteIfExists(log);
         }
+    }
+
+    /** Sends one streamed request of {@code tokens} tokens. */
+    private static RequestSlot submit(final KernelStreamClient client, final int tokens)
+    {
+        final RequestSlot slot = new RequestSlot(0);
+        slot.body = ("{\"model\":\"m\",\"stream\":true,\"max_tokens\":" + tokens + ",\"messages\":[{\"role\":" +
+            "\"user\",\"content\":\"hi\"}]}").getBytes(StandardCharsets.UTF_8);
+        slot.bodyLength = slot.body.length;
+        client.submit(slot);
+        return slot;
+    }
+
+    /**
+     * Reads the chunk records' stamps into {@code stamps} until the request's end record, at most {@code polls} times
+     * 2 ms apart, and runs {@code atFifth} once, when the fifth chunk has come.
+     *
+     * @return whether the request ended.
+     */
+    private static boolean collect(final ChunkRecords records, final List<Long> stamps, final int polls,
+        final Runnable atFifth) throws InterruptedException
+    {
+        boolean started = false;
+        final boolean[] end = new boolean[1];
+        for (int i = 0; i < polls && !end[0]; i++)
+        {
+            records.ring().read((type, buffer, index, length) ->
+            {
+                if (type == ChunkRecords.MSG_END)
+                {
+                    end[0] = true;
+                }
+                else
+                {
+                    stamps.add(buffer.getLong(index + ChunkRecords.NS_OFFSET));
+                }
+            });
+            if (!started && stamps.size() >= 5)
+            {
+                started = true;
+                atFifth.run();
+            }
+            Thread.sleep(2);
+        }
+        return end[0];
     }
 
     private static void stall(final long[] startEnd)
@@ -239,11 +258,7 @@ final class KernelPacketTapIT
             try (KernelStreamClient client = new KernelStreamClient(s, line -> {}, true, true,
                 io.tokenclock.transport.kernel.LinuxNet.TX_STAMP_FLAGS, smallRing))
             {
-                final RequestSlot slot = new RequestSlot(0);
-                slot.body = ("{\"model\":\"m\",\"stream\":true,\"max_tokens\":" + tokens + ",\"messages\":[{\"role\":" +
-                    "\"user\",\"content\":\"hi\"}]}").getBytes(StandardCharsets.UTF_8);
-                slot.bodyLength = slot.body.length;
-                client.submit(slot);
+                final RequestSlot slot = submit(client, tokens);
                 final Thread holder = new Thread(() ->
                 {
                     final PacketTap tap = client.tap();
@@ -258,30 +273,7 @@ final class KernelPacketTapIT
                         }
                     }
                 });
-                boolean held = false;
-                boolean ended = false;
-                for (int i = 0; i < 10_000 && !ended; i++)
-                {
-                    final boolean[] end = new boolean[1];
-                    s.records().ring().read((type, buffer, index, length) ->
-                    {
-                        if (type == ChunkRecords.MSG_END)
-                        {
-                            end[0] = true;
-                        }
-                        else
-                        {
-                            stamps.add(buffer.getLong(index + ChunkRecords.NS_OFFSET));
-                        }
-                    });
-                    ended = end[0];
-                    if (!held && stamps.size() >= 5)
-                    {
-                        held = true;
-                        holder.start();
-                    }
-                    Thread.sleep(2);
-                }
+                final boolean ended = collect(s.records(), stamps, 10_000, holder::start);
                 holder.join();
                 assertTrue(ended, "the request ended");
                 assertEquals(ErrorClass.NONE, slot.errorClass, slot.errorDetail);

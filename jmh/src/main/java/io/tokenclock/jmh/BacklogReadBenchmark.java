@@ -118,28 +118,23 @@ public class BacklogReadBenchmark
     @Benchmark
     public long batched()
     {
-        long sum = 0;
-        long left = (long)events * EVENT.length;
-        while (left > 0)
-        {
-            final int pieces = reader.readEvents(batch);
-            if (pieces > 0)
-            {
-                left -= batch.end(pieces - 1);
-                sum += batch.stamp(pieces - 1) + pieces;
-            }
-        }
-        return sum;
+        return readPieces(false);
     }
 
     @Benchmark
     public long split()
     {
+        return readPieces(true);
+    }
+
+    /** @return the last piece's stamp and the pieces, folded; reads until every byte written has been read. */
+    private long readPieces(final boolean split)
+    {
         long sum = 0;
         long left = (long)events * EVENT.length;
         while (left > 0)
         {
-            final int pieces = reader.readSplit(batch);
+            final int pieces = split ? reader.readSplit(batch) : reader.readEvents(batch);
             if (pieces > 0)
             {
                 left -= batch.end(pieces - 1);

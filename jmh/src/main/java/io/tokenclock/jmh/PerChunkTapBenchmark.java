@@ -1,32 +1,23 @@
 package io.tokenclock.jmh;
 
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
-import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.tokenclock.metrics.MetricRecorders;
-import io.tokenclock.recording.ChunkRecords;
-import io.tokenclock.recording.Collector;
-import io.tokenclock.transport.KernelReadPath;
 import io.tokenclock.transport.PacketTapChoice;
 
 /**
  * What does the packet tap add to a streamed chunk on the kernel-stamped client?
  * <p>
- * The same operation as {@link PerChunkKernelBenchmark}, with {@code --packet-tap lo}: the server's write of one
- * chunk (one segment) and one turn of the client's loop that reads and records it, with every read stamped by the
+ * The same operation as {@link PerChunkKernelBenchmark} (its method, inherited), with {@code --packet-tap lo}: the
+ * server's write of one chunk (one segment) and one turn of the client's loop that reads and records it, with every read stamped by the
  * tap. Subtract {@code PerChunkKernelBenchmark.perChunkFromSocket}, run beside it, for the tap's cost per chunk, which
  * is its cost per packet here (one data segment per chunk; the client's request and the server's ACKs are
  * outgoing or filtered out, and never reach the ring). What that difference holds: in the kernel, the filter's run on
@@ -49,43 +40,21 @@ import io.tokenclock.transport.PacketTapChoice;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public class PerChunkTapBenchmark
+public class PerChunkTapBenchmark extends PerChunkKernelBenchmark
 {
-    private final ReadPathRequests requests = new ReadPathRequests();
-    private KernelReadPath path;
-
-    @Setup(Level.Trial)
-    public void setUp() throws IOException
+    @Override
+    protected PacketTapChoice packetTap()
     {
-        final ChunkRecords records = new ChunkRecords(1 << 22);
-        requests.open(new Collector(records, requests.pool(), new MetricRecorders(), null));
-        path = new KernelReadPath(records, PacketTapChoice.parse("lo"));
+        return PacketTapChoice.parse("lo");
     }
 
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException
+    @Override
+    protected void check(final long[] reads)
     {
-        final long[] reads = path.reads();
-        requests.check();
-        path.close();
-        if (reads[0] == 0 || reads[1] != 0 || reads[3] == 0)
+        super.check(reads);
+        if (reads[3] == 0)
         {
-            throw new IllegalStateException(reads[3] + " of " + reads[0] + " reads took the tap's stamp, " + reads[4] +
-                " missed it, " + reads[1] + " fell back to a user stamp");
+            throw new IllegalStateException("no read took the tap's stamp (" + reads[4] + " missed it)");
         }
-    }
-
-    @Benchmark
-    @AllocationBound(bytesPerOp = 16, why = "per request, not per chunk, as PerChunkKernelBenchmark's: the response " +
-        "head parsed into Strings and the request's Content-Length encoded, over the answer's 256 chunks")
-    public int perChunkFromSocket() throws InterruptedException, IOException
-    {
-        if (requests.startsRequest())
-        {
-            path.submit(requests.next());
-        }
-        path.serverWrite(requests.read());
-        path.turn();
-        return requests.afterRead();
     }
 }
