@@ -18,6 +18,7 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.quality.Check;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.HeaderRules;
+import io.tokenclock.transport.PacketTapChoice;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.CancellationRule;
@@ -64,6 +65,7 @@ import static io.tokenclock.config.RunOption.MAX_OUTPUT_BYTES;
 import static io.tokenclock.config.RunOption.MAX_TOKENS;
 import static io.tokenclock.config.RunOption.MIN_SAMPLES_FOR;
 import static io.tokenclock.config.RunOption.OUTPUT_LENGTHS;
+import static io.tokenclock.config.RunOption.PACKET_TAP;
 import static io.tokenclock.config.RunOption.POWER;
 import static io.tokenclock.config.RunOption.PRECONNECT;
 import static io.tokenclock.config.RunOption.PREFIXES;
@@ -774,6 +776,14 @@ final class RunRules
         {
             throw fail(b.name(HICCUP_INTERVAL_US) + " must be in [" + MIN_HICCUP_INTERVAL_US + ", " +
                 MAX_HICCUP_INTERVAL_US + "] us: " + hiccupUs);
+        }
+        try
+        {
+            PacketTapChoice.parse(b.get(PACKET_TAP));
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw fail(e.getMessage());
         }
         serverMetrics(b);
     }
