@@ -86,8 +86,8 @@ public final class DemoCommand implements Callable<Integer>
     {
         try (SimServer server = SimServer.start(sim.toConfig().port(0)))
         {
-            System.out.println("tokenclock demo: simulated server on " + server.baseUrl() + " (" + server.config() +
-                ")");
+            System.out.println("tokenclock demo: simulated server on " + server.baseUrl() + " (" +
+                server.config().describe() + ")");
             return run(server.baseUrl(), SIM_RATE);
         }
     }

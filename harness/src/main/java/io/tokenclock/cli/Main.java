@@ -22,7 +22,7 @@ import io.tokenclock.text.UntrustedText;
         ValidateCommand.class, RecordCommand.class, ReportCommand.class, CompareCommand.class, ReplayCommand.class,
         MergeCommand.class, SlurmCommand.class, K8sCommand.class,
         CommandLine.HelpCommand.class})
-public final class Main implements Runnable
+public final class Main implements java.util.concurrent.Callable<Integer>
 {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILED = 1;
@@ -30,6 +30,8 @@ public final class Main implements Runnable
     public static final int EXIT_UNREACHABLE = 3;
     /** {@code compare} and {@code ab}: the results differ in a rule that makes their figures incomparable. */
     public static final int EXIT_INCOMPARABLE = 4;
+    /** The width of {@code --help}: one line per command in the command list. */
+    static final int USAGE_WIDTH = 120;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -71,6 +73,10 @@ public final class Main implements Runnable
     public static int execute(final String... args)
     {
         final CommandLine cli = new CommandLine(new Main());
+        // Wide enough that every command's description is one line of the command list.
+        cli.setUsageHelpWidth(USAGE_WIDTH);
+        HelpGroups.install(cli.getSubcommands().get("run"));
+        HelpGroups.install(cli.getSubcommands().get("sweep"));
         // Every number flag is finite: NaN and Infinity parse as doubles, and would flow silently into a request
         // body (--temperature NaN) or a schedule.
         cli.registerConverter(Double.class, Main::finiteNumber);
@@ -114,10 +120,15 @@ public final class Main implements Runnable
         return "tokenclock: " + UntrustedText.escaped(message, Integer.MAX_VALUE);
     }
 
+    /**
+     * With no command: every command with one line each (the usage), on stderr, and exit status 2; the list is
+     * picocli's, from each command's {@code header}, so it cannot leave one out.
+     */
     @Override
-    public void run()
+    public Integer call()
     {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, demo or serve-sim");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return EXIT_USAGE;
     }
 
     /** Reports the jar's version. */

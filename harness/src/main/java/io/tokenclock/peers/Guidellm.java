@@ -90,7 +90,8 @@ final class Guidellm
             samples == null ? reported : samples.distributions(), samples != null, NEAREST_RANK);
         final Double duration = f.optional(b, "duration", at + "duration");
         return new PeerRun("guidellm", "guidellm benchmarks.json, " + shape, PeerRecord.of(spec, TIMING,
-            duration == null ? 0 : duration), reported, DEFINITIONS, notes);
+            duration == null ? 0 : duration), reported, DEFINITIONS, notes,
+            samples == null ? null : samples.perRequest());
     }
 
     /** @return the strategy's concurrency ({@code streams}, or {@code max_concurrency}), or null. */

@@ -20,10 +20,25 @@ import io.tokenclock.record.Dist;
  * @param outputTokens output tokens per request (or null).
  * @param gapsMs       each request's chunk gaps, ms (or null).
  * @param spanMs       each request's first-to-last token span, ms, when the file gives it without the gaps (or null).
+ * @param startS       each request's start, s, on the peer's clock, when the file gives it (or null).
  */
-record Samples(double[] ttftMs, double[] e2eMs, double[] outputTokens, List<double[]> gapsMs, double[] spanMs)
+record Samples(double[] ttftMs, double[] e2eMs, double[] outputTokens, List<double[]> gapsMs, double[] spanMs,
+    double[] startS)
 {
     private static final double NS_PER_MS = 1e6;
+
+    /** Samples without start times. */
+    Samples(final double[] ttftMs, final double[] e2eMs, final double[] outputTokens, final List<double[]> gapsMs,
+        final double[] spanMs)
+    {
+        this(ttftMs, e2eMs, outputTokens, gapsMs, spanMs, null);
+    }
+
+    /** @return the requests one by one, for report.html. */
+    PerRequest perRequest()
+    {
+        return new PerRequest(startS, ttftMs, gapsMs, e2eMs, outputTokens);
+    }
 
     /** @return the distributions under tokenclock's keys: {@code ttft}, {@code tpot}, {@code e2e} ... */
     Map<String, Dist> distributions()

@@ -96,7 +96,7 @@ final class Vllm
                 at + "total_input_tokens") / duration : 0),
             samples == null ? reported : samples.distributions(), samples != null, PeerRecord.LINEAR);
         return new PeerRun("vllm", "vllm bench serve --save-result", PeerRecord.of(spec, TIMING, duration), reported,
-            DEFINITIONS, notes);
+            DEFINITIONS, notes, samples == null ? null : samples.perRequest());
     }
 
     /** @return the successful requests' samples from {@code ttfts}, {@code itls}, {@code output_lens}, or null. */
@@ -109,10 +109,13 @@ final class Vllm
             return null;
         }
         final double[] lens = f.numbers(n, "output_lens", at + "output_lens", 1);
+        final double[] starts = n.path("start_times").size() == ttfts.length ?
+            f.numbers(n, "start_times", at + "start_times", 1) : null;
         final JsonNode errors = n.path("errors");
         final List<double[]> gaps = new ArrayList<>();
         final List<Double> ttft = new ArrayList<>();
         final List<Double> out = new ArrayList<>();
+        final List<Double> start = new ArrayList<>();
         for (int i = 0; i < ttfts.length; i++)
         {
             final String error = errors.path(i).asText("");
@@ -121,6 +124,10 @@ final class Vllm
                 continue; // a failed request: vLLM writes ttft 0 and no gaps for it
             }
             ttft.add(ttfts[i]);
+            if (starts != null)
+            {
+                start.add(starts[i]);
+            }
             gaps.add(f.numbersAt(itls, i, at + "itls[" + i + "]", 1000));
             out.add(lens == null || i >= lens.length ? 0 : lens[i]);
         }
@@ -135,6 +142,7 @@ final class Vllm
             }
             e2e[i] = s; // the last content chunk, as vLLM ends its latency
         }
-        return new Samples(t, e2e, out.stream().mapToDouble(Double::doubleValue).toArray(), gaps, null);
+        return new Samples(t, e2e, out.stream().mapToDouble(Double::doubleValue).toArray(), gaps, null,
+            starts == null ? null : start.stream().mapToDouble(Double::doubleValue).toArray());
     }
 }
