@@ -18,6 +18,9 @@ import io.tokenclock.text.UntrustedText;
  */
 @Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
+    footer = {"The launcher also takes:", "  test       Build and run the whole test suite (./mvnw -B verify).",
+        "  aot-train  Make the JVM's ahead-of-time cache for this build from a training run (docs/CLI.md).",
+        "tokenclock COMMAND --help gives a command's options."},
     subcommands = {RunCommand.class, AbCommand.class, SweepCommand.class, DemoCommand.class, ServeSimCommand.class,
         ValidateCommand.class, RecordCommand.class, ReportCommand.class, CompareCommand.class, ReplayCommand.class,
         MergeCommand.class, SlurmCommand.class, K8sCommand.class,

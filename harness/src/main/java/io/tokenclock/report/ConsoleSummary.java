@@ -66,7 +66,7 @@ public final class ConsoleSummary
     {
         final boolean verbose = r.options().output().verbose();
         title(r, out);
-        latencies(r, out, verbose);
+        latencies(r, out);
         segments(r, out);
         otherFigures(r, out);
         out.println();
@@ -166,9 +166,14 @@ public final class ConsoleSummary
      * The latency table: one row per latency metric that has samples, with its p99's interval, then the per-request
      * decode rate, then a legend of the rows a reader may not know.
      */
-    private static void latencies(final RunResult r, final PrintStream out, final boolean verbose)
+    private static void latencies(final RunResult r, final PrintStream out)
     {
         out.println();
+        if (r.distributions().get(Metric.E2E).count() == 0 && r.distributions().get(Metric.TTFT).count() == 0)
+        {
+            out.println("no measured request ended ok: there is no latency to show");
+            return;
+        }
         out.printf(Locale.ROOT, "%-22s %8s %9s %9s %9s %9s %9s %9s %9s %9s  %s%n",
             "metric (ms)", "n", "mean", "stdev", "p50", "p90", "p95", "p99", "p99.9", "max", "p99 95% interval");
         for (final Metric m : LATENCIES)
@@ -348,8 +353,9 @@ public final class ConsoleSummary
             line.append(String.format(Locale.ROOT, " %s %d,", e.getKey(), e.getValue()));
         }
         line.setLength(line.length() - 1);
-        out.println(line.append(String.format(Locale.ROOT, " (%.1f%% of %d measured)",
-            100.0 * r.counts().errors() / Math.max(1, r.counts().total()), r.counts().total())));
+        out.println(line.append(String.format(Locale.ROOT, " (%.1f%% of %d measured)%s",
+            100.0 * r.counts().errors() / Math.max(1, r.counts().total()), r.counts().total(),
+            r.counts().cancelled() > 0 ? "; " + r.counts().cancelled() + " cancelled" : "")));
     }
 
     /**

@@ -60,8 +60,10 @@ final class ConsoleSlipsTest
     {
         final Path a = Files.createDirectories(dir.resolve("a"));
         final Path b = Files.createDirectories(dir.resolve("b"));
-        Files.copy(GOLDEN, a.resolve("record.json"));
-        Files.copy(GOLDEN, b.resolve("record.json"));
+        final String noErrors = Files.readString(GOLDEN).replace("\"error\" : 4,", "\"error\" : 0,")
+            .replace("\"cancelled\" : 20,", "\"cancelled\" : 0,");
+        Files.writeString(a.resolve("record.json"), noErrors);
+        Files.writeString(b.resolve("record.json"), noErrors);
         final boolean before = Files.exists(Path.of("compare.json"));
         assertEquals(Main.EXIT_OK, Main.execute("compare", a.toString(), b.toString()), console.err());
         assertEquals(before, Files.exists(Path.of("compare.json")), "no compare.json in the working directory");

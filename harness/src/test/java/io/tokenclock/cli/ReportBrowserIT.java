@@ -212,7 +212,7 @@ final class ReportBrowserIT
             check(cdp, dir.resolve("one").resolve("report.html"), "run", 10);
             check(cdp, dir.resolve("reps").resolve("report.html"), "repetitions", 10);
             check(cdp, dir.resolve("sweep").resolve("report.html"), "sweep", 5);
-            check(cdp, dir.resolve("ab").resolve("report.html"), "ab", 5);
+            check(cdp, dir.resolve("ab").resolve("report.html"), "ab", 4);
             check(cdp, dir.resolve("merged.html"), "merged", 10);
             check(cdp, dir.resolve("overlay.html"), "overlay", 4);
             check(cdp, dir.resolve("imported.html"), "imported", 4);

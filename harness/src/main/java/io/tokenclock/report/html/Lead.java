@@ -154,20 +154,20 @@ final class Lead
         final JsonNode c = rep.path("counts");
         final StringBuilder sb = new StringBuilder(load(record.path("load")));
         sb.append(String.format(Locale.ROOT, ", the server completed %s req/s (%s output tokens/s); %s of %s " +
-            "measured requests ended ok", Html.num(rep.path("throughput").path("requests_per_s")),
-            Html.num(rep.path("throughput").path("output_tokens_per_s")), Html.value(c.path("ok")),
+            "measured requests ended ok", Html.headline(rep.path("throughput").path("requests_per_s")),
+            Html.headline(rep.path("throughput").path("output_tokens_per_s")), Html.value(c.path("ok")),
             Html.value(c.path("measured"))));
         if (ttft.path("count").asLong(0) > 0)
         {
             sb.append(String.format(Locale.ROOT, ". Half of them waited under %s ms for the first token, 1 in 100 " +
-                "over %s ms%s", Html.num(ttft.path("p50")), Html.num(ttft.path("p99")),
+                "over %s ms%s", Html.headline(ttft.path("p50")), Html.headline(ttft.path("p99")),
                 ttft.path("p99_ci95").path(1).isNumber() ? "" : " (from " + ttft.path("count").asLong() +
                     " requests, too few to bound it: it may be higher)"));
         }
         if (tpot.path("count").asLong(0) > 0 && tpot.path("p50").asDouble(0) > 0)
         {
             sb.append(String.format(Locale.ROOT, "; then a token every %s ms at the median (%s tokens/s a request)",
-                Html.num(tpot.path("p50")), Html.num(Math.round(10000 / tpot.path("p50").asDouble()) / 10.0)));
+                Html.headline(tpot.path("p50")), Html.headline(1000 / tpot.path("p50").asDouble())));
         }
         return sb.append('.').toString();
     }
@@ -177,8 +177,10 @@ final class Lead
     {
         if ("open".equals(load.path("mode").asText()) && load.path("rate_per_s").isNumber())
         {
-            return "Under an open loop of " + Html.num(load.path("rate_per_s")) + " req/s (" +
-                load.path("arrival").asText("?") + " arrivals)";
+            final String arrival = load.path("arrival").asText("");
+            return "Under an open loop of " + Html.headline(load.path("rate_per_s")) + " req/s" +
+                (arrival.isEmpty() || "?".equals(arrival) || "null".equals(arrival) ? "" : " (" + arrival +
+                    " arrivals)");
         }
         if (load.path("concurrency").isNumber())
         {

@@ -38,7 +38,8 @@ final class Members
             chosen.add(0);
             chosen.add(points.size() - 1);
             chosen.add(nearest(sweep, sweep.path("knee").path("latency_factor").path("offered")));
-            chosen.add(nearest(sweep, sweep.path("knee").path("throughput_fit").path("offered")));
+            final JsonNode fit = sweep.path("knee").path("throughput_fit");
+            chosen.add(fit.path("saturated").asBoolean(false) ? nearest(sweep, fit.path("offered")) : -1);
         }
         chosen.removeIf(i -> i < 0 || i >= points.size());
         final List<String> labels = new ArrayList<>();

@@ -83,7 +83,7 @@ final class Overlay
                 at = i;
             }
         }
-        return at < 0 ? "-" : labels.get(at) + " (" + Html.num(v) + unit + ")";
+        return at < 0 ? "-" : labels.get(at) + " (" + Html.headline(v) + unit + ")";
     }
 
     private static String name(final Result r)

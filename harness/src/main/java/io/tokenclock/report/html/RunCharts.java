@@ -85,8 +85,9 @@ final class RunCharts
                 add(c, "stream setup (to headers)", runs.get(i).streamSetup, x);
             }
         }
-        page.chart(c, title + " (ms) at each percentile" + (withSetup && runs.size() == 1 ?
-            ", with the stream setup (send to response headers) beside it" : ""));
+        page.chart(c, title + " (ms) at each percentile" + (withSetup && runs.size() == 1 &&
+            runs.get(0).streamSetup.getTotalCount() > 0 ? ", with the stream setup (send to response headers) " +
+            "beside it" : ""));
     }
 
     private static void add(final Chart c, final String label, final Histogram h, final double[] x)

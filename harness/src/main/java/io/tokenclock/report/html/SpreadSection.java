@@ -67,7 +67,7 @@ final class SpreadSection
         {
             final Map.Entry<String, JsonNode> e = it.next();
             final JsonNode f = e.getValue();
-            rows.add(List.of(e.getKey(), Html.value(f.path("values")), Html.num(f.path("mean")),
+            rows.add(List.of(e.getKey(), values(f.path("values")), Html.num(f.path("mean")),
                 Html.num(f.path("stdev")), Html.num(f.path("cv")), Html.interval(f.path("ci95")), caveat(f),
                 Html.interval(f.path("ci95_t")), Html.value(f.path("excluded_repetitions"))));
         }
@@ -79,6 +79,14 @@ final class SpreadSection
             final Map.Entry<String, JsonNode> e = charts.next();
             dispersion(page, e.getKey(), e.getValue());
         }
+    }
+
+    /** @return the values, each to about 4 significant digits: 100.5742553631737 is 100.6. */
+    private static String values(final JsonNode values)
+    {
+        final List<String> each = new ArrayList<>();
+        values.forEach(v -> each.add(Html.headline(v)));
+        return String.join(", ", each);
     }
 
     /** @return what a figure's bootstrap interval may be said to show: the file's own words, else from n. */
@@ -99,8 +107,8 @@ final class SpreadSection
             return new Page.Card(title, "-", "not measured");
         }
         final String ci = Html.interval(f.path("ci95"));
-        return new Page.Card(title, Html.num(f.path("mean")), "mean; " + ("-".equals(ci) ? "no interval" : ci + " " +
-            caveat(f)));
+        return new Page.Card(title, Html.headline(f.path("mean")), "mean; " + ("-".equals(ci) ? "no interval" : "[" +
+            Html.headline(f.path("ci95").path(0)) + ", " + Html.headline(f.path("ci95").path(1)) + "] " + caveat(f)));
     }
 
     private static Page.Card pooledCard(final String title, final Dist d, final String figure)
@@ -109,7 +117,7 @@ final class SpreadSection
         {
             return new Page.Card(title, "-", "no samples");
         }
-        return new Page.Card(title, Html.num(d.figure(figure)) + " ms", "p99".equals(figure) ? "95% " +
+        return new Page.Card(title, Html.headline(d.figure(figure)) + " ms", "p99".equals(figure) ? "95% " +
             interval(d.p99Ci95()) + ", n = " + d.count() : "n = " + d.count());
     }
 
@@ -119,12 +127,12 @@ final class SpreadSection
         final JsonNode rps = figures.path("requests_per_s");
         final JsonNode ttft = figures.path("ttft_p99_ms");
         final StringBuilder sb = new StringBuilder(String.format(java.util.Locale.ROOT, "Over %d repetitions the " +
-            "server completed %s req/s on average (run to run: cv %s%%)", n, Html.num(rps.path("mean")),
-            Html.num(100 * rps.path("cv").asDouble(Double.NaN))));
+            "server completed %s req/s on average (run to run: cv %s%%)", n, Html.headline(rps.path("mean")),
+            Html.headline(100 * rps.path("cv").asDouble(Double.NaN))));
         if (ttft.isObject())
         {
-            sb.append(" and the TTFT p99 averaged ").append(Html.num(ttft.path("mean"))).append(" ms (cv ")
-                .append(Html.num(100 * ttft.path("cv").asDouble(Double.NaN))).append("%)");
+            sb.append(" and the TTFT p99 averaged ").append(Html.headline(ttft.path("mean"))).append(" ms (cv ")
+                .append(Html.headline(100 * ttft.path("cv").asDouble(Double.NaN))).append("%)");
         }
         if (n < 2)
         {

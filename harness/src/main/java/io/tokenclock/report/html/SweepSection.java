@@ -33,16 +33,16 @@ final class SweepSection
         final String unit = s.path("offered_unit").asText("req/s");
         page.cards(List.of(
             new Page.Card("capacity (throughput knee)", knee.path("throughput_fit").path("saturated").asBoolean(false) ?
-                Html.num(knee.path("throughput_fit").path("offered")) + " " + unit : "not reached",
+                Html.headline(knee.path("throughput_fit").path("offered")) + " " + unit : "not reached",
                 "where the achieved rate stopped following the load"),
             new Page.Card("latency knee", knee.path("latency_factor").path("offered").isNumber() ?
-                Html.num(knee.path("latency_factor").path("offered")) + " " + unit : "not reached", "TTFT p99 > " +
+                Html.headline(knee.path("latency_factor").path("offered")) + " " + unit : "not reached", "TTFT p99 > " +
                 Html.num(knee.path("latency_factor").path("factor")) + " x its low-load value"),
-            new Page.Card("max goodput", s.path("max_goodput").isObject() ? Html.num(s.path("max_goodput")
+            new Page.Card("max goodput", s.path("max_goodput").isObject() ? Html.headline(s.path("max_goodput")
                 .path("goodput_rps")) + " req/s" : "-", s.path("max_goodput").isObject() ? "at " +
-                Html.num(s.path("max_goodput").path("offered")) + " " + unit : "no point"),
+                Html.headline(s.path("max_goodput").path("offered")) + " " + unit : "no point"),
             new Page.Card("max rate meeting the SLO", s.path("max_rate_meeting_slo").isNumber() ?
-                Html.num(s.path("max_rate_meeting_slo")) + " req/s" : "-", s.path("slo").isTextual() ?
+                Html.headline(s.path("max_rate_meeting_slo")) + " req/s" : "not searched", s.path("slo").isTextual() ?
                 s.path("slo").asText() : "no SLO given"),
             new Page.Card("points", Integer.toString(s.path("points").size()), Html.num(s.path("point_duration_s")) +
                 " s each")));
@@ -129,8 +129,10 @@ final class SweepSection
     static Chart marks(final Chart c, final JsonNode s)
     {
         final JsonNode knee = s.path("knee");
+        // The fit's breakpoint is a knee only when the fit saw saturation: otherwise it marks nothing (issue 38).
         return c.mark(number(knee.path("latency_factor").path("offered")), "latency knee")
-            .mark(number(knee.path("throughput_fit").path("offered")), "throughput knee")
+            .mark(knee.path("throughput_fit").path("saturated").asBoolean(false) ?
+                number(knee.path("throughput_fit").path("offered")) : null, "throughput knee")
             .mark(number(s.path("max_rate_meeting_slo")), "SLO-limited rate");
     }
 
