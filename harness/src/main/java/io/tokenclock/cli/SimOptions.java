@@ -50,8 +50,13 @@ public final class SimOptions
 
     @Option(names = "--sim-fault-kinds", defaultValue = "default", description = "Faults drawn at random: " +
         "'default' (http_500, http_429, cut, malformed, error_event), 'all' (also error_hang, truncate, " +
-        "not_streaming, garbage), or a comma-separated list.")
+        "not_streaming, garbage, close_after), or a comma-separated list.")
     String faultKinds;
+
+    @Option(names = "--sim-close-delay-ms", defaultValue = "0", description = "close_after: ms from the " +
+        "response's last byte to the connection's close (0: at once, as llama.cpp's server); requests that come " +
+        "meanwhile are dropped unanswered.")
+    double closeDelayMs;
 
     @Option(names = "--sim-seed", defaultValue = "42", description = "Seed of the simulator.")
     long simSeed;
@@ -91,6 +96,7 @@ public final class SimOptions
             .faultRate(faultRate)
             .faultKinds(faultKinds())
             .seed(simSeed)
+            .closeDelayMs(closeDelayMs)
             .taskAccuracy(taskAccuracy == null ? SimConfig.TASKS_OFF : taskAccuracy);
         try
         {

@@ -34,6 +34,11 @@ public enum Counter
     TRUNCATED("truncated", Section.COUNTS),
     /** Times measured requests were sent again after a 429 ({@code --retry-429}). */
     RETRIES_429("retries_429", Section.COUNTS),
+    /**
+     * Times measured requests were sent again, once at most, on a new connection because the kept-alive one they went
+     * out on closed before any byte of the answer (a server that closes after each response, as llama.cpp's does).
+     */
+    STALE_CONNECTION_RESENDS("stale_connection_resends", Section.COUNTS),
     /** Times a producer waited for room in the chunk ring. */
     RING_FULL_WAITS("ring_full_waits", Section.HARNESS),
     /** Values clamped to a histogram's range. */

@@ -53,7 +53,9 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
      * was built) because the server reported no usage for the request; the rest is the server's own count.
      */
     public static final int MEASURED_WASTED_INPUT_TOKENS_TOKENIZER = 15;
-    private static final int COUNTER_COUNT = 16;
+    /** Times measured requests were sent again on a new connection: the reused one had been closed unanswered. */
+    public static final int MEASURED_STALE_RESENDS = 16;
+    private static final int COUNTER_COUNT = 17;
     static final long MAX_PARK_NS = 100_000_000;
 
     private final RingBuffer ring;

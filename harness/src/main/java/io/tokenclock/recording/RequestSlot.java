@@ -141,6 +141,11 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public long retryAfterMs = -1;
     /** How many times this request was sent again after a 429 ({@code --retry-429}). */
     public int retries429;
+    /**
+     * How many times (0 or 1) this request was sent again on a new connection because the kept-alive connection it
+     * first went out on closed before any byte of the answer (transport's {@code RetryPolicy.resendsOnNewConnection}).
+     */
+    public int staleResends;
     public long usageCompletionTokens = -1;
     /** The engine's prompt time as the server reported it ({@code timings.prompt_ms}), in ns, or -1. */
     public long enginePromptNs = -1;
@@ -216,6 +221,7 @@ public final class RequestSlot extends RequestSlotRhsPadding
         usagePromptTokens = -1;
         retryAfterMs = -1;
         retries429 = 0;
+        staleResends = 0;
         usageCompletionTokens = -1;
         enginePromptNs = -1;
         engineDecodeNs = -1;

@@ -252,6 +252,7 @@ public final class RequestStage implements Runnable
     private void onMeasured(final RequestSlot slot, final RequestMetrics m)
     {
         add(Collector.MEASURED_RETRIES_429, slot.retries429);
+        add(Collector.MEASURED_STALE_RESENDS, slot.staleResends);
         final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
         if (windowStartNs == 0 || (start > 0 && start < windowStartNs))
         {

@@ -482,6 +482,12 @@ public final class ConsoleSummary
                 "TTFT counts from the last send, TTFT from schedule from the first intended start%n",
                 r.counts().get(Counter.RETRIES_429), o.target().retries429());
         }
+        if (r.counts().get(Counter.STALE_CONNECTION_RESENDS) > 0)
+        {
+            out.printf(Locale.ROOT, "note: %d requests sent again on a new connection: the server closed the " +
+                "kept-alive one before answering (none lost; TTFT counts from the new send)%n",
+                r.counts().get(Counter.STALE_CONNECTION_RESENDS));
+        }
         if (r.counts().get(Counter.TRUNCATED) > 0)
         {
             out.printf(Locale.ROOT, "note: %d measured streams ended with neither a finish_reason nor [DONE] " +

@@ -157,6 +157,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeNumberField("http_status", s.httpStatus);
         longOrNull(g, "retry_after_ms", s.retryAfterMs);
         g.writeNumberField("retries_429", s.retries429);
+        g.writeNumberField("stale_connection_resends", s.staleResends);
         g.writeNumberField("connection", s.connectionId);
         g.writeBooleanField("new_connection", s.newConnection);
     }

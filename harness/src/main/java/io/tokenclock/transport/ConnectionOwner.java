@@ -19,4 +19,7 @@ interface ConnectionOwner
 
     /** Sends {@code slot} again after {@code delayNs} (a 429 under {@code --retry-429}). */
     void retryLater(RequestSlot slot, long delayNs);
+
+    /** Sends {@code slot} on a connection opened for it, never an idle one (a resend after a stale connection). */
+    void sendOnNewConnection(RequestSlot slot);
 }

@@ -69,6 +69,12 @@ final class HttpResponseDecoder
         return failure == null ? null : "the server's reply is not valid HTTP: " + UntrustedText.oneLine(failure);
     }
 
+    /** @return whether no byte of the response has come since {@link #reset}. */
+    boolean untouched()
+    {
+        return state == State.HEAD && headLength == 0 && failure == null;
+    }
+
     /** @return whether the response has ended. */
     boolean done()
     {

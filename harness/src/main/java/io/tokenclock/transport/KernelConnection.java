@@ -321,6 +321,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                     failConnect(failed);
                     return;
                 }
+                if (resentOnNewConnection())
+                {
+                    return;
+                }
                 final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(failed);
                 abort(failure.error(), failure.detail());
                 return;
@@ -396,6 +400,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             }
             if (n < 0)
             {
+                if (resentOnNewConnection())
+                {
+                    return;
+                }
                 final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(
                     new IOException("recvmsg failed, errno " + socket.lastErrno()));
                 abortOrClose(failure.error(), failure.detail());
@@ -527,6 +535,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             abortOrClose(ErrorClass.STREAM_CUT, "connection closed before the response ended");
             return;
         }
+        if (resentOnNewConnection())
+        {
+            return;
+        }
         if (active)
         {
             decoder.onClose(this);
@@ -541,6 +553,28 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                 "connection closed before the response ended");
         }
         close();
+    }
+
+    /**
+     * The request in flight went out on a kept connection that closed before any byte of its answer: it is sent again
+     * on a new connection, once ({@link RetryPolicy#resendsOnNewConnection}), and this one is closed.
+     *
+     * @return whether it was; false leaves the request to end as the caller says.
+     */
+    private boolean resentOnNewConnection()
+    {
+        if (!active || !RetryPolicy.resendsOnNewConnection(recorder.slot(), decoder.untouched()))
+        {
+            return false;
+        }
+        final RequestSlot slot = recorder.slot();
+        awaitingSendStamp = false; // the new send is stamped on its own connection
+        active = false;
+        recorder.detach();
+        slot.staleResends++;
+        close();
+        loop.sendOnNewConnection(slot);
+        return true;
     }
 
     @Override

@@ -347,6 +347,12 @@ final class KernelLoop implements Runnable
         open(slot, null, null);
     }
 
+    /** Sends {@code slot} on a connection opened for it (a resend after a stale connection): never an idle one. */
+    void sendOnNewConnection(final RequestSlot slot)
+    {
+        open(slot, null, null);
+    }
+
     private void open(final RequestSlot slot, final CountDownLatch done, final AtomicInteger opened)
     {
         final StampedSocket socket;

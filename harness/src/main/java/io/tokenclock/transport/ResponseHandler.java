@@ -280,6 +280,38 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         }
     }
 
+    /** The request's write failed: sent again on a new connection if this one was stale, else ended as the failure. */
+    void writeFailed(final Throwable cause)
+    {
+        if (!resentOnNewConnection())
+        {
+            final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(cause);
+            abort(failure.error(), failure.detail());
+        }
+    }
+
+    /**
+     * The request in flight went out on a kept connection that closed before any byte of its answer: it is sent again
+     * on a new connection, once ({@link RetryPolicy#resendsOnNewConnection}), and this one is closed.
+     *
+     * @return whether it was; false leaves the request to end as the caller says.
+     */
+    private boolean resentOnNewConnection()
+    {
+        if (!active || !RetryPolicy.resendsOnNewConnection(recorder.slot(), decoder.untouched()))
+        {
+            return false;
+        }
+        final RequestSlot slot = recorder.slot();
+        stopTimers();
+        recorder.detach();
+        client.onRequestEnded(this);
+        slot.staleResends++;
+        channel.close();
+        client.sendOnNewConnection(slot);
+        return true;
+    }
+
     private void cancelByRule()
     {
         cancelFuture = null;
@@ -375,6 +407,11 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     @Override
     public void channelInactive(final ChannelHandlerContext ctx)
     {
+        if (resentOnNewConnection())
+        {
+            ctx.fireChannelInactive();
+            return;
+        }
         if (active)
         {
             decoder.onClose(this); // a body that runs until the close ends here
@@ -393,6 +430,10 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     @Override
     public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
     {
+        if (resentOnNewConnection())
+        {
+            return;
+        }
         if (active)
         {
             final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(cause);

@@ -6,10 +6,16 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 
+import io.tokenclock.recording.RequestSlot;
+
 /**
- * {@code --retry-429}: which answers are sent again and after how long. A request answered 429 is not ended but sent
- * again after the server's {@code Retry-After} (1 s when it gave none, at most 60 s), on whatever connection is free
- * then, as many times as the limits allow. Transport-neutral; both clients share it.
+ * Which requests are sent again, and after how long; transport-neutral, both clients share it.
+ * <ul>
+ * <li>{@code --retry-429}: a request answered 429 is not ended but sent again after the server's {@code Retry-After}
+ * (1 s when it gave none, at most 60 s), on whatever connection is free then, as many times as the limits allow.</li>
+ * <li>A stale connection ({@link #resendsOnNewConnection}): a request that went out on a kept-alive connection which
+ * then closed, or was reset, before any byte of the answer is sent once more, at once, on a new connection.</li>
+ * </ul>
  */
 public final class RetryPolicy
 {
@@ -32,6 +38,27 @@ public final class RetryPolicy
     public static boolean retries(final int status, final int retriesSoFar, final RequestLimits limits)
     {
         return status == 429 && retriesSoFar < limits.retries429();
+    }
+
+    /**
+     * Whether a request whose connection closed (or was reset, or refused the write) is sent once more on a new
+     * connection rather than ended as {@code stream_cut}: only when the connection was one kept from before (a reused
+     * or pre-opened one, not opened for this request), no byte of an answer came, and it was not resent already.
+     * <p>
+     * Why: a server may close a kept-alive connection just as the client reuses it. llama.cpp's server closes every
+     * connection after a streamed response although its head said keep-alive (cpp-httplib ends the connection when a
+     * stream's provider returns false); a client that reuses it at once sends into a closing socket, and 9 of 30
+     * requests were lost so (issue 40). A server that closed without answering has not produced anything for the
+     * request, so it is sent again, as browsers and HTTP client libraries do (RFC 9112, 9.3.1), once: a request
+     * whose new connection closes too is the server's failure, and ends {@code stream_cut}. It keeps its intended
+     * start, so TTFT from schedule includes the lost send, while TTFT counts from the new send; it is counted
+     * ({@code stale_connection_resends}).
+     *
+     * @param nothingReceived whether no byte of the response came on the connection.
+     */
+    public static boolean resendsOnNewConnection(final RequestSlot slot, final boolean nothingReceived)
+    {
+        return nothingReceived && !slot.newConnection && slot.staleResends == 0;
     }
 
     /** @return the wait before the next send, ns, from the parsed {@code Retry-After} (-1: none). */

@@ -229,6 +229,12 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
                 return;
             }
         }
+        sendOnNewConnection(slot);
+    }
+
+    @Override
+    public void sendOnNewConnection(final RequestSlot slot)
+    {
         final ChannelFuture connect = bootstrap.connect();
         connect.addListener(f ->
         {
@@ -273,8 +279,7 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
         {
             if (!w.isSuccess())
             {
-                final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(w.cause());
-                handler.abort(failure.error(), failure.detail());
+                handler.writeFailed(w.cause());
             }
         });
     }

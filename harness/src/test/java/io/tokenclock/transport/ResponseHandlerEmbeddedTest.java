@@ -50,6 +50,7 @@ final class ResponseHandlerEmbeddedTest
         int ended;
         int released;
         final List<Long> retryDelaysNs = new ArrayList<>();
+        final List<RequestSlot> resentOnNewConnection = new ArrayList<>();
 
         @Override
         public void send(final ResponseHandler h, final RequestSlot s)
@@ -73,16 +74,86 @@ final class ResponseHandlerEmbeddedTest
         {
             retryDelaysNs.add(delayNs);
         }
+
+        @Override
+        public void sendOnNewConnection(final RequestSlot s)
+        {
+            resentOnNewConnection.add(s);
+        }
     }
 
     private void start(final double firstByteS, final double idleS, final double totalS, final int retries)
     {
-        final RequestLimits limits = RequestLimits.of(10, firstByteS, idleS, totalS, 1 << 20, 16 << 20, retries);
+        start(false, RequestLimits.of(10, firstByteS, idleS, totalS, 1 << 20, 16 << 20, retries));
+    }
+
+    /** @param kept whether the connection was opened before its request (as a reused or pre-opened one is). */
+    private void start(final boolean kept, final RequestLimits limits)
+    {
         channel = new EmbeddedChannel();
         channel.freezeTime();
         handler = new ResponseHandler(clock, records, owner, channel, 0, limits);
         channel.pipeline().addLast(handler.stamper(), handler);
+        if (kept)
+        {
+            handler.markPreopened();
+        }
         handler.begin(slot, limits);
+    }
+
+    private static RequestLimits noLimits()
+    {
+        return RequestLimits.of(10, 0, 0, 0, 1 << 20, 16 << 20, 0);
+    }
+
+    @Test
+    void shouldSendARequestAgainOnANewConnectionWhenItsKeptConnectionClosedBeforeAnyByte()
+    {
+        start(true, noLimits());
+        channel.close();
+        assertEquals(List.of(slot), owner.resentOnNewConnection, "sent again, on a connection opened for it");
+        assertEquals(1, slot.staleResends);
+        assertEquals(ErrorClass.NONE, slot.errorClass, "not ended");
+        assertEquals(1, owner.ended, "this connection no longer carries it");
+        assertEquals(0, owner.released, "a closed connection goes back to no pool");
+    }
+
+    @Test
+    void shouldEndAsStreamCutWhenTheConnectionOpenedForTheRequestClosesBeforeAnyByte()
+    {
+        start(false, noLimits());
+        channel.close();
+        assertEquals(List.of(), owner.resentOnNewConnection, "a new connection's close is the server's failure");
+        assertEquals(ErrorClass.STREAM_CUT, slot.errorClass);
+    }
+
+    @Test
+    void shouldEndAsStreamCutWhenAKeptConnectionClosesAfterTheAnswerBegan()
+    {
+        start(true, noLimits());
+        read("HTTP/1.1 2");
+        channel.close();
+        assertEquals(List.of(), owner.resentOnNewConnection, "the server had begun to answer: never sent twice");
+        assertEquals(ErrorClass.STREAM_CUT, slot.errorClass);
+    }
+
+    @Test
+    void shouldSendARequestAgainOnANewConnectionOnceOnly()
+    {
+        slot.staleResends = 1;
+        start(true, noLimits());
+        channel.close();
+        assertEquals(List.of(), owner.resentOnNewConnection);
+        assertEquals(ErrorClass.STREAM_CUT, slot.errorClass);
+    }
+
+    @Test
+    void shouldSendARequestAgainOnANewConnectionWhenItsKeptConnectionWasReset()
+    {
+        start(true, noLimits());
+        channel.pipeline().fireExceptionCaught(new java.io.IOException("Connection reset by peer"));
+        assertEquals(List.of(slot), owner.resentOnNewConnection);
+        assertFalse(channel.isOpen());
     }
 
     /** Moves both clocks by {@code ns} and runs what came due. */
