@@ -65,8 +65,8 @@ final class ClientCharts
                 .append("<rect x=\"").append(LABEL).append("\" y=\"").append(y + 2).append("\" width=\"")
                 .append(Forest.f(Math.max(w, 0.5))).append("\" height=\"").append(ROW - 6)
                 .append("\" fill=\"#3b6fb6\"/>").append("<text x=\"").append(Forest.f(LABEL + w + 6))
-                .append("\" y=\"").append(y + 13).append("\" fill=\"#333\">").append(Html.text(Html.num(
-                Math.round(v * 10) / 10.0))).append("</text>");
+                .append("\" y=\"").append(y + 13).append("\" fill=\"#333\">").append(Html.text(String.format(
+                java.util.Locale.ROOT, "%.1f", v))).append("</text>");
         }
         return sb.append("</svg>").toString();
     }

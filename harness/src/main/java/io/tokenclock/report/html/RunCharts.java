@@ -146,16 +146,17 @@ final class RunCharts
             .series("in flight (mean)", box(s.inFlight)), "Mean requests in flight in each bin (send to end)");
         quantiles(page, "Send lag over time", s.sendLagBins, x, from, to, "sent minus intended start, by the " +
             "intended start: the client falling behind its schedule");
+        if (s.errors.isEmpty())
+        {
+            page.p("Errors by class: no request failed.");
+            return;
+        }
         final Chart errors = marked(Chart.of(page.id("errors"), "Errors by class", "s", "per s"), x, from, to);
         for (final Map.Entry<String, double[]> e : s.errors.entrySet())
         {
             errors.series(e.getKey(), perSecond(e.getValue(), w));
         }
-        page.chart(errors, s.errors.isEmpty() ? "Errors by class" : "Requests that failed, per class, by their end");
-        if (s.errors.isEmpty())
-        {
-            page.p("No request failed.");
-        }
+        page.chart(errors, "Requests that failed, per class, by their end");
     }
 
     private static Chart marked(final Chart c, final double[] x, final Double from, final Double to)

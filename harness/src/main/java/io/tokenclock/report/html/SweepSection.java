@@ -60,10 +60,6 @@ final class SweepSection
         {
             rate.series("offered (y = x)", points.stream().map(p -> p.path("offered").asDouble()).toList());
         }
-        if ("concurrency".equals(s.path("loop").asText()))
-        {
-            rate.xInt();
-        }
         page.chart(rate, "Achieved: " + s.path("achieved_definition").asText("requests that ended ok per second") +
             "; against the offered load, with both knees and the SLO-limited rate marked");
         latency(page, s, points, x, unit);
@@ -128,6 +124,10 @@ final class SweepSection
 
     static Chart marks(final Chart c, final JsonNode s)
     {
+        if ("concurrency".equals(s.path("loop").asText()))
+        {
+            c.xInt(); // a closed loop's loads are whole numbers of requests in flight
+        }
         final JsonNode knee = s.path("knee");
         // The fit's breakpoint is a knee only when the fit saw saturation: otherwise it marks nothing (issue 38).
         return c.mark(number(knee.path("latency_factor").path("offered")), "latency knee")
