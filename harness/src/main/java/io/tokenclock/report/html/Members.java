@@ -25,8 +25,8 @@ final class Members
     static final int SWEEP_CURVES = 4;
 
     /**
-     * A sweep's percentile curves, for a few chosen points only: the lowest load, the points nearest each knee and
-     * the highest load, in increasing load on a sequential palette (light: low load, dark: high); then every point's
+     * A sweep's percentile curves, for a few chosen points only: the lowest load, the first point past the latency
+     * knee, the point nearest the throughput knee (when the fit saw saturation) and the highest load, in increasing load on a sequential palette (light: low load, dark: high); then every point's
      * summary table.
      */
     static void sweep(final Page page, final JsonNode sweep, final List<Result.Run> runs) throws IOException
@@ -37,7 +37,8 @@ final class Members
         {
             chosen.add(0);
             chosen.add(points.size() - 1);
-            chosen.add(nearest(sweep, sweep.path("knee").path("latency_factor").path("offered")));
+            // Past the latency knee: the first point whose TTFT p99 passed the threshold shows what the knee means.
+            chosen.add(nearest(sweep, sweep.path("knee").path("latency_factor").path("first_above")));
             final JsonNode fit = sweep.path("knee").path("throughput_fit");
             chosen.add(fit.path("saturated").asBoolean(false) ? nearest(sweep, fit.path("offered")) : -1);
         }
