@@ -26,8 +26,8 @@ final class Members
 
     /**
      * A sweep's percentile curves, for a few chosen points only: the lowest load, the first point past the latency
-     * knee, the point nearest the throughput knee (when the fit saw saturation) and the highest load, in increasing load on a sequential palette (light: low load, dark: high); then every point's
-     * summary table.
+     * knee, the point nearest the throughput knee (when the fit saw saturation) and the highest load, in increasing
+     * load on a sequential palette (light: low load, dark: high); then every point's summary table.
      */
     static void sweep(final Page page, final JsonNode sweep, final List<Result.Run> runs) throws IOException
     {
