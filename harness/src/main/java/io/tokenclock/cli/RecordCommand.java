@@ -3,6 +3,7 @@ package io.tokenclock.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -20,7 +21,7 @@ import io.tokenclock.runner.Refusal;
 @Command(name = "record", mixinStandardHelpOptions = true,
     description = {"Print any result: a run's record block, the tables of repetitions, a sweep, an A/B or a peer file.",
         "A merged run prints as a run; a run the server refused at its preflight prints its refusal (refusal.json)."})
-public final class RecordCommand implements Callable<Integer>
+public final class RecordCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(index = "0", paramLabel = "DIR",
         description = "A results directory of any kind, one of its files, or a peer tool's result file.")
@@ -46,5 +47,11 @@ public final class RecordCommand implements Callable<Integer>
         }
         System.out.print(ResultTables.render(Results.open(dir)));
         return Main.EXIT_OK;
+    }
+
+    @Override
+    public List<Path> inputs()
+    {
+        return List.of(dir);
     }
 }

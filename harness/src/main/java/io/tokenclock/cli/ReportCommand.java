@@ -17,7 +17,7 @@ import io.tokenclock.runner.Refusal;
 @Command(name = "report", mixinStandardHelpOptions = true,
     description = {"Write one self-contained report.html of any result, or of several results overlaid.",
         "A run, repetitions, a sweep, an A/B, a merged run, a peer's result file, or a run the server refused."})
-public final class ReportCommand implements Callable<Integer>
+public final class ReportCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "Result directories.")
     List<Path> dirs;
@@ -50,7 +50,7 @@ public final class ReportCommand implements Callable<Integer>
         catch (final HtmlReport.MismatchException ex)
         {
             // The same rules as compare, and the same exit status.
-            System.err.println("tokenclock: refused: " + ex.getMessage());
+            System.err.println(Main.errorLine("refused: " + ex.getMessage()));
             return Main.EXIT_INCOMPARABLE;
         }
         System.out.println("report: " + file.toAbsolutePath().normalize());
@@ -73,7 +73,13 @@ public final class ReportCommand implements Callable<Integer>
         }
         catch (final IOException | RuntimeException ex)
         {
-            System.err.println("tokenclock: report.html not written: " + ex.getMessage());
+            System.err.println(Main.errorLine("report.html not written: " + ex.getMessage()));
         }
+    }
+
+    @Override
+    public List<Path> inputs()
+    {
+        return dirs;
     }
 }

@@ -2,13 +2,12 @@ package io.tokenclock.cli;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import picocli.CommandLine.Option;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.transport.Endpoint;
 
 /**
  * {@code run}'s flags for where requests go and how each is limited: the client/server boundary (N). Each one is
@@ -20,7 +19,8 @@ final class TargetFlags
     String url;
 
     @Option(names = "--endpoint",
-        description = "chat or completions (default: ${DEFAULT-VALUE}).")
+        description = "chat, completions, responses (OpenAI Responses API) or messages (Anthropic Messages API) " +
+            "(default: ${DEFAULT-VALUE}).")
     String endpoint;
 
     @Option(names = {"-H", "--header"},
@@ -47,14 +47,10 @@ final class TargetFlags
     private void applyEndpointAndTimeouts(final RunOptionsBuilder o, final Given given)
     {
         given.apply(o, RunOption.URL, url);
-        if (given.set("--endpoint"))
+        // only as typed: a default would contradict a URL that ends in another API's path
+        if (given.typed("--endpoint"))
         {
-            o.api(switch (endpoint.toLowerCase(Locale.ROOT))
-            {
-                case "chat" -> Endpoint.Api.CHAT;
-                case "completions" -> Endpoint.Api.COMPLETIONS;
-                default -> throw new IllegalArgumentException("--endpoint must be chat or completions: " + endpoint);
-            });
+            o.api(endpointApi(endpoint));
         }
         if (given.set("--header"))
         {
@@ -63,6 +59,19 @@ final class TargetFlags
         given.apply(o, RunOption.INSECURE, insecure);
         o.preflight(!noPreflight);
         given.apply(o, RunOption.TIMEOUT_S, timeout);
+    }
+
+    /** @return the API {@code --endpoint} names, or one line saying which words there are. */
+    static Api endpointApi(final String word)
+    {
+        try
+        {
+            return Api.ofWord(word);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("--endpoint " + ex.getMessage());
+        }
     }
 
     private void applyResponseLimits(final RunOptionsBuilder o, final Given given)

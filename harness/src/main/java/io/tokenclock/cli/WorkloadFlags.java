@@ -9,6 +9,7 @@ import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.workload.SessionChain;
 
 /**
  * {@code run}'s flags for what is sent: prompts, datasets, sessions, cancellation (W). Each one is documented in
@@ -23,6 +24,11 @@ final class WorkloadFlags
     @Option(names = "--think-ms", defaultValue = "1000",
         description = "Think time between an answer and the user's next turn, ms (default: ${DEFAULT-VALUE}).")
     int thinkMs;
+
+    @Option(names = "--session-chain",
+        description = "With --users: history (resend every message) or previous-response-id (--endpoint responses: " +
+            "the new message and the last response's id) (default: ${DEFAULT-VALUE}).")
+    String sessionChain;
 
     @Option(names = "--agent-steps",
         description = "With --users: tool-using agents offered a search tool, at most N model steps per task.")
@@ -67,5 +73,22 @@ final class WorkloadFlags
         }
         given.apply(o, RunOption.SESSION_TURNS, LengthSpec.fixed(turns));
         given.apply(o, RunOption.THINK_TIME_MS, LengthSpec.fixed(thinkMs));
+        if (given.set("--session-chain"))
+        {
+            o.set(RunOption.SESSION_CHAIN, sessionChain(sessionChain));
+        }
+    }
+
+    /** @return the chain {@code --session-chain} names (case, dashes and underscores alike), or one line. */
+    static SessionChain sessionChain(final String word)
+    {
+        for (final SessionChain chain : SessionChain.values())
+        {
+            if (chain.name().equalsIgnoreCase(word.strip().replace('-', '_')))
+            {
+                return chain;
+            }
+        }
+        throw new IllegalArgumentException("--session-chain must be history or previous-response-id: " + word);
     }
 }

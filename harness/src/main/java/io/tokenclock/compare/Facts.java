@@ -25,6 +25,9 @@ final class Facts
 
     /** Every fact, by group in the protocol's order. */
     static final List<Fact> ALL = List.of(
+        // the API is the whole request's shape (path, headers, body, events): a workload fact, whose change the
+        // workload hash follows
+        new Fact("W", "runtime.api", true, null, r -> r.runtime().api()),
         new Fact("W", "workload.prompts", false, null, r -> r.workload().prompts()),
         new Fact("W", "workload.input_tokens", true, null, r -> r.workload().inputTokens()),
         new Fact("W", "workload.output_tokens", true, null, r -> r.workload().outputTokens()),
@@ -74,9 +77,9 @@ final class Facts
         new Fact("Q", "report.goodput.slo", true, null, r -> r.report().goodput().slo()),
         new Fact("Q", "contract.declared.quality", true, null, r -> r.contract().declared().path("quality")));
 
-    /** The facts of M that every request body carries, so that the workload hash changes with them. */
-    static final List<Fact> BODY = ALL.stream().filter(f -> f.key().equals("model.name") ||
-        f.key().equals("model.decoding")).toList();
+    /** The facts that every request body carries (the API, the model, its decoding): the hash changes with them. */
+    static final List<Fact> BODY = ALL.stream().filter(f -> f.key().equals("runtime.api") ||
+        f.key().equals("model.name") || f.key().equals("model.decoding")).toList();
 
     private Facts()
     {

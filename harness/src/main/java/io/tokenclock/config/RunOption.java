@@ -9,6 +9,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.cost.PriceModel;
 import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.goodput.Slo;
@@ -17,9 +18,10 @@ import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.quality.Check;
 import io.tokenclock.quality.JudgeSpec;
-import io.tokenclock.transport.Endpoint;
+import io.tokenclock.transport.PacketTapChoice;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.Stamping;
+import io.tokenclock.workload.SessionChain;
 import io.tokenclock.workload.SharedPrefixes;
 
 /**
@@ -49,14 +51,15 @@ public final class RunOption<T>
     // Target (N): where requests go and how each is limited.
     public static final RunOption<String> URL = target("url", String.class).flag("--url").key("target.url")
         .doc("The API base URL, e.g. `http://127.0.0.1:8000/v1`.");
-    public static final RunOption<Endpoint.Api> API = target("api", Endpoint.Api.class).flag("--endpoint")
-        .key("target.endpoint").defaultsTo(Endpoint.Api.CHAT).doc("Chat or text completions.");
+    public static final RunOption<Api> API = target("api", Api.class).flag("--endpoint")
+        .key("target.endpoint").defaultsTo(Api.CHAT)
+        .doc("The API: chat, completions, responses (OpenAI Responses) or messages (Anthropic Messages).");
     public static final RunOption<Map<String, String>> HEADERS =
         RunOption.<Map<String, String>>target("headers", Map.class).flag("--header").namedKey("target.headers")
         .defaultsTo(Map.of()).doc("Extra request headers (credentials never written out).");
     public static final RunOption<String> API_KEY_ENV = target("apiKeyEnv", String.class).flag("--api-key-env")
         .key("target.api_key_env").defaultsTo("OPENAI_API_KEY")
-        .doc("Environment variable holding the API key.");
+        .doc("Environment variable holding the API key (ANTHROPIC_API_KEY, in x-api-key, for the Messages API).");
     public static final RunOption<Boolean> PREFLIGHT = target("preflight", Boolean.class).flag("--no-preflight")
         .defaultsTo(true).doc("List the models and send one request before the run.");
     public static final RunOption<Double> WAIT_READY_S = target("waitReadyS", Double.class).flag("--wait-ready")
@@ -106,6 +109,14 @@ public final class RunOption<T>
         .doc("Send ignore_eos=true (vLLM, SGLang) to pin output length.");
     public static final RunOption<Double> TEMPERATURE = model("temperature", Double.class).flag("--temperature")
         .key("model.decoding.temperature").doc("Sampling temperature, or null for the server's.");
+    public static final RunOption<String> REASONING_EFFORT = model("reasoningEffort", String.class)
+        .flag("--reasoning-effort").key("model.decoding.reasoning_effort").label("EFFORT")
+        .doc("Ask for reasoning at this effort (e.g. low, medium, high): the Responses API's `reasoning.effort`, " +
+            "chat's `reasoning_effort`; or null.");
+    public static final RunOption<Integer> THINKING_TOKENS = model("thinkingTokens", Integer.class)
+        .flag("--thinking-tokens").key("model.decoding.thinking_tokens").defaultsTo(0).unit("tokens")
+        .doc("Messages API: extended thinking with this budget (`thinking.budget_tokens`, below --max-tokens); " +
+            "0: none.");
     public static final RunOption<String> EXTRA_BODY = model("extraBody", String.class).flag("--extra-body")
         .key("model.decoding.extra_body")
         .doc("JSON object merged into every request body.");
@@ -152,6 +163,10 @@ public final class RunOption<T>
     public static final RunOption<LengthSpec> THINK_TIME_MS = workload("thinkTimeMs", LengthSpec.class)
         .flag("--think-ms").namedKey("workload.sessions.think_time_ms").unit("ms")
         .doc("Think time between turns, ms (distribution).");
+    public static final RunOption<SessionChain> SESSION_CHAIN = workload("sessionChain", SessionChain.class)
+        .flag("--session-chain").key("workload.sessions.chain").defaultsTo(SessionChain.HISTORY)
+        .doc("How a session's next turn carries the conversation: history (resend every message) or " +
+            "previous-response-id (Responses API: the new message and the last response's id).");
     public static final RunOption<AgentSpec> AGENT = workload("agent", AgentSpec.class).flag("--agent-steps")
         .namedKey("workload.agent").doc("Tool-using agents, or null.");
 
@@ -240,8 +255,10 @@ public final class RunOption<T>
         .doc("Where each read's stamp comes from: the kernel (the default; user stamps in one line where it cannot) " +
             "or user space (Netty's event loop).");
     public static final RunOption<String> PACKET_TAP = measurement("packetTap", String.class).flag("--packet-tap")
-        .doc("A network interface to tap (AF_PACKET; needs CAP_NET_RAW; kernel stamping only), so that reads whose " +
-            "kernel stamp a stall merged take the arrival of their own last segment (none given: no tap).");
+        .defaultsTo(PacketTapChoice.DEFAULT.flagValue()).label("auto|off|IFACE")
+        .doc("Stamp each read by a packet tap's arrival of its own last segment (AF_PACKET; kernel stamping only), " +
+            "so that reads a stall merged keep their own arrivals: auto where the process may open a packet socket " +
+            "(CAP_NET_RAW) and the target's interface is known, else one line says why; off; or an interface.");
     public static final RunOption<String> PROFILE = measurement("profile", String.class).flag("--profile")
         .doc("async-profiler mode (cpu, wall, alloc, lock), or null.");
     public static final RunOption<Path> PROFILE_OUT = measurement("profileOut", Path.class).flag("--profile-out")

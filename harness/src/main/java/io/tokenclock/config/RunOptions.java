@@ -8,6 +8,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.cost.PriceModel;
 import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.goodput.Slo;
@@ -19,6 +20,7 @@ import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
+import io.tokenclock.workload.SessionChain;
 import io.tokenclock.workload.SharedPrefixes;
 
 /**
@@ -60,7 +62,7 @@ public final class RunOptions
      * @param maxEventBytes     The longest SSE event kept, bytes.
      * @param maxOutputBytes    The most answer text kept per request, bytes.
      */
-    public record Target(String url, Endpoint.Api api, Map<String, String> headers, String apiKeyEnv, boolean preflight,
+    public record Target(String url, Api api, Map<String, String> headers, String apiKeyEnv, boolean preflight,
         double waitReadyS, Path caCert, boolean insecure, double connectTimeoutS, double firstByteTimeoutS,
         double idleTimeoutS, double timeoutS, int retries429, int maxEventBytes, int maxOutputBytes)
     {
@@ -73,15 +75,17 @@ public final class RunOptions
     /**
      * The model and how it decodes (M).
      *
-     * @param name        The model to ask for, or null for the first the server lists.
-     * @param tokenizer   cl100k_base, o200k_base, words, or a tokenizer.json path; or null.
-     * @param maxTokens   max_tokens of every request (0 leaves it to the server).
-     * @param ignoreEos   Ask the server to ignore end-of-sequence.
-     * @param temperature Sampling temperature, or null for the server's.
-     * @param extraBody   JSON merged into every request body, or null.
+     * @param name            The model to ask for, or null for the first the server lists.
+     * @param tokenizer       cl100k_base, o200k_base, words, or a tokenizer.json path; or null.
+     * @param maxTokens       max_tokens of every request (0 leaves it to the server).
+     * @param ignoreEos       Ask the server to ignore end-of-sequence.
+     * @param temperature     Sampling temperature, or null for the server's.
+     * @param reasoningEffort The reasoning effort asked for (Responses, chat), or null.
+     * @param thinkingTokens  The Messages API's extended-thinking budget, tokens (0: none).
+     * @param extraBody       JSON merged into every request body, or null.
      */
     public record Model(String name, String tokenizer, int maxTokens, boolean ignoreEos, Double temperature,
-        String extraBody)
+        String reasoningEffort, int thinkingTokens, String extraBody)
     {
     }
 
@@ -104,12 +108,14 @@ public final class RunOptions
      * @param cancelAfterTokens Cancel after this many tokens (0: not by tokens).
      * @param sessionTurns      Turns per session (distribution), for user-centric load.
      * @param thinkTimeMs       Think time between turns, ms (distribution).
+     * @param sessionChain      How a session's next turn carries the conversation (history, or a previous response).
      * @param agent             Tool-using agents, or null.
      */
     public record Workload(long seed, int inputTokens, String prompt, LengthSpec inputLengths,
         LengthSpec outputLengths, double lengthCorrelation, List<SegmentSpec> segments, Path dataset,
         String datasetFormat, int blockSize, SharedPrefixes prefixes, double cancelRate, double cancelAfterMs,
-        int cancelAfterTokens, LengthSpec sessionTurns, LengthSpec thinkTimeMs, AgentSpec agent)
+        int cancelAfterTokens, LengthSpec sessionTurns, LengthSpec thinkTimeMs, SessionChain sessionChain,
+        AgentSpec agent)
     {
         public Workload
         {

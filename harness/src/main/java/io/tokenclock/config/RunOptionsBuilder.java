@@ -12,6 +12,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.cost.PriceModel;
 import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.goodput.Slo;
@@ -182,7 +183,7 @@ public final class RunOptionsBuilder
     }
 
     /** Sets {@link RunOption#API}. */
-    public RunOptionsBuilder api(final Endpoint.Api api)
+    public RunOptionsBuilder api(final Api api)
     {
         return set(RunOption.API, api);
     }
@@ -761,7 +762,9 @@ public final class RunOptionsBuilder
      */
     public RunOptions build()
     {
+        apiOfUrl();
         RunRules.check(this);
+        keyEnvOfApi();
         final List<Record> groups = new ArrayList<>();
         for (final Class<? extends Record> group : GROUPS)
         {
@@ -774,6 +777,46 @@ public final class RunOptionsBuilder
                 new QualityRule(get(QUALITY_SUCCESS), get(QUALITY_CHECKS), get(JUDGE))),
             (RunOptions.Output)groups.get(6), new RunOptions.Cost(get(PRICE)), new RunOptions.Power(get(POWER)),
             get(SHARD));
+    }
+
+    /**
+     * A URL that ends in an API's path ({@code .../v1/messages}) names the API: it becomes the run's, and an
+     * {@code --endpoint} (or {@code target.endpoint}) naming another is a contradiction.
+     */
+    private void apiOfUrl()
+    {
+        final String url = get(RunOption.URL);
+        final Api named;
+        try
+        {
+            named = url == null || url.isBlank() ? null : Endpoint.parse(url, get(RunOption.API)).api();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return; // the target's rule names what is wrong with the URL
+        }
+        if (named != null && named != get(RunOption.API))
+        {
+            if (isGiven(RunOption.API))
+            {
+                throw new IllegalArgumentException(name(RunOption.API) + " " + get(RunOption.API).word() + " and " +
+                    name(RunOption.URL) + " ending in " + named.path() + " name two APIs: give one");
+            }
+            values.put(RunOption.API, named);
+        }
+    }
+
+    /**
+     * The API key's variable follows the API while it is the default: {@code OPENAI_API_KEY} means
+     * {@code ANTHROPIC_API_KEY} for the Messages API. Judged on the value, not on whether it was given: the command
+     * line hands every flag's default to the builder, so a default and a value typed equal to it look alike.
+     */
+    private void keyEnvOfApi()
+    {
+        if (RunOption.API_KEY_ENV.defaultValue().equals(get(RunOption.API_KEY_ENV)))
+        {
+            values.put(RunOption.API_KEY_ENV, get(RunOption.API).defaultKeyEnv());
+        }
     }
 
     /** @return the group record built by its canonical constructor, each component from the option named so. */

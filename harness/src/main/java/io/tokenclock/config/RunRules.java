@@ -10,6 +10,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
@@ -17,12 +18,15 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.quality.Check;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.HeaderRules;
+import io.tokenclock.transport.PacketTapChoice;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.SessionChain;
 import io.tokenclock.workload.dataset.Datasets;
 
+import static io.tokenclock.config.RunOption.AGENT;
 import static io.tokenclock.config.RunOption.API;
 import static io.tokenclock.config.RunOption.ARRIVAL;
 import static io.tokenclock.config.RunOption.BLOCK_SIZE;
@@ -59,6 +63,8 @@ import static io.tokenclock.config.RunOption.MAX_EVENT_BYTES;
 import static io.tokenclock.config.RunOption.MAX_OUTPUT_BYTES;
 import static io.tokenclock.config.RunOption.MAX_TOKENS;
 import static io.tokenclock.config.RunOption.MIN_SAMPLES_FOR;
+import static io.tokenclock.config.RunOption.OUTPUT_LENGTHS;
+import static io.tokenclock.config.RunOption.PACKET_TAP;
 import static io.tokenclock.config.RunOption.POWER;
 import static io.tokenclock.config.RunOption.PRECONNECT;
 import static io.tokenclock.config.RunOption.PREFIXES;
@@ -67,6 +73,7 @@ import static io.tokenclock.config.RunOption.PROMPT;
 import static io.tokenclock.config.RunOption.QUALITY_CHECKS;
 import static io.tokenclock.config.RunOption.RAMP;
 import static io.tokenclock.config.RunOption.RATE;
+import static io.tokenclock.config.RunOption.REASONING_EFFORT;
 import static io.tokenclock.config.RunOption.REPETITIONS;
 import static io.tokenclock.config.RunOption.REQUESTS;
 import static io.tokenclock.config.RunOption.RETRIES_429;
@@ -75,9 +82,11 @@ import static io.tokenclock.config.RunOption.SEED;
 import static io.tokenclock.config.RunOption.SEGMENTS;
 import static io.tokenclock.config.RunOption.SERVER_METRICS;
 import static io.tokenclock.config.RunOption.SERVER_METRICS_INTERVAL_MS;
+import static io.tokenclock.config.RunOption.SESSION_CHAIN;
 import static io.tokenclock.config.RunOption.SHARD;
 import static io.tokenclock.config.RunOption.STAGES;
 import static io.tokenclock.config.RunOption.TEMPERATURE;
+import static io.tokenclock.config.RunOption.THINKING_TOKENS;
 import static io.tokenclock.config.RunOption.TIMEOUT_S;
 import static io.tokenclock.config.RunOption.URL;
 import static io.tokenclock.config.RunOption.USERS;
@@ -122,6 +131,7 @@ final class RunRules
         openLoopOnly(b);
         loadValues(b);
         workload(b);
+        api(b);
         decoding(b);
         state(b);
         measurement(b);
@@ -377,9 +387,9 @@ final class RunRules
             }
             if (b.get(CONCURRENCY) != null || b.get(RATE) != null || b.get(FIXED_SCHEDULE) ||
                 b.get(DATASET) != null || b.get(PROMPT) != null ||
-                b.get(API) != Endpoint.Api.CHAT)
+                !b.get(API).conversational())
             {
-                throw fail(b.name(USERS) + " runs multi-turn chat sessions: it excludes " + b.name(CONCURRENCY) +
+                throw fail(b.name(USERS) + " runs multi-turn sessions: it excludes " + b.name(CONCURRENCY) +
                     ", " + b.name(RATE) + ", " + b.name(FIXED_SCHEDULE) + ", " + b.name(DATASET) + ", " +
                     b.name(PROMPT) + " and " + b.name(API) + " completions");
             }
@@ -533,6 +543,51 @@ final class RunRules
         }
     }
 
+    /**
+     * What each API can be asked for: the Messages API requires an output cap; tool-using agents speak chat's tool
+     * calls; reasoning effort is a chat and Responses field, a thinking budget the Messages API's, below its output
+     * cap; a chain of previous response ids is the Responses API's, in sessions.
+     */
+    private static void api(final RunOptionsBuilder b)
+    {
+        final Api api = b.get(API);
+        if (api == Api.MESSAGES && b.get(MAX_TOKENS) == 0 && b.get(OUTPUT_LENGTHS) == null)
+        {
+            throw fail(b.name(API) + " messages: the Messages API requires max_tokens: give " + b.name(MAX_TOKENS) +
+                " N (N >= 1) or output lengths");
+        }
+        if (b.get(AGENT) != null && api != Api.CHAT)
+        {
+            throw fail(b.name(AGENT) + " runs tool-using agents over chat's tool calls: it needs " + b.name(API) +
+                " chat, not " + api.word());
+        }
+        if (b.get(REASONING_EFFORT) != null && api != Api.CHAT && api != Api.RESPONSES)
+        {
+            throw fail(b.name(REASONING_EFFORT) + " is a chat and Responses API field: with " + b.name(API) + " " +
+                api.word() + (api == Api.MESSAGES ? " ask for thinking with " + b.name(THINKING_TOKENS) : ""));
+        }
+        if (b.get(THINKING_TOKENS) != 0)
+        {
+            if (api != Api.MESSAGES)
+            {
+                throw fail(b.name(THINKING_TOKENS) + " is the Messages API's: it needs " + b.name(API) + " messages" +
+                    (api == Api.COMPLETIONS ? "" : " (" + api.word() + " asks with " + b.name(REASONING_EFFORT) +
+                        ")"));
+            }
+            if (b.get(THINKING_TOKENS) < 1 || b.get(MAX_TOKENS) > 0 && b.get(THINKING_TOKENS) >= b.get(MAX_TOKENS))
+            {
+                throw fail(b.name(THINKING_TOKENS) + " must be >= 1 and below " + b.name(MAX_TOKENS) + " " +
+                    b.get(MAX_TOKENS) + " (the API's rule): " + b.get(THINKING_TOKENS));
+            }
+        }
+        if (b.get(SESSION_CHAIN) == SessionChain.PREVIOUS_RESPONSE_ID && (api != Api.RESPONSES ||
+            b.get(USERS) == null))
+        {
+            throw fail(b.name(SESSION_CHAIN) + " previous_response_id chains the turns of sessions on the Responses " +
+                "API: it needs " + b.name(API) + " responses and " + b.name(USERS));
+        }
+    }
+
     /** A documented range of a decoding field of the OpenAI API. */
     private record Range(double min, double max, boolean integer)
     {
@@ -553,17 +608,20 @@ final class RunRules
      * The ranges the OpenAI API documents for the decoding fields tokenclock sends ({@code temperature}) or a request
      * body may set through {@code extra_body}: a value outside is refused before the run rather than sent (a server
      * may reject it on every request, or, worse, clamp it silently). Fields not listed here (an engine's own, such as
-     * {@code top_k}) are the server's to judge.
+     * {@code top_k}) are the server's to judge. A count is bounded by what its flag holds ({@code --max-tokens} is an
+     * int), a {@code seed} by a 64-bit integer: {@code 1e400} is a number to JSON but none to either, and would be
+     * sent as {@code "Infinity"}.
      */
     private static final Map<String, Range> DECODING_RANGES = Map.of(
         "temperature", new Range(0, 2, false),
         "top_p", new Range(0, 1, false),
         "presence_penalty", new Range(-2, 2, false),
         "frequency_penalty", new Range(-2, 2, false),
-        "n", new Range(1, Double.POSITIVE_INFINITY, true),
-        "max_tokens", new Range(1, Double.POSITIVE_INFINITY, true),
-        "max_completion_tokens", new Range(1, Double.POSITIVE_INFINITY, true),
-        "top_logprobs", new Range(0, 20, true));
+        "n", new Range(1, Integer.MAX_VALUE, true),
+        "max_tokens", new Range(1, Integer.MAX_VALUE, true),
+        "max_completion_tokens", new Range(1, Integer.MAX_VALUE, true),
+        "top_logprobs", new Range(0, 20, true),
+        "seed", new Range(Long.MIN_VALUE, Long.MAX_VALUE, true));
 
     /** The decoding values the run sends, wherever they were given, against {@link #DECODING_RANGES}. */
     private static void decoding(final RunOptionsBuilder b)
@@ -597,6 +655,7 @@ final class RunRules
         {
             return;
         }
+        finite(prefix, "", body);
         DECODING_RANGES.forEach((field, range) ->
         {
             final JsonNode v = body.get(field);
@@ -606,9 +665,33 @@ final class RunRules
                 {
                     throw fail(prefix + field + " must be a number: " + v);
                 }
-                inRange(prefix + field, range, v.asDouble(), v.toString());
+                // an integer beyond 64 bits reads as a rounded double: refused by its exact value instead
+                final boolean beyondLong = v.isIntegralNumber() ? !v.canConvertToLong() :
+                    Math.abs(v.asDouble()) >= 0x1p63;
+                inRange(prefix + field, range, beyondLong ? Double.POSITIVE_INFINITY : v.asDouble(), v.toString());
             }
         });
+    }
+
+    /**
+     * Refuses a number no JSON reader on the server could take back: {@code 1e400} parses to infinity (and Jackson
+     * would write it as the string {@code "Infinity"}), wherever it sits in the body.
+     */
+    private static void finite(final String prefix, final String at, final JsonNode node)
+    {
+        if (node.isNumber() && (node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue()))
+        {
+            throw fail(prefix + at + " must be a finite number: " + node.doubleValue());
+        }
+        if (node.isObject())
+        {
+            node.properties().forEach(e -> finite(prefix, at.isEmpty() ? e.getKey() : at + "." + e.getKey(),
+                e.getValue()));
+        }
+        for (int i = 0; node.isArray() && i < node.size(); i++)
+        {
+            finite(prefix, at + "[" + i + "]", node.get(i));
+        }
     }
 
     private static void inRange(final String name, final Range range, final double value, final String shown)
@@ -655,6 +738,14 @@ final class RunRules
         {
             throw fail(b.name(HICCUP_INTERVAL_US) + " must be in [" + MIN_HICCUP_INTERVAL_US + ", " +
                 MAX_HICCUP_INTERVAL_US + "] us: " + hiccupUs);
+        }
+        try
+        {
+            PacketTapChoice.parse(b.get(PACKET_TAP));
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw fail(e.getMessage());
         }
         serverMetrics(b);
     }

@@ -13,12 +13,14 @@ import static io.tokenclock.contract.Schema.stringMap;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOption;
 
 /**
@@ -77,7 +79,7 @@ public final class ContractSchema
         .field("seed", integer(0, Long.MAX_VALUE))
         .requiredField("target", object()
             .requiredField("url", string())
-            .field("endpoint", oneOf("chat", "completions"))
+            .field("endpoint", oneOf(Arrays.stream(Api.values()).map(Api::word).toArray(String[]::new)))
             .field("headers", stringMap())
             .field("api_key_env", string())
             .field("wait_ready_s", number(0, false, HUGE)))
@@ -91,6 +93,8 @@ public final class ContractSchema
                 // its range (the OpenAI API's) is config.RunRules's, as for --temperature
                 .field("temperature", number(-HUGE, false, HUGE))
                 .field("ignore_eos", bool())
+                .field("reasoning_effort", string())
+                .field("thinking_tokens", integer(0, 100_000_000))
                 .field("extra_body", jsonObject())))
         .field("runtime", object()
             .field("engine", string())
@@ -125,12 +129,14 @@ public final class ContractSchema
             .field("sessions", object()
                 .field("turns", DIST)
                 .field("think_time_ms", DIST)
+                .field("chain", oneOf("history", "previous_response_id"))
                 .field("sticky", bool()))
             .field("agent", object()
                 .field("tools", listOf(jsonObject(), 1))
                 .field("max_steps", integer(1, 1000))
                 .field("max_retries", integer(0, 100))
                 .field("tool_command", listOf(string(), 1))
+                .field("tool_pass_env", listOf(string(), 0))
                 .field("tool_timeout_ms", number(0, true, HUGE))
                 .field("tool_results_file", string())
                 .field("tool_latency_ms", DIST)

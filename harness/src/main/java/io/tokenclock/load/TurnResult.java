@@ -11,9 +11,19 @@ import java.util.List;
  * @param toolCalls    tool calls the model asked for, in order; empty for a final answer.
  * @param finishReason {@code stop}, {@code length}, {@code tool_calls}, ..., or null.
  * @param endNs        end of the response, on the run's clock.
+ * @param responseId   the server's id of the response, or null (a Responses API session chains the next turn to it).
  */
-public record TurnResult(boolean ok, String text, List<ToolCall> toolCalls, String finishReason, long endNs)
+public record TurnResult(boolean ok, String text, List<ToolCall> toolCalls, String finishReason, long endNs,
+    String responseId)
 {
+    /** A turn's result without the response's id. */
+    public TurnResult(
+        final boolean ok, final String text, final List<ToolCall> toolCalls, final String finishReason,
+        final long endNs)
+    {
+        this(ok, text, toolCalls, finishReason, endNs, null);
+    }
+
     /** One tool call: its id, the function's name, and its arguments (JSON text as the model wrote it). */
     public record ToolCall(String id, String name, String arguments)
     {

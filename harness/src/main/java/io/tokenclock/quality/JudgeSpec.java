@@ -9,6 +9,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.util.Sha256;
@@ -109,8 +110,8 @@ public record JudgeSpec(String url, String model, String revision, String rubric
 
     private static Endpoint endpoint(final String url)
     {
-        final Endpoint e = Endpoint.parse(url, Endpoint.Api.CHAT, "quality.judge.url");
-        if (e.api() != Endpoint.Api.CHAT)
+        final Endpoint e = Endpoint.parse(url, Api.CHAT, "quality.judge.url");
+        if (e.api() != Api.CHAT)
         {
             throw new IllegalArgumentException("quality.judge.url: the judge is asked through /chat/completions; " +
                 "give its API base (ending in /v1): " + Redaction.url(url));

@@ -147,6 +147,15 @@ public final class RequestSlot extends RequestSlotRhsPadding
      */
     public int staleResends;
     public long usageCompletionTokens = -1;
+    /**
+     * The prompt's tokens the server read from its prompt cache, as its usage said ({@code cached_tokens} of the
+     * OpenAI APIs, {@code cache_read_input_tokens} of Anthropic's), or -1 when it did not say.
+     */
+    public long cachedTokens = -1;
+    /** The output's reasoning tokens as the server's usage counted them (Responses), or -1 when it did not say. */
+    public long usageReasoningTokens = -1;
+    /** Events of a type the API's grammar does not know: counted, never a failure. */
+    public int unknownEvents;
     /** The engine's prompt time as the server reported it ({@code timings.prompt_ms}), in ns, or -1. */
     public long enginePromptNs = -1;
     /** The engine's decode time, first generated token to last ({@code timings.predicted_ms}), in ns, or -1. */
@@ -223,6 +232,9 @@ public final class RequestSlot extends RequestSlotRhsPadding
         retries429 = 0;
         staleResends = 0;
         usageCompletionTokens = -1;
+        cachedTokens = -1;
+        usageReasoningTokens = -1;
+        unknownEvents = 0;
         enginePromptNs = -1;
         engineDecodeNs = -1;
         enginePredictedTokens = -1;

@@ -3,6 +3,7 @@ package io.tokenclock.recording;
 import java.nio.charset.StandardCharsets;
 
 import io.tokenclock.framing.ChunkParser;
+import io.tokenclock.framing.EventParser;
 import io.tokenclock.framing.SseEventHandler;
 import io.tokenclock.framing.SseFramer;
 import io.tokenclock.text.UntrustedText;
@@ -12,9 +13,11 @@ import io.tokenclock.text.UntrustedText;
  * <p>
  * The transport calls {@link #begin} when it sends a request, {@link #onBytes} for every read of the response body
  * with the stamp it took as the read arrived, and {@link #finish} once when the response ends or fails. In between,
- * each SSE event is framed ({@link SseFramer}), its JSON scanned ({@link ChunkParser}), its raw text appended to the
- * slot, and, if it carries a generated token, published as a fixed-size record to the collector ({@link
- * ChunkRecords}). None of that allocates once the slot's buffers have grown to the workload.
+ * each SSE event is framed ({@link SseFramer}), its JSON scanned by the API's grammar (an {@link EventParser}:
+ * {@link ChunkParser} for chat and completions, the Responses and Messages grammars for theirs), its raw text appended
+ * to the slot, and, if it carries a generated token, published as a fixed-size record to the collector ({@link
+ * ChunkRecords}). None of that allocates once the slot's buffers have grown to the workload. Events of a type the
+ * grammar does not know are counted on the slot ({@link RequestSlot#unknownEvents}) and otherwise ignored.
  * <p>
  * Per-chunk token counts are known only when the server reports cumulative {@code usage} on content chunks (vLLM's
  * {@code continuous_usage_stats}); otherwise a chunk's count is {@link RequestSlot#TOKENS_UNKNOWN}.
@@ -25,28 +28,34 @@ public final class StreamRecorder implements SseEventHandler
 {
     private final ChunkRecords records;
     private final SseFramer framer;
-    private final ChunkParser parser = new ChunkParser();
+    private final EventParser parser;
 
     private RequestSlot slot;
     private int contentChunks;
+    /** Content chunks recorded over every request of this recorder: the transport counts them per read. */
+    private long contentChunksEver;
     private long lastCompletionTokens;
     private boolean cancelDue;
     private final int maxEventBytes;
     private final int maxOutputBytes;
     private long overflowsBefore;
 
+    /** A recorder of chat (or completions) streams without limits: the chat grammar, {@link ChunkParser}. */
     public StreamRecorder(final ChunkRecords records)
     {
-        this(records, SseFramer.DEFAULT_MAX_EVENT_BYTES, Integer.MAX_VALUE);
+        this(records, new ChunkParser(), SseFramer.DEFAULT_MAX_EVENT_BYTES, Integer.MAX_VALUE);
     }
 
     /**
+     * @param parser         the API's event grammar, this recorder's own (a parser is not shared between threads).
      * @param maxEventBytes  the longest SSE event kept; a longer one makes the request {@link #oversize()}.
      * @param maxOutputBytes the most text (answer, reasoning, tool calls, each) kept per request; the same.
      */
-    public StreamRecorder(final ChunkRecords records, final int maxEventBytes, final int maxOutputBytes)
+    public StreamRecorder(
+        final ChunkRecords records, final EventParser parser, final int maxEventBytes, final int maxOutputBytes)
     {
         this.records = records;
+        this.parser = parser;
         this.framer = new SseFramer(this, Math.min(4096, maxEventBytes), maxEventBytes);
         this.maxEventBytes = maxEventBytes;
         this.maxOutputBytes = maxOutputBytes;
@@ -71,6 +80,22 @@ public final class StreamRecorder implements SseEventHandler
         slot.outputCapBytes = maxOutputBytes;
         framer.reset();
         overflowsBefore = framer.overflowCount();
+    }
+
+    /**
+     * @return the content chunks this recorder has published, over all its requests: a transport that reads its bytes
+     * piece by piece learns, from the difference, which pieces carried content (their stamps are what a chunk's gaps
+     * are made of).
+     */
+    public long contentChunksEver()
+    {
+        return contentChunksEver;
+    }
+
+    /** @return the content chunks published for the request being recorded (or the last one) so far. */
+    public int contentChunks()
+    {
+        return contentChunks;
     }
 
     /** @return the slot being recorded, or null between requests. */
@@ -194,7 +219,8 @@ public final class StreamRecorder implements SseEventHandler
         s.errorClass = error;
         s.status = statusOf(error);
         final String why = detail != null ? detail : error == ErrorClass.TRUNCATED ?
-            "the stream ended cleanly with neither a finish_reason nor [DONE]: the answer may be cut short" :
+            "the stream ended cleanly with neither a finish reason nor its end event ([DONE], response.completed, " +
+            "message_stop): the answer may be cut short" :
             error == ErrorClass.NO_CONTENT ? "the response ended cleanly without a generated token" : null;
         if (why != null && s.errorDetail == null)
         {
@@ -245,7 +271,7 @@ public final class StreamRecorder implements SseEventHandler
         {
             return;
         }
-        final ChunkParser p = parser;
+        final EventParser p = parser;
         if (!p.parse(data, offset, length))
         {
             s.malformedEvents++;
@@ -257,8 +283,8 @@ public final class StreamRecorder implements SseEventHandler
         }
         if (p.isDone())
         {
+            // [DONE] carries nothing more; the Responses and Messages end events carry usage and the finish reason
             s.doneSeen = true;
-            return;
         }
         if (p.isError() || errorType)
         {
@@ -267,6 +293,15 @@ public final class StreamRecorder implements SseEventHandler
             {
                 s.errorDetail = "error event: " + abbreviate(data, offset, length);
             }
+        }
+        if (p.isUnknown())
+        {
+            // an event whose type the grammar does not know is counted, never failed (an `event: error` is no such)
+            if (!errorType)
+            {
+                s.unknownEvents++;
+            }
+            return;
         }
         if (s.responseIdLength == 0 && p.idOffset() >= 0)
         {
@@ -283,10 +318,18 @@ public final class StreamRecorder implements SseEventHandler
             tokens = (int)(completion - lastCompletionTokens);
             lastCompletionTokens = completion;
             s.usageCompletionTokens = completion;
+            if (p.reasoningTokens() >= 0)
+            {
+                s.usageReasoningTokens = p.reasoningTokens();
+            }
         }
         if (p.promptTokens() >= 0)
         {
             s.usagePromptTokens = p.promptTokens();
+            if (p.cachedTokens() >= 0)
+            {
+                s.cachedTokens = p.cachedTokens();
+            }
         }
         if (p.engineDecodeNs() >= 0 || p.enginePromptNs() >= 0 || p.enginePredictedTokens() >= 0)
         {
@@ -317,6 +360,7 @@ public final class StreamRecorder implements SseEventHandler
             }
             records.publishChunk(s.index(), ns, tokens, flags);
             contentChunks++;
+            contentChunksEver++;
             if (s.cancelAfterChunks > 0 && contentChunks >= s.cancelAfterChunks)
             {
                 cancelDue = true;

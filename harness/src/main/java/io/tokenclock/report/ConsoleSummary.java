@@ -110,7 +110,7 @@ public final class ConsoleSummary
             UntrustedText.oneLine(r.target().model()));
         if (r.partial())
         {
-            out.println("PARTIAL: " + r.partialReason());
+            out.println("PARTIAL: " + UntrustedText.escaped(r.partialReason(), Integer.MAX_VALUE));
         }
         if (r.target().endpoint().tls() && r.options().target().insecure())
         {
@@ -373,13 +373,7 @@ public final class ConsoleSummary
                 "client ran out of file descriptors (ulimit -n), so the client, not the server, was the limit; " +
                 "raise the limit or set --max-concurrency", refused));
         }
-        final List<String> client = ClientShaping.causes(ClientShaping.of(r),
-            r.options().measurement().hiccupWarnFraction());
-        if (!client.isEmpty())
-        {
-            warnings.add("the client machine may be shaping these figures: " + String.join("; ", client) +
-                " (record.json measurement)");
-        }
+        ClientShaping.warning(r).ifPresent(warnings::add);
         final long limited = r.counts().errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
         if (limited > 0 && r.options().target().retries429() == 0)
         {
@@ -439,12 +433,15 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "stamping: user (kernel stamps were asked: %s)%n", s.fallbackReason());
         }
         final StampingReport.PacketTap tap = s.packetTap();
-        if (tap != null)
+        if (tap != null && tap.open())
         {
-            out.println(tap.error() != null ? "stamping: no packet tap on " + tap.interfaceName() + " (" +
-                tap.error() + ")" : String.format(Locale.ROOT, "stamping: packet tap on %s: %d reads took their " +
-                "own segment's arrival (%d kept the socket's), %d packets, %d dropped", tap.interfaceName(),
-                tap.reads(), tap.missed(), tap.packets(), tap.drops()));
+            out.printf(Locale.ROOT, "stamping: packet tap on %s: %d reads took their own segment's arrival (%d kept " +
+                "the socket's), %d packets, %d dropped%n", tap.interfaceName(), tap.reads(), tap.missed(),
+                tap.packets(), tap.drops());
+        }
+        else if (tap != null && tap.error() != null)
+        {
+            out.println("stamping: no packet tap on " + tap.interfaceName() + " (" + tap.error() + ")");
         }
         final StampingReport.SendDelay send = s.sendDelay();
         if (send != null && send.requests() > 0)
@@ -481,6 +478,12 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); " +
                 "TTFT counts from the last send, TTFT from schedule from the first intended start%n",
                 r.counts().get(Counter.RETRIES_429), o.target().retries429());
+        }
+        if (r.counts().get(Counter.UNKNOWN_EVENTS) > 0)
+        {
+            out.printf(Locale.ROOT, "note: %d events of a type the %s grammar does not know were counted and " +
+                "skipped (unknown_events in requests.jsonl; none failed a request)%n",
+                r.counts().get(Counter.UNKNOWN_EVENTS), r.target().endpoint().api().word());
         }
         if (r.counts().get(Counter.STALE_CONNECTION_RESENDS) > 0)
         {

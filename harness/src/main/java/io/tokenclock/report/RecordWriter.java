@@ -45,8 +45,8 @@ import io.tokenclock.workload.CancellationRule;
 public final class RecordWriter
 {
     /** Version of the metric definitions in docs/METRICS.md that this build implements. */
-    public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
-    public static final int RECORD_FORMAT = 5;
+    public static final String FORMULAS_VERSION = RunRecord.FORMULAS;
+    public static final int RECORD_FORMAT = RunRecord.FORMAT;
 
     private static final ObjectMapper JSON = RecordJson.JSON;
     private static final String BOUNDARY = "client-side: from the client's write of the request to arrival of " +
@@ -92,6 +92,8 @@ public final class RecordWriter
         require(gaps, !r.partial(), "partial: " + r.partialReason() + " (the record does not cover the whole " +
             "planned run: run it to the end)");
         QualitySection.gaps(r, gaps);
+        StampingSection.compromised(r.provenance().stamping(), r.clientHealth().stampingSaturation())
+            .ifPresent(line -> gaps.add("measurement.stamping: " + line));
         final RunRecord.Contract contractSection = new RunRecord.Contract(
             o.output().contractPath() == null ? null : o.output().contractPath().toString(),
             o.output().contract() == null ? null : o.output().contract().deepCopy());
@@ -124,7 +126,7 @@ public final class RecordWriter
         require(gaps, declared.has("engine") && declared.has("version") && declared.has("precision"),
             "runtime.declared engine, version and precision (contract: runtime)");
         return new RunRecord.Runtime(r.target().endpoint().shownCompletionUrl(),
-            r.target().endpoint().api().name().toLowerCase(Locale.ROOT),
+            r.target().endpoint().api().word(),
             new LinkedHashMap<>(r.target().server().engineHeaders()), r.target().server().modelsResponse(),
             declared.isMissingNode() ? null : declared.deepCopy());
     }
@@ -189,7 +191,7 @@ public final class RecordWriter
         return new MeasurementSection(BOUNDARY, r.target().endpoint().isLoopback() ? "loopback" : "remote",
             r.target().endpoint().tls() ? r.options().tlsTrust().describe() : null,
             JSON.valueToTree(r.provenance().connectRtt()), CLOCK, StampingSection.transport(r.provenance()),
-            StampingSection.json(r.provenance().stamping()), FIRST_TOKEN_RULE, TOKEN_COUNTS,
+            StampingSection.json(r.provenance().stamping(), h.stampingSaturation()), FIRST_TOKEN_RULE, TOKEN_COUNTS,
             "docs/METRICS.md, " + FORMULAS_VERSION, HISTOGRAMS, r.energy() == null ? null : r.energy().powerBoundary(),
             clientThreads(r, h), clientJitter(h), new MeasurementSection.ClientGc(List.copyOf(h.gcCollectors()),
             h.gcCount(), h.gcTotalMs(), h.gcMaxMs(), h.gcConcurrentCycles(), h.gcConcurrentMs()),

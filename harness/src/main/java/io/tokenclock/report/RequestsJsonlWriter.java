@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import com.fasterxml.jackson.core.JsonEncoding;
@@ -12,12 +11,14 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.json.Json;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestListener;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.result.AnswerText;
+import io.tokenclock.util.WholeFile;
 
 /**
  * Writes {@code requests.jsonl}: one JSON object per finished request, warmup included and flagged. Lines collect in
@@ -42,13 +43,22 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     /** Scratch for {@link #ms}: a long's digits, a point, three decimals. */
     private final char[] digits = new char[24];
     private final boolean saveText;
+    /** The API every line names ({@code api}), as its word. */
+    private final String api;
     private IOException failure;
 
-    /** Opens {@code file} for requests.jsonl; {@code saveText} keeps each answer's text in its line. */
+    /** Opens {@code file} for requests.jsonl of a chat run; {@code saveText} keeps each answer's text in its line. */
     public RequestsJsonlWriter(final Path file, final boolean saveText) throws IOException
     {
-        this.out = Files.newOutputStream(file);
+        this(file, saveText, Api.CHAT);
+    }
+
+    /** Opens {@code file} for requests.jsonl of a run on {@code api}; {@code saveText} keeps each answer's text. */
+    public RequestsJsonlWriter(final Path file, final boolean saveText, final Api api) throws IOException
+    {
+        this.out = WholeFile.replace(file);
         this.saveText = saveText;
+        this.api = api.word();
         this.generator = FACTORY.createGenerator(lines, JsonEncoding.UTF8);
         generator.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
         // Lines are separated by the newline written after each object, not by Jackson's default root separator.
@@ -127,9 +137,10 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     }
 
     /** Which request it was, how it ended, and on which connection. */
-    private static void identity(final JsonGenerator g, final RequestSlot s) throws IOException
+    private void identity(final JsonGenerator g, final RequestSlot s) throws IOException
     {
         g.writeNumberField("id", s.requestId);
+        g.writeStringField("api", api);
         if (s.responseIdLength > 0)
         {
             g.writeFieldName("response_id");
@@ -203,9 +214,12 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         g.writeStringField("token_count_source", m.tokenCountSource);
         longOrNull(g, "usage_prompt_tokens", s.usagePromptTokens);
         longOrNull(g, "usage_completion_tokens", s.usageCompletionTokens);
+        longOrNull(g, "cached_tokens", s.cachedTokens);
+        longOrNull(g, "usage_reasoning_tokens", s.usageReasoningTokens);
         longOrNull(g, "harness_output_tokens", s.harnessOutputTokens);
         g.writeStringField("finish_reason", finishReason(s.finishReason));
         g.writeBooleanField("done_marker", s.doneSeen);
+        g.writeNumberField("unknown_events", s.unknownEvents);
         g.writeBooleanField("late", s.late);
         g.writeBooleanField("truncated", s.truncated || s.errorClass == ErrorClass.TRUNCATED);
     }

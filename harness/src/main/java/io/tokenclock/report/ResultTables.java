@@ -20,6 +20,7 @@ import io.tokenclock.results.RepetitionSet;
 import io.tokenclock.results.Result;
 import io.tokenclock.results.RunResultDir;
 import io.tokenclock.results.Sweep;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * What {@code tokenclock record DIR} prints for any result: a run's (or a merged run's) record block; a repetition
@@ -41,18 +42,36 @@ public final class ResultTables
     private static final String POOLED_ROW = "%-22s %9s %12s %12s %12s %12s %12s %s%n";
     private static final int NOT_POOLED_LINES = 3;
 
-    /** @return the text for {@code result}; server-sent text escaped. */
+    /**
+     * @return the text for {@code result}. Every string in it came from a file (a peer's, or one anyone may edit), so
+     * a field that must keep to its line is escaped where it is set ({@link UntrustedText#oneLine}), and the whole is
+     * escaped again but for its line feeds: no byte of a file acts on the terminal, whichever field carried it. A set
+     * that is not whole (stopped by a signal, or by {@code kill -9} while it was in progress) says so first, as a
+     * partial run's record does.
+     */
     public static String render(final Result result) throws IOException
+    {
+        return UntrustedText.lines(layout(result));
+    }
+
+    private static String layout(final Result result) throws IOException
     {
         return switch (result)
         {
             case RunResultDir run -> RecordBlock.render(run.record());
             case Merged merged -> RecordBlock.render(merged.record());
-            case RepetitionSet reps -> repetitions(reps);
-            case AbResult ab -> ab(ab);
-            case Sweep sweep -> sweep(sweep);
+            case RepetitionSet reps -> partialSet(reps) + repetitions(reps);
+            case AbResult ab -> partialSet(ab) + ab(ab);
+            case Sweep sweep -> partialSet(sweep) + sweep(sweep);
             case Imported imported -> imported(imported);
         };
+    }
+
+    /** @return {@code PARTIAL SET: why} and a newline for a set that is not whole, else nothing. */
+    private static String partialSet(final Result set)
+    {
+        return set.partial() == null ? "" : "PARTIAL SET: " + UntrustedText.escaped(set.partial(),
+            Integer.MAX_VALUE) + "\n";
     }
 
     /**
@@ -110,7 +129,7 @@ public final class ResultTables
             final JsonNode f = e.getValue();
             final double mean = f.path("mean").asDouble(Double.NaN);
             final double stdev = f.path("stdev").asDouble(Double.NaN);
-            sb.append(String.format(Locale.ROOT, REPETITION_ROW, e.getKey(), number(mean), number(stdev),
+            sb.append(String.format(Locale.ROOT, REPETITION_ROW, field(e.getKey()), number(mean), number(stdev),
                 mean != 0 ? String.format(Locale.ROOT, "%.1f%%", 100 * stdev / mean) : "-", interval(f.path("ci95")),
                 caveat(f), interval(f.path("ci95_t")), f.path("excluded_repetitions").isEmpty() ? "-" : "reps " +
                     f.path("excluded_repetitions")));
@@ -126,7 +145,7 @@ public final class ResultTables
     {
         if (f.path("ci95_caveat").isTextual())
         {
-            return f.path("ci95_caveat").asText();
+            return field(f.path("ci95_caveat").asText());
         }
         return f.path("ci95_is_range").asBoolean(false) ? "range" : "";
     }
@@ -141,32 +160,38 @@ public final class ResultTables
         {
             return sb.append("  no ab.json: the A/B was stopped before its end\n").toString();
         }
-        sb.append(String.format(Locale.ROOT, "  A = %s, B = %s%n", j.path("variants").path("A").asText(),
-            j.path("variants").path("B").asText()));
+        sb.append(String.format(Locale.ROOT, "  A = %s, B = %s%n", field(j.path("variants").path("A").asText()),
+            field(j.path("variants").path("B").asText())));
         sb.append(String.format(Locale.ROOT, AB_ROW, "figure", "mean A", "mean B", "B - A", "rel", "bootstrap ci95",
             "t ci95", "verdict"));
         for (final Iterator<Map.Entry<String, JsonNode>> it = j.path("figures").properties().iterator(); it.hasNext(); )
         {
             final Map.Entry<String, JsonNode> e = it.next();
             final JsonNode f = e.getValue();
-            sb.append(String.format(Locale.ROOT, AB_ROW, e.getKey(), number(f.path("mean_a").asDouble(Double.NaN)),
-                number(f.path("mean_b").asDouble(Double.NaN)), number(f.path("difference").asDouble(Double.NaN)),
-                f.path("relative").isNumber() ? String.format(Locale.ROOT, "%.1f%%", 100 *
-                    f.path("relative").asDouble()) : f.path("mean_b").asDouble(Double.NaN) == 0 ? "0 vs 0" : "base 0",
-                interval(f.path("ci95")), interval(f.path("ci95_t")), verdict(f)));
+            sb.append(String.format(Locale.ROOT, AB_ROW, field(e.getKey()),
+                number(f.path("mean_a").asDouble(Double.NaN)), number(f.path("mean_b").asDouble(Double.NaN)),
+                number(f.path("difference").asDouble(Double.NaN)), f.path("relative").isNumber() ?
+                    String.format(Locale.ROOT, "%.1f%%", 100 * f.path("relative").asDouble()) :
+                    f.path("mean_b").asDouble(Double.NaN) == 0 ? "0 vs 0" : "base 0",
+                interval(f.path("ci95")), interval(f.path("ci95_t")), field(verdict(f))));
         }
         return sb.toString();
     }
 
     /**
-     * @return a figure's verdict: the file's own ({@code verdict}); for a file written before Welch's check, from
-     * {@code exceeds_noise}, said to rest on the bootstrap alone.
+     * @return a figure's verdict: the file's own ({@code verdict}); none where the file has no interval (fewer than 2
+     * whole runs a side); for a file written before Welch's check, from {@code exceeds_noise}, said to rest on the
+     * bootstrap alone.
      */
     public static String verdict(final JsonNode f)
     {
         if (f.path("verdict").isTextual())
         {
             return f.path("verdict").asText();
+        }
+        if (!f.path("exceeds_noise").isBoolean())
+        {
+            return AbReport.NO_VERDICT;
         }
         return f.path("exceeds_noise").asBoolean(false) ? "differs (bootstrap alone: written before the t check)" :
             "within noise";
@@ -177,8 +202,9 @@ public final class ResultTables
         final StringBuilder sb = new StringBuilder();
         final JsonNode j = sweep.sweep();
         sb.append(String.format(Locale.ROOT, "sweep: %s, %s loop, %d points of %s s%s%n", sweep.path(),
-            j.path("loop").asText(j.path("mode").asText("?")), j.path("points").size(),
-            load(j.path("point_duration_s")), j.path("slo").isTextual() ? ", SLO " + j.get("slo").asText() : ""));
+            field(j.path("loop").asText(j.path("mode").asText("?"))), j.path("points").size(),
+            load(j.path("point_duration_s")), j.path("slo").isTextual() ? ", SLO " +
+            field(j.get("slo").asText()) : ""));
         sb.append(String.format(Locale.ROOT, SWEEP_ROW, "offered", "req/s", "ttft p50", "ttft p99", "tpot p50",
             "tpot p99", "out tok/s", "goodput", "errors", "cancel"));
         for (final JsonNode p : j.path("points"))
@@ -188,20 +214,16 @@ public final class ResultTables
                 fixed(p, "tpot_p99_ms", 2), fixed(p, "output_tokens_per_s", 1), fixed(p, "goodput_rps", 2),
                 p.path("errors").asText("-"), p.path("cancelled").asText("-")));
         }
-        if (j.path("partial").isTextual())
-        {
-            sb.append("PARTIAL: ").append(j.get("partial").asText()).append('\n');
-        }
         final JsonNode k = j.path("knee");
         sb.append("knee (TTFT p99 factor): ").append(k.path("latency_factor").path("offered").isNumber() ?
             load(k.path("latency_factor").path("offered")) : "not reached").append('\n');
         sb.append("knee (two-segment fit): ").append(k.path("throughput_fit").path("offered").isNumber() ?
             load(k.path("throughput_fit").path("offered")) + (k.path("throughput_fit").path("saturated")
             .asBoolean(true) ? "" : " (not saturated: no knee)") : "none").append('\n');
-        k.path("warnings").forEach(w -> sb.append("warning: ").append(w.asText()).append('\n'));
+        k.path("warnings").forEach(w -> sb.append("warning: ").append(field(w.asText())).append('\n'));
         if (k.path("advice").isTextual())
         {
-            sb.append("which knee: ").append(k.get("advice").asText()).append('\n');
+            sb.append("which knee: ").append(field(k.get("advice").asText())).append('\n');
         }
         sb.append("max goodput: ").append(j.path("max_goodput").isObject() ? String.format(Locale.ROOT,
             "%.2f req/s at %s", j.get("max_goodput").path("goodput_rps").asDouble(),
@@ -216,7 +238,7 @@ public final class ResultTables
     {
         if (!n.isNumber())
         {
-            return n.asText("-");
+            return field(n.asText("-"));
         }
         final String s = String.format(Locale.ROOT, "%.4g", n.asDouble());
         return s.contains("e") || !s.contains(".") ? s : s.replaceAll("0+$", "").replaceAll("\\.$", "");
@@ -228,21 +250,28 @@ public final class ResultTables
         final StringBuilder sb = new StringBuilder();
         for (final PeerRun run : imported.peers())
         {
-            sb.append(String.format(Locale.ROOT, "imported: %s (%s)%n", imported.path(), run.shape()));
+            sb.append(String.format(Locale.ROOT, "imported: %s (%s)%n", imported.path(), field(run.shape())));
             sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %12s  %s%n", "metric (ms)", "peer p50",
                 "peer p99", "tokenclock p50", "tokenclock p99", "peer's definition"));
             for (final Map.Entry<String, Dist> e : run.reported().entrySet())
             {
                 final Dist ours = run.record() == null || run.record().report() == null ? null :
                     run.record().report().distributions().get(e.getKey());
-                sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %12s  %s%n", e.getKey(),
+                sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %12s  %s%n", field(e.getKey()),
                     number(e.getValue().figure("p50")), number(e.getValue().figure("p99")),
                     ours == null ? "-" : number(ours.figure("p50")), ours == null ? "-" : number(ours.figure("p99")),
-                    run.definitions().getOrDefault(e.getKey(), "as tokenclock")));
+                    field(run.definitions().getOrDefault(e.getKey(), "as tokenclock"))));
             }
-            run.notes().forEach(n -> sb.append("  note: ").append(n).append('\n'));
+            // a note quotes the file (AIPerf's start_time): one line each
+            run.notes().forEach(n -> sb.append("  note: ").append(field(n)).append('\n'));
         }
         return sb.toString();
+    }
+
+    /** @return a string field of a file, kept to its line. */
+    private static String field(final String s)
+    {
+        return UntrustedText.escaped(s, Integer.MAX_VALUE);
     }
 
     private static String interval(final JsonNode ci)

@@ -112,7 +112,8 @@ final class Measurement implements AutoCloseable, RequestListener
             .map(name -> new GroupStats(name, RunShape.sloFor(options, name))).toArray(GroupStats[]::new);
         this.pool = new SlotPool(options.maxInFlight());
         this.wallStartNs = clock.nanoTime();
-        this.jsonl = new RequestsJsonlWriter(target.outputDir().resolve("requests.jsonl"), options.output().saveText());
+        this.jsonl = new RequestsJsonlWriter(target.outputDir().resolve("requests.jsonl"), options.output().saveText(),
+            target.endpoint().api());
         this.jfr = options.output().jfrEvents() ? RequestRecording.start(target.outputDir()) : null;
         if (options.load().sticky() && options.load().users() != null)
         {
@@ -352,6 +353,7 @@ final class Measurement implements AutoCloseable, RequestListener
         v.put(Counter.TRUNCATED, c.get(Collector.MEASURED_TRUNCATED));
         v.put(Counter.RETRIES_429, c.get(Collector.MEASURED_RETRIES_429));
         v.put(Counter.STALE_CONNECTION_RESENDS, c.get(Collector.MEASURED_STALE_RESENDS));
+        v.put(Counter.UNKNOWN_EVENTS, c.get(Collector.MEASURED_UNKNOWN_EVENTS));
         v.put(Counter.RING_FULL_WAITS, records.fullWaits());
         v.put(Counter.CLAMPED_VALUES, recorders.clampedCount());
         v.put(Counter.WASTED_INPUT_TOKENS, c.get(Collector.MEASURED_WASTED_INPUT_TOKENS));

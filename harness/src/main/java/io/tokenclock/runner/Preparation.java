@@ -7,9 +7,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.result.ClientHost;
 import io.tokenclock.result.ServerInfo;
+import io.tokenclock.secrets.KnownSecrets;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.Workload;
@@ -52,6 +55,7 @@ final class Preparation
     {
         final Endpoint endpoint = Endpoint.parse(options.target().url(), options.target().api());
         final Map<String, String> headers = requestHeaders(options, endpoint);
+        rememberCredentials(options, headers);
         final ServerProbe probe = new ServerProbe(endpoint, headers, options.limits(), options.tlsTrust())
             .waitingReady(options.target().waitReadyS());
         ServerInfo server = options.target().preflight() ? probe.modelsWhenReady(err) : ServerInfo.NONE;
@@ -98,8 +102,8 @@ final class Preparation
     private static RequestBodyFactory bodies(
         final RunOptions options, final Endpoint endpoint, final String model, final int maxTokens)
     {
-        return new RequestBodyFactory(endpoint.api() == Endpoint.Api.CHAT, model, maxTokens, false,
-            options.model().temperature(), RequestBodyFactory.parseExtraBody(options.model().extraBody()));
+        return new RequestBodyFactory(endpoint.api(), model, maxTokens, Workloads.decoding(options.model(), false),
+            RequestBodyFactory.parseExtraBody(options.model().extraBody()));
     }
 
     /**
@@ -132,14 +136,48 @@ final class Preparation
     }
 
     /**
-     * Extra headers plus one Authorization, if none was given: Basic from the URL's user information when it has
-     * some (the most explicit), else the bearer token from the API key's environment variable, if set. Credentials
-     * never leave this map.
+     * Tells {@link KnownSecrets} every credential the run holds, before anything is sent: what its requests carry
+     * (every header, the Authorization made from a key or the URL's user information), the URLs it calls (the
+     * target, the metrics page, the cache flush, a DCGM exporter, the judge) and the judge's key. A server that echoes
+     * one in what it answers, on any path, then has it redacted ({@code text.UntrustedText}).
+     */
+    static void rememberCredentials(final RunOptions o, final Map<String, String> requestHeaders)
+    {
+        requestHeaders.forEach(KnownSecrets::rememberHeader);
+        final String key = o.target().apiKeyEnv() == null ? null : System.getenv(o.target().apiKeyEnv());
+        KnownSecrets.remember(key == null ? null : key.strip());
+        KnownSecrets.rememberUrl(o.target().url());
+        KnownSecrets.rememberUrl(o.serverMetricsUrl());
+        KnownSecrets.rememberUrl(o.state().flushUrl());
+        o.power().sources().stream().filter(p -> p.location() != null && p.location().contains("://"))
+            .forEach(p -> KnownSecrets.rememberUrl(p.location()));
+        final JudgeSpec judge = o.quality().rule() == null ? null : o.quality().rule().judge();
+        if (judge != null)
+        {
+            KnownSecrets.rememberUrl(judge.url());
+            final String judgeKey = judge.apiKeyEnv() == null ? null : System.getenv(judge.apiKeyEnv());
+            KnownSecrets.remember(judgeKey == null ? null : judgeKey.strip());
+        }
+    }
+
+    /**
+     * Extra headers, then the API's own ({@code anthropic-version} for the Messages API) unless given, then one
+     * credential if none was given: Basic from the URL's user information when it has some (the most explicit), else
+     * the API key from its environment variable, if set, in the API's key header ({@code Authorization: Bearer}, or
+     * {@code x-api-key} for the Messages API). Credentials never leave this map.
      */
     static Map<String, String> requestHeaders(final RunOptions o, final Endpoint endpoint)
     {
         final Map<String, String> headers = new LinkedHashMap<>(o.target().headers());
-        if (headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase("authorization")))
+        final Api api = endpoint.api();
+        api.fixedHeaders().forEach((name, value) ->
+        {
+            if (!has(headers, name))
+            {
+                headers.put(name, value);
+            }
+        });
+        if (has(headers, "authorization") || has(headers, api.keyHeader()))
         {
             return headers;
         }
@@ -150,8 +188,13 @@ final class Preparation
         }
         else if (key != null && !key.isBlank())
         {
-            headers.put("authorization", "Bearer " + key.strip());
+            headers.put(api.keyHeader(), api.keyHeaderValue(key.strip()));
         }
         return headers;
+    }
+
+    private static boolean has(final Map<String, String> headers, final String name)
+    {
+        return headers.keySet().stream().anyMatch(h -> h.equalsIgnoreCase(name));
     }
 }

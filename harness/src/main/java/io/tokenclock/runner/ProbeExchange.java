@@ -233,7 +233,10 @@ final class ProbeExchange implements HttpResponse.BodyHandler<Void>, HttpRespons
         notifyAll();
     }
 
-    /** Finds the first {@code data:} line that holds a JSON object with an {@code error} member. */
+    /**
+     * Finds the first {@code data:} line that holds a JSON object with an {@code error} member, or of type
+     * {@code error} or {@code response.failed} (the Responses API's error events carry no such member).
+     */
     private void scanForErrorEvent(final byte[] bytes)
     {
         final String text = new String(bytes, StandardCharsets.UTF_8);
@@ -266,7 +269,9 @@ final class ProbeExchange implements HttpResponse.BodyHandler<Void>, HttpRespons
         try
         {
             final JsonNode node = JSON.readTree(data);
-            return node.isObject() && node.has("error");
+            final String type = node.path("type").asText("");
+            // chat's {"error": ...}, Anthropic's {"type": "error", "error": ...}, the Responses API's typed failures
+            return node.isObject() && (node.has("error") || type.equals("error") || type.equals("response.failed"));
         }
         catch (final java.io.IOException ex)
         {

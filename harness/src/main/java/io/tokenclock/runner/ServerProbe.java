@@ -17,6 +17,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.json.Json;
 import io.tokenclock.result.ServerInfo;
 import io.tokenclock.secrets.Redaction;
@@ -328,7 +329,7 @@ public final class ServerProbe
         {
             final String detail = UntrustedText.oneLine(response.body());
             throw new UnreachableException(shown + " answered " + status + (waitReadyS > 0 && retryable(status) ?
-                "" : hint(status)) + (detail.isEmpty() ? "" : ": " + detail), retryable(status),
+                "" : hint(status, endpoint)) + (detail.isEmpty() ? "" : ": " + detail), retryable(status),
                 retryable(status) ? null : Refusal.of(Refusal.Kind.STATUS, shown, status, response.body()));
         }
         if (response.errorEvent() != null)
@@ -422,12 +423,17 @@ public final class ServerProbe
         }
     }
 
-    private static String hint(final int status)
+    private static String hint(final int status, final Endpoint endpoint)
     {
+        final Api api = endpoint.api();
         return switch (status)
         {
-            case 401, 403 -> " (check the API key: it is read from the variable named by --api-key-env)";
-            case 404 -> " (is --url the API base, ending in /v1, and --endpoint right?)";
+            case 401, 403 -> " (check the API key: it is read from the variable named by --api-key-env, " +
+                api.defaultKeyEnv() + " by default, and sent in " + api.keyHeader() + ")";
+            case 404 -> api == Api.CHAT || api == Api.COMPLETIONS ?
+                " (is --url the API base, ending in /v1, and --endpoint right?)" :
+                " (the server does not serve " + api.path() + " under the base: it may not speak the " +
+                    api.title() + "; is --url the API base, ending in /v1?)";
             case 502, 503, 504 -> " (the server is not ready: starting, loading a model, or overloaded; " +
                 "--wait-ready S waits for it)";
             case 400, 422 -> " (the server rejected the request: check --model and the body options)";

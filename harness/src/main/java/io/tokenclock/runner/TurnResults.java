@@ -34,7 +34,8 @@ public final class TurnResults
     {
         final boolean ok = slot.status == RequestSlot.STATUS_OK;
         return new TurnResult(ok, AnswerText.decode(slot.text.array(), slot.text.length()), toolCalls(slot),
-            RequestsJsonlWriter.finishReason(slot.finishReason), slot.endNs);
+            RequestsJsonlWriter.finishReason(slot.finishReason), slot.endNs,
+            slot.responseIdLength == 0 ? null : AnswerText.decode(slot.responseId, slot.responseIdLength));
     }
 
     static List<TurnResult.ToolCall> toolCalls(final RequestSlot slot)

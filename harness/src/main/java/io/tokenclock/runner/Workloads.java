@@ -10,6 +10,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.api.Api;
+import io.tokenclock.api.BodyShape;
 import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
@@ -59,9 +61,10 @@ public final class Workloads
         }
         if (o.load().users() != null)
         {
-            return new SessionWorkload(w.seed(), bodies(o, true, model, parsedExtraBody(o)), tokenizer,
+            return new SessionWorkload(w.seed(), bodies(o, endpoint.api(), model, parsedExtraBody(o)), tokenizer,
                 inputLengths(w), lengths(w.outputLengths(), null), o.model().maxTokens(),
-                lengths(w.sessionTurns(), new Fixed(3)), lengths(w.thinkTimeMs(), new Fixed(1000)), o.load().users());
+                lengths(w.sessionTurns(), new Fixed(3)), lengths(w.thinkTimeMs(), new Fixed(1000)), o.load().users())
+                .chain(w.sessionChain());
         }
         final WorkloadGenerator generator = generatorOf(o, endpoint, model, tokenizer).prefixes(w.prefixes());
         return w.cancelRate() > 0 ? generator.cancellation(new CancellationRule(w.cancelRate(), w.cancelAfterMs(),
@@ -93,10 +96,16 @@ public final class Workloads
     }
 
     private static RequestBodyFactory bodies(
-        final RunOptions o, final boolean chat, final String model, final ObjectNode extraBody)
+        final RunOptions o, final Api api, final String model, final ObjectNode extraBody)
     {
         final RunOptions.Model m = o.model();
-        return new RequestBodyFactory(chat, model, m.maxTokens(), m.ignoreEos(), m.temperature(), extraBody);
+        return new RequestBodyFactory(api, model, m.maxTokens(), decoding(m, m.ignoreEos()), extraBody);
+    }
+
+    /** @return the run's decoding settings as every body places them; {@code ignoreEos} as this body wants. */
+    static BodyShape.Decoding decoding(final RunOptions.Model m, final boolean ignoreEos)
+    {
+        return new BodyShape.Decoding(ignoreEos, m.temperature(), m.reasoningEffort(), m.thinkingTokens());
     }
 
     /**
@@ -108,7 +117,8 @@ public final class Workloads
         final AgentSpec spec = o.workload().agent();
         if (workload instanceof AgentWorkload agents && spec != null && !spec.toolCommand().isEmpty())
         {
-            agents.toolCommand(spec.toolCommand(), (long)(spec.toolTimeoutMs() * 1e6), generator::onUserTurnEnded);
+            agents.toolCommand(spec.toolCommand(), spec.toolPassEnv(), (long)(spec.toolTimeoutMs() * 1e6),
+                generator::onUserTurnEnded);
         }
     }
 
@@ -131,7 +141,7 @@ public final class Workloads
         {
             throw new IllegalStateException(ex);
         }
-        return new AgentWorkload(w.seed(), bodies(o, true, model, body), tokenizer, inputLengths(w),
+        return new AgentWorkload(w.seed(), bodies(o, Api.CHAT, model, body), tokenizer, inputLengths(w),
             lengths(w.outputLengths(), null), o.model().maxTokens(), a.maxSteps(),
             a.toolLatencyMs().distribution(), a.toolResultTokens().distribution(),
             lengths(w.thinkTimeMs(), new Fixed(1000)), o.load().users(), a.maxRetries())
@@ -157,7 +167,7 @@ public final class Workloads
     private static WorkloadGenerator generatorOf(
         final RunOptions o, final Endpoint endpoint, final String model, final Tokenizer tokenizer)
     {
-        final boolean chat = endpoint.api() == Endpoint.Api.CHAT;
+        final Api api = endpoint.api();
         final RunOptions.Workload w = o.workload();
         final Path baseDir = baseDir(o);
         final int maxTokens = o.model().maxTokens();
@@ -165,7 +175,7 @@ public final class Workloads
         {
             final Path file = baseDir != null && !w.dataset().isAbsolute() ? baseDir.resolve(w.dataset()) :
                 w.dataset();
-            return new WorkloadGenerator(w.seed(), bodies(o, chat, model, parsedExtraBody(o)), tokenizer,
+            return new WorkloadGenerator(w.seed(), bodies(o, api, model, parsedExtraBody(o)), tokenizer,
                 Datasets.load(file, w.datasetFormat()), "sharegpt".equals(w.datasetFormat()), w.blockSize(),
                 lengths(w.outputLengths(), null), maxTokens);
         }
@@ -176,11 +186,11 @@ public final class Workloads
             {
                 segments.add(new WorkloadGenerator.Segment(segment.name(), segment.weight(),
                     segment.inputLengths().distribution(), lengths(segment.outputLengths(), null),
-                    segment.correlation(), bodies(o, chat, model, mergedExtraBody(o, segment.extraBody()))));
+                    segment.correlation(), bodies(o, api, model, mergedExtraBody(o, segment.extraBody()))));
             }
             return new WorkloadGenerator(w.seed(), tokenizer, w.prompt(), segments, maxTokens);
         }
-        return new WorkloadGenerator(w.seed(), bodies(o, chat, model, parsedExtraBody(o)), tokenizer, w.prompt(),
+        return new WorkloadGenerator(w.seed(), bodies(o, api, model, parsedExtraBody(o)), tokenizer, w.prompt(),
             inputLengths(w), lengths(w.outputLengths(), null), w.lengthCorrelation(), maxTokens);
     }
 

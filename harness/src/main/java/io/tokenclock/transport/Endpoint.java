@@ -7,12 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.secrets.Redaction;
 
 /**
- * Where requests go: scheme, host, port, and the paths of the completion endpoint and of {@code /models}, derived from
- * the user's {@code --url}. The URL is the API base (ending in {@code /v1}), or a full
- * {@code .../chat/completions} or {@code .../completions} URL, which then also fixes the API kind.
+ * Where requests go: scheme, host, port, and the paths of the API's endpoint and of {@code /models}, derived from
+ * the user's {@code --url}. The URL is the API base (ending in {@code /v1}), or a full endpoint URL
+ * ({@code .../chat/completions}, {@code .../completions}, {@code .../responses}, {@code .../messages}), which then
+ * also fixes the API ({@link Api}).
  * <p>
  * A query ({@code ?api-version=...}, as Azure OpenAI wants) is sent with every request, and user information
  * ({@code https://user:pass@host}) becomes a Basic {@code Authorization} header; both may carry credentials, so
@@ -23,24 +25,6 @@ import io.tokenclock.secrets.Redaction;
  */
 public record Endpoint(String scheme, String host, int port, String basePath, Api api, String query, String userInfo)
 {
-    /** The two OpenAI-compatible streaming APIs. */
-    public enum Api
-    {
-        CHAT("/chat/completions"), COMPLETIONS("/completions");
-
-        private final String path;
-
-        Api(final String path)
-        {
-            this.path = path;
-        }
-
-        public String path()
-        {
-            return path;
-        }
-    }
-
     /**
      * Parses {@code --url}.
      *
@@ -85,15 +69,11 @@ public record Endpoint(String scheme, String host, int port, String basePath, Ap
             path = path.substring(0, path.length() - 1);
         }
         Api api = defaultApi;
-        if (path.endsWith(Api.CHAT.path()))
+        final Api named = Api.ofPathEnd(path);
+        if (named != null)
         {
-            api = Api.CHAT;
-            path = path.substring(0, path.length() - Api.CHAT.path().length());
-        }
-        else if (path.endsWith(Api.COMPLETIONS.path()))
-        {
-            api = Api.COMPLETIONS;
-            path = path.substring(0, path.length() - Api.COMPLETIONS.path().length());
+            api = named;
+            path = path.substring(0, path.length() - named.path().length());
         }
         return new Endpoint(scheme, uri.getHost(), port, path, api, uri.getRawQuery(), uri.getRawUserInfo());
     }

@@ -12,6 +12,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
@@ -73,11 +74,11 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
 
     ResponseHandler(
         final NanoClock clock, final ChunkRecords records, final ConnectionOwner client, final Channel ch, final int id,
-        final RequestLimits limits)
+        final RequestLimits limits, final Api api)
     {
         this.id = id;
         this.clock = clock;
-        this.recorder = new StreamRecorder(records, limits.maxEventBytes(), limits.maxOutputBytes());
+        this.recorder = new StreamRecorder(records, api.newParser(), limits.maxEventBytes(), limits.maxOutputBytes());
         this.client = client;
         this.channel = ch;
     }

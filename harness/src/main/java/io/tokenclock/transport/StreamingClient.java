@@ -147,7 +147,7 @@ public final class StreamingClient implements StreamClient, ConnectionOwner
     ResponseHandler attach(final Channel ch)
     {
         final ResponseHandler handler = new ResponseHandler(clock, records, this, ch, connections.getAndIncrement(),
-            limits);
+            limits, endpoint.api());
         ch.pipeline().addLast("stamp", handler.stamper());
         if (ssl != null)
         {

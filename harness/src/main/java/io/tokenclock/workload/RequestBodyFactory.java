@@ -7,17 +7,22 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.api.Api;
+import io.tokenclock.api.BodyShape;
 import io.tokenclock.json.Json;
 
 /**
  * Builds the JSON body of each streaming request. Per request, on the load generator's thread, ahead of the request's
  * intended start, so building never delays a send.
  * <p>
- * Always sets {@code stream: true} and {@code stream_options: {"include_usage": true}} (so the server reports exact
- * token counts in a final usage chunk). {@code extraBody} fields are merged last and win, so a user can override any
- * field, or add engine-specific ones ({@code top_k}, {@code min_tokens}, ...).
+ * The API's {@link BodyShape} lays the body out (where the prompt goes, what the output cap is called, how a stream
+ * and its usage are asked for: chat and completions send {@code stream_options: {"include_usage": true}}, so that
+ * the server reports exact token counts in a final usage chunk); this factory holds the run's choices (model, output
+ * cap, decoding settings). {@code extraBody} fields are merged last and win, so a user can override any field, or add
+ * engine-specific ones ({@code top_k}, {@code min_tokens}, ...).
  */
 public final class RequestBodyFactory
 {
@@ -31,11 +36,10 @@ public final class RequestBodyFactory
      */
     private static final ObjectWriter BODY = JSON.writer();
 
-    private final boolean chat;
+    private final Api api;
     private final String model;
     private final int maxTokens;
-    private final boolean ignoreEos;
-    private final Double temperature;
+    private final BodyShape.Decoding decoding;
     private final ObjectNode extraBody;
 
     /**
@@ -48,12 +52,31 @@ public final class RequestBodyFactory
         final boolean chat, final String model, final int maxTokens, final boolean ignoreEos, final Double temperature,
         final ObjectNode extraBody)
     {
-        this.chat = chat;
+        this(chat ? Api.CHAT : Api.COMPLETIONS, model, maxTokens, new BodyShape.Decoding(ignoreEos, temperature, null,
+            0), extraBody);
+    }
+
+    /**
+     * @param api       the API whose bodies to build.
+     * @param maxTokens the output cap, or 0 to leave it to the server.
+     * @param decoding  the run's decoding settings.
+     * @param extraBody extra top-level fields, or null.
+     */
+    public RequestBodyFactory(
+        final Api api, final String model, final int maxTokens, final BodyShape.Decoding decoding,
+        final ObjectNode extraBody)
+    {
+        this.api = api;
         this.model = model;
         this.maxTokens = maxTokens;
-        this.ignoreEos = ignoreEos;
-        this.temperature = temperature;
+        this.decoding = decoding;
         this.extraBody = extraBody;
+    }
+
+    /** @return the API the bodies are for. */
+    public Api api()
+    {
+        return api;
     }
 
     /** @return the UTF-8 JSON body for {@code prompt}, with the factory's {@code max_tokens}. */
@@ -65,63 +88,35 @@ public final class RequestBodyFactory
     /** @return the UTF-8 JSON body for {@code prompt} with this request's own {@code max_tokens} (0: none). */
     public byte[] body(final String prompt, final int requestMaxTokens)
     {
-        final ObjectNode root = JSON.createObjectNode();
-        root.put("model", model);
-        if (chat)
-        {
-            root.putArray("messages").addObject().put("role", "user").put("content", prompt);
-        }
-        else
-        {
-            root.put("prompt", prompt);
-        }
-        return finish(root, requestMaxTokens);
+        return finish(api.shape().body(new BodyShape.Request(model, prompt, null, requestMaxTokens, decoding, null)));
     }
 
     /**
-     * @return the UTF-8 JSON body for a whole chat {@code messages} array (datasets); on {@code /completions} the
-     * messages' contents are joined into one prompt.
+     * @return the UTF-8 JSON body for a whole chat {@code messages} array (datasets, sessions), in the API's shape;
+     * on {@code /completions} the messages' contents are joined into one prompt.
      */
     public byte[] body(final JsonNode messages, final int requestMaxTokens)
     {
-        final ObjectNode root = JSON.createObjectNode();
-        root.put("model", model);
-        if (chat)
-        {
-            root.set("messages", messages.deepCopy());
-        }
-        else
-        {
-            final StringBuilder sb = new StringBuilder();
-            for (final JsonNode m : messages)
-            {
-                if (sb.length() > 0)
-                {
-                    sb.append("\n\n");
-                }
-                sb.append(m.path("content").asText(""));
-            }
-            root.put("prompt", sb.toString());
-        }
-        return finish(root, requestMaxTokens);
+        return body(messages, requestMaxTokens, null);
     }
 
-    private byte[] finish(final ObjectNode root, final int requestMaxTokens)
+    /**
+     * @param previousResponseId the Responses API's previous response, to chain this turn to it (the messages are
+     *                           then only the new ones), or null.
+     * @return the UTF-8 JSON body for a conversation, as {@link #body(JsonNode, int)}.
+     */
+    public byte[] body(final JsonNode messages, final int requestMaxTokens, final String previousResponseId)
     {
-        if (requestMaxTokens > 0)
+        if (!(messages instanceof ArrayNode list))
         {
-            root.put("max_tokens", requestMaxTokens);
+            throw new IllegalArgumentException("messages must be a JSON array");
         }
-        if (ignoreEos)
-        {
-            root.put("ignore_eos", true);
-        }
-        if (temperature != null)
-        {
-            root.put("temperature", temperature);
-        }
-        root.put("stream", true);
-        root.putObject("stream_options").put("include_usage", true);
+        return finish(api.shape().body(new BodyShape.Request(model, null, list, requestMaxTokens, decoding,
+            previousResponseId)));
+    }
+
+    private byte[] finish(final ObjectNode root)
+    {
         if (extraBody != null)
         {
             root.setAll(extraBody);

@@ -23,7 +23,11 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  * <p>
  * A turn whose request failed ends the session: the next turn starts a new one. User messages depend only on
  * (seed, user, session, turn); {@link #hash()} covers them (not the server's answers, which a rerun cannot
- * reproduce). Chat endpoint only. Called on the load generator's thread only.
+ * reproduce). Any conversational API (chat, Responses, Messages), each in its own body shape. On the Responses API a
+ * session may instead chain its turns on the server ({@link SessionChain#PREVIOUS_RESPONSE_ID}): a turn then sends its
+ * new user message and the id of the session's last response, and the server supplies the rest of the conversation;
+ * the input-token hint stays the whole conversation's, which is what the server prefills. Called on the load
+ * generator's thread only.
  */
 public final class SessionWorkload extends UserWorkload
 {
@@ -36,6 +40,7 @@ public final class SessionWorkload extends UserWorkload
     private final LengthDistribution turns;
     private final LengthDistribution thinkMs;
     private final User[] users;
+    private SessionChain chain = SessionChain.HISTORY;
 
     private static final class User
     {
@@ -72,6 +77,13 @@ public final class SessionWorkload extends UserWorkload
         }
     }
 
+    /** Sets how turns carry the conversation (default {@link SessionChain#HISTORY}); returns this workload. */
+    public SessionWorkload chain(final SessionChain chain)
+    {
+        this.chain = chain;
+        return this;
+    }
+
     @Override
     public BuiltRequest nextTurn(final int user, final TurnResult previous, final long dueNs)
     {
@@ -100,8 +112,17 @@ public final class SessionWorkload extends UserWorkload
         u.turn++;
         counted();
         final ArrayNode messages = JSON.createArrayNode();
-        u.history.forEach(messages::add);
-        return new BuiltRequest(bodies.body(messages, outputTokens), u.historyTokens, 0);
+        final String previousId = chain == SessionChain.PREVIOUS_RESPONSE_ID && u.turn > 1 && previous != null ?
+            previous.responseId() : null;
+        if (previousId != null)
+        {
+            messages.add(u.history.get(u.history.size() - 1));
+        }
+        else
+        {
+            u.history.forEach(messages::add);
+        }
+        return new BuiltRequest(bodies.body(messages, outputTokens, previousId), u.historyTokens, 0);
     }
 
     @Override
@@ -115,7 +136,8 @@ public final class SessionWorkload extends UserWorkload
     @Override
     public String describe()
     {
-        return users.length + " users running multi-turn sessions (history carried): turns " + turns.describe() +
+        return users.length + " users running multi-turn sessions (" + (chain == SessionChain.HISTORY ?
+            "history carried" : "turns chained by previous_response_id") + "): turns " + turns.describe() +
             "; think time ms " + thinkMs.describe() + "; new message " + input.describe() + " in " + tokenizer.id() +
             "; output " + (output == null ? "max_tokens " + fixedOutput : output.describe()) + "; seed " + seed;
     }

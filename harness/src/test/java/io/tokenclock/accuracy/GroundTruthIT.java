@@ -15,10 +15,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.result.RunResult;
@@ -28,7 +30,7 @@ import io.tokenclock.runner.BenchmarkRunner;
  * The harness against the ground-truth server in CI size: 50 streams x 10 ms ITL x 20 tokens. Every scripted chunk
  * is received exactly once, in order, and stamped no earlier than the server stamped its send (same JVM, same
  * clock). This asserts correctness; how small the delays are is the accuracy benchmark's business
- * (scripts/accuracy), not a timed test's.
+ * (scripts/accuracy), not a timed test's. Each streamed API (chat, Responses, Messages) is held to it alike.
  */
 @Timeout(120)
 @Tag("slow") // streams against the ground-truth server: skipped by -Pfast
@@ -39,8 +41,9 @@ final class GroundTruthIT
     @TempDir
     Path dir;
 
-    @Test
-    void shouldReceiveEveryScriptedChunkOnceInOrderAfterItsSend() throws Exception
+    @ParameterizedTest
+    @EnumSource(value = Api.class, names = {"CHAT", "RESPONSES", "MESSAGES"})
+    void shouldReceiveEveryScriptedChunkOnceInOrderAfterItsSend(final Api api) throws Exception
     {
         final Path truth = dir.resolve("truth.jsonl");
         final RunResult result;
@@ -49,6 +52,7 @@ final class GroundTruthIT
         {
             final RunOptionsBuilder o = RunOptions.builder();
             o.url(server.baseUrl());
+            o.api(api);
             o.model("m");
             o.concurrency(50);
             o.requests(50L);
@@ -70,6 +74,7 @@ final class GroundTruthIT
         for (final String line : Files.readAllLines(dir.resolve("run").resolve("requests.jsonl")))
         {
             final JsonNode request = JSON.readTree(line);
+            assertEquals(api.word(), request.get("api").asText());
             final JsonNode sent = sends.get(request.get("response_id").asText());
             assertNotNull(sent, "the server logged the stream " + request.get("response_id"));
             final JsonNode arrived = request.get("chunk_ns");

@@ -111,6 +111,21 @@ final class CompareTest
     }
 
     @Test
+    void shouldNameAnotherApiAsAChangeOfTheWholeRequestInW() throws IOException
+    {
+        final CompareJson c = Comparison.of(List.of(run("a", r -> {}), run("b", r ->
+        {
+            ((ObjectNode)r.path("runtime")).put("api", "messages").put("endpoint", "http://127.0.0.1:8000/v1/messages");
+            ((ObjectNode)r.path("workload")).put("hash", "0000");
+        })), false);
+        final CompareJson.Pair p = c.comparisons().get(0);
+        assertFalse(c.refused(), "the hash follows from the API: " + p.differences());
+        assertEquals("one-variable", p.verdict(), p.differences().toString());
+        assertTrue(p.sentence().contains("W runtime.api"), p.sentence());
+        assertEquals("W runtime.api: chat -> messages", p.differences().get(0).line());
+    }
+
+    @Test
     void shouldCompareARefusedPairWhenForcedAndSaySo() throws IOException
     {
         final CompareJson c = Comparison.of(List.of(run("a", r -> {}),

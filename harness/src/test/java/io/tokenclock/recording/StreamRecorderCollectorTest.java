@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.tokenclock.framing.ChunkParser;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.result.AnswerText;
@@ -195,7 +196,7 @@ final class StreamRecorderCollectorTest
     @Test
     void shouldTellTheTransportToStopAtAnErrorEventAndAtTheOutputLimitButNotBefore() throws InterruptedException
     {
-        final StreamRecorder capped = new StreamRecorder(records, 1 << 20, 3);
+        final StreamRecorder capped = new StreamRecorder(records, new ChunkParser(), 1 << 20, 3);
         final RequestSlot first = pool.acquire(1_000_000);
         assertNotNull(first);
         recorder.begin(first);

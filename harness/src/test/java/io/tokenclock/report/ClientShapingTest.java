@@ -4,54 +4,66 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Optional;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
+import io.tokenclock.json.Json;
+
 /**
- * The thresholds of "the client machine may be shaping these figures" (results/client-health/README.md): with kernel
- * stamps only late reads that TCP merged move a stamp, so hiccups and JIT alone say nothing; with user stamps the
- * client's own stalls are added to the stamps.
+ * The one client-health rule (results/client-health/README.md): with kernel stamps only chunks that took a later
+ * chunk's stamp, above the bound of 1 in 1,000, say that the client moved the figures, so hiccups and JIT alone say
+ * nothing; with user stamps the client's own stalls are added to the stamps. report.html reads the same rule from the
+ * record.
  */
 final class ClientShapingTest
 {
     private static final double ITL_MS = 8.7;
 
-    private static ClientShaping.Evidence kernel(final double delayP99Ms, final long shared, final double hiccupMs,
-        final long jitMs)
+    private static ClientShaping.Evidence kernel(final double hiccupMs, final long jitMs)
     {
-        return new ClientShaping.Evidence(false, ITL_MS, hiccupMs, 0, jitMs, true, delayP99Ms, 24_442, shared);
+        return new ClientShaping.Evidence(false, ITL_MS, hiccupMs, 0, jitMs, false);
     }
 
     private static ClientShaping.Evidence user(final double hiccupMs, final double safepointMs, final long jitMs,
         final boolean compilersIdle)
     {
-        return new ClientShaping.Evidence(true, ITL_MS, hiccupMs, safepointMs, jitMs, compilersIdle, Double.NaN, 0, 0);
+        return new ClientShaping.Evidence(true, ITL_MS, hiccupMs, safepointMs, jitMs, compilersIdle);
+    }
+
+    /** A record as report.html reads it: kernel or user stamps, the client's figures, and the grade's gaps. */
+    private static JsonNode record(final String mode, final double hiccupP99Ms, final String... missing)
+    {
+        final ObjectNode r = Json.MAPPER.createObjectNode();
+        final ObjectNode m = r.putObject("measurement");
+        m.putObject("stamping").put("mode", mode).put("reads", 24_442).put("fallback_reads", 0);
+        m.putObject("client_jitter").putObject("lateness").put("p99", hiccupP99Ms);
+        m.putObject("client_jit").put("compilation_ms_during_load", 6_014);
+        r.putObject("report").putObject("distributions").putObject("inter_chunk_latency").put("p50", ITL_MS);
+        final var gaps = r.putObject("grade").putArray("missing");
+        for (final String g : missing)
+        {
+            gaps.add(g);
+        }
+        return r;
     }
 
     @Test
-    void shouldSayNothingOfAKernelStampedRunWhoseReadsKeptUpWhateverItsHiccupsAndJit()
+    void shouldSayNothingOfAKernelStampedRunFromItsHiccupsAndJitAlone()
     {
-        // A healthy demo's kind of figures: reads within a ms, a few hundred shared stamps (role chunk and first
-        // token in one segment), hiccups and JIT that move no kernel stamp.
-        assertEquals(List.of(), ClientShaping.causes(kernel(0.9, 240, 37.5, 6_014), 0.1));
+        // A starved demo's kind of figures: hiccups of 37.5 ms and 6 s of JIT move no kernel stamp by themselves.
+        assertEquals(List.of(), ClientShaping.causes(kernel(37.5, 6_014), 0.1));
+        assertEquals(Optional.empty(), ClientShaping.warning(record("kernel", 37.5)));
     }
 
     @Test
-    void shouldNameLateReadsWhenTheReceiveDelayPassesAGapAndReadsShareStamps()
+    void shouldGiveReportHtmlTheKernelFindingTheGradeLists()
     {
-        // The demo of results/client-health/ at a load average of 31-37: 72.4 ms p99, 1,612 of 24,442 reads shared.
-        final List<String> causes = ClientShaping.causes(kernel(72.4, 1_612, 37.5, 6_014), 0.1);
-        assertEquals(1, causes.size(), causes.toString());
-        assertTrue(causes.get(0).contains("it read late") && causes.get(0).contains("1612 reads (6.6%)"),
-            causes.get(0));
-    }
-
-    @Test
-    void shouldNeedBothSignsOfMergedReadsUnderKernelStamps()
-    {
-        assertEquals(List.of(), ClientShaping.causes(kernel(72.4, 100, 0, 0), 0.1), "late reads, few shared");
-        assertEquals(List.of(), ClientShaping.causes(kernel(0.5, 5_000, 0, 0), 0.1), "shared, not late");
-        assertEquals(1, ClientShaping.causes(kernel(ITL_MS, 2_000, 0, 0), 0.1).size(), "at the bounds: 1 gap, 8.2%");
+        final String finding = "300 of 20000 chunks (4 of 200 first chunks) took a later chunk's stamp: ...";
+        assertEquals(Optional.of(finding), ClientShaping.warning(record("kernel", 0.2, "model.name: not declared",
+            "measurement.stamping: " + finding)));
     }
 
     @Test
@@ -62,12 +74,16 @@ final class ClientShapingTest
         assertTrue(ClientShaping.causes(user(0, 9, 0, true), 0.1).get(0).contains("safepoints"));
         assertTrue(ClientShaping.causes(user(0, 0, 100, false), 0.1).get(0).contains("competing with the stamping"));
         assertEquals(List.of(), ClientShaping.causes(user(0, 0, 100, true), 0.1), "idle-class compilers");
+        final Optional<String> line = ClientShaping.warning(record("user", 37.5));
+        assertTrue(line.isPresent() && line.get().startsWith(ClientShaping.SHAPING) &&
+            line.get().contains("its own hiccups (p99 37.500 ms)"), line.toString());
     }
 
     @Test
-    void shouldSayNothingWithoutGapsToCompareWith()
+    void shouldSayNothingWithoutGapsToCompareWithOrWithoutAClientsFigures()
     {
         assertEquals(List.of(), ClientShaping.causes(new ClientShaping.Evidence(true, Double.NaN, 100, 100, 100_000,
-            false, Double.NaN, 0, 0), 0.1));
+            false), 0.1));
+        assertEquals(Optional.empty(), ClientShaping.warning(Json.MAPPER.createObjectNode()), "a peer's record");
     }
 }

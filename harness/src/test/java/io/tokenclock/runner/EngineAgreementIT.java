@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.engine.EngineConfig;
@@ -81,9 +82,15 @@ final class EngineAgreementIT
 
     private Run run(final int inputTokens) throws Exception
     {
-        final Path out = dir.resolve("input-" + inputTokens);
+        return run(inputTokens, Api.CHAT);
+    }
+
+    private Run run(final int inputTokens, final Api api) throws Exception
+    {
+        final Path out = dir.resolve("input-" + inputTokens + "-" + api.word());
         final RunOptionsBuilder o = RunOptions.builder();
         o.url(server.baseUrl());
+        o.api(api);
         o.outputDir(out);
         o.progress(false);
         o.maxTokens(OUTPUT_TOKENS);
@@ -129,6 +136,42 @@ final class EngineAgreementIT
         assertTrue(longTtft > 3 * shortTtft && longEngine > 3 * shortEngine, String.format(Locale.ROOT,
             "TTFT grows with the prompt as prefill does: p50 %.3f ms (engine %.3f) at 32 tokens, %.3f ms (engine " +
             "%.3f) at 1,024", shortTtft, shortEngine, longTtft, longEngine));
+    }
+
+    /**
+     * The engine's Responses and Messages streams, as llama.cpp's server writes them: the Responses API carries the
+     * engine's timings beside {@code response.completed}, so its requests are held to the same counts and the same
+     * never-early inequalities as chat's (a grammar that took an opening event for a token would stamp it early); the
+     * medians' agreement is chat's test alone, since the API changes nothing of the timing path and the medians are
+     * the part of this test a loaded machine can move (a server write or a client read stalled at a stream's end
+     * lengthens the client's span; seen once, under a load average of 35). The Messages API carries no timings
+     * (llama.cpp sends none there), so its requests are held to the token counts, the prompt's usage and the end.
+     */
+    @Test
+    void shouldMeasureTheEngineOnTheResponsesAndMessagesApisAsOnChat() throws Exception
+    {
+        final Run responses = run(32, Api.RESPONSES);
+        assertEquals(REQUESTS, responses.result().counts().ok());
+        for (final JsonNode request : responses.measured())
+        {
+            assertEquals("responses", request.path("api").asText());
+            tokenCountsAgree(request);
+            clientNeverEarly(request);
+            assertEquals(0, request.path("cached_tokens").asInt(), "the engine never serves a prompt from cache");
+        }
+
+        final Run messages = run(32, Api.MESSAGES);
+        assertEquals(REQUESTS, messages.result().counts().ok());
+        for (final JsonNode request : messages.measured())
+        {
+            assertEquals("messages", request.path("api").asText());
+            assertEquals(OUTPUT_TOKENS, request.path("chunks").asInt(), "one event per engine token: " + request);
+            assertEquals(OUTPUT_TOKENS, request.path("usage_completion_tokens").asInt(), request.toString());
+            assertTrue(request.path("usage_prompt_tokens").asInt() >= 32, request.toString());
+            assertEquals("length", request.path("finish_reason").asText());
+            assertTrue(request.path("done_marker").asBoolean(), "message_stop ended it");
+            assertTrue(request.path("engine_prompt_ms").isMissingNode(), "no engine timings on this API");
+        }
     }
 
     private static void tokenCountsAgree(final JsonNode request)

@@ -16,11 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.health.ThreadCpu;
-import io.tokenclock.transport.Endpoint;
 
 final class ReadinessTest
 {
@@ -66,7 +66,7 @@ final class ReadinessTest
     {
         final RunOptionsBuilder o = open(1, null);
         o.url("https://inference.example:8443/v1");
-        o.api(Endpoint.Api.CHAT);
+        o.api(Api.CHAT);
         o.header("Authorization", "Bearer not-for-the-simulator");
         o.apiKeyEnv("TOKENCLOCK_TEST_KEY");
         o.inputTokens(512);
@@ -80,7 +80,7 @@ final class ReadinessTest
         final String sim = "http://127.0.0.1:4242/v1";
         final RunOptions w = Readiness.warmupOptions(o.build(), sim, 100, 200, Path.of("/tmp/warm"));
         assertEquals(sim, w.target().url());
-        assertEquals(Endpoint.Api.CHAT, w.target().api(), "the run's API: the chat parser, not the completions one");
+        assertEquals(Api.CHAT, w.target().api(), "the run's API: the chat parser, not the completions one");
         assertTrue(w.target().headers().isEmpty(), "no header of the run's: " + w.target().headers());
         assertNull(w.target().apiKeyEnv(), "no key of the run's");
         assertEquals(512, w.workload().inputTokens());

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
@@ -43,7 +44,7 @@ final class KernelStreamClientIT
 
     private static ClientSettings settings(final String url, final RequestLimits limits)
     {
-        return new ClientSettings(Endpoint.parse(url, Endpoint.Api.CHAT), SystemNanoClock.INSTANCE,
+        return new ClientSettings(Endpoint.parse(url, Api.CHAT), SystemNanoClock.INSTANCE,
             new ChunkRecords(1 << 20), Map.of(), 4, 1, limits, false, TlsTrust.DEFAULT, Stamping.KERNEL, null);
     }
 

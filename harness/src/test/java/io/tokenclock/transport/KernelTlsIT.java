@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
@@ -93,7 +94,7 @@ final class KernelTlsIT
 
     private static ClientSettings settings(final String url, final TlsTrust trust, final Stamping stamping)
     {
-        return new ClientSettings(Endpoint.parse(url, Endpoint.Api.CHAT), SystemNanoClock.INSTANCE,
+        return new ClientSettings(Endpoint.parse(url, Api.CHAT), SystemNanoClock.INSTANCE,
             new ChunkRecords(1 << 20), Map.of(), 4, 1, RequestLimits.DEFAULT, false, trust, stamping, null);
     }
 

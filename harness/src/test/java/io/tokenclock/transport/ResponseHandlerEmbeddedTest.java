@@ -20,6 +20,7 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.ManualNanoClock;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
@@ -92,7 +93,7 @@ final class ResponseHandlerEmbeddedTest
     {
         channel = new EmbeddedChannel();
         channel.freezeTime();
-        handler = new ResponseHandler(clock, records, owner, channel, 0, limits);
+        handler = new ResponseHandler(clock, records, owner, channel, 0, limits, Api.CHAT);
         channel.pipeline().addLast(handler.stamper(), handler);
         if (kept)
         {

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.ManualNanoClock;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.clock.SystemNanoClock;
@@ -22,7 +23,7 @@ final class StreamClientsTest
 {
     private static ClientSettings settings(final String url, final NanoClock clock, final Stamping stamping)
     {
-        return new ClientSettings(Endpoint.parse(url, Endpoint.Api.CHAT), clock, new ChunkRecords(64 * 1024),
+        return new ClientSettings(Endpoint.parse(url, Api.CHAT), clock, new ChunkRecords(64 * 1024),
             Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT, stamping, null);
     }
 
@@ -74,9 +75,9 @@ final class StreamClientsTest
     @Test
     void shouldSayInOneLineAndRecordWhyThereIsNoPacketTap()
     {
-        final ClientSettings user = new ClientSettings(Endpoint.parse("http://127.0.0.1:9/v1", Endpoint.Api.CHAT),
+        final ClientSettings user = new ClientSettings(Endpoint.parse("http://127.0.0.1:9/v1", Api.CHAT),
             SystemNanoClock.INSTANCE, new ChunkRecords(64 * 1024), Map.of(), 2, 1, RequestLimits.DEFAULT, false,
-            TlsTrust.DEFAULT, Stamping.USER, "lo");
+            TlsTrust.DEFAULT, Stamping.USER, PacketTapChoice.parse("lo"));
         final List<String> notes = new ArrayList<>();
         try (StreamClient client = StreamClients.open(user, notes::add))
         {
@@ -90,7 +91,7 @@ final class StreamClientsTest
             KernelStamps.unavailableReason());
         final ClientSettings kernel = new ClientSettings(user.endpoint(), SystemNanoClock.INSTANCE,
             new ChunkRecords(64 * 1024), Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT,
-            Stamping.KERNEL, "no-such-if0");
+            Stamping.KERNEL, PacketTapChoice.parse("no-such-if0"));
         notes.clear();
         try (StreamClient client = StreamClients.open(kernel, notes::add))
         {

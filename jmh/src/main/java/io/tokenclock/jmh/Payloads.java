@@ -74,6 +74,39 @@ public final class Payloads
         "\"logprob\":-0.0123}]}],\"refusal\":null},\"finish_reason\":null}]," +
         "\"usage\":null}";
 
+    /**
+     * The OpenAI Responses API's text delta, one token, in OpenAI's member order (189 bytes of JSON, 231 framed with
+     * its {@code event:} line).
+     */
+    public static final String RESPONSES_DELTA_JSON =
+        "{\"type\":\"response.output_text.delta\",\"sequence_number\":42,\"item_id\":" +
+        "\"msg_67ccd3acc8d48190a77525dc6de64b4104becc6ee04b5e8a\",\"output_index\":0,\"content_index\":0," +
+        "\"delta\":\" token\",\"logprobs\":[]}";
+
+    /** The same delta with its members sorted, as a server whose JSON library sorts them writes it. */
+    public static final String RESPONSES_DELTA_SORTED_JSON =
+        "{\"content_index\":0,\"delta\":\" token\",\"item_id\":\"msg_TWc3Vn8rS7pQ1xL0aB2dE4fG\"," +
+        "\"output_index\":0,\"type\":\"response.output_text.delta\"}";
+
+    /** Anthropic's Messages API text delta, one token (86 bytes of JSON, 121 framed with its {@code event:} line). */
+    public static final String MESSAGES_DELTA_JSON =
+        "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\" token\"}}";
+
+    /** The Responses API's end of a stream: {@code response.completed} with usage (cached and reasoning tokens). */
+    public static final String RESPONSES_COMPLETED_JSON =
+        "{\"type\":\"response.completed\",\"sequence_number\":300,\"response\":{\"id\":\"resp_67ccd3a9da\"," +
+        "\"object\":\"response\",\"status\":\"completed\",\"output\":[{\"id\":\"msg_67ccd3acc8\",\"type\":" +
+        "\"message\",\"status\":\"completed\",\"content\":[{\"type\":\"output_text\",\"text\":\"...\"}]," +
+        "\"role\":\"assistant\"}],\"usage\":{\"input_tokens\":512,\"input_tokens_details\":{\"cached_tokens\":" +
+        "384},\"output_tokens\":256,\"output_tokens_details\":{\"reasoning_tokens\":0},\"total_tokens\":768}}}";
+
+    /** The Messages API's end of a stream: the block's stop, {@code message_delta} with usage, {@code message_stop}. */
+    public static final String MESSAGES_END_EVENTS =
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+        "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"max_tokens\"," +
+        "\"stop_sequence\":null},\"usage\":{\"output_tokens\":256}}\n\n" +
+        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+
     public static final byte[] VLLM_CONTENT = bytes(VLLM_CONTENT_JSON);
     public static final byte[] OPENAI_CONTENT = bytes(OPENAI_CONTENT_JSON);
     public static final byte[] VLLM_ROLE = bytes(VLLM_ROLE_JSON);
@@ -87,6 +120,12 @@ public final class Payloads
 
     private Payloads()
     {
+    }
+
+    /** @return {@code json} framed as a named SSE event, as the typed APIs send theirs: {@code event:}, then data. */
+    public static byte[] namedEvent(final String name, final String json)
+    {
+        return bytes("event: " + name + "\ndata: " + json + "\n\n");
     }
 
     /** @return {@code json} framed as an SSE event: {@code "data: " + json + "\n\n"}, UTF-8. */

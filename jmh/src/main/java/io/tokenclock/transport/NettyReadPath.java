@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.RecvByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.RequestSlot;
@@ -36,7 +37,7 @@ public final class NettyReadPath implements AutoCloseable
     /** @param records where the chunk and end records go (the collector's ring). */
     public NettyReadPath(final ChunkRecords records)
     {
-        client = new StreamingClient(Endpoint.parse("http://127.0.0.1:8000/v1", Endpoint.Api.CHAT),
+        client = new StreamingClient(Endpoint.parse("http://127.0.0.1:8000/v1", Api.CHAT),
             SystemNanoClock.INSTANCE, records, Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT);
         client.release(client.attach(channel)); // an open, idle connection in the client's pool
         guess = channel.unsafe().recvBufAllocHandle();

@@ -55,10 +55,7 @@ final class Lead
         cards.add(errors(rep));
         page.cards(cards);
         page.answer(sentence(record));
-        for (final String cause : ClientShaping.causes(record))
-        {
-            page.warning("the client machine may be shaping these figures: " + cause);
-        }
+        ClientShaping.warning(record).ifPresent(page::warning);
         final String tail = tailWarning(rep.path("tail_warnings"));
         if (tail != null)
         {

@@ -130,6 +130,15 @@ final class Members
             }
             else
             {
+                final PerRequest kept = peer.perRequest();
+                if (kept.sampled())
+                {
+                    page.p(String.format(java.util.Locale.ROOT, "The charts draw %,d of the file's %,d successful " +
+                        "requests: every %d%s in the file's order (report.html keeps at most %,d requests and %,d " +
+                        "chunk gaps of a peer's file). The cards and the tables are all %,d requests'.", kept.size(),
+                        kept.requests(), kept.every(), ordinal(kept.every()), PerRequest.MAX_REQUESTS,
+                        PerRequest.MAX_GAPS, kept.requests()));
+                }
                 if (s.timed)
                 {
                     RunCharts.latencyOverTime(page, record, s);
@@ -158,6 +167,14 @@ final class Members
                 peer.definitions().getOrDefault(e.getKey(), "as tokenclock")));
         }
         return rows;
+    }
+
+    /** @return the suffix of ordinal {@code n}: st, nd, rd or th (2nd, 11th, 32nd). */
+    static String ordinal(final int n)
+    {
+        final int tens = n % 100;
+        final int ones = n % 10;
+        return tens >= 11 && tens <= 13 ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
     }
 
     private static double orNaN(final Double v)

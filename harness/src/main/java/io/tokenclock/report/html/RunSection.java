@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -128,11 +129,11 @@ final class RunSection
     {
         final JsonNode m = record.path("measurement");
         page.h2("Client health");
-        final List<String> causes = ClientShaping.causes(record);
-        page.p(causes.isEmpty() ? "No sign that the client machine moved these figures: " + (kernel(m) ?
-            "the kernel stamped each read, and no read waited long enough for TCP to merge segments under one " +
-            "stamp." : "its hiccups, safepoints and compilation stayed well below the inter-chunk latency.") :
-            "The client machine may have shaped these figures: " + String.join("; ", causes) + ".");
+        final Optional<String> warning = ClientShaping.warning(record);
+        page.p(warning.isEmpty() ? "No sign that the client machine moved these figures: " + (kernel(m) ?
+            "the kernel stamped each read, and no more than 1 content chunk in 1,000 took a later chunk's stamp." :
+            "its hiccups, safepoints and compilation stayed well below the inter-chunk latency.") :
+            "Warning: " + warning.get() + ".");
         page.raw(Html.kv(List.of("figure", "value", "what it means"), healthRows(record)));
         ClientCharts.cpuByThread(page, m.path("client_cpu_by_thread"));
         final List<List<String>> rows = new ArrayList<>();
@@ -173,6 +174,14 @@ final class RunSection
                 "next segment gets its stamp"));
             rows.add(List.of("reads on a shared stamp", Html.value(st.path("shared_stamp_reads")) + " of " +
                 Html.value(st.path("reads")), "the previous read's kernel stamp: merged or one segment"));
+        }
+        final JsonNode chunks = st.path("shared_stamp_chunks");
+        if (chunks.isObject())
+        {
+            rows.add(List.of("chunks on a later chunk's stamp", Html.value(chunks.path("shared")) + " of " +
+                Html.value(chunks.path("chunks")) + " (first chunks: " + Html.value(chunks.path("first_shared")) +
+                " of " + Html.value(chunks.path("first_chunks")) + ")", "the bound is 1 in 1,000: above it the " +
+                "client's late reads moved the tail (the warning, and the grade)"));
         }
         rows.add(List.of("hiccups", "p50 " + Html.num(lat.path("p50")) + ", p99 " + Html.num(lat.path("p99")) +
             ", max " + Html.num(lat.path("max")) + " ms", "how late a thread asking to wake woke"));

@@ -1,8 +1,6 @@
 package io.tokenclock.report.html;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,12 +12,12 @@ import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.tokenclock.json.Json;
 import io.tokenclock.peers.PerRequest;
+import io.tokenclock.report.RequestLines;
 
 /**
  * What the report draws of one run, read from its {@code requests.jsonl} (and {@code server_metrics.jsonl}) and
@@ -34,7 +32,6 @@ final class RunSeries
      * {@link #SHORT_RUN_S} seconds gets twenty bins.
      */
     static final int MAX_BINS = 1_200;
-    private static final ObjectMapper JSON = Json.MAPPER;
     private static final long SECOND_NS = 1_000_000_000L;
     private static final long TEN_MS_NS = 10_000_000L;
     /** Runs shorter than this many seconds get twenty bins rather than one per second. */
@@ -97,32 +94,35 @@ final class RunSeries
      */
     static RunSeries of(final PerRequest p)
     {
-        final List<ObjectNode> lines = new ArrayList<>(p.size());
-        for (int i = 0; i < p.size(); i++)
-        {
-            lines.add(line(p, i));
-        }
         final RunSeries s = new RunSeries();
         s.timed = p.startS() != null;
-        lines.forEach(s::span);
+        final double t0S = p.startS() == null ? 0 : min(p.startS());
+        for (int i = 0; i < p.size(); i++)
+        {
+            s.span(line(p, i, t0S)); // two passes, one line at a time, as a run's file is read
+        }
         s.allocate();
-        lines.forEach(s::add);
+        for (int i = 0; i < p.size(); i++)
+        {
+            s.add(line(p, i, t0S));
+        }
         return s;
     }
 
-    private static ObjectNode line(final PerRequest p, final int i)
+    private static ObjectNode line(final PerRequest p, final int i, final double t0S)
     {
         final double[] gaps = p.gapsMs() == null || i >= p.gapsMs().size() ? new double[0] : p.gapsMs().get(i);
         final double ttft = p.ttftMs()[i];
         final double e2e = p.e2eMs() != null && i < p.e2eMs().length ? p.e2eMs()[i] : Double.NaN;
-        final double out = p.outputTokens() != null && i < p.outputTokens().length ? p.outputTokens()[i] : 0;
+        final double out = p.outputTokens() != null && i < p.outputTokens().length &&
+            !Double.isNaN(p.outputTokens()[i]) ? p.outputTokens()[i] : 0;
         double span = 0;
         for (final double g : gaps)
         {
             span += g;
         }
         final double spanMs = gaps.length > 0 ? span : e2e - ttft;
-        final ObjectNode n = JSON.createObjectNode().put("phase", "measure").put("status", "ok")
+        final ObjectNode n = JsonNodeFactory.instance.objectNode().put("phase", "measure").put("status", "ok")
             .put("ttft_ms", ttft).put("output_tokens", out);
         if (!Double.isNaN(e2e))
         {
@@ -133,7 +133,7 @@ final class RunSeries
             n.put("tpot_ms", spanMs / (out - 1));
         }
         // A peer's clock is its own: its start times place the requests relative to each other, from 1 s in.
-        final long sent = p.startS() == null ? 0 : SECOND_NS + Math.round((p.startS()[i] - min(p.startS())) * 1e9);
+        final long sent = p.startS() == null ? 0 : SECOND_NS + Math.round((p.startS()[i] - t0S) * 1e9);
         final ArrayNode chunks = n.putArray("chunk_ns");
         long at = sent + Math.round(ttft * 1e6);
         chunks.add(at);
@@ -158,7 +158,7 @@ final class RunSeries
     /** @return chunk stamps from 1 s in (their gaps are all the ITL histogram reads), for a request with no start. */
     private static ArrayNode gapsAsStamps(final double ttftMs, final double[] gaps)
     {
-        final ArrayNode a = JSON.createArrayNode();
+        final ArrayNode a = JsonNodeFactory.instance.arrayNode();
         long at = SECOND_NS + Math.round(ttftMs * 1e6);
         a.add(at);
         for (final double g : gaps)
@@ -181,17 +181,7 @@ final class RunSeries
 
     private static void eachLine(final Path file, final Consumer<JsonNode> each) throws IOException
     {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8))
-        {
-            String line;
-            while ((line = in.readLine()) != null)
-            {
-                if (!line.isBlank())
-                {
-                    each.accept(JSON.readTree(line));
-                }
-            }
-        }
+        RequestLines.each(file, each::accept);
     }
 
     private void span(final JsonNode r)

@@ -1,0 +1,110 @@
+package io.tokenclock.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+import io.tokenclock.api.Api;
+import io.tokenclock.workload.SessionChain;
+
+/**
+ * The rules of the APIs: what a URL names, the key's variable by API, and what each API can be asked for, each
+ * refusal one line naming the flags.
+ */
+final class ApiRulesTest
+{
+    private static RunOptionsBuilder closed(final String url)
+    {
+        return RunOptions.builder().url(url).concurrency(1);
+    }
+
+    private static String refusal(final RunOptionsBuilder b)
+    {
+        return assertThrows(IllegalArgumentException.class, b::build).getMessage();
+    }
+
+    @Test
+    void shouldTakeTheApiAUrlEndsInAndItsKeysVariable()
+    {
+        final RunOptions o = closed("http://127.0.0.1:9/v1/messages").build();
+        assertEquals(Api.MESSAGES, o.target().api());
+        assertEquals("ANTHROPIC_API_KEY", o.target().apiKeyEnv());
+        assertEquals("OPENAI_API_KEY", closed("http://127.0.0.1:9/v1/responses").build().target().apiKeyEnv());
+        assertEquals("MY_KEY", closed("http://127.0.0.1:9/v1").api(Api.MESSAGES).apiKeyEnv("MY_KEY").build()
+            .target().apiKeyEnv(), "a variable given is kept");
+        assertEquals("ANTHROPIC_API_KEY", closed("http://127.0.0.1:9/v1").api(Api.MESSAGES)
+            .apiKeyEnv("OPENAI_API_KEY").build().target().apiKeyEnv(),
+            "the default, as the command line hands it over, follows the API");
+        assertNull(closed("http://127.0.0.1:9/v1").api(Api.MESSAGES).apiKeyEnv(null).build().target().apiKeyEnv(),
+            "no key at all, as the self-warm-up asks");
+    }
+
+    @Test
+    void shouldRefuseAnEndpointThatContradictsTheUrl()
+    {
+        assertEquals("--endpoint responses and --url ending in /messages name two APIs: give one",
+            refusal(closed("http://127.0.0.1:9/v1/messages").api(Api.RESPONSES)));
+        assertEquals(Api.MESSAGES, closed("http://127.0.0.1:9/v1/messages").api(Api.MESSAGES).build().target().api());
+    }
+
+    @Test
+    void shouldRequireAnOutputCapOnTheMessagesApi()
+    {
+        assertEquals("--endpoint messages: the Messages API requires max_tokens: give --max-tokens N (N >= 1) or " +
+            "output lengths", refusal(closed("http://127.0.0.1:9/v1").api(Api.MESSAGES).maxTokens(0)));
+    }
+
+    @Test
+    void shouldKeepReasoningEffortToChatAndResponsesAndThinkingToMessages()
+    {
+        final RunOptionsBuilder effort = closed("http://127.0.0.1:9/v1").api(Api.MESSAGES);
+        effort.set(RunOption.REASONING_EFFORT, "high");
+        assertEquals("--reasoning-effort is a chat and Responses API field: with --endpoint messages ask for " +
+            "thinking with --thinking-tokens", refusal(effort));
+
+        final RunOptionsBuilder thinking = closed("http://127.0.0.1:9/v1").api(Api.RESPONSES);
+        thinking.set(RunOption.THINKING_TOKENS, 64);
+        assertEquals("--thinking-tokens is the Messages API's: it needs --endpoint messages (responses asks with " +
+            "--reasoning-effort)", refusal(thinking));
+
+        final RunOptionsBuilder budget = closed("http://127.0.0.1:9/v1").api(Api.MESSAGES).maxTokens(100);
+        budget.set(RunOption.THINKING_TOKENS, 100);
+        assertEquals("--thinking-tokens must be >= 1 and below --max-tokens 100 (the API's rule): 100",
+            refusal(budget));
+        budget.set(RunOption.THINKING_TOKENS, 99);
+        assertEquals(99, budget.build().model().thinkingTokens());
+    }
+
+    @Test
+    void shouldChainByPreviousResponseIdOnlyInResponsesSessions()
+    {
+        final RunOptionsBuilder chat = RunOptions.builder().url("http://127.0.0.1:9/v1").users(2);
+        chat.set(RunOption.SESSION_CHAIN, SessionChain.PREVIOUS_RESPONSE_ID);
+        assertEquals("--session-chain previous_response_id chains the turns of sessions on the Responses API: it " +
+            "needs --endpoint responses and --users", refusal(chat));
+
+        final RunOptionsBuilder responses = RunOptions.builder().url("http://127.0.0.1:9/v1/responses").users(2);
+        responses.set(RunOption.SESSION_CHAIN, SessionChain.PREVIOUS_RESPONSE_ID);
+        assertEquals(SessionChain.PREVIOUS_RESPONSE_ID, responses.build().workload().sessionChain());
+    }
+
+    @Test
+    void shouldRunSessionsOnEveryConversationalApiButCompletions()
+    {
+        assertEquals(Api.MESSAGES, RunOptions.builder().url("http://127.0.0.1:9/v1/messages").users(2).build()
+            .target().api());
+        assertEquals("--users runs multi-turn sessions: it excludes --concurrency, --rate, --fixed-schedule, " +
+            "--dataset, --prompt and --endpoint completions",
+            refusal(RunOptions.builder().url("http://127.0.0.1:9/v1/completions").users(2)));
+    }
+
+    @Test
+    void shouldKeepAgentsToChat()
+    {
+        assertEquals("--agent-steps runs tool-using agents over chat's tool calls: it needs --endpoint chat, not " +
+            "responses", refusal(RunOptions.builder().url("http://127.0.0.1:9/v1/responses").users(2)
+                .agent(AgentSpec.simulated(3, 10))));
+    }
+}
