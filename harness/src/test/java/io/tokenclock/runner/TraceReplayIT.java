@@ -350,13 +350,20 @@ final class TraceReplayIT
                         child.get(0).get("scheduled_ns").asLong() - spawnedAt, "started when the parent's turn said");
                 }
             }
+            // Summed, not per turn: a turn's ideal counts the blocks of turns built before it, and a subagent's turn
+            // built before its parent's next one may be sent after it, so the first sight of a block can fall on
+            // either; the run's sum is the same whichever does.
+            long cached = 0;
+            long ideal = 0;
             for (final List<JsonNode> turns : sessions.values())
             {
                 for (final JsonNode turn : turns)
                 {
-                    assertTrue(turn.get("cached_tokens").asLong() <= turn.get("ideal_cached_tokens").asLong());
+                    cached += turn.get("cached_tokens").asLong();
+                    ideal += turn.get("ideal_cached_tokens").asLong();
                 }
             }
+            assertTrue(cached <= ideal, "no cache finds more than the ideal: " + cached + " vs " + ideal);
             final JsonNode report = record().path("report").path("sessions");
             assertEquals(2, report.path("subagents").asInt());
             assertEquals(1, report.path("completed").asInt());
