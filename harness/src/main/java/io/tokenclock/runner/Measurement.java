@@ -163,7 +163,7 @@ final class Measurement implements AutoCloseable, RequestListener
         generatorThread.setUncaughtExceptionHandler((t, ex) -> generatorFailure = ex);
         // A record exists from the window's first moment: what a kill -9 leaves beside requests.jsonl. It is
         // written before the window's CPU is read, since no request is in flight yet: the first record a JVM writes
-        // runs Jackson cold, 65 us per chunk of a one-stream window's 400-500 (docs/OVERHEAD.md). The self-warm-up's
+        // runs Jackson cold, 65 us per chunk of a one-stream window's 400-500 (results/client-cpu). The self-warm-up's
         // runs write theirs too (into their own directory), so that the measured run's is not the first.
         writeRecord(result(monitors.inLoadSince(monitors.atLoadStart()), 0, null, BenchmarkRunner.IN_PROGRESS));
         final Monitors.AtLoadStart start = monitors.atLoadStart();

@@ -1,3 +1,8 @@
+// scripts/probes/fallback/Probe.java: which reads of a fresh kernel-stamped connection come back without
+// SCM_TIMESTAMPING (results/kernel-stamps/fallback-probe; docs/ACCURACY.md, "Reads without a stamp, and why"). Modes:
+// gap N MS, keepergap N MS, none N, keeper N MS (that folder's README). From the repository root, after a build:
+//   javac -cp kernel/target/classes:harness/target/classes -d /tmp/probe scripts/probes/fallback/Probe.java
+//   java @jvm.flags -cp kernel/target/classes:harness/target/classes:/tmp/probe Probe gap 3 300
 import io.tokenclock.transport.kernel.*;
 import java.io.*;
 import java.net.*;

@@ -1,5 +1,9 @@
-# tapcmp.py: on loopback, the stamp a packet socket (the tap's kind) gives each incoming segment against the stamp
-# the receiving socket gives the same bytes: UDP datagrams and TCP segments, N of each, one at a time.
+#!/usr/bin/env python3
+# scripts/probes/tap-vs-socket.py [N]: on loopback, the stamp a packet socket (the tap's kind) gives each incoming
+# segment against the stamp the receiving socket gives the same bytes: UDP datagrams and TCP segments, N of each (200
+# by default), one at a time, 2 ms apart. Needs root (CAP_NET_RAW) and Python 3. It made
+# results/kernel-stamps/tap-vs-socket-2026-12-03 (`scripts/probes/tap-vs-socket.py 300`, twice; docs/ACCURACY.md,
+# "A packet tap for the stalls").
 import socket, struct, time, select, sys
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 SO_TIMESTAMPNS = 35; SO_TIMESTAMPING = 37; SCM_TIMESTAMPING = 37
