@@ -81,9 +81,20 @@ public final class ConsoleSummary
             loadDescription(o), r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
                 r.counts().get(Counter.WARMUP_REQUESTS));
         printScenario(out, o);
-        out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
-            r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().get(Counter.OUTPUT_TOKENS), r),
+        if (o.target().api().streamed())
+        {
+            out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
+                r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().get(Counter.OUTPUT_TOKENS), r),
                 rate(r.counts().get(Counter.INPUT_TOKENS), r));
+        }
+        else
+        {
+            // an answer read whole generates no token: its throughput is in inputs and their tokens
+            out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   inputs/s %.1f   input tokens/s %.1f   " +
+                "(%s: %d inputs per request)%n", r.windowSeconds(), rate(r.counts().ok(), r),
+                rate(r.counts().get(Counter.INPUTS), r), rate(r.counts().get(Counter.INPUT_TOKENS), r),
+                o.target().api().word(), o.workload().embedBatch());
+        }
         GoodputSection.print(r, out);
         QualitySection.print(r, out);
     }
@@ -192,6 +203,11 @@ public final class ConsoleSummary
             return;
         }
         out.println();
+        if (!r.options().target().api().streamed())
+        {
+            wholeAnswerSegments(r, out);
+            return;
+        }
         out.printf(Locale.ROOT, "%-16s %6s %6s %9s %9s %9s %9s %9s%n", "segment", "ok", "fail", "ttft p50",
             "ttft p99", "tpot p50", "e2e p50", "tok/s");
         for (final RunResult.GroupResult g : r.groups())
@@ -201,6 +217,20 @@ public final class ConsoleSummary
                 g.ok(), g.errors() + g.cancelled(), ttft.p50(), ttft.p99(),
                 g.distributions().get(Metric.TPOT).p50(), g.distributions().get(Metric.E2E).p50(),
                 Formulas.rate(g.outputTokens(), g.windowSeconds()));
+        }
+        out.println();
+    }
+
+    /** The segment table of an API that answers whole: its latency is its end to end, its rate in input tokens. */
+    private static void wholeAnswerSegments(final RunResult r, final PrintStream out)
+    {
+        out.printf(Locale.ROOT, "%-16s %6s %6s %9s %9s %11s%n", "segment", "ok", "fail", "e2e p50", "e2e p99",
+            "in tok/s");
+        for (final RunResult.GroupResult g : r.groups())
+        {
+            final Distribution e2e = g.distributions().get(Metric.E2E);
+            out.printf(Locale.ROOT, "%-16s %6d %6d %9.3f %9.3f %11.1f%n", abbreviate(g.name(), 16), g.ok(),
+                g.errors() + g.cancelled(), e2e.p50(), e2e.p99(), Formulas.rate(g.inputTokens(), g.windowSeconds()));
         }
         out.println();
     }
@@ -224,7 +254,12 @@ public final class ConsoleSummary
                 t.latencyMs().getValueAtPercentile(99), t.steps().getValueAtPercentile(50), t.steps().getMaxValue(),
                 t.modelSeconds(), t.toolSeconds());
         }
-        if (r.coldStart() != null)
+        if (r.coldStart() != null && !r.options().target().api().streamed())
+        {
+            out.printf(Locale.ROOT, "cold start (first request, alone, excluded above): %s  e2e %.3f ms%n",
+                r.coldStart().status(), r.coldStart().e2eMs());
+        }
+        else if (r.coldStart() != null)
         {
             out.printf(Locale.ROOT, "cold start (first request, alone, excluded above): %s  TTFT %.3f ms  TPOT %.3f " +
                 "ms  e2e %.3f ms%n", r.coldStart().status(), r.coldStart().ttftMs(), r.coldStart().tpotMs(),

@@ -35,7 +35,7 @@ public final class CsvFiles
         "first_output_ns", "end_ns", "chunks", "input_tokens", "output_tokens", "token_count_source",
         "finish_reason", "done_marker", "late", "truncated", "retries_429", "success", "ttft_ms", "stream_setup_ms",
         "ttft_from_schedule_ms", "ttfot_ms", "ttst_ms", "tpot_ms", "e2e_ms", "e2e_from_schedule_ms", "send_lag_ms",
-        "stale_connection_resends");
+        "stale_connection_resends", "api", "inputs", "answer_items");
     /** summary.csv: one row per distribution of record.json, the run's then each segment's. */
     public static final List<String> SUMMARY_COLUMNS = List.of("scope", "metric", "unit", "count", "min", "mean",
         "stdev", "p50", "p90", "p95", "p99", "p99_9", "max", "p99_ci95_low", "p99_ci95_high", "p99_9_ci95_low",
@@ -44,7 +44,7 @@ public final class CsvFiles
     public static final List<String> SWEEP_COLUMNS = List.of("offered", "loop", "achieved_rps", "ttft_p50_ms",
         "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "e2e_p99_ms", "output_tokens_per_s", "goodput_rps",
         "good_fraction", "samples", "ok", "errors", "cancelled", "queue_source", "running", "waiting", "in_flight",
-        "energy_j_per_token", "run_dir");
+        "energy_j_per_token", "run_dir", "e2e_p50_ms", "inputs_per_s");
 
     private static final ObjectMapper JSON = Json.MAPPER;
     private static final CsvMapper CSV = new CsvMapper();

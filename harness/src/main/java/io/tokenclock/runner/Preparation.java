@@ -13,6 +13,7 @@ import io.tokenclock.result.ClientHost;
 import io.tokenclock.result.ServerInfo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.RerankShape;
 import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.WorkloadGenerator;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -100,7 +101,8 @@ final class Preparation
         final RunOptions options, final Endpoint endpoint, final String model, final int maxTokens)
     {
         return new RequestBodyFactory(endpoint.api(), model, maxTokens, Workloads.decoding(options.model(), false),
-            RequestBodyFactory.parseExtraBody(options.model().extraBody()));
+            RequestBodyFactory.parseExtraBody(options.model().extraBody()),
+            options.workload().rerankShape() == RerankShape.TEXTS);
     }
 
     /**

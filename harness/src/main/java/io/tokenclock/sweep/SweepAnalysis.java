@@ -8,18 +8,20 @@ import java.util.Locale;
 import io.tokenclock.metrics.Distribution;
 
 /**
- * What a sweep's points say about the server: the knee two ways ({@link LatencyKnee} on the TTFT p99,
+ * What a sweep's points say about the server: the knee two ways ({@link LatencyKnee} on the TTFT p99, or on the e2e
+ * p99 for an API that answers whole (embeddings, rerank), which has no TTFT,
  * {@link TwoSegmentFit} of achieved requests/s against offered load) and the point of maximum goodput. The points
  * are taken in increasing offered load whatever order they ran in. Immutable and thread-safe.
  *
- * @param latencyKnee    the knee by latency factor, on the TTFT p99.
+ * @param latencyKnee    the knee by latency factor, on the TTFT p99 (the e2e p99 for embeddings and rerank).
  * @param throughputFit  the knee by two-segment fit, or null with fewer than {@link TwoSegmentFit#MIN_POINTS} points.
  * @param maxGoodput     the point of highest goodput (the lowest load among equals), or null when there is no point.
  * @param baselineSamples the requests the latency knee's baseline p99 rests on (those that ended ok at the lowest
  *                       load with a p99), 0 when there is none.
+ * @param kneeMetric     the latency the knee is on, in words: {@code TTFT p99} or {@code e2e p99}.
  */
 public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit, SweepPoint maxGoodput,
-    long baselineSamples)
+    long baselineSamples, String kneeMetric)
 {
     /**
      * @return what makes the knees less trustworthy than they look, one line each: a baseline p99 from fewer samples
@@ -32,9 +34,10 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         {
             return List.of();
         }
-        return List.of(String.format(Locale.ROOT, "the low-load baseline TTFT p99 (%.1f ms) rests on %d samples, " +
+        return List.of(String.format(Locale.ROOT, "the low-load baseline %s (%.1f ms) rests on %d samples, " +
             "fewer than the %d a p99 needs for its 95%% interval to have an upper end: the latency knee's threshold " +
-            "(%s x it) is uncertain; lengthen --point-duration or raise the lowest rate", latencyKnee.baselineMs(),
+            "(%s x it) is uncertain; lengthen --point-duration or raise the lowest rate", kneeMetric,
+            latencyKnee.baselineMs(),
             baselineSamples, needed, StopRule.format(latencyKnee.factor())));
     }
 
@@ -51,19 +54,19 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         {
             return "Trust the throughput fit's knee (" + StopRule.format(throughputFit.breakpoint()) + ") as the " +
                 "server's capacity: past it the achieved throughput stopped following the offered load" +
-                (latency ? "; the latency knee (" + StopRule.format(latencyKnee.offered()) + ") is where the TTFT " +
-                    "p99 passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, a latency " +
-                    "budget, not capacity." : ".");
+                (latency ? "; the latency knee (" + StopRule.format(latencyKnee.offered()) + ") is where the " +
+                    kneeMetric + " passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, a " +
+                    "latency budget, not capacity." : ".");
         }
         if (latency)
         {
             return "The throughput fit saw no saturation (the sweep did not reach the plateau), so its breakpoint is " +
                 "no knee: trust the latency knee (" + StopRule.format(latencyKnee.offered()) + ") only as where the " +
-                "TTFT p99 passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, and sweep " +
+                kneeMetric + " passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, and sweep " +
                 "higher loads to find capacity.";
         }
-        return "Neither knee was found: the throughput kept following the load and the TTFT p99 stayed within " +
-            StopRule.format(latencyKnee.factor()) + " x its low-load level; sweep higher loads.";
+        return "Neither knee was found: the throughput kept following the load and the " + kneeMetric +
+            " stayed within " + StopRule.format(latencyKnee.factor()) + " x its low-load level; sweep higher loads.";
     }
 
     /**
@@ -98,16 +101,17 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         for (int i = 0; i < x.length; i++)
         {
             final SweepPoint p = sorted.get(i);
-            if (baselineSamples == 0 && !Double.isNaN(p.ttftP99Ms()))
+            if (baselineSamples == 0 && !Double.isNaN(p.kneeLatencyMs()))
             {
                 baselineSamples = p.ok();
             }
             x[i] = p.offered();
-            ttftP99[i] = p.ttftP99Ms();
+            ttftP99[i] = p.kneeLatencyMs();
             achieved[i] = p.achievedRps();
             best = best == null || p.goodputRps() > best.goodputRps() ? p : best;
         }
+        final boolean streamed = sorted.isEmpty() || sorted.get(0).streamed();
         return new SweepAnalysis(LatencyKnee.find(x, ttftP99, kneeFactor), TwoSegmentFit.fit(x, achieved), best,
-            baselineSamples);
+            baselineSamples, streamed ? "TTFT p99" : "e2e p99");
     }
 }

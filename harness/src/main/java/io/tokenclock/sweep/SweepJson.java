@@ -96,12 +96,24 @@ public final class SweepJson
         n.put("loop", p.loop().key());
         n.put("offered", p.offered());
         number(n, "achieved_rps", p.achievedRps());
-        number(n, "ttft_p50_ms", p.ttftP50Ms());
-        number(n, "ttft_p99_ms", p.ttftP99Ms());
-        number(n, "tpot_p50_ms", p.tpotP50Ms());
-        number(n, "tpot_p99_ms", p.tpotP99Ms());
+        if (p.streamed())
+        {
+            number(n, "ttft_p50_ms", p.ttftP50Ms());
+            number(n, "ttft_p99_ms", p.ttftP99Ms());
+            number(n, "tpot_p50_ms", p.tpotP50Ms());
+            number(n, "tpot_p99_ms", p.tpotP99Ms());
+        }
         number(n, "e2e_p99_ms", p.e2eP99Ms());
-        number(n, "output_tokens_per_s", p.outputTokensPerS());
+        if (p.streamed())
+        {
+            number(n, "output_tokens_per_s", p.outputTokensPerS());
+        }
+        else
+        {
+            // an answer read whole has no TTFT or TPOT, and generates no token: absent, never 0
+            number(n, "e2e_p50_ms", p.e2eP50Ms());
+            number(n, "inputs_per_s", p.inputsPerS());
+        }
         number(n, "goodput_rps", p.goodputRps());
         number(n, "good_fraction", p.goodFraction());
         n.put("samples", p.samples());
@@ -120,7 +132,8 @@ public final class SweepJson
     {
         final LatencyKnee k = a.latencyKnee();
         final ObjectNode latency = n.putObject("latency_factor");
-        latency.put("metric", "ttft_p99_ms").put("factor", k.factor());
+        latency.put("metric", a.kneeMetric().startsWith("TTFT") ? "ttft_p99_ms" : "e2e_p99_ms")
+            .put("factor", k.factor());
         number(latency, "baseline_ms", k.baselineMs());
         number(latency, "threshold_ms", k.thresholdMs());
         number(latency, "offered", k.offered());

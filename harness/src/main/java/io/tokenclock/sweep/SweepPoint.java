@@ -33,11 +33,39 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
  * @param runDir           the point's run directory.
  * @param energyJPerToken  the energy in the power boundary per output token of a completed request, J (the point's
  *                         {@code report.energy.per_output_token_j}); NaN when no energy was measured.
+ * @param e2eP50Ms         end-to-end latency median, ms.
+ * @param inputsPerS       inputs (texts embedded, documents ranked) of the requests that ended ok per second of the
+ *                         window; NaN for a streamed API.
+ * @param streamed         whether the API streams; an API that answers whole (embeddings, rerank) has no TTFT or
+ *                         TPOT (NaN, and absent from sweep.json), and its latency knee is on the e2e p99.
  */
 public record SweepPoint(Loop loop, double offered, double achievedRps, double ttftP50Ms, double ttftP99Ms,
     double tpotP50Ms, double tpotP99Ms, double e2eP99Ms, double outputTokensPerS, double goodputRps, long ok,
-    long errors, long cancelled, long good, Queue queue, String runDir, double energyJPerToken)
+    long errors, long cancelled, long good, Queue queue, String runDir, double energyJPerToken, double e2eP50Ms,
+    double inputsPerS, boolean streamed)
 {
+    /** A streamed API's point. */
+    public SweepPoint(final Loop loop, final double offered, final double achievedRps, final double ttftP50Ms,
+        final double ttftP99Ms, final double tpotP50Ms, final double tpotP99Ms, final double e2eP99Ms,
+        final double outputTokensPerS, final double goodputRps, final long ok, final long errors,
+        final long cancelled, final long good, final Queue queue, final String runDir, final double energyJPerToken)
+    {
+        this(loop, offered, achievedRps, ttftP50Ms, ttftP99Ms, tpotP50Ms, tpotP99Ms, e2eP99Ms, outputTokensPerS,
+            goodputRps, ok, errors, cancelled, good, queue, runDir, energyJPerToken, Double.NaN, Double.NaN, true);
+    }
+
+    /** @return the latency the knee is found on: TTFT p99 for a streamed API, else the e2e p99 (embeddings, rerank). */
+    public double kneeLatencyMs()
+    {
+        return streamed ? ttftP99Ms : e2eP99Ms;
+    }
+
+    /** @return the key of {@link #kneeLatencyMs()} in sweep.json. */
+    public String kneeLatencyKey()
+    {
+        return streamed ? "ttft_p99_ms" : "e2e_p99_ms";
+    }
+
     /** A point that measured no energy. */
     public SweepPoint(final Loop loop, final double offered, final double achievedRps, final double ttftP50Ms,
         final double ttftP99Ms, final double tpotP50Ms, final double tpotP99Ms, final double e2eP99Ms,
@@ -123,10 +151,12 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
         final Distribution tpot = r.distributions().get(Metric.TPOT);
         final Distribution e2e = r.distributions().get(Metric.E2E);
         final long good = r.goodput() == null ? r.counts().ok() : r.goodput().good();
+        final boolean streamed = r.options().target().api().streamed();
         return new SweepPoint(loop, offered, Formulas.rate(r.counts().ok(), w), ttft.p50(), ttft.p99(), tpot.p50(),
             tpot.p99(), e2e.p99(), Formulas.rate(r.counts().get(Counter.OUTPUT_TOKENS), w), Formulas.rate(good, w),
             r.counts().ok(), r.counts().errors(), r.counts().cancelled(), good, queue(r, e2e, w),
-            r.target().outputDir().toString(), energyPerToken(r));
+            r.target().outputDir().toString(), energyPerToken(r), e2e.p50(),
+            streamed ? Double.NaN : Formulas.rate(r.counts().get(Counter.INPUTS), w), streamed);
     }
 
     /** The record's {@code per_output_token_j}: joules in the boundary over the completed requests' output tokens. */

@@ -68,7 +68,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     /** The previous read's raw kernel stamp on this connection, to count reads that share it. */
     private long lastKernelStampNs = -1;
     private long cancelAtNs = Long.MAX_VALUE;
-    private final ResponseHead head = new ResponseHead();
+    private final ResponseHead head;
     private int user = -1;
     /** The request in flight waits for its send stamp: the one whose key reaches {@link #requestLastByte}. */
     private boolean awaitingSendStamp;
@@ -91,6 +91,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         final RequestLimits limits = loop.settings().limits();
         this.recorder = new StreamRecorder(loop.settings().records(), loop.settings().endpoint().api().newParser(),
             limits.maxEventBytes(), limits.maxOutputBytes());
+        this.head = new ResponseHead(loop.settings().endpoint().api().streamed());
         this.connectDeadlineNs = limits.connectNs() > 0 ? loop.settings().clock().nanoTime() + limits.connectNs() :
             Long.MAX_VALUE;
         this.out = arena.allocate(4096, 8);
