@@ -2,7 +2,6 @@ package io.tokenclock.cli;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -16,11 +15,9 @@ import io.tokenclock.compare.ContractDiff;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
-import io.tokenclock.report.AbReport;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.result.RunResult;
-import io.tokenclock.results.Index;
-import io.tokenclock.results.Kind;
+import io.tokenclock.results.OutputDir;
 import io.tokenclock.results.Results;
 import io.tokenclock.runner.BenchmarkRunner;
 import io.tokenclock.runner.Interruption;
@@ -31,7 +28,9 @@ import io.tokenclock.runner.ServerProbe;
  * caches, a neighbour's load) falls on both alike: A B, then B A, then A B ... Each run keeps its own directory
  * ({@code DIR/A/rep-K}, {@code DIR/B/rep-K}); {@code DIR/ab.json} gives each figure's difference B - A with a seeded
  * 95% bootstrap interval and whether it exceeds the noise (the interval excludes 0). Each pair K runs with its own
- * seed ({@link #pairSeed}), A and B of it with the same one. Flags: docs/CLI.md.
+ * seed ({@link #pairSeed}), A and B of it with the same one. {@code DIR/index.json} and {@code DIR/ab.json} are
+ * written as the set begins and after each run ({@link AbSet}), so that a set stopped at any moment, {@code kill -9}
+ * included, reads as partial; a signal stops it after the run in flight. Flags: docs/CLI.md.
  */
 @Command(name = "ab", mixinStandardHelpOptions = true,
     description = "Compare two contracts, interleaved (A B B A ...), with intervals on every difference.")
@@ -68,20 +67,44 @@ public final class AbCommand implements Callable<Integer>
         final RunOptions b = load(contractB);
         sameQuality(a, b);
         final Path base = outputDir != null ? outputDir : Path.of("results", "ab-" + System.currentTimeMillis());
-        final List<RunResult> runsA = new ArrayList<>();
-        final List<RunResult> runsB = new ArrayList<>();
-        final List<String> order = new ArrayList<>();
+        refuseExisting(base);
+        final AbSet set = new AbSet(contractA, contractB, base, 2 * repetitions);
         final Interruption signals = Interruption.install(System.err, a.load().graceS());
-        for (int k = 1; k <= repetitions && !signals.requested(); k++)
+        set.write(set.inProgress(), null);
+        final int status = runAll(a, b, set, signals);
+        if (status != Main.EXIT_OK)
+        {
+            return status;
+        }
+        set.write(signals.requested() ? "interrupted by " + signals.signalName() + ": stopped after the run in " +
+            "flight; " + set.made() + " of " + 2 * repetitions + " runs made" : null, System.out);
+        ReportCommand.afterRun(base, !noReport);
+        return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
+    }
+
+    /**
+     * Runs the pairs, interleaved, until the last or a signal: a signal lets the run in flight end (or ends its
+     * preparation) and no run is started after it.
+     *
+     * @return {@link Main#EXIT_OK} when the loop ended (all runs made, or a signal), else the exit status of a set
+     * that cannot go on (the server unusable, the variants refused), whose ab.json then says why.
+     */
+    private int runAll(final RunOptions a, final RunOptions b, final AbSet set, final Interruption signals)
+        throws IOException, InterruptedException
+    {
+        for (int k = 1; k <= repetitions; k++)
         {
             final boolean aFirst = k % 2 == 1;
             for (final boolean isA : aFirst ? new boolean[] {true, false} : new boolean[] {false, true})
             {
+                if (signals.requested())
+                {
+                    return Main.EXIT_OK;
+                }
                 final String name = isA ? "A" : "B";
-                order.add(name);
                 System.out.printf(Locale.ROOT, "%ntokenclock ab: %s, repetition %d of %d%n", name, k, repetitions);
-                final RunOptions one = variant(isA ? a : b, name, k, a.workload().seed(), base).toBuilder().force(force)
-                    .build();
+                final RunOptions one = variant(isA ? a : b, name, k, a.workload().seed(), set.base()).toBuilder()
+                    .force(force).build();
                 final RunResult result;
                 try
                 {
@@ -89,21 +112,40 @@ public final class AbCommand implements Callable<Integer>
                 }
                 catch (final ServerProbe.UnreachableException ex)
                 {
+                    set.write("stopped: the server could not be used: " + ex.getMessage(), null);
                     System.err.println(Main.errorLine(ex.getMessage()));
                     return Main.EXIT_UNREACHABLE;
                 }
-                ConsoleSummary.print(result, System.out);
-                (isA ? runsA : runsB).add(result);
-                if (runsA.size() == 1 && runsB.size() == 1 && order.size() == 2 && refused(runsA.get(0), runsB.get(0)))
+                catch (final Interruption.Stopped ex)
                 {
+                    return Main.EXIT_OK; // a signal before the run's window: nothing of it to keep
+                }
+                ConsoleSummary.print(result, System.out);
+                set.add(isA, result);
+                set.write(set.inProgress(), null);
+                if (set.made() == 2 && refused(set.a().get(0), set.b().get(0)))
+                {
+                    set.write("refused: the variants would not measure the same thing (their differences were " +
+                        "printed)", null);
                     return Main.EXIT_INCOMPARABLE;
                 }
             }
         }
-        AbReport.write(contractA, contractB, order, runsA, runsB, base.resolve("ab.json"), System.out);
-        writeIndex(base, runsA.size(), runsB.size());
-        ReportCommand.afterRun(base, !noReport);
-        return signals.requested() ? signals.exitStatus() : Main.EXIT_OK;
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * Refuses, before anything is written or run, a set directory that already holds a result or a run directory of
+     * the set that does ({@link OutputDir}, the rule of {@code run}), unless {@code --force}.
+     */
+    private void refuseExisting(final Path base)
+    {
+        OutputDir.refuseExisting(base, force, "--output-dir");
+        for (int k = 1; k <= repetitions; k++)
+        {
+            OutputDir.refuseExisting(runDir(base, "A", k), force, "--output-dir");
+            OutputDir.refuseExisting(runDir(base, "B", k), force, "--output-dir");
+        }
     }
 
     /** @return the options of variant {@code name}'s run in pair {@code k}, in {@code DIR/NAME/rep-K}. */
@@ -111,7 +153,13 @@ public final class AbCommand implements Callable<Integer>
         final Path base)
     {
         return v.toBuilder().repetitionIndex(k).runId("ab-" + name + "-rep" + k).seed(pairSeed(baseSeed, k))
-            .outputDir(base.resolve(name).resolve("rep-" + k)).build();
+            .outputDir(runDir(base, name, k)).build();
+    }
+
+    /** @return variant {@code name}'s run directory in pair {@code k}: {@code DIR/NAME/rep-K}. */
+    static Path runDir(final Path base, final String name, final int k)
+    {
+        return base.resolve(name).resolve("rep-" + k);
     }
 
     /**
@@ -128,26 +176,6 @@ public final class AbCommand implements Callable<Integer>
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
-    }
-
-    /** Writes the A/B's index: by repetition, {@code A/rep-K} as {@code a K}, then {@code B/rep-K} as {@code b K}. */
-    private static void writeIndex(final Path base, final int runsA, final int runsB) throws IOException
-    {
-        final List<Index.Member> members = new ArrayList<>();
-        for (int k = 1; k <= Math.max(runsA, runsB); k++)
-        {
-            if (k <= runsA)
-            {
-                members.add(new Index.Member(base.resolve("A").resolve("rep-" + k).toAbsolutePath().toString(),
-                    "a " + k));
-            }
-            if (k <= runsB)
-            {
-                members.add(new Index.Member(base.resolve("B").resolve("rep-" + k).toAbsolutePath().toString(),
-                    "b " + k));
-            }
-        }
-        Index.write(base, Kind.AB, members);
     }
 
     /**

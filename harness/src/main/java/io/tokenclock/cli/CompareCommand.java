@@ -25,7 +25,7 @@ import io.tokenclock.results.Results;
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
     description = "Compare results of any kind against the first: contracts by protocol group, then figures.")
-public final class CompareCommand implements Callable<Integer>
+public final class CompareCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(arity = "2..*", paramLabel = "RESULT",
         description = "Result directories (run, repetitions, sweep, ab, merged), their files, or peers' result files.")
@@ -63,5 +63,11 @@ public final class CompareCommand implements Callable<Integer>
             return Main.EXIT_INCOMPARABLE;
         }
         return Main.EXIT_OK;
+    }
+
+    @Override
+    public List<Path> inputs()
+    {
+        return inputs;
     }
 }

@@ -7,6 +7,8 @@ import picocli.CommandLine.Command;
 
 import io.tokenclock.health.AotCache;
 import io.tokenclock.runner.Interruption;
+import io.tokenclock.secrets.KnownSecrets;
+import io.tokenclock.secrets.Redaction;
 import io.tokenclock.text.UntrustedText;
 
 /**
@@ -70,6 +72,7 @@ public final class Main implements Runnable
     /** Runs the command line and returns the exit code (for tests). */
     public static int execute(final String... args)
     {
+        KnownSecrets.forget(); // a command remembers its own credentials (runner.Preparation), no earlier one's
         final CommandLine cli = new CommandLine(new Main());
         // Every number flag is finite: NaN and Infinity parse as doubles, and would flow silently into a request
         // body (--temperature NaN) or a schedule.
@@ -78,8 +81,9 @@ public final class Main implements Runnable
         cli.setParameterExceptionHandler((ex, a) ->
         {
             final PrintWriter err = ex.getCommandLine().getErr();
-            err.println("tokenclock: " + ex.getMessage() + " (see: " +
-                ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)");
+            // picocli quotes the argument it could not take: a URL's credentials are hidden, control bytes escaped
+            err.println(errorLine(ex.getMessage() + " (see: " +
+                ex.getCommandLine().getCommandSpec().qualifiedName() + " --help)"));
             return EXIT_USAGE;
         });
         cli.setExecutionExceptionHandler((ex, c, parseResult) ->
@@ -94,6 +98,19 @@ public final class Main implements Runnable
                 err.println(errorLine(ex.getMessage()));
                 return EXIT_USAGE;
             }
+            if (c.getCommand() instanceof ReadsFiles r && unreadable(ex))
+            {
+                // The safety net: every reader names the file and the field itself; one that missed is a defect,
+                // and still no stack trace nor an internal message.
+                err.println(errorLine("cannot read " + r.inputs().stream().map(Object::toString)
+                    .collect(java.util.stream.Collectors.joining(", ")) + ": a file in it is not what it claims, " +
+                    "and this build did not say which (a defect; TOKENCLOCK_DEBUG=1 shows where)"));
+                if (System.getenv("TOKENCLOCK_DEBUG") != null)
+                {
+                    ex.printStackTrace(err);
+                }
+                return EXIT_USAGE;
+            }
             err.println(errorLine(ex.getMessage() != null ? ex.getMessage() : ex.getClass().getName()));
             if (System.getenv("TOKENCLOCK_DEBUG") != null)
             {
@@ -101,7 +118,24 @@ public final class Main implements Runnable
             }
             return EXIT_FAILED;
         });
-        return cli.execute(args);
+        try
+        {
+            return cli.execute(args);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            System.err.println("tokenclock: out of memory (" + Runtime.getRuntime().maxMemory() / (1 << 20) +
+                " MiB of heap): give it more with TOKENCLOCK_JAVA_OPTS=-Xmx...");
+            return EXIT_FAILED;
+        }
+    }
+
+    /** @return whether {@code ex} is a reader's failure: a JSON error, or an internal one a file's content caused. */
+    private static boolean unreadable(final Exception ex)
+    {
+        return ex instanceof com.fasterxml.jackson.core.JacksonException ||
+            ex instanceof java.nio.charset.CharacterCodingException ||
+            ex instanceof RuntimeException && !(ex instanceof Interruption.Stopped);
     }
 
     /**
@@ -111,7 +145,7 @@ public final class Main implements Runnable
      */
     static String errorLine(final String message)
     {
-        return "tokenclock: " + UntrustedText.escaped(message, Integer.MAX_VALUE);
+        return "tokenclock: " + UntrustedText.escaped(Redaction.urlsIn(message), Integer.MAX_VALUE);
     }
 
     @Override

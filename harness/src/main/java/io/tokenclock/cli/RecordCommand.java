@@ -3,6 +3,7 @@ package io.tokenclock.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -21,7 +22,7 @@ import io.tokenclock.runner.Refusal;
     description = "Print a result: a run's record block (MODEL ... REPORT, grade), or the tables of repetitions, a " +
         "sweep, an A/B, a merged run or a peer's result file, or the server's refusal (refusal.json) of a run " +
         "that the preflight ended.")
-public final class RecordCommand implements Callable<Integer>
+public final class RecordCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(index = "0", paramLabel = "DIR",
         description = "A results directory of any kind, one of its files, or a peer tool's result file.")
@@ -39,5 +40,11 @@ public final class RecordCommand implements Callable<Integer>
         }
         System.out.print(ResultTables.render(Results.open(dir)));
         return Main.EXIT_OK;
+    }
+
+    @Override
+    public List<Path> inputs()
+    {
+        return List.of(dir);
     }
 }

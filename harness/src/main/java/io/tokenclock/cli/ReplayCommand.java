@@ -27,6 +27,7 @@ import io.tokenclock.runner.Workloads;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.Endpoint;
+import io.tokenclock.util.WholeFile;
 import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 import io.tokenclock.workload.tokenizer.Tokenizers;
@@ -224,7 +225,8 @@ public final class ReplayCommand implements Callable<Integer>
     {
         final boolean same = recorded.equals(regenerated);
         System.out.printf("replay: %-9s %s over %d requests (recorded %s, regenerated %s)%n", what,
-            same ? "identical" : "DIFFERENT", n, abbreviate(recorded), abbreviate(regenerated));
+            same ? "identical" : "DIFFERENT", n, UntrustedText.oneLine(abbreviate(recorded)),
+            abbreviate(regenerated));
         return same;
     }
 
@@ -247,7 +249,7 @@ public final class ReplayCommand implements Callable<Integer>
             if (current == null || current.tree() == null || !current.redactedTree().equals(declared))
             {
                 final Path copy = dir.resolve("replay-contract.yaml");
-                Files.writeString(copy, declared.toPrettyString());
+                WholeFile.writeString(copy, declared.toPrettyString());
                 System.out.println("replay: the contract file changed or is gone; using the recorded copy " + copy);
                 args.set(config + 1, copy.toString());
             }

@@ -15,7 +15,7 @@ import io.tokenclock.report.html.HtmlReport;
 @Command(name = "report", mixinStandardHelpOptions = true,
     description = "Write one self-contained report.html of a run, repetitions, a sweep or an A/B comparison, " +
         "or of several results overlaid.")
-public final class ReportCommand implements Callable<Integer>
+public final class ReportCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "Result directories.")
     List<Path> dirs;
@@ -39,7 +39,7 @@ public final class ReportCommand implements Callable<Integer>
         catch (final HtmlReport.MismatchException ex)
         {
             // The same rules as compare, and the same exit status.
-            System.err.println("tokenclock: refused: " + ex.getMessage());
+            System.err.println(Main.errorLine("refused: " + ex.getMessage()));
             return Main.EXIT_INCOMPARABLE;
         }
         System.out.println("report: " + file.toAbsolutePath().normalize());
@@ -62,7 +62,13 @@ public final class ReportCommand implements Callable<Integer>
         }
         catch (final IOException | RuntimeException ex)
         {
-            System.err.println("tokenclock: report.html not written: " + ex.getMessage());
+            System.err.println(Main.errorLine("report.html not written: " + ex.getMessage()));
         }
+    }
+
+    @Override
+    public List<Path> inputs()
+    {
+        return dirs;
     }
 }

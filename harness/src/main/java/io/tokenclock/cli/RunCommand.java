@@ -111,14 +111,14 @@ public final class RunCommand implements Callable<Integer>
         }
         catch (final LateStartException ex)
         {
-            System.err.println("tokenclock: " + ex.getMessage() + "; record.json says so");
+            System.err.println(Main.errorLine(ex.getMessage() + "; record.json says so"));
             return Main.EXIT_FAILED;
         }
         ConsoleSummary.print(result, System.out);
         ReportCommand.afterRun(result.target().outputDir(), o.output().htmlReport());
         if (signals.requested())
         {
-            System.err.println("tokenclock: " + result.partialReason() + "; record.json is marked partial");
+            System.err.println(Main.errorLine(result.partialReason() + "; record.json is marked partial"));
             return signals.exitStatus();
         }
         if (result.counts().ok() == 0)

@@ -4,19 +4,26 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.deploy.JobCredentials;
+import io.tokenclock.deploy.RenderChecks;
 import io.tokenclock.deploy.ShardJob;
+import io.tokenclock.quality.JudgeSpec;
 
 /**
- * The flags of {@code slurm render} and {@code k8s render}: the shard count, the shared output directory, the common
- * start, one shard's CPUs, and the run's own arguments after {@code --}, which are checked here as {@code run} would
- * check them, so that a mistake is found before the job is submitted.
+ * The flags of {@code slurm render}: the shard count, the shared output directory, the common start, one shard's
+ * CPUs, where the job's credentials go, and the run's own arguments after {@code --}, which are checked here as
+ * {@code run} would check them, so that a mistake is found before the job is submitted. What both renderers share
+ * of the run's arguments (the check, the credentials they carry) is here too.
  */
 final class ShardJobFlags
 {
@@ -35,17 +42,77 @@ final class ShardJobFlags
         description = "How a task invokes tokenclock (default: this launcher's absolute path).")
     String tokenclock;
 
+    @Option(names = "--secrets-file", paramLabel = "FILE", description = "Where the run's credentials go (-H " +
+        "values, a URL's user information or query, the API key), readable only by you and sourced by each task; " +
+        "written only when there are some (default ./<name>-secrets.env; on storage the nodes share).")
+    Path secretsFile;
+
     @Parameters(paramLabel = "RUN_ARGS", description = "The run's flags (after --), as tokenclock run takes them.")
     List<String> runArgs = new ArrayList<>();
 
-    /** @return the job, its run arguments checked as {@code run} checks them for shard 0. */
+    /**
+     * @return the job, its run arguments checked as {@code run} checks them for shard 0; a relative
+     * {@code --config} or {@code --output-dir} made absolute (the file the render checked, wherever sbatch is called).
+     */
     ShardJob toJob()
     {
-        final ShardJob job = new ShardJob(shape.name, shape.shards, runArgs, outputDir != null ? outputDir :
-            Path.of("results", shape.name).toAbsolutePath().toString(), startAt == null ? null : parseStart(startAt),
-            shape.cpusPerTask, tokenclock != null ? tokenclock : launcher());
-        checkRunArgs(job.runArgs(), shape.shards);
-        return job;
+        // before any of them becomes a Path, which refuses a NUL with a message of its own
+        RenderChecks.text("--output-dir", outputDir == null ? "" : outputDir);
+        for (int i = 0; i < runArgs.size(); i++)
+        {
+            RenderChecks.text(ShardJob.argument(i), runArgs.get(i));
+        }
+        final List<String> args = absoluteConfig(runArgs);
+        final RunOptions options = checkRunArgs(args, shape.shards);
+        return new ShardJob(shape.name, shape.shards, args, Path.of(outputDir != null ? outputDir :
+            Path.of("results", shape.name).toString()).toAbsolutePath().normalize().toString(),
+            startAt == null ? null : parseStart(startAt), shape.cpusPerTask, tokenclock != null ? tokenclock :
+            launcher(), JobCredentials.of(args, keyVariables(options, System.getenv())));
+    }
+
+    /** @return where the credentials file goes. */
+    Path secretsFile()
+    {
+        return secretsFile != null ? secretsFile : Path.of(shape.name + "-secrets.env");
+    }
+
+    /** @return {@code args} with the value of {@code --config} absolute. */
+    static List<String> absoluteConfig(final List<String> args)
+    {
+        final List<String> out = new ArrayList<>(args);
+        for (int i = 0; i < out.size(); i++)
+        {
+            if (out.get(i).equals("--config") && i + 1 < out.size())
+            {
+                out.set(i + 1, Path.of(out.get(i + 1)).toAbsolutePath().normalize().toString());
+            }
+            else if (out.get(i).startsWith("--config="))
+            {
+                out.set(i, "--config=" + Path.of(out.get(i).substring("--config=".length())).toAbsolutePath()
+                    .normalize());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @return the API keys' variables the run reads ({@code --api-key-env} or {@code target.api_key_env}, the
+     * judge's {@code api_key_env}) that are set in {@code env}, with their values: the job carries them, since a pod
+     * has none of the renderer's environment and a Slurm task need not have it.
+     */
+    static Map<String, String> keyVariables(final RunOptions options, final Map<String, String> env)
+    {
+        final Map<String, String> keys = new LinkedHashMap<>();
+        final JudgeSpec judge = options.quality().rule() == null ? null : options.quality().rule().judge();
+        for (final String name : new String[] {options.target().apiKeyEnv(), judge == null ? null : judge.apiKeyEnv()})
+        {
+            final String value = name == null ? null : env.get(name);
+            if (value != null && !value.isBlank())
+            {
+                keys.put(name, value);
+            }
+        }
+        return keys;
     }
 
     /** @return {@code startAt} as an instant. */
@@ -62,8 +129,12 @@ final class ShardJobFlags
         }
     }
 
-    /** Builds shard 0's options from the run's arguments: what fails there would fail in every task. */
-    static void checkRunArgs(final List<String> runArgs, final int shards)
+    /**
+     * Builds shard 0's options from the run's arguments: what fails there would fail in every task.
+     *
+     * @return those options.
+     */
+    static RunOptions checkRunArgs(final List<String> runArgs, final int shards)
     {
         final RunCommand run = new RunCommand();
         final CommandLine cli = new CommandLine(run);
@@ -78,7 +149,7 @@ final class ShardJobFlags
         {
             throw new IllegalArgumentException("the run's arguments: " + ex.getMessage());
         }
-        run.toOptions();
+        return run.toOptions();
     }
 
     /** @return the absolute path of the launcher that started this JVM, or "tokenclock" on the PATH. */

@@ -1,6 +1,5 @@
 package io.tokenclock.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -17,11 +16,11 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.results.OutputDir;
 import io.tokenclock.runner.Interruption;
 import io.tokenclock.runner.ServerProbe;
 import io.tokenclock.sweep.StopRule;
 import io.tokenclock.sweep.SweepPoint;
-import io.tokenclock.sweep.SweepJson;
 import io.tokenclock.sweep.SweepPlan;
 
 /**
@@ -137,11 +136,7 @@ public final class SweepCommand implements Callable<Integer>
         final String sweepId = base.output().runId() != null ? base.output().runId() : "sweep-" +
             DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
         final Path dir = base.output().outputDir() != null ? base.output().outputDir() : Path.of("results", sweepId);
-        if (Files.exists(dir.resolve(SweepJson.FILE)) && !base.output().force())
-        {
-            throw new IllegalArgumentException(dir + " already holds a sweep (" + SweepJson.FILE + "): choose " +
-                "another --output-dir or --run-id, or pass --force to replace it");
-        }
+        OutputDir.refuseExisting(dir, base.output().force(), "--output-dir or --run-id");
         final Interruption signals = Interruption.install(System.err, base.load().graceS());
         try
         {

@@ -30,8 +30,10 @@ import io.tokenclock.sweep.SweepTable;
 /**
  * Runs a sweep's points through {@link BenchmarkRunner}, each a whole run with its own directory
  * ({@code DIR/points/NN-rate-R}, {@code DIR/search/NN-rate-R}), then writes {@code DIR/sweep.json} and prints the
- * table. Only the first run warms the harness up ({@code --no-self-warmup} after it: the JVM is warm). Not
- * thread-safe: one sweep.
+ * table. {@code DIR/index.json} and {@code DIR/sweep.json} are also written as the sweep begins and after each run,
+ * marked partial ("in progress"), so that a sweep stopped at any moment, {@code kill -9} included, reads as the
+ * partial sweep it is. Only the first run warms the harness up ({@code --no-self-warmup} after it: the JVM is warm).
+ * Not thread-safe: one sweep.
  */
 final class SweepDriver
 {
@@ -123,6 +125,7 @@ final class SweepDriver
     {
         System.out.println(plan.describeDuration(base.quality().slo() != null, base.state().warmupDurationS(),
             base.load().drainTimeoutS()));
+        progress();
         final boolean ceilingOk;
         try
         {
@@ -168,6 +171,7 @@ final class SweepDriver
     private boolean measureCeiling() throws IOException, InterruptedException, ServerProbe.UnreachableException
     {
         ceiling = run(Point.ceiling(plan));
+        progress();
         if (!(ceiling.achievedRps() > 0))
         {
             partialReason = "the ceiling run (closed loop at concurrency " + plan.ceilingConcurrency() + ") had no " +
@@ -204,6 +208,7 @@ final class SweepDriver
             }
             final SweepPoint done = run(p);
             points.add(done);
+            progress();
             final String rule = plan.stopRule().reason(done, base.quality().slo() != null);
             final String stop = SweepAnalysis.stopNow(rule, points, plan.kneeFactor());
             if (rule != null && stop == null && p != todo.get(todo.size() - 1))
@@ -243,6 +248,7 @@ final class SweepDriver
             runs.add(new SweepReport.SearchRun(p, meets));
             s.record(meets);
             search = new SweepReport.Search(settings, runs, s.result());
+            progress();
         }
     }
 
@@ -339,13 +345,33 @@ final class SweepDriver
         return Path.of(runDir).toAbsolutePath().toString();
     }
 
-    private void report() throws IOException
+    /**
+     * Writes sweep.json and index.json of the runs made so far, marked partial: the sweep is in progress. Called as
+     * the sweep begins and after each run; {@link #report} replaces them at the end.
+     */
+    private void progress() throws IOException
     {
-        final SweepReport r = new SweepReport(plan, base.quality().slo() == null ? null :
-            base.quality().slo().describe(), ceiling, points, stoppedEarly, partialReason,
-            SweepAnalysis.of(points, plan.kneeFactor()), search, refused);
+        final int made = (ceiling != null ? 1 : 0) + points.size() + (search != null ? search.runs().size() : 0);
+        write(sweepReport("in progress: " + made + " run(s) made (sweep.json is rewritten after each run; read " +
+            "while it says so, the sweep was stopped before its end or is still running)"));
+    }
+
+    private SweepReport sweepReport(final String partial)
+    {
+        return new SweepReport(plan, base.quality().slo() == null ? null : base.quality().slo().describe(), ceiling,
+            points, stoppedEarly, partial, SweepAnalysis.of(points, plan.kneeFactor()), search, refused);
+    }
+
+    private void write(final SweepReport r) throws IOException
+    {
         SweepJson.write(r, dir);
         Index.write(dir, Kind.SWEEP, members());
+    }
+
+    private void report() throws IOException
+    {
+        final SweepReport r = sweepReport(partialReason);
+        write(r);
         CsvFiles.writeSweep(dir);
         SweepTable.print(r, System.out);
         System.out.println("tokenclock sweep: " + dir.resolve(SweepJson.FILE));

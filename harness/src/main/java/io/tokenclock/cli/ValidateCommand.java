@@ -27,7 +27,7 @@ public final class ValidateCommand implements Callable<Integer>
         }
         for (final String error : contract.errors())
         {
-            System.err.println("tokenclock: " + file + ": " + error);
+            System.err.println(Main.errorLine(file + ": " + error)); // an error may quote the file
         }
         return Main.EXIT_USAGE;
     }

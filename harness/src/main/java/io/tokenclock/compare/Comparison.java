@@ -13,6 +13,7 @@ import io.tokenclock.record.Dist;
 import io.tokenclock.record.RunRecord;
 import io.tokenclock.results.Result;
 import io.tokenclock.stats.Bootstrap;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * {@code compare}: each subject of every result after the first is set against the baseline's subject at the same
@@ -93,8 +94,9 @@ public final class Comparison
     {
         for (final CompareJson.Pair p : c.comparisons())
         {
-            out.printf(Locale.ROOT, "%nbaseline: %s (%d run%s)%nother:    %s (%d run%s)%n", p.baseline(),
-                p.samples().get(0), p.samples().get(0) == 1 ? "" : "s", p.other(), p.samples().get(1),
+            // labels hold paths and roles read from files: escaped, as every value below
+            out.printf(Locale.ROOT, "%nbaseline: %s (%d run%s)%nother:    %s (%d run%s)%n", shown(p.baseline()),
+                p.samples().get(0), p.samples().get(0) == 1 ? "" : "s", shown(p.other()), p.samples().get(1),
                 p.samples().get(1) == 1 ? "" : "s");
             if (!p.brokenRules().isEmpty())
             {
@@ -108,6 +110,11 @@ public final class Comparison
                 table(p, out);
             }
         }
+    }
+
+    private static String shown(final String label)
+    {
+        return UntrustedText.escaped(label, Integer.MAX_VALUE);
     }
 
     private static void table(final CompareJson.Pair p, final PrintStream out)

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.tokenclock.record.RunRecord;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * The contracts of two results diffed fact by fact ({@link Facts}), by protocol group; the refusals among the
@@ -33,7 +34,10 @@ public record ContractDiff(List<Difference> differences)
      */
     public record Difference(String group, String key, String a, String b, boolean declared, String rule)
     {
-        /** @return one line: {@code GROUP key: A -> B}, with the rule when it is a refusal. */
+        /**
+         * @return one line: {@code GROUP key: A -> B}, with the rule when it is a refusal; the values came from
+         * files (a model id the server listed, a declared note), so they are escaped and cut.
+         */
         public String line()
         {
             return group + " " + key + ": " + shown(a) + " -> " + shown(b) + (rule == null ? "" : " [" + rule + "]");
@@ -41,7 +45,7 @@ public record ContractDiff(List<Difference> differences)
 
         private static String shown(final String v)
         {
-            return v == null ? "(not recorded)" : v.length() > 160 ? v.substring(0, 157) + "..." : v;
+            return v == null ? "(not recorded)" : UntrustedText.escaped(v, 157);
         }
     }
 

@@ -17,9 +17,12 @@ import java.util.List;
  * @param toolResultsFile  Tool results to answer with, one per line, or null for synthetic text.
  * @param toolLatencyMs    The simulated tool's latency, ms.
  * @param toolResultTokens The simulated tool result's length, tokens.
+ * @param toolPassEnv      The variables the real tool gets besides the basic ones ({@code tool_pass_env}): it never
+ *                         inherits tokenclock's environment, which holds the run's keys
+ *                         ({@code secrets.ChildEnvironment}, as a quality check's {@code command}).
  */
 public record AgentSpec(String tools, int maxSteps, int maxRetries, List<String> toolCommand, double toolTimeoutMs,
-    Path toolResultsFile, LengthSpec toolLatencyMs, LengthSpec toolResultTokens)
+    Path toolResultsFile, LengthSpec toolLatencyMs, LengthSpec toolResultTokens, List<String> toolPassEnv)
 {
     /** Defaults where the contract is silent: 8 steps, 2 retries, a 30 s tool limit, 200 ms and 100-token results. */
     public static final int DEFAULT_MAX_STEPS = 8;
@@ -31,8 +34,18 @@ public record AgentSpec(String tools, int maxSteps, int maxRetries, List<String>
     public AgentSpec
     {
         toolCommand = List.copyOf(toolCommand);
+        toolPassEnv = toolPassEnv == null ? List.of() : List.copyOf(toolPassEnv);
         toolLatencyMs = toolLatencyMs == null ? LengthSpec.fixed(DEFAULT_TOOL_LATENCY_MS) : toolLatencyMs;
         toolResultTokens = toolResultTokens == null ? LengthSpec.fixed(DEFAULT_TOOL_RESULT_TOKENS) : toolResultTokens;
+    }
+
+    /** Agents whose real tool, if any, gets the basic environment only. */
+    public AgentSpec(final String tools, final int maxSteps, final int maxRetries, final List<String> toolCommand,
+        final double toolTimeoutMs, final Path toolResultsFile, final LengthSpec toolLatencyMs,
+        final LengthSpec toolResultTokens)
+    {
+        this(tools, maxSteps, maxRetries, toolCommand, toolTimeoutMs, toolResultsFile, toolLatencyMs,
+            toolResultTokens, List.of());
     }
 
     /** @return agents with the default tool, limits and simulated tool results, and this many steps and latency. */

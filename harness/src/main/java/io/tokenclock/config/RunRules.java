@@ -686,17 +686,20 @@ final class RunRules
      * The ranges the OpenAI API documents for the decoding fields tokenclock sends ({@code temperature}) or a request
      * body may set through {@code extra_body}: a value outside is refused before the run rather than sent (a server
      * may reject it on every request, or, worse, clamp it silently). Fields not listed here (an engine's own, such as
-     * {@code top_k}) are the server's to judge.
+     * {@code top_k}) are the server's to judge. A count is bounded by what its flag holds ({@code --max-tokens} is an
+     * int), a {@code seed} by a 64-bit integer: {@code 1e400} is a number to JSON but none to either, and would be
+     * sent as {@code "Infinity"}.
      */
     private static final Map<String, Range> DECODING_RANGES = Map.of(
         "temperature", new Range(0, 2, false),
         "top_p", new Range(0, 1, false),
         "presence_penalty", new Range(-2, 2, false),
         "frequency_penalty", new Range(-2, 2, false),
-        "n", new Range(1, Double.POSITIVE_INFINITY, true),
-        "max_tokens", new Range(1, Double.POSITIVE_INFINITY, true),
-        "max_completion_tokens", new Range(1, Double.POSITIVE_INFINITY, true),
-        "top_logprobs", new Range(0, 20, true));
+        "n", new Range(1, Integer.MAX_VALUE, true),
+        "max_tokens", new Range(1, Integer.MAX_VALUE, true),
+        "max_completion_tokens", new Range(1, Integer.MAX_VALUE, true),
+        "top_logprobs", new Range(0, 20, true),
+        "seed", new Range(Long.MIN_VALUE, Long.MAX_VALUE, true));
 
     /** The decoding values the run sends, wherever they were given, against {@link #DECODING_RANGES}. */
     private static void decoding(final RunOptionsBuilder b)
@@ -730,6 +733,7 @@ final class RunRules
         {
             return;
         }
+        finite(prefix, "", body);
         DECODING_RANGES.forEach((field, range) ->
         {
             final JsonNode v = body.get(field);
@@ -739,9 +743,33 @@ final class RunRules
                 {
                     throw fail(prefix + field + " must be a number: " + v);
                 }
-                inRange(prefix + field, range, v.asDouble(), v.toString());
+                // an integer beyond 64 bits reads as a rounded double: refused by its exact value instead
+                final boolean beyondLong = v.isIntegralNumber() ? !v.canConvertToLong() :
+                    Math.abs(v.asDouble()) >= 0x1p63;
+                inRange(prefix + field, range, beyondLong ? Double.POSITIVE_INFINITY : v.asDouble(), v.toString());
             }
         });
+    }
+
+    /**
+     * Refuses a number no JSON reader on the server could take back: {@code 1e400} parses to infinity (and Jackson
+     * would write it as the string {@code "Infinity"}), wherever it sits in the body.
+     */
+    private static void finite(final String prefix, final String at, final JsonNode node)
+    {
+        if (node.isNumber() && (node.isDouble() || node.isFloat()) && !Double.isFinite(node.doubleValue()))
+        {
+            throw fail(prefix + at + " must be a finite number: " + node.doubleValue());
+        }
+        if (node.isObject())
+        {
+            node.properties().forEach(e -> finite(prefix, at.isEmpty() ? e.getKey() : at + "." + e.getKey(),
+                e.getValue()));
+        }
+        for (int i = 0; node.isArray() && i < node.size(); i++)
+        {
+            finite(prefix, at + "[" + i + "]", node.get(i));
+        }
     }
 
     private static void inRange(final String name, final Range range, final double value, final String shown)

@@ -136,6 +136,7 @@ public final class ContractSchema
                 .field("max_steps", integer(1, 1000))
                 .field("max_retries", integer(0, 100))
                 .field("tool_command", listOf(string(), 1))
+                .field("tool_pass_env", listOf(string(), 0))
                 .field("tool_timeout_ms", number(0, true, HUGE))
                 .field("tool_results_file", string())
                 .field("tool_latency_ms", DIST)

@@ -14,6 +14,7 @@ import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.SegmentSpec;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.json.Json;
+import io.tokenclock.secrets.ChildEnvironment;
 
 /**
  * Turns the workload's structured contract keys (length distributions, segments, agents) into the typed
@@ -61,12 +62,15 @@ final class WorkloadSpecs
     {
         final List<String> command = new ArrayList<>();
         a.path("tool_command").forEach(part -> command.add(part.asText()));
+        final List<String> passEnv = new ArrayList<>();
+        a.path("tool_pass_env").forEach(name -> passEnv.add(name.asText()));
         return new AgentSpec(a.has("tools") ? a.get("tools").toString() : null,
             a.path("max_steps").asInt(AgentSpec.DEFAULT_MAX_STEPS),
             a.path("max_retries").asInt(AgentSpec.DEFAULT_MAX_RETRIES), command,
             a.path("tool_timeout_ms").asDouble(AgentSpec.DEFAULT_TOOL_TIMEOUT_MS),
             a.hasNonNull("tool_results_file") ? resolve(baseDir, a.get("tool_results_file").asText()) : null,
-            lengths(a.get("tool_latency_ms"), baseDir), lengths(a.get("tool_result_tokens"), baseDir));
+            lengths(a.get("tool_latency_ms"), baseDir), lengths(a.get("tool_result_tokens"), baseDir),
+            ChildEnvironment.passEnv("workload.agent.tool_pass_env", passEnv));
     }
 
     /** @return the SLO an {@code slo} node declares ({@code quality.slo} or a segment's), or null for none. */

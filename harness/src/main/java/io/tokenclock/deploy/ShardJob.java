@@ -15,9 +15,10 @@ import java.util.List;
  * @param startAt     the common start, or null for a start the submitter sets ({@code START_AT}).
  * @param cpusPerTask CPUs of one shard.
  * @param tokenclock  how the job invokes tokenclock (a path to the launcher, or the image's entry point).
+ * @param credentials what of the run's arguments, and which API keys, the job carries in its environment.
  */
 public record ShardJob(String name, int shards, List<String> runArgs, String outputDir, Instant startAt,
-    int cpusPerTask, String tokenclock)
+    int cpusPerTask, String tokenclock, JobCredentials credentials)
 {
     public ShardJob
     {
@@ -35,6 +36,12 @@ public record ShardJob(String name, int shards, List<String> runArgs, String out
                 "got: " + name);
         }
         runArgs = List.copyOf(runArgs);
+        for (int i = 0; i < runArgs.size(); i++)
+        {
+            RenderChecks.text(argument(i), runArgs.get(i));
+        }
+        RenderChecks.text("--tokenclock", tokenclock);
+        RenderChecks.text("--output-dir", outputDir);
         for (final String a : runArgs)
         {
             if (a.equals("--shard") || a.equals("--shards") || a.startsWith("--shard=") || a.startsWith("--shards=") ||
@@ -47,9 +54,20 @@ public record ShardJob(String name, int shards, List<String> runArgs, String out
         }
     }
 
-    /** @return {@code s} quoted for a POSIX shell. */
-    static String shellQuote(final String s)
+    /** @return how a message names run argument {@code i}: by position, never by value (it may be a credential). */
+    public static String argument(final int i)
     {
-        return s.matches("[A-Za-z0-9_./:=@%+,-]+") ? s : "'" + s.replace("'", "'\"'\"'") + "'";
+        return "the run's argument " + (i + 1) + " (after --)";
+    }
+
+    /** @return the run's arguments as the script's words: each quoted, or its variable if it holds a credential. */
+    public String runWords()
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < runArgs.size(); i++)
+        {
+            sb.append(i == 0 ? "" : " ").append(credentials.word(runArgs, i));
+        }
+        return sb.toString();
     }
 }

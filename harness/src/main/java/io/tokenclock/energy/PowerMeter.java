@@ -3,7 +3,6 @@ package io.tokenclock.energy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +14,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.telemetry.MetricsFetcher;
+import io.tokenclock.util.WholeFile;
 
 /**
  * A run's power sources, together: opened from their specs, started before the measured window and stopped after
@@ -123,8 +123,12 @@ public final class PowerMeter implements AutoCloseable
     /** Writes every sample kept, one JSON line each, stamped on the run's clock ({@code t_ns}). */
     public void writeSamples(final Path file, final long windowStartNs) throws IOException
     {
-        try (OutputStream out = Files.newOutputStream(file);
-            JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8))
+        WholeFile.write(file, out -> writeSamples(out, windowStartNs));
+    }
+
+    private void writeSamples(final OutputStream out, final long windowStartNs) throws IOException
+    {
+        try (JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8))
         {
             g.setRootValueSeparator(null);
             for (final PowerSource source : sources)

@@ -1,12 +1,13 @@
 package io.tokenclock.merge;
 
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,13 +17,15 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.report.RequestLines;
+import io.tokenclock.util.WholeFile;
 
 /**
  * The merged {@code requests.jsonl}: every shard's requests, each line as its shard wrote it plus {@code "shard": I},
  * its stamps moved from the shard's monotonic clock onto the wall clock (ns since the epoch: the stamp plus the
  * shard's {@code wall_minus_monotonic_ns}), so that requests of every shard share one axis. Shards' lines are
  * interleaved by their end stamp, reading one line ahead per shard: memory grows with the shard count, not with the
- * requests.
+ * requests. Only a shard's whole lines are taken (those its record was checked against, {@code ShardChecks}).
  */
 final class MergedRequests
 {
@@ -38,32 +41,30 @@ final class MergedRequests
     /** One shard's file, one line ahead. */
     private static final class Cursor implements Comparable<Cursor>
     {
-        private final BufferedReader in;
+        private final RequestLines in;
         private final int shard;
         private final long offsetNs;
+        /** Whole lines not read yet: a cut last line (a partial shard's, stopped mid-write) is never read. */
+        private long left;
         private ObjectNode line;
         private long endNs;
 
-        Cursor(final BufferedReader in, final int shard, final long offsetNs)
+        Cursor(final RequestLines in, final int shard, final long offsetNs, final long wholeLines)
         {
             this.in = in;
             this.shard = shard;
             this.offsetNs = offsetNs;
+            this.left = wholeLines;
         }
 
         boolean advance() throws IOException
         {
-            String text;
-            do
+            final ObjectNode next = left-- > 0 ? in.next() : null;
+            if (next == null)
             {
-                text = in.readLine();
-                if (text == null)
-                {
-                    return false;
-                }
+                return false;
             }
-            while (text.isBlank());
-            line = onAxis((ObjectNode)JSON.readTree(text), shard, offsetNs);
+            line = onAxis(next, shard, offsetNs);
             endNs = line.path("end_ns").asLong();
             return true;
         }
@@ -77,16 +78,31 @@ final class MergedRequests
     }
 
     /**
-     * Writes {@code out} from the shards' files.
+     * Writes {@code out} from the shards' files, whole or not at all ({@link WholeFile}).
      *
      * @return how many lines it wrote.
      */
-    static long write(final Path out, final List<ShardRun> shards) throws IOException
+    static long write(final Path out, final List<ShardRun> shards, final Map<ShardRun, Long> wholeLines)
+        throws IOException
+    {
+        final long[] lines = new long[1];
+        WholeFile.write(out, stream ->
+        {
+            try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8)))
+            {
+                lines[0] = write(w, shards, wholeLines);
+            }
+        });
+        return lines[0];
+    }
+
+    private static long write(final BufferedWriter w, final List<ShardRun> shards,
+        final Map<ShardRun, Long> wholeLines) throws IOException
     {
         final PriorityQueue<Cursor> heads = new PriorityQueue<>();
-        final List<BufferedReader> readers = new java.util.ArrayList<>();
+        final List<RequestLines> readers = new java.util.ArrayList<>();
         long lines = 0;
-        try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8))
+        try
         {
             for (final ShardRun s : shards)
             {
@@ -95,9 +111,9 @@ final class MergedRequests
                 {
                     continue;
                 }
-                final BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+                final RequestLines r = RequestLines.open(file);
                 readers.add(r);
-                final Cursor c = new Cursor(r, s.index(), s.wallMinusMonotonicNs());
+                final Cursor c = new Cursor(r, s.index(), s.wallMinusMonotonicNs(), wholeLines.get(s));
                 if (c.advance())
                 {
                     heads.add(c);
@@ -117,7 +133,7 @@ final class MergedRequests
         }
         finally
         {
-            for (final BufferedReader r : readers)
+            for (final RequestLines r : readers)
             {
                 r.close();
             }

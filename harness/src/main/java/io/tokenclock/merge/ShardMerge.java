@@ -18,6 +18,10 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.report.HistogramLogs;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
+import io.tokenclock.results.OutputDir;
+import io.tokenclock.results.RequestsFile;
+import io.tokenclock.results.Results;
+import io.tokenclock.util.WholeFile;
 
 /**
  * {@code tokenclock merge OUT DIR...}: the shards of one run put back together, exactly (docs/RESULTS.md, "Merged
@@ -55,13 +59,25 @@ public final class ShardMerge
     {
     }
 
-    /**
-     * Merges {@code dirs} into {@code out}.
-     *
-     * @throws IllegalArgumentException (one line) when the directories are not shards of one run.
-     */
+    /** Merges {@code dirs} into {@code out}, which holds no result yet ({@link #merge(Path, List, boolean)}). */
     public static Outcome merge(final Path out, final List<Path> dirs) throws IOException
     {
+        return merge(out, dirs, false);
+    }
+
+    /**
+     * Merges {@code dirs} into {@code out}. Everything is checked before anything is written; then the files are
+     * written each whole ({@link WholeFile}), the record last: a merge stopped at any moment leaves either no
+     * {@code record.json} (what was there before is removed first, so nothing reads as a whole result) or the new
+     * one with every file it describes.
+     *
+     * @param force replace the result {@code out} already holds (never one of {@code dirs}).
+     * @throws IllegalArgumentException (one line) when {@code out} is one of {@code dirs}, holds a result and
+     *                                  {@code force} is false, or when the directories are not shards of one run.
+     */
+    public static Outcome merge(final Path out, final List<Path> dirs, final boolean force) throws IOException
+    {
+        refuseOutput(out, dirs, force);
         final List<ShardRun> shards = new ArrayList<>();
         final List<String> incomplete = new ArrayList<>();
         for (final Path dir : dirs)
@@ -90,18 +106,61 @@ public final class ShardMerge
             throw new IllegalArgumentException("nothing to merge: every shard refused to run (" +
                 String.join("; ", incomplete) + ")");
         }
-        Files.createDirectories(out);
+        ShardChecks.plausibleClocks(ran);
+        final Map<ShardRun, Long> wholeLines = ShardChecks.requestsOfTheirRecords(ran);
         final Map<Metric, Histogram> histograms = histograms(ran);
-        final long lines = MergedRequests.write(out.resolve("requests.jsonl"), ran);
-        final ObjectNode record = MergedRecord.build(out, shards, ran, complete, distributions(histograms),
-            incomplete);
-        Json.PRETTY.writeValue(out.resolve("record.json").toFile(), record);
+        Files.createDirectories(out);
+        removeResultFiles(out);
+        final long lines = MergedRequests.write(out.resolve(RequestsFile.FILE), ran, wholeLines);
         HistogramLogs.write(out, histograms, MergedRecord.startWallNs(ran) / 1_000_000L,
             MergedRecord.endWallNs(ran) / 1_000_000L, "merged from " + ran.size() + " shards");
+        final ObjectNode record = MergedRecord.build(out, shards, ran, complete, distributions(histograms),
+            incomplete);
+        WholeFile.write(out.resolve(Results.RECORD), Json.PRETTY.writeValueAsBytes(record));
         Index.write(out, Kind.MERGED, members(out, shards));
         return new Outcome(out, shards.get(0).count(), incomplete, lines,
             record.path("report").path("counts").path("measured").asLong(),
             complete.isEmpty() ? null : complete.get(0).shard().path("global_workload_hash").asText(null));
+    }
+
+    /**
+     * @throws IllegalArgumentException (one line) when {@code out} is one of {@code dirs} (the same directory by any
+     * path: a link, a relative path), which no {@code --force} allows, is not a directory, or holds a result and
+     * {@code force} is false ({@link OutputDir}, the rule of {@code run}, {@code sweep} and {@code ab}).
+     */
+    static void refuseOutput(final Path out, final List<Path> dirs, final boolean force) throws IOException
+    {
+        if (!Files.exists(out))
+        {
+            return;
+        }
+        if (!Files.isDirectory(out))
+        {
+            throw new IllegalArgumentException("refusing to merge into " + out + ": it is not a directory");
+        }
+        for (final Path dir : dirs)
+        {
+            if (Files.exists(dir) && Files.isSameFile(out, dir))
+            {
+                throw new IllegalArgumentException("refusing to merge into " + out + ": it is the shard directory " +
+                    dir + ", which the merge would overwrite; give the merged result a directory of its own " +
+                    "(merge OUT DIR...)");
+            }
+        }
+        OutputDir.refuseExisting(out, force, "directory for the merged result");
+    }
+
+    /**
+     * Removes the files that make {@code out} read as a result before any new one is written, so that a merge stopped
+     * midway leaves no old {@code record.json} beside new files; what is not rewritten (an old {@code report.html})
+     * would describe the old result, so it goes too.
+     */
+    private static void removeResultFiles(final Path out) throws IOException
+    {
+        for (final String name : List.of(Results.RECORD, Index.FILE, "report.html"))
+        {
+            Files.deleteIfExists(out.resolve(name));
+        }
     }
 
     /** @return the shards that ran; adds a line to {@code incomplete} for each missing, failed or late one. */

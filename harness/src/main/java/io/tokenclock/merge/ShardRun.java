@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.results.Results;
 
 /**
  * One shard's run directory as {@code merge} reads it: its record and the facts of its {@code shard} section.
@@ -29,15 +30,7 @@ record ShardRun(Path dir, JsonNode record, int index, int count)
         {
             return null;
         }
-        final JsonNode record;
-        try
-        {
-            record = JSON.readTree(file.toFile());
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalArgumentException(file + " is not a readable record: " + ex.getMessage());
-        }
+        final JsonNode record = Results.recordTree(file);
         final JsonNode shard = record.path("shard");
         if (!shard.isObject())
         {
@@ -92,6 +85,19 @@ record ShardRun(Path dir, JsonNode record, int index, int count)
     long windowEndWallNs()
     {
         return record.path("report").path("window").path("end_ns").asLong() + wallMinusMonotonicNs();
+    }
+
+    /** @return the version of the formulas its figures were computed with, or null when the record names none. */
+    String formulasVersion()
+    {
+        return record.path("tokenclock").path("formulas_version").asText(null);
+    }
+
+    /** @return the requests its record counts, measured and warm-up: the lines its requests.jsonl holds. */
+    long countedRequests()
+    {
+        final JsonNode counts = record.path("report").path("counts");
+        return counts.path("measured").asLong() + counts.path("warmup").asLong();
     }
 
     /** @return its window, s. */

@@ -44,6 +44,11 @@ public enum Counter
      * out on closed before any byte of the answer (a server that closes after each response, as llama.cpp's does).
      */
     STALE_CONNECTION_RESENDS("stale_connection_resends", Section.COUNTS),
+    /**
+     * Events of measured requests whose type the API's grammar does not know (a Responses API built-in tool's
+     * progress, a Messages event added later): counted, never a failure.
+     */
+    UNKNOWN_EVENTS("unknown_events", Section.COUNTS),
     /** Times a producer waited for room in the chunk ring. */
     RING_FULL_WAITS("ring_full_waits", Section.HARNESS),
     /** Values clamped to a histogram's range. */

@@ -12,11 +12,13 @@ import io.tokenclock.record.Dist;
 import io.tokenclock.record.ReportSection;
 
 /**
- * GuideLLM {@code benchmarks.json}, current ({@code {metadata, config, benchmarks}}) and older ({@code {args,
- * benchmarks}}): one run per benchmark. Its {@code time_per_output_token_ms} includes TTFT (latency over output
- * tokens); its {@code inter_token_latency_ms} is roughly the others' TPOT; it has no per-gap ITL. Request timings are
- * epoch seconds, {@code request_latency} is in seconds, and its requests may be a sample of those run. Percentiles
- * are nearest rank.
+ * GuideLLM {@code benchmarks.json}, one run per benchmark, in its three shapes: 0.3's bare {@code {benchmarks}}, each
+ * benchmark with its own {@code args} and its {@code request_totals} beside its {@code metrics}; the {@code {args,
+ * benchmarks}} of the releases after it; and the current {@code {metadata, config, benchmarks}}, whose
+ * {@code request_totals} sits inside {@code metrics}. Its {@code time_per_output_token_ms} includes TTFT (latency over
+ * output tokens); its {@code inter_token_latency_ms} is roughly the others' TPOT; it has no per-gap ITL. Request
+ * timings are epoch seconds, {@code request_latency} is in seconds, and its requests may be a sample of those run.
+ * Percentiles are nearest rank.
  */
 final class Guidellm
 {
@@ -35,10 +37,14 @@ final class Guidellm
     {
     }
 
-    /** @return whether {@code n} is a GuideLLM report: {@code benchmarks} beside its metadata, config or args. */
+    /**
+     * @return whether {@code n} is a GuideLLM report: {@code benchmarks} beside its metadata, config or args, or (0.3)
+     * alone, its first benchmark holding {@code metrics}.
+     */
     static boolean is(final JsonNode n)
     {
-        return n.isObject() && n.has("benchmarks") && (n.has("metadata") || n.has("config") || n.has("args"));
+        return n.isObject() && n.has("benchmarks") && (n.has("metadata") || n.has("config") || n.has("args") ||
+            n.get("benchmarks").path(0).path("metrics").isObject());
     }
 
     static List<PeerRun> read(final PeerFile f, final JsonNode n)
@@ -48,8 +54,8 @@ final class Guidellm
         {
             throw f.error("benchmarks", "a non-empty array of benchmarks", benchmarks);
         }
-        final String shape = n.has("args") && !n.has("metadata") ? "older {args, benchmarks}" :
-            "current {metadata, config, benchmarks}";
+        final String shape = n.has("metadata") ? "current {metadata, config, benchmarks}" : n.has("args") ?
+            "older {args, benchmarks}" : "0.3 {benchmarks}";
         final List<PeerRun> runs = new ArrayList<>();
         for (int i = 0; i < benchmarks.size(); i++)
         {
@@ -66,46 +72,66 @@ final class Guidellm
         {
             throw f.error(at + "metrics", "an object of metrics", metrics);
         }
-        final long ok = metrics.path("request_totals").path("successful").asLong(0);
+        // request_totals: inside metrics (current), or beside it (0.3)
+        final boolean inside = metrics.path("request_totals").isObject();
+        final JsonNode totals = inside ? metrics.get("request_totals") : b.path("request_totals");
+        final String totalsAt = at + (inside ? "metrics." : "") + "request_totals.";
+        final long ok = totals.has("successful") ? f.count(totals, "successful", totalsAt + "successful") : 0;
+        final long errored = totals.has("errored") ? f.count(totals, "errored", totalsAt + "errored") : 0;
         final Map<String, Dist> reported = new LinkedHashMap<>();
         put(f, reported, "ttft", metrics, "time_to_first_token_ms", at, ok, 1);
         put(f, reported, "tpot", metrics, "inter_token_latency_ms", at, ok, 1);
         put(f, reported, "time_per_output_token", metrics, "time_per_output_token_ms", at, ok, 1);
         put(f, reported, "e2e", metrics, "request_latency", at, ok, 1000);
         final List<String> notes = new ArrayList<>(List.of("time_per_output_token_ms includes TTFT: shown as " +
-            "time_per_output_token, not as tpot", "no per-gap inter-token latency in GuideLLM's report"));
+            "time_per_output_token, not as tpot", "no per-gap inter-token latency in GuideLLM's report",
+            "request_totals " + (inside ? "inside" : "beside") + " metrics: " + ok + " successful, " + errored +
+                " errored"));
         final Samples samples = samples(f, b.path("requests").path("successful"), at + "requests.successful", ok,
-            notes);
-        final JsonNode strategy = b.path("config").path("strategy").isObject() ? b.path("config").path("strategy") :
-            b.path("args").path("strategy");
+            reported, notes);
+        final JsonNode strategy = strategy(b);
         final Double start = f.optional(b, "start_time", at + "start_time");
         final String version = root.path("metadata").path("guidellm_version").asText(null);
         final String started = start == null ? null : Instant.ofEpochMilli(Math.round(start * 1000)).toString();
-        final Double rate = strategy.path("rate").isNumber() ? (Double)strategy.get("rate").asDouble() : null;
+        final Double rate = strategy.path("rate").isNumber() && strategy.get("rate").asDouble() > 0 ?
+            (Double)strategy.get("rate").asDouble() : null;
+        final Double duration = f.optional(b, "duration", at + "duration");
         final PeerRecord.Spec spec = new PeerRecord.Spec("guidellm", version, null, null, started,
-            PeerRecord.load(rate, streams(strategy), null, f.optional(b, "duration", at + "duration")),
-            PeerRecord.counts(ok, metrics.path("request_totals").path("errored").asLong(0), 0, 0),
+            PeerRecord.load(rate, streams(strategy), null, duration),
+            PeerRecord.counts(ok, errored, 0, 0),
             new ReportSection.Throughput(mean(metrics, "requests_per_second"),
                 mean(metrics, "output_tokens_per_second"), 0),
             samples == null ? reported : samples.distributions(), samples != null, NEAREST_RANK);
-        final Double duration = f.optional(b, "duration", at + "duration");
         return new PeerRun("guidellm", "guidellm benchmarks.json, " + shape, PeerRecord.of(spec, TIMING,
-            duration == null ? 0 : duration), reported, DEFINITIONS, notes);
+            duration == null || duration < 0 ? 0 : duration), reported, DEFINITIONS, notes);
     }
 
-    /** @return the strategy's concurrency ({@code streams}, or {@code max_concurrency}), or null. */
+    /** @return the benchmark's strategy: {@code config.strategy} (current), or {@code args.strategy} (older). */
+    private static JsonNode strategy(final JsonNode b)
+    {
+        return b.path("config").path("strategy").isObject() ? b.path("config").path("strategy") :
+            b.path("args").path("strategy");
+    }
+
+    /** @return the strategy's concurrency ({@code streams}, {@code max_concurrency}, 1 when synchronous), or null. */
     private static Integer streams(final JsonNode strategy)
     {
         if (strategy.path("streams").isInt())
         {
             return strategy.get("streams").asInt();
         }
-        return strategy.path("max_concurrency").isInt() ? (Integer)strategy.get("max_concurrency").asInt() : null;
+        if (strategy.path("max_concurrency").isInt())
+        {
+            return strategy.get("max_concurrency").asInt();
+        }
+        final String type = strategy.has("type_") ? strategy.path("type_").asText() : strategy.path("kind").asText();
+        return type.equals("synchronous") ? (Integer)1 : null;
     }
 
     private static double mean(final JsonNode metrics, final String name)
     {
-        return metrics.path(name).path("successful").path("mean").asDouble(0);
+        final double v = metrics.path(name).path("successful").path("mean").asDouble(0);
+        return Double.isFinite(v) && v > 0 ? v : 0;
     }
 
     /** Puts one GuideLLM metric's successful-request statistics, times {@code scale} into ms. */
@@ -119,22 +145,26 @@ final class Guidellm
         }
         final String p = at + "metrics." + name + ".successful.";
         final JsonNode pct = s.path("percentiles");
-        reported.put(key, PeerRecord.summary("ms", count, times(f.optional(s, "mean", p + "mean"), scale),
-            times(f.optional(s, "std_dev", p + "std_dev"), scale), times(f.optional(s, "median", p + "median"), scale),
-            times(f.optional(pct, "p90", p + "percentiles.p90"), scale),
-            times(f.optional(pct, "p95", p + "percentiles.p95"), scale),
-            times(f.optional(pct, "p99", p + "percentiles.p99"), scale), times(f.optional(s, "min", p + "min"), scale),
-            times(f.optional(s, "max", p + "max"), scale)));
+        reported.put(key, PeerRecord.summary("ms", count, times(f, s, "mean", p, scale),
+            times(f, s, "std_dev", p, scale), times(f, s, "median", p, scale),
+            times(f, pct, "p90", p + "percentiles.", scale), times(f, pct, "p95", p + "percentiles.", scale),
+            times(f, pct, "p99", p + "percentiles.", scale), times(f, s, "min", p, scale),
+            times(f, s, "max", p, scale)));
     }
 
-    private static Double times(final Double v, final double scale)
+    private static Double times(final PeerFile f, final JsonNode n, final String field, final String p,
+        final double scale)
     {
+        final Double v = PeerRecord.summaryTime(f, n, field, p);
         return v == null ? null : v * scale;
     }
 
-    /** @return the requests' samples (TTFT, latency, first-to-last token span), or null when there are none. */
+    /**
+     * @return the requests' samples (TTFT, latency, first-to-last token span), or null when there are none or they
+     * are a sample of the successful ones: a sample's percentiles are not the run's, so GuideLLM's own stay.
+     */
     private static Samples samples(final PeerFile f, final JsonNode requests, final String at, final long ok,
-        final List<String> notes)
+        final Map<String, Dist> reported, final List<String> notes)
     {
         if (!requests.isArray() || requests.isEmpty())
         {
@@ -143,23 +173,29 @@ final class Guidellm
         final int n = requests.size();
         if (n < ok)
         {
-            notes.add("requests are a sample: " + n + " of " + ok + " successful requests kept in the file");
+            notes.add("requests are a sample: " + n + " of " + ok + " successful requests kept in the file; " +
+                "GuideLLM's own distributions shown, not recomputed");
+            return null;
         }
-        final double[] ttft = new double[n];
-        final double[] e2e = new double[n];
-        final double[] out = new double[n];
-        final double[] span = new double[n];
+        final Samples s = new Samples();
         for (int i = 0; i < n; i++)
         {
             final JsonNode r = requests.get(i);
             final String p = at + "[" + i + "].";
-            ttft[i] = f.number(r, "time_to_first_token_ms", p + "time_to_first_token_ms");
-            e2e[i] = f.number(r, "request_latency", p + "request_latency") * 1000;
-            out[i] = r.path("output_tokens").asDouble(0);
+            final double ttft = f.time(f.number(r, "time_to_first_token_ms", p + "time_to_first_token_ms"), 1,
+                p + "time_to_first_token_ms");
+            final double e2e = f.time(f.number(r, "request_latency", p + "request_latency"), 1000,
+                p + "request_latency");
+            final double out = r.has("output_tokens") ? f.count(r, "output_tokens", p + "output_tokens") : Double.NaN;
             final Double first = f.optional(r, "first_token_time", p + "first_token_time");
             final Double last = f.optional(r, "last_token_time", p + "last_token_time");
-            span[i] = first != null && last != null ? (last - first) * 1000 : e2e[i] - ttft[i];
+            final double span = first != null && last != null ? f.time(last - first, 1000, p + "last_token_time - " +
+                "first_token_time") : f.time(e2e - ttft, 1, p + "request_latency - time_to_first_token_ms");
+            s.request(ttft, e2e, out, span);
         }
-        return new Samples(ttft, e2e, out, null, span);
+        f.agrees(at + "[].time_to_first_token_ms", "ms", "metrics.time_to_first_token_ms",
+            reported.containsKey("ttft") ? reported.get("ttft").mean() : null, s.ttftMeanMs());
+        notes.add(n + " successful requests recomputed from requests.successful");
+        return s;
     }
 }

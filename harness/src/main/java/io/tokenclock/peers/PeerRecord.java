@@ -1,7 +1,11 @@
 package io.tokenclock.peers;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.record.Dist;
@@ -21,6 +25,8 @@ final class PeerRecord
     static final String HDR = "HdrHistogram, values in ns, 3 significant digits";
     /** NumPy's default, used by vLLM, SGLang and AIPerf. */
     static final String LINEAR = "linear interpolation between order statistics (NumPy's default)";
+    /** How far below 0 a summary time may print and still read as 0, ms. */
+    static final double ROUNDING_MS = 0.01;
 
     private PeerRecord()
     {
@@ -91,6 +97,57 @@ final class PeerRecord
         final Double p90, final Double p95, final Double p99, final Double min, final Double max)
     {
         return new Dist(unit, count, min, mean, stdev, p50, p90, p95, p99, null, max, null, null, null);
+    }
+
+    /**
+     * @return a time of a peer's own summary at {@code key}, ms, or null when absent: finite, and not below 0 beyond
+     * {@value #ROUNDING_MS} ms (SGLang prints a median TPOT of -0.00 when its requests end within a chunk; that reads
+     * as 0); anything else is an error.
+     */
+    static Double summaryTime(final PeerFile f, final JsonNode n, final String key, final String at)
+    {
+        final Double v = f.optional(n, key, at + key);
+        if (v != null && v < 0)
+        {
+            if (v < -ROUNDING_MS)
+            {
+                throw f.error(at + key, "a time from 0", n.get(key));
+            }
+            return 0.0;
+        }
+        return v;
+    }
+
+    /** @return a duration in seconds at {@code key}: finite, from 0; anything else is an error. */
+    static double duration(final PeerFile f, final JsonNode n, final String key, final String at)
+    {
+        final double v = f.number(n, key, at + key);
+        if (v < 0)
+        {
+            throw f.error(at + key, "a duration from 0", n.get(key));
+        }
+        return v;
+    }
+
+    /**
+     * Notes the scalar keys of {@code n} that {@code unread} says this build does not read ({@code --metadata}'s, or
+     * a newer version's), with their values, so that nothing the file says is dropped without a word.
+     */
+    static void unread(final JsonNode n, final Predicate<String> unread, final List<String> notes)
+    {
+        final List<String> keys = new ArrayList<>();
+        n.properties().forEach(e ->
+        {
+            if (unread.test(e.getKey()))
+            {
+                final String v = e.getValue().isValueNode() ? e.getValue().asText() : "...";
+                keys.add(e.getKey() + "=" + (v.length() > 40 ? v.substring(0, 37) + "..." : v));
+            }
+        });
+        if (!keys.isEmpty())
+        {
+            notes.add("keys not read (--metadata, or a newer version's): " + String.join(", ", keys));
+        }
     }
 
     /** @return the counts a peer states: completed and failed. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -32,37 +33,38 @@ public final class Peers
             return null;
         }
         final PeerFile f = new PeerFile(file);
-        final JsonNode doc = f.document();
-        if (doc != null && doc.isObject())
-        {
-            return one(f, doc);
-        }
-        final List<JsonNode> lines = f.lines();
-        if (lines == null)
+        final List<PeerFile.Root> roots = f.roots();
+        if (roots == null)
         {
             return null;
         }
-        if (lines.stream().allMatch(Sglang::is))
+        final JsonNode first = roots.get(0).tree();
+        if (roots.size() == 1 && Aiperf.is(first))
         {
-            return Sglang.read(f, lines);
+            return Aiperf.read(f, first);
         }
-        return lines.stream().allMatch(Vllm::is) ? Vllm.read(f, lines) : null;
+        if (roots.size() == 1 && Guidellm.is(first))
+        {
+            return Guidellm.read(f, first);
+        }
+        if (Sglang.is(first))
+        {
+            return Sglang.read(f, same(f, roots, Sglang::is, "an SGLang bench_serving result"));
+        }
+        return Vllm.is(first) ? Vllm.read(f, same(f, roots, Vllm::is, "a vLLM bench serve result")) : null;
     }
 
-    private static List<PeerRun> one(final PeerFile f, final JsonNode doc) throws IOException
+    /** @return {@code roots}, each in the shape of the first; one that is not is an error naming its line. */
+    private static List<PeerFile.Root> same(final PeerFile f, final List<PeerFile.Root> roots,
+        final Predicate<JsonNode> shape, final String what)
     {
-        if (Sglang.is(doc))
+        for (final PeerFile.Root r : roots)
         {
-            return Sglang.read(f, List.of(doc));
+            if (!shape.test(r.tree()))
+            {
+                throw new PeerFormatException(f.file, "line " + r.line(), what + ", as the first line is");
+            }
         }
-        if (Vllm.is(doc))
-        {
-            return Vllm.read(f, List.of(doc));
-        }
-        if (Aiperf.is(doc))
-        {
-            return Aiperf.read(f, doc);
-        }
-        return Guidellm.is(doc) ? Guidellm.read(f, doc) : null;
+        return roots;
     }
 }

@@ -1,7 +1,6 @@
 package io.tokenclock.peers;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.HdrHistogram.Histogram;
@@ -10,93 +9,128 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.record.Dist;
 
 /**
- * A peer's per-request samples, recomputed under tokenclock's definitions and method (docs/METRICS.md): each value
- * recorded in nanoseconds into an HdrHistogram of 3 significant digits, percentiles without interpolation. TPOT is
- * {@code (last chunk - first chunk) / (n_out - 1)}: the sum of a request's chunk gaps when the file has them (so a
- * latency that ends at {@code [DONE]} does not leak in), else {@code (e2e - ttft)}, over {@code n_out - 1}.
- *
- * @param ttftMs       TTFT per successful request, ms.
- * @param e2eMs        end-to-end latency per request, ms (or null when the file has none).
- * @param outputTokens output tokens per request (or null).
- * @param gapsMs       each request's chunk gaps, ms (or null).
- * @param spanMs       each request's first-to-last token span, ms, when the file gives it without the gaps (or null).
+ * A peer's per-request samples, recomputed under tokenclock's definitions and method (docs/METRICS.md) as they are
+ * read: each value recorded in nanoseconds into an HdrHistogram of 3 significant digits, percentiles without
+ * interpolation, so that memory is the histograms' whatever the file's size. TPOT is {@code (last chunk - first
+ * chunk) / (n_out - 1)}: the caller gives a request's span, the sum of its chunk gaps when the file has them (so a
+ * latency that ends at {@code [DONE]} does not leak in), else its first-to-last token time, else {@code e2e - ttft}.
+ * Not thread-safe: one per run read.
  */
-record Samples(double[] ttftMs, double[] e2eMs, double[] outputTokens, List<double[]> gapsMs, double[] spanMs)
+final class Samples
 {
     private static final double NS_PER_MS = 1e6;
+
+    private final Histogram ttft = new Histogram(3);
+    private final Histogram tpot = new Histogram(3);
+    private final Histogram gaps = new Histogram(3);
+    private final Histogram e2e = new Histogram(3);
+    private final Histogram tokens = new Histogram(3);
+    private boolean withGaps;
+    private boolean withE2e;
+    private boolean withTokens;
+    private long requests;
+    private double ttftSumMs;
+    private double gapSumMs;
+
+    /** Says that the file gives chunk gaps, so that an empty gap distribution is still shown. */
+    Samples withGaps()
+    {
+        withGaps = true;
+        return this;
+    }
+
+    /**
+     * One successful request; NaN where the file does not give a figure.
+     *
+     * @param ttftMs       its TTFT, ms.
+     * @param e2eMs        its end-to-end latency, ms.
+     * @param outputTokens its output tokens.
+     * @param spanMs       its first-to-last token time, ms.
+     */
+    void request(final double ttftMs, final double e2eMs, final double outputTokens, final double spanMs)
+    {
+        requests++;
+        if (!Double.isNaN(ttftMs))
+        {
+            record(ttft, ttftMs);
+            ttftSumMs += ttftMs;
+        }
+        if (!Double.isNaN(e2eMs))
+        {
+            withE2e = true;
+            record(e2e, e2eMs);
+        }
+        if (!Double.isNaN(outputTokens))
+        {
+            withTokens = true;
+            tokens.recordValue(Math.round(outputTokens));
+            if (outputTokens >= 2 && !Double.isNaN(spanMs))
+            {
+                record(tpot, spanMs / (outputTokens - 1));
+            }
+        }
+    }
+
+    /** One gap between chunks of a successful request, ms. */
+    void gap(final double ms)
+    {
+        withGaps = true;
+        record(gaps, ms);
+        gapSumMs += ms;
+    }
+
+    /** @return the successful requests recorded. */
+    long requests()
+    {
+        return requests;
+    }
+
+    /** @return the mean TTFT recorded, ms, or null when none was. */
+    Double ttftMeanMs()
+    {
+        return ttft.getTotalCount() == 0 ? null : ttftSumMs / ttft.getTotalCount();
+    }
+
+    /** @return the mean gap recorded, ms, or null when none was. */
+    Double gapMeanMs()
+    {
+        return gaps.getTotalCount() == 0 ? null : gapSumMs / gaps.getTotalCount();
+    }
 
     /** @return the distributions under tokenclock's keys: {@code ttft}, {@code tpot}, {@code e2e} ... */
     Map<String, Dist> distributions()
     {
         final Map<String, Dist> d = new LinkedHashMap<>();
-        d.put("ttft", ms(ttftMs));
-        final Histogram tpot = new Histogram(3);
-        final Histogram gaps = new Histogram(3);
-        final int n = ttftMs.length;
-        for (int i = 0; i < n; i++)
+        if (ttft.getTotalCount() > 0)
         {
-            final double[] g = gapsMs == null || i >= gapsMs.size() ? null : gapsMs.get(i);
-            if (g != null)
-            {
-                for (final double x : g)
-                {
-                    record(gaps, x);
-                }
-            }
-            final double out = outputTokens == null || i >= outputTokens.length ? 0 : outputTokens[i];
-            if (out >= 2)
-            {
-                final double span = spanMs != null ? spanMs[i] : g != null ? sum(g) :
-                    e2eMs != null && i < e2eMs.length ? e2eMs[i] - ttftMs[i] : Double.NaN;
-                if (!Double.isNaN(span))
-                {
-                    record(tpot, span / (out - 1));
-                }
-            }
+            d.put("ttft", ms(ttft));
         }
-        if (gapsMs != null)
+        if (withGaps)
         {
-            d.put("inter_chunk_latency", Dist.of(Distribution.of(gaps, "ms", NS_PER_MS)));
+            d.put("inter_chunk_latency", ms(gaps));
         }
-        d.put("tpot", Dist.of(Distribution.of(tpot, "ms", NS_PER_MS)));
-        if (e2eMs != null)
+        if (withTokens)
         {
-            d.put("e2e", ms(e2eMs));
+            d.put("tpot", ms(tpot));
         }
-        if (outputTokens != null)
+        if (withE2e)
         {
-            final Histogram tokens = new Histogram(3);
-            for (final double t : outputTokens)
-            {
-                tokens.recordValue(Math.max(0, Math.round(t)));
-            }
+            d.put("e2e", ms(e2e));
+        }
+        if (withTokens)
+        {
             d.put("output_tokens", Dist.of(Distribution.of(tokens, "tokens", 1)));
         }
         return d;
     }
 
-    private static Dist ms(final double[] values)
+    private static Dist ms(final Histogram h)
     {
-        final Histogram h = new Histogram(3);
-        for (final double v : values)
-        {
-            record(h, v);
-        }
         return Dist.of(Distribution.of(h, "ms", NS_PER_MS));
     }
 
     private static void record(final Histogram h, final double ms)
     {
-        h.recordValue(Math.max(0, Math.round(ms * NS_PER_MS)));
-    }
-
-    private static double sum(final double[] values)
-    {
-        double s = 0;
-        for (final double v : values)
-        {
-            s += v;
-        }
-        return s;
+        h.recordValue(Math.round(ms * NS_PER_MS));
     }
 }

@@ -1,5 +1,6 @@
 package io.tokenclock.peers;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,57 +37,42 @@ final class Sglang
         return n.isObject() && n.has("completed") && n.has("mean_e2e_latency_ms");
     }
 
-    static List<PeerRun> read(final PeerFile f, final List<JsonNode> lines)
+    static List<PeerRun> read(final PeerFile f, final List<PeerFile.Root> lines) throws IOException
     {
         final List<PeerRun> runs = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++)
         {
-            runs.add(one(f, lines.get(i), lines.size() == 1 ? "" : "line " + (i + 1) + ": "));
+            runs.add(one(f, lines, i, lines.size() == 1 ? "" : "line " + lines.get(i).line() + ": "));
         }
         return runs;
     }
 
-    private static PeerRun one(final PeerFile f, final JsonNode n, final String at)
+    private static PeerRun one(final PeerFile f, final List<PeerFile.Root> lines, final int index, final String at)
+        throws IOException
     {
-        final long ok = (long)f.number(n, "completed", at + "completed");
-        final double duration = f.number(n, "duration", at + "duration");
+        final JsonNode n = lines.get(index).tree();
+        final long ok = f.count(n, "completed", at + "completed");
+        final double duration = PeerRecord.duration(f, n, "duration", at);
         final Map<String, Dist> reported = Vllm.summaries(f, n, at, ok, "e2e_latency");
-        final Samples samples = samples(f, n, at);
-        final Double rate = f.optional(n, "request_rate", at + "request_rate");
-        final Double concurrency = f.optional(n, "max_concurrency", at + "max_concurrency");
+        final Samples samples = DetailArrays.read(f, index, lines.get(index), at, ok, false);
+        if (samples != null)
+        {
+            Vllm.agree(f, at, reported, samples);
+        }
         final List<String> notes = new ArrayList<>(List.of("ttfts and itls are in seconds (converted to ms)",
             "its e2e ends at [DONE]; recomputed from the file, TPOT is the sum of the chunk gaps over n_out - 1"));
-        if (rate != null && rate.isInfinite())
-        {
-            notes.add("request_rate Infinity: every request sent at once");
-        }
+        final Double rate = Vllm.rate(f, n, "request_rate", at, notes);
+        final Double concurrency = f.optional(n, "max_concurrency", at + "max_concurrency");
         final PeerRecord.Spec spec = new PeerRecord.Spec("sglang", null, PeerFile.text(n, "model_id"),
             PeerFile.text(n, "tokenizer_id"), null, PeerRecord.load(rate, concurrency == null ? null :
             concurrency.intValue(), null, duration),
-            PeerRecord.counts(ok, 0, (long)f.number(n, "total_output_tokens", at + "total_output_tokens"),
-                (long)f.number(n, "total_input_tokens", at + "total_input_tokens")),
+            PeerRecord.counts(ok, 0, f.count(n, "total_output_tokens", at + "total_output_tokens"),
+                f.count(n, "total_input_tokens", at + "total_input_tokens")),
             new ReportSection.Throughput(f.number(n, "request_throughput", at + "request_throughput"),
                 f.number(n, "output_throughput", at + "output_throughput"),
                 f.number(n, "input_throughput", at + "input_throughput")),
             samples == null ? reported : samples.distributions(), samples != null, PeerRecord.LINEAR);
         return new PeerRun("sglang", "sglang bench_serving --output-file (JSONL)", PeerRecord.of(spec, TIMING,
             duration), reported, DEFINITIONS, notes);
-    }
-
-    /** @return the samples of {@code ttfts}, {@code itls}, {@code output_lens}; e2e left out (it ends at [DONE]). */
-    private static Samples samples(final PeerFile f, final JsonNode n, final String at)
-    {
-        final double[] ttfts = f.numbers(n, "ttfts", at + "ttfts", 1000);
-        final JsonNode itls = n.path("itls");
-        if (ttfts == null || !itls.isArray())
-        {
-            return null;
-        }
-        final List<double[]> gaps = new ArrayList<>();
-        for (int i = 0; i < ttfts.length; i++)
-        {
-            gaps.add(f.numbersAt(itls, i, at + "itls[" + i + "]", 1000));
-        }
-        return new Samples(ttfts, null, f.numbers(n, "output_lens", at + "output_lens", 1), gaps, null);
     }
 }

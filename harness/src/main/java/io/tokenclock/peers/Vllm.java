@@ -1,9 +1,12 @@
 package io.tokenclock.peers;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -11,10 +14,14 @@ import io.tokenclock.record.Dist;
 import io.tokenclock.record.ReportSection;
 
 /**
- * vLLM {@code bench serve --save-result} (one JSON object) and {@code --append-result} (one per line). Its summary
- * keys ({@code mean_ttft_ms}, {@code p99_tpot_ms} ...) are in ms, its arrays ({@code ttfts}, {@code itls}) in seconds;
- * {@code start_times} are {@code time.perf_counter()} readings, relative only, never epoch. Its TTFT ends at the first
- * chunk with non-empty {@code choices}, a role-only chunk included; its latency ends at the last content chunk.
+ * vLLM {@code bench serve --save-result} (one JSON object) and {@code --append-result} (one per line), and
+ * {@code benchmark_serving.py}'s before it (0.6 on). Its summary keys ({@code mean_ttft_ms}, {@code p99_tpot_ms} ...)
+ * are in ms, its arrays ({@code ttfts}, {@code itls}) in seconds; {@code start_times} are {@code time.perf_counter()}
+ * readings, relative only, never epoch. Its TTFT ends at the first chunk with non-empty {@code choices}, a role-only
+ * chunk included; its latency ends at the last content chunk. The variations of its versions, all read:
+ * {@code "request_rate": "inf"} (a string, on purpose, at the default infinite rate), {@code model_id} or
+ * {@code model_ids}, {@code "request_goodput:"} (the old key, with a colon) or {@code request_goodput}, no
+ * {@code failed} before 0.8, and any key {@code --metadata} added beside its own.
  */
 final class Vllm
 {
@@ -28,23 +35,32 @@ final class Vllm
         "tpot", "(latency - ttft) / (output_len - 1), latency to the last content chunk",
         "inter_chunk_latency", "vLLM's itl: every gap between chunks with choices, role and empty ones included",
         "e2e", "vLLM's e2el: to the last chunk with choices");
+    /** The keys vLLM itself writes; any other is {@code --metadata}'s (or a newer version's), listed in a note. */
+    private static final Set<String> OWN = Set.of("date", "backend", "endpoint_type", "label", "model_id",
+        "model_ids", "tokenizer_id", "num_prompts", "request_rate", "burstiness", "max_concurrency", "duration",
+        "completed", "failed", "total_input_tokens", "total_output_tokens", "request_throughput", "request_goodput",
+        "request_goodput:", "output_throughput", "total_token_throughput", "max_output_tokens_per_s",
+        "max_concurrent_requests", "input_lens", "output_lens", "ttfts", "itls", "generated_texts", "errors",
+        "start_times");
+    private static final Pattern SUMMARY = Pattern.compile("(mean|median|std|p[0-9.]+)_[a-z0-9_]+_ms");
 
     private Vllm()
     {
     }
 
-    /** @return whether {@code n} is in vLLM's shape: its summary keys beside {@code completed}. */
+    /** @return whether {@code n} is in vLLM's shape: its counts and rates, with its summary keys or its model key. */
     static boolean is(final JsonNode n)
     {
-        return n.isObject() && n.has("completed") && n.has("mean_ttft_ms") && !n.has("mean_e2e_latency_ms");
+        return n.isObject() && n.has("completed") && n.has("request_throughput") && !n.has("mean_e2e_latency_ms") &&
+            (n.has("mean_ttft_ms") || n.has("model_id") || n.has("model_ids"));
     }
 
-    static List<PeerRun> read(final PeerFile f, final List<JsonNode> results)
+    static List<PeerRun> read(final PeerFile f, final List<PeerFile.Root> results) throws IOException
     {
         final List<PeerRun> runs = new ArrayList<>();
         for (int i = 0; i < results.size(); i++)
         {
-            runs.add(one(f, results.get(i), results.size() == 1 ? "" : "line " + (i + 1) + ": "));
+            runs.add(one(f, results, i, results.size() == 1 ? "" : "line " + results.get(i).line() + ": "));
         }
         return runs;
     }
@@ -63,78 +79,124 @@ final class Vllm
         {
             if (n.has("mean_" + m[0] + "_ms"))
             {
-                reported.put(m[1], PeerRecord.summary("ms", ok, f.optional(n, "mean_" + m[0] + "_ms", at + "mean_" +
-                    m[0] + "_ms"), f.optional(n, "std_" + m[0] + "_ms", at + "std_" + m[0] + "_ms"),
-                    f.optional(n, "median_" + m[0] + "_ms", at + "median_" + m[0] + "_ms"),
-                    f.optional(n, "p90_" + m[0] + "_ms", at + "p90_" + m[0] + "_ms"),
-                    f.optional(n, "p95_" + m[0] + "_ms", at + "p95_" + m[0] + "_ms"),
-                    f.optional(n, "p99_" + m[0] + "_ms", at + "p99_" + m[0] + "_ms"), null, null));
+                reported.put(m[1], PeerRecord.summary("ms", ok, ms(f, n, "mean_", m[0], at),
+                    ms(f, n, "std_", m[0], at), ms(f, n, "median_", m[0], at), ms(f, n, "p90_", m[0], at),
+                    ms(f, n, "p95_", m[0], at), ms(f, n, "p99_", m[0], at), null, null));
             }
         }
         return reported;
     }
 
-    private static PeerRun one(final PeerFile f, final JsonNode n, final String at)
+    private static Double ms(final PeerFile f, final JsonNode n, final String stat, final String metric,
+        final String at)
     {
-        final long ok = (long)f.number(n, "completed", at + "completed");
-        final double duration = f.number(n, "duration", at + "duration");
+        return PeerRecord.summaryTime(f, n, stat + metric + "_ms", at);
+    }
+
+    private static PeerRun one(final PeerFile f, final List<PeerFile.Root> roots, final int index, final String at)
+        throws IOException
+    {
+        final JsonNode n = roots.get(index).tree();
+        final long ok = f.count(n, "completed", at + "completed");
+        final long failed = n.has("failed") ? f.count(n, "failed", at + "failed") : 0;
+        final double duration = PeerRecord.duration(f, n, "duration", at);
         final Map<String, Dist> reported = summaries(f, n, at, ok, "e2el");
-        final Samples samples = samples(f, n, at);
+        final Samples samples = DetailArrays.read(f, index, roots.get(index), at, ok + failed, true);
+        if (samples != null)
+        {
+            agree(f, at, reported, samples);
+        }
         final List<String> notes = new ArrayList<>(List.of("summary keys are in ms, ttfts and itls in seconds " +
             "(converted to ms)", "start_times are perf_counter readings: relative to each other, not a date"));
-        final Double rate = f.optional(n, "request_rate", at + "request_rate");
+        final Double rate = rate(f, n, "request_rate", at, notes);
+        goodput(f, n, at, notes);
+        PeerRecord.unread(n, k -> !OWN.contains(k) && !SUMMARY.matcher(k).matches(), notes);
         final Double concurrency = f.optional(n, "max_concurrency", at + "max_concurrency");
-        final PeerRecord.Spec spec = new PeerRecord.Spec("vllm", PeerFile.text(n, "version"),
-            PeerFile.text(n, "model_id"), PeerFile.text(n, "tokenizer_id"), PeerFile.text(n, "date"),
+        final double input = f.count(n, "total_input_tokens", at + "total_input_tokens");
+        final PeerRecord.Spec spec = new PeerRecord.Spec("vllm", PeerFile.text(n, "version"), model(n),
+            PeerFile.text(n, "tokenizer_id"), PeerFile.text(n, "date"),
             PeerRecord.load(rate, concurrency == null ? null : concurrency.intValue(),
-                n.has("num_prompts") ? (Long)(long)f.number(n, "num_prompts", at + "num_prompts") : null, duration),
-            PeerRecord.counts(ok, n.has("failed") ? (long)f.number(n, "failed", at + "failed") : 0,
-                (long)f.number(n, "total_output_tokens", at + "total_output_tokens"),
-                (long)f.number(n, "total_input_tokens", at + "total_input_tokens")),
+                n.has("num_prompts") ? (Long)f.count(n, "num_prompts", at + "num_prompts") : null, duration),
+            PeerRecord.counts(ok, failed, f.count(n, "total_output_tokens", at + "total_output_tokens"),
+                (long)input),
             new ReportSection.Throughput(f.number(n, "request_throughput", at + "request_throughput"),
-                f.number(n, "output_throughput", at + "output_throughput"), ok > 0 ? f.number(n, "total_input_tokens",
-                at + "total_input_tokens") / duration : 0),
+                f.number(n, "output_throughput", at + "output_throughput"), duration > 0 ? input / duration : 0),
             samples == null ? reported : samples.distributions(), samples != null, PeerRecord.LINEAR);
+        if (samples != null)
+        {
+            notes.add(samples.requests() + " successful requests recomputed from ttfts and itls");
+        }
         return new PeerRun("vllm", "vllm bench serve --save-result", PeerRecord.of(spec, TIMING, duration), reported,
             DEFINITIONS, notes);
     }
 
-    /** @return the successful requests' samples from {@code ttfts}, {@code itls}, {@code output_lens}, or null. */
-    static Samples samples(final PeerFile f, final JsonNode n, final String at)
+    /** Refuses per-request arrays whose unit contradicts the summary (ms written where seconds are meant). */
+    static void agree(final PeerFile f, final String at, final Map<String, Dist> reported, final Samples s)
     {
-        final double[] ttfts = f.numbers(n, "ttfts", at + "ttfts", 1000);
-        final JsonNode itls = n.path("itls");
-        if (ttfts == null || !itls.isArray())
+        f.agrees(at + "ttfts", "seconds", "mean_ttft_ms", mean(reported, "ttft"), s.ttftMeanMs());
+        f.agrees(at + "itls", "seconds", "mean_itl_ms", mean(reported, "inter_chunk_latency"), s.gapMeanMs());
+    }
+
+    private static Double mean(final Map<String, Dist> reported, final String key)
+    {
+        return reported.containsKey(key) ? reported.get(key).mean() : null;
+    }
+
+    /** @return the model: {@code model_id}, or {@code model_ids} joined (a run over several models). */
+    private static String model(final JsonNode n)
+    {
+        if (n.path("model_ids").isArray())
         {
-            return null;
+            final List<String> ids = new ArrayList<>();
+            n.get("model_ids").forEach(m -> ids.add(m.asText()));
+            return String.join(", ", ids);
         }
-        final double[] lens = f.numbers(n, "output_lens", at + "output_lens", 1);
-        final JsonNode errors = n.path("errors");
-        final List<double[]> gaps = new ArrayList<>();
-        final List<Double> ttft = new ArrayList<>();
-        final List<Double> out = new ArrayList<>();
-        for (int i = 0; i < ttfts.length; i++)
+        return PeerFile.text(n, "model_id");
+    }
+
+    /**
+     * @return the request rate: a number, or Infinity for Python's bare {@code Infinity} and vLLM's string
+     * {@code "inf"} (its default: every request at once); null when absent; any other string is an error.
+     */
+    static Double rate(final PeerFile f, final JsonNode n, final String field, final String at,
+        final List<String> notes)
+    {
+        final JsonNode v = n.path(field);
+        final Double rate;
+        if (v.isTextual() && v.asText().matches("(?i)\\+?inf(inity)?"))
         {
-            final String error = errors.path(i).asText("");
-            if (!error.isEmpty() || (lens != null && i < lens.length && lens[i] == 0))
+            rate = Double.POSITIVE_INFINITY;
+        }
+        else if (v.isNumber() && v.asDouble() == Double.POSITIVE_INFINITY)
+        {
+            rate = Double.POSITIVE_INFINITY;
+        }
+        else
+        {
+            rate = f.optional(n, field, at + field);
+            if (rate != null && rate < 0)
             {
-                continue; // a failed request: vLLM writes ttft 0 and no gaps for it
+                throw f.error(at + field, "a rate from 0, or \"inf\"", v);
             }
-            ttft.add(ttfts[i]);
-            gaps.add(f.numbersAt(itls, i, at + "itls[" + i + "]", 1000));
-            out.add(lens == null || i >= lens.length ? 0 : lens[i]);
         }
-        final double[] t = ttft.stream().mapToDouble(Double::doubleValue).toArray();
-        final double[] e2e = new double[t.length];
-        for (int i = 0; i < t.length; i++)
+        if (rate != null && rate.isInfinite())
         {
-            double s = t[i];
-            for (final double g : gaps.get(i))
-            {
-                s += g;
-            }
-            e2e[i] = s; // the last content chunk, as vLLM ends its latency
+            notes.add(field + " " + (v.isTextual() ? "\"" + v.asText() + "\"" : "Infinity") +
+                ": every request sent at once");
         }
-        return new Samples(t, e2e, out.stream().mapToDouble(Double::doubleValue).toArray(), gaps, null);
+        return rate;
+    }
+
+    /** Notes the goodput, under either of its keys ({@code "request_goodput:"}, with a colon, before 0.8). */
+    private static void goodput(final PeerFile f, final JsonNode n, final String at, final List<String> notes)
+    {
+        for (final String key : List.of("request_goodput", "request_goodput:"))
+        {
+            final Double g = f.optional(n, key, at + key);
+            if (g != null)
+            {
+                notes.add("goodput " + g + " req/s (its key \"" + key + "\"; its SLOs are not in the file)");
+            }
+        }
     }
 }

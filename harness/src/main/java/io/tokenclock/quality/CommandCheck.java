@@ -4,12 +4,13 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.tokenclock.secrets.ChildEnvironment;
 
 /**
  * An external program judges each output: started with an argument vector (never through a shell, so nothing in an
@@ -18,20 +19,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * pass, any other a failure ({@code command}), no exit in time a failure ({@code command_timeout}, the process is
  * killed), a program that cannot start a failure ({@code command_error}). Its standard output and error are discarded.
  * <p>
- * Its environment is not tokenclock's: tokenclock's holds the run's keys ({@code OPENAI_API_KEY}, the variable named
- * by {@code api_key_env}, the judge's), and a checker is a program the contract names, which may log its environment
- * or send it anywhere. It gets only {@link #BASIC_ENVIRONMENT} (what a program needs to find its tools and speak the
- * locale) and the variables the contract names in {@code pass_env}, each only if set.
+ * Its environment is not tokenclock's, which holds the run's keys: {@link ChildEnvironment}'s rule (the basic
+ * variables and those the contract names in {@code pass_env}), the rule an agent's {@code tool_command} follows too.
  * Thread-safe: each sample gets a process of its own.
  */
 final class CommandCheck implements Check
 {
     /** How long the program may take per sample when the contract gives no {@code timeout_s}. */
     static final double DEFAULT_TIMEOUT_S = 10;
-
-    /** The variables a checker always gets (when set): none of them holds a key. */
-    static final List<String> BASIC_ENVIRONMENT = List.of("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL",
-        "LC_CTYPE", "TZ", "TMPDIR", "SYSTEMROOT", "TEMP", "TMP");
 
     private final List<String> argv;
     private final double timeoutS;
@@ -47,11 +42,7 @@ final class CommandCheck implements Check
     /** @param passEnv the contract's {@code pass_env}: variables let through besides the basic ones. */
     static CommandCheck of(final List<String> argv, final double timeoutS, final List<String> passEnv)
     {
-        if (passEnv.stream().anyMatch(n -> n.isBlank() || n.contains("=")))
-        {
-            throw new IllegalArgumentException("quality check command's pass_env names variables: " +
-                "NAME, without = or a value");
-        }
+        ChildEnvironment.passEnv("quality check command's pass_env", passEnv);
         if (argv.isEmpty() || argv.get(0).isBlank())
         {
             throw new IllegalArgumentException("quality check command needs argv: the program and its arguments");
@@ -77,7 +68,7 @@ final class CommandCheck implements Check
         {
             final ProcessBuilder builder = new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD);
-            environment(builder.environment());
+            ChildEnvironment.restrict(builder.environment(), passEnv);
             process = builder.start();
         }
         catch (final IOException ex)
@@ -107,12 +98,6 @@ final class CommandCheck implements Check
         {
             writer.interrupt();
         }
-    }
-
-    /** Leaves in {@code env} (a copy of tokenclock's) only the basic variables and those of {@code pass_env}. */
-    private void environment(final Map<String, String> env)
-    {
-        env.keySet().removeIf(name -> !BASIC_ENVIRONMENT.contains(name) && !passEnv.contains(name));
     }
 
     private static void writeInput(final Process process, final Sample s)

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 
 import io.tokenclock.metrics.Counter;
@@ -48,17 +49,41 @@ final class CounterJson
         }
     }
 
-    static Map<Counter, Long> read(final JsonNode n, final Counter.Section section)
+    /** @return the section's counters in {@code n}; a section or a counter of the wrong type is a mismatch. */
+    static Map<Counter, Long> read(final JsonParser parser, final JsonNode n, final Counter.Section section)
+        throws MismatchedInputException
     {
+        if (!n.isObject())
+        {
+            throw MismatchedInputException.from(parser, Map.class, "a section of counters");
+        }
         final Map<Counter, Long> m = new EnumMap<>(Counter.class);
         for (final Counter c : Counter.values())
         {
             if (c.section() == section)
             {
-                m.put(c, n.path(c.key()).asLong(0));
+                m.put(c, count(parser, n, c.key()));
             }
         }
         return m;
+    }
+
+    /** @return the count at {@code key}, 0 when absent; anything but a whole number from 0 is a mismatch. */
+    private static long count(final JsonParser parser, final JsonNode n, final String key)
+        throws MismatchedInputException
+    {
+        final JsonNode v = n.path(key);
+        if (v.isMissingNode() || v.isNull())
+        {
+            return 0;
+        }
+        if (!v.isIntegralNumber() || v.asLong() < 0)
+        {
+            final MismatchedInputException ex = MismatchedInputException.from(parser, Long.class, "a count");
+            ex.prependPath(n, key);
+            throw ex;
+        }
+        return v.asLong();
     }
 
     /** Writes {@code report.counts}: {@code measured}, each counter, then {@code http_429_per_s}. */
@@ -98,8 +123,15 @@ final class CounterJson
             throws IOException
         {
             final JsonNode n = parser.readValueAsTree();
-            return new ReportSection.Counts(n.path(ReportSection.Counts.MEASURED).asLong(0),
-                read(n, Counter.Section.COUNTS), n.path(ReportSection.Counts.HTTP_429_PER_S).asDouble(0));
+            final Map<Counter, Long> counts = read(parser, n, Counter.Section.COUNTS);
+            final JsonNode rate = n.path(ReportSection.Counts.HTTP_429_PER_S);
+            if (!rate.isMissingNode() && !rate.isNull() && !(rate.isNumber() && Double.isFinite(rate.asDouble())))
+            {
+                final MismatchedInputException ex = MismatchedInputException.from(parser, Double.class, "a rate");
+                ex.prependPath(n, ReportSection.Counts.HTTP_429_PER_S);
+                throw ex;
+            }
+            return new ReportSection.Counts(count(parser, n, ReportSection.Counts.MEASURED), counts, rate.asDouble(0));
         }
     }
 
@@ -137,7 +169,7 @@ final class CounterJson
         public ReportSection.Harness deserialize(final JsonParser parser, final DeserializationContext ctx)
             throws IOException
         {
-            return new ReportSection.Harness(read(parser.readValueAsTree(), Counter.Section.HARNESS));
+            return new ReportSection.Harness(read(parser, parser.readValueAsTree(), Counter.Section.HARNESS));
         }
     }
 }

@@ -39,6 +39,10 @@ public record RunRecord(Header tokenclock, String runId, boolean partial, String
     @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode shard, MeasurementSection measurement, ReportSection report,
     Contract contract, Grade grade)
 {
+    /** The {@code record_format} this build writes, and the newest it reads. */
+    public static final int FORMAT = 5;
+    /** The metric formulas' version this build computes by (docs/METRICS.md), and the newest it reads. */
+    public static final String FORMULAS = "tokenclock-metrics/1";
     /** The grade of a record with nothing missing. */
     public static final String COMPARISON_GRADE = "comparison-grade";
 

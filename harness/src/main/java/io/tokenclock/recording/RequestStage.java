@@ -253,6 +253,7 @@ public final class RequestStage implements Runnable
     {
         add(Collector.MEASURED_RETRIES_429, slot.retries429);
         add(Collector.MEASURED_STALE_RESENDS, slot.staleResends);
+        add(Collector.MEASURED_UNKNOWN_EVENTS, slot.unknownEvents);
         final long start = slot.scheduledNs > 0 ? slot.scheduledNs : slot.sentNs;
         if (windowStartNs == 0 || (start > 0 && start < windowStartNs))
         {

@@ -16,16 +16,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenclock.json.Json;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.stats.Bootstrap;
+import io.tokenclock.util.WholeFile;
 
 /**
  * The A/B comparison of {@code tokenclock ab}: for each figure of {@link Repetitions#figures()}, both variants'
  * values, the difference of the means (B - A, and relative to A) with a 95% percentile bootstrap interval that
  * resamples each variant on its own, and whether the difference exceeds the noise: the interval excludes 0. Written
  * to {@code ab.json} and printed; the format is documented in docs/RESULTS.md.
+ * <p>
+ * As for repetitions ({@link Repetitions}), a run whose own record is partial (the one a signal cut short) is no
+ * sample of its variant: it is listed in {@code partial_runs} and left out of the values and the statistics. A
+ * variant with fewer than two whole runs has no interval and no verdict: a difference of one run against one run
+ * would claim a certainty nothing measured. A set that did not run to its end says why in {@code partial}.
  */
 public final class AbReport
 {
     private static final ObjectMapper JSON = Json.MAPPER;
+    /** The whole runs each variant needs for an interval and a verdict. */
+    static final int MIN_RUNS = 2;
+    /** The verdict printed for a figure without an interval. */
+    public static final String NO_VERDICT = "no verdict: fewer than 2 whole runs a side";
 
     private AbReport()
     {
@@ -48,10 +58,23 @@ public final class AbReport
             Bootstrap.difference(a, b, Bootstrap::mean, 0.95, seed));
     }
 
-    /** Writes {@code ab.json} and prints one line per figure. */
+    /** Writes {@code ab.json} of a set that ran to its end, and prints one line per figure. */
     public static void write(
         final Path contractA, final Path contractB, final List<String> order, final List<RunResult> runsA,
         final List<RunResult> runsB, final Path file, final PrintStream out) throws IOException
+    {
+        write(contractA, contractB, order, runsA, runsB, null, file, out);
+    }
+
+    /**
+     * Writes {@code ab.json} and prints one line per figure.
+     *
+     * @param partialReason why the set is not whole (a signal stopped it; it is still running), or null.
+     */
+    public static void write(
+        final Path contractA, final Path contractB, final List<String> order, final List<RunResult> runsA,
+        final List<RunResult> runsB, final String partialReason, final Path file, final PrintStream out)
+        throws IOException
     {
         // The resampling seed: pair 1's, so that the same contracts give the same intervals.
         final long seed = runsA.isEmpty() ? 0 : runsA.get(0).options().workload().seed();
@@ -59,19 +82,31 @@ public final class AbReport
         root.putObject("variants").put("A", contractA.toString()).put("B", contractB.toString());
         final ArrayNode sequence = root.putArray("order");
         order.forEach(sequence::add);
+        root.put("partial", partialReason);
+        final ArrayNode cut = root.putArray("partial_runs");
+        partialRoles("a", runsA).forEach(cut::add);
+        partialRoles("b", runsB).forEach(cut::add);
+        final List<RunResult> wholeA = Repetitions.whole(runsA);
+        final List<RunResult> wholeB = Repetitions.whole(runsB);
         root.put("ci", "95% percentile bootstrap of mean(B) - mean(A), each variant resampled on its own, " +
             Bootstrap.RESAMPLES + " resamples, seed " + seed);
         final ArrayNode seeds = root.putArray("pair_seeds");
         runsA.forEach(r -> seeds.add(r.options().workload().seed()));
         final ObjectNode figures = root.putObject("figures");
-        out.printf(Locale.ROOT, "%nA/B over %d + %d runs, interleaved %s (B - A, 95%% bootstrap interval)%n",
-            runsA.size(), runsB.size(), String.join(" ", order));
+        out.println();
+        if (partialReason != null || !cut.isEmpty())
+        {
+            out.println("PARTIAL: " + (partialReason != null ? partialReason : "runs cut short") + "; runs cut " +
+                "short, left out of the figures below: " + (cut.isEmpty() ? "none" : cut.toString()));
+        }
+        out.printf(Locale.ROOT, "A/B over %d + %d whole runs, interleaved %s (B - A, 95%% bootstrap interval)%n",
+            wholeA.size(), wholeB.size(), String.join(" ", order));
         out.printf(Locale.ROOT, "%-22s %12s %12s %12s %9s %25s %s%n", "figure", "mean A", "mean B", "B - A", "rel",
             "ci95", "verdict");
         for (final Map.Entry<String, ToDoubleFunction<RunResult>> e : Repetitions.figures().entrySet())
         {
-            final double[] a = runsA.stream().mapToDouble(e.getValue()).toArray();
-            final double[] b = runsB.stream().mapToDouble(e.getValue()).toArray();
+            final double[] a = wholeA.stream().mapToDouble(e.getValue()).toArray();
+            final double[] b = wholeB.stream().mapToDouble(e.getValue()).toArray();
             if (a.length == 0 || b.length == 0 || Double.isNaN(Bootstrap.mean(a)) || Double.isNaN(Bootstrap.mean(b)))
             {
                 continue;
@@ -79,8 +114,16 @@ public final class AbReport
             figure(figures.putObject(e.getKey()), e.getKey(), a, b, compare(a, b, seed), out);
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.write(file, Json.PRETTY.writeValueAsBytes(root));
+        root.put("ci_min_runs", MIN_RUNS);
+        WholeFile.write(file, Json.PRETTY.writeValueAsBytes(root));
         out.println("ab: " + file.toAbsolutePath().normalize());
+    }
+
+    /** @return {@code VARIANT K} of each run whose own record is partial, K its 1-based place among its variant's. */
+    private static List<String> partialRoles(final String variant, final List<RunResult> runs)
+    {
+        return java.util.stream.IntStream.range(0, runs.size()).filter(i -> runs.get(i).partial())
+            .mapToObj(i -> variant + " " + (i + 1)).toList();
     }
 
     private static void figure(
@@ -102,12 +145,21 @@ public final class AbReport
         final boolean relativeKnown = c.meanA() != 0;
         n.put("mean_a", c.meanA()).put("mean_b", c.meanB()).put("difference", diff)
             .put("relative", relativeKnown ? diff / c.meanA() : null);
-        n.putArray("ci95").add(c.difference().low()).add(c.difference().high());
-        n.put("exceeds_noise", c.exceedsNoise());
+        final boolean interval = a.length >= MIN_RUNS && b.length >= MIN_RUNS;
+        if (interval)
+        {
+            n.putArray("ci95").add(c.difference().low()).add(c.difference().high());
+            n.put("exceeds_noise", c.exceedsNoise());
+        }
+        else
+        {
+            n.putNull("ci95");
+            n.putNull("exceeds_noise");
+        }
         final String rel = relativeKnown ? String.format(Locale.ROOT, "%.1f%%", 100 * diff / c.meanA()) :
             c.meanB() == 0 ? "0 vs 0" : "A is 0";
         out.printf(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %9s %25s %s%n", name, c.meanA(), c.meanB(), diff, rel,
-            String.format(Locale.ROOT, "[%.3f, %.3f]", c.difference().low(), c.difference().high()),
-            c.exceedsNoise() ? "differs" : "within noise");
+            interval ? String.format(Locale.ROOT, "[%.3f, %.3f]", c.difference().low(), c.difference().high()) :
+                "none", !interval ? NO_VERDICT : c.exceedsNoise() ? "differs" : "within noise");
     }
 }

@@ -65,7 +65,7 @@ public final class ConsoleSummary
             UntrustedText.oneLine(r.target().model()));
         if (r.partial())
         {
-            out.println("PARTIAL: " + r.partialReason());
+            out.println("PARTIAL: " + UntrustedText.escaped(r.partialReason(), Integer.MAX_VALUE));
         }
         if (r.target().endpoint().tls() && r.options().target().insecure())
         {
@@ -431,6 +431,12 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "retries: %d sends repeated after a 429 (--retry-429 %d, after Retry-After); " +
                 "TTFT counts from the last send, TTFT from schedule from the first intended start%n",
                 r.counts().get(Counter.RETRIES_429), o.target().retries429());
+        }
+        if (r.counts().get(Counter.UNKNOWN_EVENTS) > 0)
+        {
+            out.printf(Locale.ROOT, "note: %d events of a type the %s grammar does not know were counted and " +
+                "skipped (unknown_events in requests.jsonl; none failed a request)%n",
+                r.counts().get(Counter.UNKNOWN_EVENTS), r.target().endpoint().api().word());
         }
         if (r.counts().get(Counter.STALE_CONNECTION_RESENDS) > 0)
         {

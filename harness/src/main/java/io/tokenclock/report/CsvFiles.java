@@ -2,11 +2,11 @@ package io.tokenclock.report;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -19,6 +19,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.util.WholeFile;
 
 /**
  * {@code requests.csv}, {@code summary.csv} and {@code sweep.csv}: the same figures as requests.jsonl, record.json
@@ -35,7 +36,8 @@ public final class CsvFiles
         "first_output_ns", "end_ns", "chunks", "input_tokens", "output_tokens", "token_count_source",
         "finish_reason", "done_marker", "late", "truncated", "retries_429", "success", "ttft_ms", "stream_setup_ms",
         "ttft_from_schedule_ms", "ttfot_ms", "ttst_ms", "tpot_ms", "e2e_ms", "e2e_from_schedule_ms", "send_lag_ms",
-        "stale_connection_resends", "api", "inputs", "answer_items");
+        "stale_connection_resends", "api", "cached_tokens", "usage_reasoning_tokens", "unknown_events", "inputs",
+        "answer_items");
     /** summary.csv: one row per distribution of record.json, the run's then each segment's. */
     public static final List<String> SUMMARY_COLUMNS = List.of("scope", "metric", "unit", "count", "min", "mean",
         "stdev", "p50", "p90", "p95", "p99", "p99_9", "max", "p99_ci95_low", "p99_ci95_high", "p99_9_ci95_low",
@@ -154,12 +156,13 @@ public final class CsvFiles
     {
         final CsvSchema.Builder schema = CsvSchema.builder().setUseHeader(true);
         columns.forEach(schema::addColumn);
-        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8);
-            SequenceWriter out = CSV.writer(schema.build()).writeValues(w))
+        WholeFile.write(file, stream ->
         {
-            rows.write(out);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            try (Writer w = new OutputStreamWriter(stream, StandardCharsets.UTF_8);
+                SequenceWriter out = CSV.writer(schema.build()).writeValues(w))
+            {
+                rows.write(out);
+            }
+        });
     }
 }

@@ -15,6 +15,7 @@ import org.HdrHistogram.HistogramLogWriter;
 
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
+import io.tokenclock.util.WholeFile;
 
 /**
  * One HdrHistogram log per metric in a run directory, {@code <metric>.hlog} (docs/RESULTS.md): HdrHistogram's own
@@ -29,6 +30,8 @@ public final class HistogramLogs
 {
     /** The file suffix of a metric's log. */
     public static final String SUFFIX = ".hlog";
+    /** The most an interval's histogram may claim, payload or counts array, in bytes: 64 MiB. */
+    static final long MAX_BYTES = 64L << 20;
 
     private HistogramLogs()
     {
@@ -69,9 +72,9 @@ public final class HistogramLogs
             h.setStartTimeStamp(startMs);
             h.setEndTimeStamp(endMs);
             h.setTag(e.getKey().key());
-            try (PrintStream out = new PrintStream(Files.newOutputStream(file(dir, e.getKey())), false,
-                StandardCharsets.UTF_8))
+            WholeFile.write(file(dir, e.getKey()), stream ->
             {
+                final PrintStream out = new PrintStream(stream, false, StandardCharsets.UTF_8);
                 final HistogramLogWriter w = new HistogramLogWriter(out);
                 w.outputComment("tokenclock " + what + ": " + e.getKey().key() + " in " + unitOf(e.getKey()) +
                     ", lowest " + h.getLowestDiscernibleValue() + ", highest " + h.getHighestTrackableValue() +
@@ -82,7 +85,11 @@ public final class HistogramLogs
                 w.outputBaseTime(startMs);
                 w.outputLegend();
                 w.outputIntervalHistogram(h);
-            }
+                if (out.checkError())
+                {
+                    throw new IOException(file(dir, e.getKey()) + ": write failed");
+                }
+            });
         }
     }
 
@@ -98,6 +105,7 @@ public final class HistogramLogs
         {
             return null;
         }
+        check(file);
         Histogram sum = null;
         final HistogramLogReader reader = new HistogramLogReader(file.toFile());
         try
@@ -118,11 +126,49 @@ public final class HistogramLogs
                 sum.setEndTimeStamp(Math.max(sum.getEndTimeStamp(), h.getEndTimeStamp()));
             }
         }
+        catch (final RuntimeException ex)
+        {
+            throw new IllegalArgumentException(file + ": expected HdrHistogram's interval log, got one it cannot " +
+                "decode", ex);
+        }
         finally
         {
             reader.close();
         }
         return sum;
+    }
+
+    /**
+     * Checks every interval line of {@code file} before HdrHistogram decodes it: its last field is base64, and the
+     * histogram it encodes claims a payload and a counts array of a size this reader will allocate ({@value
+     * #MAX_BYTES} bytes at most). HdrHistogram allocates what the header claims, so a header claiming 2 GB would end
+     * the JVM before a byte of it was checked.
+     */
+    static void check(final Path file) throws IOException
+    {
+        long n = 0;
+        try (java.io.BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8))
+        {
+            String line;
+            while ((line = in.readLine()) != null)
+            {
+                n++;
+                if (line.isBlank() || line.startsWith("#") || line.startsWith("\"StartTimestamp\""))
+                {
+                    continue;
+                }
+                final String why = HlogHeader.problem(line.substring(line.lastIndexOf(',') + 1));
+                if (why != null)
+                {
+                    throw new IllegalArgumentException(file + ": line " + n + ": expected " + why);
+                }
+            }
+        }
+        catch (final java.nio.charset.CharacterCodingException ex)
+        {
+            throw new IllegalArgumentException(file + ": line " + (n + 1) + ": expected HdrHistogram's interval " +
+                "log (text), got bytes that are not UTF-8");
+        }
     }
 
     private static String unitOf(final Metric m)

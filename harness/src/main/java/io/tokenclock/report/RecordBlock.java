@@ -38,7 +38,9 @@ public final class RecordBlock
         final StringBuilder sb = new StringBuilder();
         if (r.partial())
         {
-            sb.append("PARTIAL RECORD: ").append(or(r.partialReason(), "no reason given")).append('\n');
+            // a reason is free text of the file: on its line, escaped (a record may come from anywhere)
+            sb.append("PARTIAL RECORD: ").append(UntrustedText.escaped(or(r.partialReason(), "no reason given"),
+                Integer.MAX_VALUE)).append('\n');
         }
         model(sb, r.model());
         runtime(sb, r.runtime());
@@ -58,10 +60,11 @@ public final class RecordBlock
         CostEnergyBlock.render(r, sb);
         ServerMetricsReport.block(rep == null ? null : rep.server(), sb);
         final RunRecord.Grade grade = r.grade();
-        sb.append('\n').append("GRADE: ").append(grade == null ? "?" : or(grade.grade(), "?")).append('\n');
+        sb.append('\n').append("GRADE: ").append(grade == null ? "?" : UntrustedText.escaped(or(grade.grade(), "?"),
+            Integer.MAX_VALUE)).append('\n');
         for (final String missing : grade == null || grade.missing() == null ? List.<String>of() : grade.missing())
         {
-            sb.append("  missing: ").append(missing).append('\n');
+            sb.append("  missing: ").append(UntrustedText.escaped(missing, Integer.MAX_VALUE)).append('\n');
         }
         return sb.toString();
     }

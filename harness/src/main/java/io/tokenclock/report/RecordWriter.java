@@ -49,8 +49,8 @@ import io.tokenclock.workload.ImageSynthesizer;
 public final class RecordWriter
 {
     /** Version of the metric definitions in docs/METRICS.md that this build implements. */
-    public static final String FORMULAS_VERSION = "tokenclock-metrics/1";
-    public static final int RECORD_FORMAT = 5;
+    public static final String FORMULAS_VERSION = RunRecord.FORMULAS;
+    public static final int RECORD_FORMAT = RunRecord.FORMAT;
 
     private static final ObjectMapper JSON = RecordJson.JSON;
     private static final String BOUNDARY = "client-side: from the client's write of the request to arrival of " +

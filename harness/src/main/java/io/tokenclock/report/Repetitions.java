@@ -2,7 +2,6 @@ package io.tokenclock.report;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,6 +21,7 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.stats.Bootstrap;
 import io.tokenclock.stats.Outliers;
+import io.tokenclock.util.WholeFile;
 
 /**
  * Run-to-run variance: one run describes one sample of a noisy system, so a contract can be repeated and the spread of
@@ -56,6 +56,16 @@ public final class Repetitions
             Formulas.rate(r.goodput().good(), r.windowSeconds()));
         f.put("errors", r -> r.counts().errors() + r.counts().cancelled());
         return f;
+    }
+
+    /**
+     * @return the runs that are samples of their set: those whose own record is whole. A run a signal cut short (its
+     * record partial) measured a part of a window, so its figures are left out of a set's statistics (here and in
+     * {@link AbReport}), never out of its data.
+     */
+    static List<RunResult> whole(final List<RunResult> runs)
+    {
+        return runs.stream().filter(r -> !r.partial()).toList();
     }
 
     /** Writes {@code repetitions.json} and prints the spread table, for a set that ran to its end. */
@@ -104,7 +114,7 @@ public final class Repetitions
             }
             figure(figures.putObject(e.getKey()), e.getKey(), all, whole, seed(runs), out);
         }
-        Files.write(file, Json.PRETTY.writeValueAsBytes(root));
+        WholeFile.write(file, Json.PRETTY.writeValueAsBytes(root));
         out.println("repetitions: " + file.toAbsolutePath().normalize());
     }
 

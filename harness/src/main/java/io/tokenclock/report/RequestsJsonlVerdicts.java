@@ -3,11 +3,10 @@ package io.tokenclock.report;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.function.LongFunction;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -17,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tokenclock.json.Json;
 import io.tokenclock.quality.QualityVerdict;
+import io.tokenclock.util.WholeFile;
 
 /**
  * Adds each request's {@code success} and {@code quality} to {@code requests.jsonl} once the quality rule has judged
@@ -44,34 +44,34 @@ public final class RequestsJsonlVerdicts
         {
             return;
         }
-        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
-            BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8))
+        WholeFile.write(file, stream ->
         {
-            String line;
-            while ((line = in.readLine()) != null)
+            try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
+                BufferedWriter out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8)))
             {
-                final int close = line.lastIndexOf('}');
-                if (close < 0)
-                {
-                    out.write(line);
-                }
-                else
-                {
-                    out.write(line, 0, close);
-                    out.write(fields(line, verdicts));
-                    out.write('}');
-                }
-                out.write('\n');
+                copy(in, out, verdicts);
             }
-        }
-        try
+        });
+    }
+
+    private static void copy(final BufferedReader in, final BufferedWriter out,
+        final LongFunction<QualityVerdict> verdicts) throws IOException
+    {
+        String line;
+        while ((line = in.readLine()) != null)
         {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        }
-        catch (final AtomicMoveNotSupportedException ex)
-        {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            final int close = line.lastIndexOf('}');
+            if (close < 0)
+            {
+                out.write(line);
+            }
+            else
+            {
+                out.write(line, 0, close);
+                out.write(fields(line, verdicts));
+                out.write('}');
+            }
+            out.write('\n');
         }
     }
 

@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import com.fasterxml.jackson.core.JsonEncoding;
@@ -19,6 +18,7 @@ import io.tokenclock.recording.RequestListener;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.result.AnswerText;
+import io.tokenclock.util.WholeFile;
 
 /**
  * Writes {@code requests.jsonl}: one JSON object per finished request, warmup included and flagged. Lines collect in
@@ -58,7 +58,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     /** Opens {@code file} for requests.jsonl of a run on {@code api}; {@code saveText} keeps each answer's text. */
     public RequestsJsonlWriter(final Path file, final boolean saveText, final Api api) throws IOException
     {
-        this.out = Files.newOutputStream(file);
+        this.out = WholeFile.replace(file);
         this.saveText = saveText;
         this.api = api.word();
         this.streamed = api.streamed();

@@ -20,6 +20,7 @@ import io.tokenclock.results.RepetitionSet;
 import io.tokenclock.results.Result;
 import io.tokenclock.results.RunResultDir;
 import io.tokenclock.results.Sweep;
+import io.tokenclock.text.UntrustedText;
 
 /**
  * What {@code tokenclock record DIR} prints for any result: a run's (or a merged run's) record block; a repetition
@@ -39,18 +40,36 @@ public final class ResultTables
     private static final String POOLED_ROW = "%-22s %9s %12s %12s %12s %12s %12s %s%n";
     private static final int NOT_POOLED_LINES = 3;
 
-    /** @return the text for {@code result}; server-sent text escaped. */
+    /**
+     * @return the text for {@code result}. Every string in it came from a file (a peer's, or one anyone may edit), so
+     * a field that must keep to its line is escaped where it is set ({@link UntrustedText#oneLine}), and the whole is
+     * escaped again but for its line feeds: no byte of a file acts on the terminal, whichever field carried it. A set
+     * that is not whole (stopped by a signal, or by {@code kill -9} while it was in progress) says so first, as a
+     * partial run's record does.
+     */
     public static String render(final Result result) throws IOException
+    {
+        return UntrustedText.lines(layout(result));
+    }
+
+    private static String layout(final Result result) throws IOException
     {
         return switch (result)
         {
             case RunResultDir run -> RecordBlock.render(run.record());
             case Merged merged -> RecordBlock.render(merged.record());
-            case RepetitionSet reps -> repetitions(reps);
-            case AbResult ab -> ab(ab);
-            case Sweep sweep -> sweep(sweep);
+            case RepetitionSet reps -> partialSet(reps) + repetitions(reps);
+            case AbResult ab -> partialSet(ab) + ab(ab);
+            case Sweep sweep -> partialSet(sweep) + sweep(sweep);
             case Imported imported -> imported(imported);
         };
+    }
+
+    /** @return {@code PARTIAL SET: why} and a newline for a set that is not whole, else nothing. */
+    private static String partialSet(final Result set)
+    {
+        return set.partial() == null ? "" : "PARTIAL SET: " + UntrustedText.escaped(set.partial(),
+            Integer.MAX_VALUE) + "\n";
     }
 
     /**
@@ -125,8 +144,8 @@ public final class ResultTables
         {
             return sb.append("  no ab.json: the A/B was stopped before its end\n").toString();
         }
-        sb.append(String.format(Locale.ROOT, "  A = %s, B = %s%n", j.path("variants").path("A").asText(),
-            j.path("variants").path("B").asText()));
+        sb.append(String.format(Locale.ROOT, "  A = %s, B = %s%n", field(j.path("variants").path("A").asText()),
+            field(j.path("variants").path("B").asText())));
         sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %9s %25s %s%n", "figure", "mean A", "mean B",
             "B - A", "rel", "ci95", "verdict"));
         for (final Iterator<Map.Entry<String, JsonNode>> it = j.path("figures").properties().iterator(); it.hasNext(); )
@@ -135,7 +154,8 @@ public final class ResultTables
             final JsonNode f = e.getValue();
             sb.append(String.format(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %8.1f%% %25s %s%n", e.getKey(),
                 f.path("mean_a").asDouble(), f.path("mean_b").asDouble(), f.path("difference").asDouble(),
-                100 * f.path("relative").asDouble(Double.NaN), interval(f.path("ci95")),
+                100 * f.path("relative").asDouble(Double.NaN), f.path("ci95").isArray() ? interval(f.path("ci95")) :
+                "none", !f.path("exceeds_noise").isBoolean() ? AbReport.NO_VERDICT :
                 f.path("exceeds_noise").asBoolean() ? "differs" : "within noise"));
         }
         return sb.toString();
@@ -146,8 +166,8 @@ public final class ResultTables
         final StringBuilder sb = new StringBuilder();
         final JsonNode j = sweep.sweep();
         sb.append(String.format(Locale.ROOT, "sweep: %s, %s loop, %d points of %s s%s%n", sweep.path(),
-            j.path("mode").asText("?"), j.path("points").size(), j.path("point_duration_s").asText("?"),
-            j.path("slo").isTextual() ? ", SLO " + j.get("slo").asText() : ""));
+            field(j.path("mode").asText("?")), j.path("points").size(), field(j.path("point_duration_s").asText("?")),
+            j.path("slo").isTextual() ? ", SLO " + field(j.get("slo").asText()) : ""));
         sb.append(String.format(Locale.ROOT, SWEEP_ROW, "offered", "req/s", "ttft p50", "ttft p99", "tpot p50",
             "tpot p99", "out tok/s", "goodput", "errors", "cancel"));
         for (final JsonNode p : j.path("points"))
@@ -156,10 +176,6 @@ public final class ResultTables
                 fixed(p, "ttft_p50_ms", 1), fixed(p, "ttft_p99_ms", 1), fixed(p, "tpot_p50_ms", 2),
                 fixed(p, "tpot_p99_ms", 2), fixed(p, "output_tokens_per_s", 1), fixed(p, "goodput_rps", 2),
                 p.path("errors").asText(), p.path("cancelled").asText()));
-        }
-        if (j.path("partial").isTextual())
-        {
-            sb.append("PARTIAL: ").append(j.get("partial").asText()).append('\n');
         }
         final JsonNode k = j.path("knee");
         sb.append("knee (TTFT p99 factor): ").append(k.path("latency_factor").path("offered").asText("not reached"))
@@ -178,21 +194,28 @@ public final class ResultTables
         final StringBuilder sb = new StringBuilder();
         for (final PeerRun run : imported.peers())
         {
-            sb.append(String.format(Locale.ROOT, "imported: %s (%s)%n", imported.path(), run.shape()));
+            sb.append(String.format(Locale.ROOT, "imported: %s (%s)%n", imported.path(), field(run.shape())));
             sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %12s  %s%n", "metric (ms)", "peer p50",
                 "peer p99", "tokenclock p50", "tokenclock p99", "peer's definition"));
             for (final Map.Entry<String, Dist> e : run.reported().entrySet())
             {
                 final Dist ours = run.record() == null || run.record().report() == null ? null :
                     run.record().report().distributions().get(e.getKey());
-                sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %12s  %s%n", e.getKey(),
+                sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %12s  %s%n", field(e.getKey()),
                     number(e.getValue().figure("p50")), number(e.getValue().figure("p99")),
                     ours == null ? "-" : number(ours.figure("p50")), ours == null ? "-" : number(ours.figure("p99")),
-                    run.definitions().getOrDefault(e.getKey(), "as tokenclock")));
+                    field(run.definitions().getOrDefault(e.getKey(), "as tokenclock"))));
             }
-            run.notes().forEach(n -> sb.append("  note: ").append(n).append('\n'));
+            // a note quotes the file (AIPerf's start_time): one line each
+            run.notes().forEach(n -> sb.append("  note: ").append(field(n)).append('\n'));
         }
         return sb.toString();
+    }
+
+    /** @return a string field of a file, kept to its line. */
+    private static String field(final String s)
+    {
+        return UntrustedText.escaped(s, Integer.MAX_VALUE);
     }
 
     private static String interval(final JsonNode ci)

@@ -23,6 +23,12 @@ public record AbResult(Path path, List<Run> a, List<Run> b, JsonNode ab) impleme
     }
 
     @Override
+    public String partial()
+    {
+        return Result.partialOf(ab);
+    }
+
+    @Override
     public List<Run> runs()
     {
         return Stream.concat(a.stream(), b.stream()).toList();

@@ -8,6 +8,7 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.tokenclock.record.FileErrors;
 import io.tokenclock.record.RecordJson;
 
 /**
@@ -91,7 +92,11 @@ public record Index(String format, String kind, List<Member> members,
         }
         catch (final com.fasterxml.jackson.core.JacksonException ex)
         {
-            throw new IllegalArgumentException(file + ": not an index.json: " + ex.getOriginalMessage(), ex);
+            throw FileErrors.of(file, "an index.json", ex);
+        }
+        if (index == null)
+        {
+            throw new IllegalArgumentException(file + ": expected an index (a JSON object), got null");
         }
         if (!FORMAT.equals(index.format()))
         {

@@ -22,6 +22,12 @@ public record Merged(Path path, Index index, RunRecord record) implements Result
     }
 
     @Override
+    public String partial()
+    {
+        return record.partial() ? record.partialReason() : null;
+    }
+
+    @Override
     public List<Run> runs()
     {
         return List.of(new Run("merged", path, record));

@@ -25,6 +25,12 @@ public record RepetitionSet(Path path, List<Run> repetitions, JsonNode spread, P
     }
 
     @Override
+    public String partial()
+    {
+        return spread == null ? "no repetitions.json: the set was stopped before its end" : Result.partialOf(spread);
+    }
+
+    @Override
     public List<Run> runs()
     {
         return repetitions;

@@ -10,10 +10,13 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.metrics.Counter;
 import io.tokenclock.peers.PeerRun;
 import io.tokenclock.peers.Peers;
+import io.tokenclock.record.FileErrors;
 import io.tokenclock.record.PooledRecord;
 import io.tokenclock.record.RecordJson;
+import io.tokenclock.record.ReportSection;
 import io.tokenclock.record.RunRecord;
 
 /**
@@ -110,7 +113,14 @@ public final class Results
     {
         if (index == null)
         {
-            return new Imported(dir, Peers.read(dir));
+            final List<PeerRun> peers = Peers.read(dir);
+            if (peers == null)
+            {
+                throw new IllegalArgumentException(dir.resolve("profile_export_aiperf.json") + ": not a result: " +
+                    "not in AIPerf's shape (a request_latency metric beside its input_config; docs/RESULTS.md, " +
+                    "\"Peers' results\")");
+            }
+            return new Imported(dir, peers);
         }
         if (index.members().isEmpty())
         {
@@ -144,7 +154,10 @@ public final class Results
         return runs;
     }
 
-    /** @return the record in run directory {@code dir}; none is one line naming the directory. */
+    /**
+     * @return the record in run directory {@code dir}; none, or one whose {@code requests.jsonl} beside it is not of
+     * the same result ({@link RequestsFile}), is one line naming the directory or the file.
+     */
     public static RunRecord record(final Path dir) throws IOException
     {
         final Path file = dir.resolve(RECORD);
@@ -152,7 +165,18 @@ public final class Results
         {
             throw new IllegalArgumentException(dir + ": no record.json (a run directory holds one)");
         }
-        return RecordJson.read(file);
+        final RunRecord record = RecordJson.read(file);
+        final ReportSection.Counts counts = record.report() == null ? null : record.report().counts();
+        if (counts != null)
+        {
+            final String why = RequestsFile.disagreement(dir, counts.measured() +
+                counts.get(Counter.WARMUP_REQUESTS), record.partial());
+            if (why != null)
+            {
+                throw new IllegalArgumentException(dir.resolve(RequestsFile.FILE) + " " + why);
+            }
+        }
+        return record;
     }
 
     /** @return the pooled record in {@code file}, or null when there is none; one that is not is one line. */
@@ -169,7 +193,11 @@ public final class Results
         }
         catch (final com.fasterxml.jackson.core.JacksonException ex)
         {
-            throw new IllegalArgumentException(file + ": not a pooled.json: " + ex.getOriginalMessage(), ex);
+            throw FileErrors.of(file, "a pooled.json", ex);
+        }
+        if (p == null)
+        {
+            throw new IllegalArgumentException(file + ": expected a pooled record (a JSON object), got null");
         }
         if (!PooledRecord.FORMAT.equals(p.format()))
         {
@@ -181,7 +209,44 @@ public final class Results
 
     static JsonNode tree(final Path file) throws IOException
     {
-        return Files.isRegularFile(file) ? RecordJson.JSON.readTree(file.toFile()) : null;
+        if (!Files.isRegularFile(file))
+        {
+            return null;
+        }
+        final JsonNode tree;
+        try
+        {
+            tree = RecordJson.JSON.readTree(file.toFile());
+        }
+        catch (final com.fasterxml.jackson.core.JacksonException ex)
+        {
+            throw FileErrors.of(file, "a " + file.getFileName(), ex);
+        }
+        if (!tree.isObject())
+        {
+            throw new IllegalArgumentException(file + ": expected a JSON object, got " + tree.getNodeType()
+                .toString().toLowerCase(java.util.Locale.ROOT));
+        }
+        return tree;
+    }
+
+    /**
+     * @return the record in {@code file} as a tree (as {@code merge} reads a shard's): one that is no JSON, no JSON
+     * object, or whose format or formulas version is newer than this build's, is one line naming {@code file}.
+     */
+    public static JsonNode recordTree(final Path file) throws IOException
+    {
+        final JsonNode tree;
+        try
+        {
+            tree = RecordJson.JSON.readTree(file.toFile());
+        }
+        catch (final com.fasterxml.jackson.core.JacksonException ex)
+        {
+            throw FileErrors.of(file, "a record", ex);
+        }
+        RecordJson.check(file, tree);
+        return tree;
     }
 
     /** @return the subdirectories of {@code dir} named {@code PREFIX-K}, in increasing K. */

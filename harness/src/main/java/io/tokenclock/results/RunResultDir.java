@@ -20,6 +20,12 @@ public record RunResultDir(Path path, RunRecord record) implements Result
     }
 
     @Override
+    public String partial()
+    {
+        return record.partial() ? record.partialReason() : null;
+    }
+
+    @Override
     public List<Run> runs()
     {
         return List.of(new Run("run", path, record));

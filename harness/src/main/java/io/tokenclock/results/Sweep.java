@@ -22,6 +22,12 @@ public record Sweep(Path path, List<Run> points, JsonNode sweep) implements Resu
     }
 
     @Override
+    public String partial()
+    {
+        return Result.partialOf(sweep);
+    }
+
+    @Override
     public List<Run> runs()
     {
         return points;

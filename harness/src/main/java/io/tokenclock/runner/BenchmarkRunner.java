@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 
@@ -19,6 +18,8 @@ import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.report.CsvFiles;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.results.OutputDir;
+import io.tokenclock.results.Results;
 import io.tokenclock.transport.ClientSettings;
 import io.tokenclock.transport.StreamClient;
 import io.tokenclock.transport.StreamClients;
@@ -39,8 +40,6 @@ import io.tokenclock.workload.tokenizer.Tokenizers;
  */
 public final class BenchmarkRunner
 {
-    /** A run directory holding one of these already holds a run, and is not overwritten without {@code --force}. */
-    private static final List<String> RUN_FILES = List.of("record.json", "requests.jsonl");
     /**
      * Ring capacity: 4 MiB holds 131,072 chunk records, about 130 ms of chunks at a million a second (1,000 streams
      * at 1 ms ITL); a full ring makes the I/O thread wait (counted in {@code ChunkRecords.fullWaits}), never drop.
@@ -251,6 +250,8 @@ public final class BenchmarkRunner
         refuseExistingRun(outputDir, options);
         Files.createDirectories(outputDir);
         Files.deleteIfExists(outputDir.resolve(Refusal.FILE)); // an earlier refusal does not describe this run
+        // nor does an earlier record (--force): stopped before its own is written, the directory reads as no result
+        Files.deleteIfExists(outputDir.resolve(Results.RECORD));
         return new RunResult.Target(prep.endpoint(), prep.model(), prep.server(), runId, outputDir, startedAt);
     }
 
@@ -261,21 +262,11 @@ public final class BenchmarkRunner
                 options.load().graceS());
     }
 
-    /** Refuses a directory that already holds a run's results, unless {@code --force}: no run is lost silently. */
+    /** Refuses a directory that already holds a result, unless {@code --force}: no run is lost silently. */
     private static void refuseExistingRun(final Path dir, final RunOptions options)
     {
-        if (options.output().force() || options.state().selfWarmupRun())
-        {
-            return;
-        }
-        for (final String name : RUN_FILES)
-        {
-            if (Files.exists(dir.resolve(name)))
-            {
-                throw new IllegalArgumentException(dir + " already holds a run (" + name + "): choose another " +
-                    "--output-dir or --run-id, or pass --force to replace it");
-            }
-        }
+        OutputDir.refuseExisting(dir, options.output().force() || options.state().selfWarmupRun(),
+            "--output-dir or --run-id");
     }
 
     /**

@@ -354,6 +354,7 @@ final class Measurement implements AutoCloseable, RequestListener
         v.put(Counter.TRUNCATED, c.get(Collector.MEASURED_TRUNCATED));
         v.put(Counter.RETRIES_429, c.get(Collector.MEASURED_RETRIES_429));
         v.put(Counter.STALE_CONNECTION_RESENDS, c.get(Collector.MEASURED_STALE_RESENDS));
+        v.put(Counter.UNKNOWN_EVENTS, c.get(Collector.MEASURED_UNKNOWN_EVENTS));
         v.put(Counter.RING_FULL_WAITS, records.fullWaits());
         v.put(Counter.CLAMPED_VALUES, recorders.clampedCount());
         v.put(Counter.WASTED_INPUT_TOKENS, c.get(Collector.MEASURED_WASTED_INPUT_TOKENS));

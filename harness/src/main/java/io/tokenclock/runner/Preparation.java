@@ -9,8 +9,10 @@ import java.util.Map;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.result.ClientHost;
 import io.tokenclock.result.ServerInfo;
+import io.tokenclock.secrets.KnownSecrets;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.RequestBodyFactory;
 import io.tokenclock.workload.RerankShape;
@@ -54,6 +56,7 @@ final class Preparation
     {
         final Endpoint endpoint = Endpoint.parse(options.target().url(), options.target().api());
         final Map<String, String> headers = requestHeaders(options, endpoint);
+        rememberCredentials(options, headers);
         final ServerProbe probe = new ServerProbe(endpoint, headers, options.limits(), options.tlsTrust())
             .waitingReady(options.target().waitReadyS());
         ServerInfo server = options.target().preflight() ? probe.modelsWhenReady(err) : ServerInfo.NONE;
@@ -132,6 +135,31 @@ final class Preparation
             throw new IllegalArgumentException("--model is required: " + endpoint.shownModelsUrl() + " lists no model");
         }
         return server.modelIds().get(0);
+    }
+
+    /**
+     * Tells {@link KnownSecrets} every credential the run holds, before anything is sent: what its requests carry
+     * (every header, the Authorization made from a key or the URL's user information), the URLs it calls (the
+     * target, the metrics page, the cache flush, a DCGM exporter, the judge) and the judge's key. A server that echoes
+     * one in what it answers, on any path, then has it redacted ({@code text.UntrustedText}).
+     */
+    static void rememberCredentials(final RunOptions o, final Map<String, String> requestHeaders)
+    {
+        requestHeaders.forEach(KnownSecrets::rememberHeader);
+        final String key = o.target().apiKeyEnv() == null ? null : System.getenv(o.target().apiKeyEnv());
+        KnownSecrets.remember(key == null ? null : key.strip());
+        KnownSecrets.rememberUrl(o.target().url());
+        KnownSecrets.rememberUrl(o.serverMetricsUrl());
+        KnownSecrets.rememberUrl(o.state().flushUrl());
+        o.power().sources().stream().filter(p -> p.location() != null && p.location().contains("://"))
+            .forEach(p -> KnownSecrets.rememberUrl(p.location()));
+        final JudgeSpec judge = o.quality().rule() == null ? null : o.quality().rule().judge();
+        if (judge != null)
+        {
+            KnownSecrets.rememberUrl(judge.url());
+            final String judgeKey = judge.apiKeyEnv() == null ? null : System.getenv(judge.apiKeyEnv());
+            KnownSecrets.remember(judgeKey == null ? null : judgeKey.strip());
+        }
     }
 
     /**

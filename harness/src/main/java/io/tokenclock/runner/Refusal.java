@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
 import io.tokenclock.text.UntrustedText;
+import io.tokenclock.util.WholeFile;
 
 /**
  * A server's refusal of the run's configuration, answered to the preflight: every request of the run would have
@@ -80,10 +81,7 @@ public record Refusal(Kind kind, String request, int status, String body)
         n.put("note", "the server refused the run's configuration before the measured window; nothing was " +
             "measured, and the run has no record.json");
         final Path file = dir.resolve(FILE);
-        final Path tmp = dir.resolve(FILE + ".tmp");
-        Json.PRETTY.writeValue(tmp.toFile(), n);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-            java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        WholeFile.write(file, Json.PRETTY.writeValueAsBytes(n));
         return file;
     }
 

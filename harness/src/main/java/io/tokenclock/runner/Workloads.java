@@ -125,7 +125,8 @@ public final class Workloads
         final AgentSpec spec = o.workload().agent();
         if (workload instanceof AgentWorkload agents && spec != null && !spec.toolCommand().isEmpty())
         {
-            agents.toolCommand(spec.toolCommand(), (long)(spec.toolTimeoutMs() * 1e6), generator::onUserTurnEnded);
+            agents.toolCommand(spec.toolCommand(), spec.toolPassEnv(), (long)(spec.toolTimeoutMs() * 1e6),
+                generator::onUserTurnEnded);
         }
     }
 

@@ -89,6 +89,25 @@ public final class Redaction
         return sb.toString();
     }
 
+    /**
+     * @return free text (an exception's message, a parser's complaint that quotes an argument) with every word that
+     * holds {@code ://} passed through {@link #url}; line breaks become spaces.
+     */
+    public static String urlsIn(final String text)
+    {
+        if (text == null)
+        {
+            return null;
+        }
+        final String[] words = text.replace('\n', ' ').replace('\r', ' ').split(" ", -1);
+        final StringBuilder sb = new StringBuilder(text.length());
+        for (int i = 0; i < words.length; i++)
+        {
+            sb.append(i == 0 ? "" : " ").append(words[i].contains("://") ? url(words[i]) : words[i]);
+        }
+        return sb.toString();
+    }
+
     /** @return true if the text holds the user information or a query of a URL, i.e. {@link #url} changes it. */
     public static boolean urlHasSecrets(final String url)
     {
@@ -153,16 +172,27 @@ public final class Redaction
 
     private static String withoutUserInfo(final String s)
     {
+        final String userInfo = userInfo(s);
+        return userInfo == null ? s : s.substring(0, authorityStart(s)) + REDACTED +
+            s.substring(authorityStart(s) + userInfo.length());
+    }
+
+    /**
+     * @return the user information of a URL-like text without its query (between {@code ://} and the last {@code @}
+     * before the path), raw; null when it has none. {@link KnownSecrets} takes it from here too.
+     */
+    static String userInfo(final String beforeQuery)
+    {
+        final int start = authorityStart(beforeQuery);
+        final int slash = beforeQuery.indexOf('/', start);
+        final int at = beforeQuery.lastIndexOf('@', (slash < 0 ? beforeQuery.length() : slash) - 1);
+        return at < start ? null : beforeQuery.substring(start, at);
+    }
+
+    private static int authorityStart(final String s)
+    {
         final int scheme = s.indexOf("://");
-        final int authorityStart = scheme >= 0 ? scheme + 3 : 0;
-        int authorityEnd = s.indexOf('/', authorityStart);
-        authorityEnd = authorityEnd < 0 ? s.length() : authorityEnd;
-        final int at = s.lastIndexOf('@', authorityEnd - 1);
-        if (at < authorityStart)
-        {
-            return s;
-        }
-        return s.substring(0, authorityStart) + REDACTED + s.substring(at);
+        return scheme >= 0 ? scheme + 3 : 0;
     }
 
     private static String query(final String q)

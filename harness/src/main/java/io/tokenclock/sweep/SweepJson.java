@@ -3,13 +3,13 @@ package io.tokenclock.sweep;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
+import io.tokenclock.util.WholeFile;
 
 /**
  * {@code sweep.json}: a sweep's points, knees, maximum goodput and SLO search (format: docs/RESULTS.md). The points
@@ -29,13 +29,11 @@ public final class SweepJson
     {
     }
 
-    /** Writes {@code DIR/sweep.json}, replacing it whole (a temporary file, then a move). */
+    /** Writes {@code DIR/sweep.json}, replacing it whole ({@link WholeFile}). */
     public static void write(final SweepReport r, final Path dir) throws IOException
     {
         Files.createDirectories(dir);
-        final Path tmp = dir.resolve(FILE + ".tmp");
-        Json.PRETTY.writeValue(tmp.toFile(), tree(r, dir));
-        Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING);
+        WholeFile.write(dir.resolve(FILE), Json.PRETTY.writeValueAsBytes(tree(r, dir)));
     }
 
     /** @return the document, run directories relative to {@code dir}. */

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +20,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.text.UntrustedText;
+import io.tokenclock.util.WholeFile;
 
 /**
  * Scrapes the server's {@code /metrics} on a daemon thread of its own, never an event loop's or the collector's:
@@ -102,7 +102,7 @@ public final class ServerMetricsScraper implements AutoCloseable
         this.fetcher = fetcher;
         this.windowOpenNs = windowOpenNs;
         this.atThreadStart = atThreadStart;
-        this.out = Files.newOutputStream(file);
+        this.out = WholeFile.replace(file);
         this.thread = new Thread(this::run, "tokenclock-server-metrics");
         this.thread.setDaemon(true);
     }
@@ -312,12 +312,7 @@ public final class ServerMetricsScraper implements AutoCloseable
     {
         final String message = ex.getMessage() == null ? ex.getClass().getSimpleName() :
             ex.getClass().getSimpleName() + ": " + ex.getMessage();
-        final StringBuilder sb = new StringBuilder(message.length());
-        for (final String word : message.replace('\n', ' ').replace('\r', ' ').split(" ", -1))
-        {
-            sb.append(sb.isEmpty() ? "" : " ").append(word.contains("://") ? Redaction.url(word) : word);
-        }
         // the JDK quotes what the server sent in some messages (a status line that is no HTTP): escaped
-        return UntrustedText.oneLine(sb.toString());
+        return UntrustedText.oneLine(Redaction.urlsIn(message));
     }
 }

@@ -2,6 +2,8 @@ package io.tokenclock.text;
 
 import java.util.Locale;
 
+import io.tokenclock.secrets.KnownSecrets;
+
 /**
  * Text a server sent, made safe to print on one line of a terminal or a log.
  * <p>
@@ -12,6 +14,10 @@ import java.util.Locale;
  * <p>
  * Worked example: {@code "Loading model\n\u001b]0;pwned\u0007"} becomes {@code Loading model\n\u001b]0;pwned\u0007}
  * with the backslashes literal, on one line.
+ * <p>
+ * A server may also echo a credential it was sent (a proxy's 401 that quotes the key, a 500 that dumps the headers).
+ * So before anything else, every credential the process holds is redacted ({@link KnownSecrets#redact}): this is the
+ * one door server text passes on its way to a terminal, a log or a file, so no path can miss it.
  * <p>
  * Thread-safe (stateless).
  */
@@ -30,6 +36,34 @@ public final class UntrustedText
         return escaped(text, MAX_CHARS);
     }
 
+    /**
+     * @return {@code text}, of many lines, with every credential redacted and every control character escaped except
+     * the line feed, never cut: for a block tokenclock laid out itself (a record's tables) whose fields came from a
+     * file or a server; "" for null. A field that must stay on its line goes through {@link #oneLine} first.
+     */
+    public static String lines(final String text)
+    {
+        if (text == null)
+        {
+            return "";
+        }
+        final String s = KnownSecrets.redact(text);
+        final StringBuilder sb = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++)
+        {
+            final char c = s.charAt(i);
+            if (c == '\n')
+            {
+                sb.append(c);
+            }
+            else
+            {
+                escape(c, sb);
+            }
+        }
+        return sb.toString();
+    }
+
     /** @return {@code text} escaped and cut to {@code maxChars}, ending in {@code ...} when cut; "" for null. */
     public static String escaped(final String text, final int maxChars)
     {
@@ -37,34 +71,38 @@ public final class UntrustedText
         {
             return "";
         }
-        final String s = text.strip();
+        final String s = KnownSecrets.redact(text).strip();
         final StringBuilder sb = new StringBuilder(Math.min(s.length(), maxChars) + 8);
         int i = 0;
         for (; i < s.length() && sb.length() < maxChars; i++)
         {
-            final char c = s.charAt(i);
-            switch (c)
-            {
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default ->
-                {
-                    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029')
-                    {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int)c));
-                    }
-                    else
-                    {
-                        sb.append(c);
-                    }
-                }
-            }
+            escape(s.charAt(i), sb);
         }
         if (i < s.length())
         {
             sb.append("...");
         }
         return sb.toString();
+    }
+
+    private static void escape(final char c, final StringBuilder sb)
+    {
+        switch (c)
+        {
+            case '\n' -> sb.append("\\n");
+            case '\r' -> sb.append("\\r");
+            case '\t' -> sb.append("\\t");
+            default ->
+            {
+                if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029')
+                {
+                    sb.append(String.format(Locale.ROOT, "\\u%04x", (int)c));
+                }
+                else
+                {
+                    sb.append(c);
+                }
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@
  * directions: {@code secrets} keeps what the user gave (keys, credentials) out of what tokenclock writes, while this
  * keeps what a server sent from acting on the user's terminal. Nor is it {@code framing}, which frames bytes on the
  * hot path and never builds a {@code String}; every layer that prints a server's words uses this, the transport and
- * the recorder included.
+ * the recorder included. It is also why an echoed credential is redacted here (through
+ * {@link io.tokenclock.secrets.KnownSecrets}, where the rule lives): this is the one door server text passes.
  */
 package io.tokenclock.text;

@@ -16,6 +16,7 @@ import org.HdrHistogram.Histogram;
 import io.tokenclock.json.Json;
 import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.load.TurnResult;
+import io.tokenclock.secrets.ChildEnvironment;
 import io.tokenclock.workload.dist.LengthDistribution;
 import io.tokenclock.workload.tokenizer.Tokenizer;
 
@@ -59,6 +60,7 @@ public final class AgentWorkload extends UserWorkload
     private long retries;
     private final int maxRetries;
     private List<String> toolCommand;
+    private List<String> toolPassEnv = List.of();
     private long toolTimeoutNs = 30_000_000_000L;
     private List<String> toolResultTexts;
     private BiConsumer<Integer, TurnResult> toolsDone;
@@ -263,12 +265,14 @@ public final class AgentWorkload extends UserWorkload
      * call's arguments (JSON) on stdin and {@code TOOL_NAME} and {@code TOOL_CALL_ID} in its environment, and its
      * stdout is the tool's result (a non-zero exit or a timeout gives an {@code error: ...} result). The commands run
      * on their own thread; when they are done, {@code done} is told, so that the load generator schedules the user's
-     * next step at once. Tool time is then the commands' real wall time.
+     * next step at once. Tool time is then the commands' real wall time. The command's environment is
+     * {@link ChildEnvironment}'s: the basic variables and {@code passEnv}, never tokenclock's keys.
      */
-    public AgentWorkload toolCommand(final List<String> command, final long timeoutNs,
+    public AgentWorkload toolCommand(final List<String> command, final List<String> passEnv, final long timeoutNs,
         final BiConsumer<Integer, TurnResult> done)
     {
         this.toolCommand = List.copyOf(command);
+        this.toolPassEnv = List.copyOf(passEnv);
         this.toolTimeoutNs = timeoutNs;
         this.toolsDone = done;
         return this;
@@ -303,6 +307,7 @@ public final class AgentWorkload extends UserWorkload
         try
         {
             final ProcessBuilder pb = new ProcessBuilder(toolCommand).redirectErrorStream(true);
+            ChildEnvironment.restrict(pb.environment(), toolPassEnv);
             pb.environment().put("TOOL_NAME", String.valueOf(call.name()));
             pb.environment().put("TOOL_CALL_ID", String.valueOf(call.id()));
             final Process process = pb.start();

@@ -1,5 +1,8 @@
 package io.tokenclock.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -69,6 +72,19 @@ final class CapturedConsole implements BeforeEachCallback, AfterEachCallback
     void resetOut()
     {
         out.reset();
+    }
+
+    /**
+     * Runs {@code args} ({@link Main#execute}) and asserts a usage error: exit 2, and one line on stderr containing
+     * {@code expected}.
+     */
+    void assertUsage(final String expected, final String... args)
+    {
+        resetErr();
+        assertEquals(Main.EXIT_USAGE, Main.execute(args), err());
+        final String said = err().strip();
+        assertTrue(said.contains(expected), said);
+        assertEquals(1, said.lines().count(), "one line: " + said);
     }
 
     void restore()

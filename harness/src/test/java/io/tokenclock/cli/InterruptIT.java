@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,7 +42,6 @@ import io.tokenclock.testing.ScriptedSseServer;
 final class InterruptIT
 {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final boolean DEFAULT_SIGNALS = envResetsSignals();
     /** Long enough answers that requests are always in flight: 60 tokens at 50 ms, 3 s each. */
     private static final SimConfig SLOW = new SimConfig().prefillBaseMs(5).decodeBaseMs(50).jitter(0);
 
@@ -68,8 +68,8 @@ final class InterruptIT
         final Path run = dir.resolve("run");
         final Process p = startLong(run, "1");
         awaitFinishedRequests(run, 2);
-        signal(p, "INT");
-        assertEquals(130, exit(p, 60), console(run));
+        ChildJvm.signal(p, "INT");
+        assertEquals(130, ChildJvm.exit(p, 60), console(run));
         final JsonNode record = record(run);
         assertTrue(record.path("partial").asBoolean(), record.path("partial_reason").asText());
         assertTrue(record.path("partial_reason").asText().contains("SIGINT"), record.path("partial_reason").asText());
@@ -89,8 +89,8 @@ final class InterruptIT
         final Path run = dir.resolve("run");
         final Process p = startLong(run, "1");
         awaitFinishedRequests(run, 1);
-        signal(p, "TERM");
-        assertEquals(143, exit(p, 60), console(run));
+        ChildJvm.signal(p, "TERM");
+        assertEquals(143, ChildJvm.exit(p, 60), console(run));
         assertTrue(record(run).path("partial_reason").asText().contains("SIGTERM"));
     }
 
@@ -100,10 +100,10 @@ final class InterruptIT
         final Path run = dir.resolve("run");
         final Process p = startLong(run, "120");
         awaitFinishedRequests(run, 1);
-        signal(p, "INT");
+        ChildJvm.signal(p, "INT");
         Thread.sleep(500);
-        signal(p, "INT");
-        assertEquals(130, exit(p, 20), "a 120 s grace was cut short: " + console(run));
+        ChildJvm.signal(p, "INT");
+        assertEquals(130, ChildJvm.exit(p, 20), "a 120 s grace was cut short: " + console(run));
         assertTrue(record(run).path("partial").asBoolean(), "the record written when the window opened remains");
         requests(run);
     }
@@ -122,7 +122,11 @@ final class InterruptIT
         assertTrue(RecordBlock.render(RecordJson.of(record)).startsWith("PARTIAL RECORD: "),
             "tokenclock record says so first");
         assertTrue(requests(run).size() >= before, "no finished request lost");
-        assertFalse(Files.exists(run.resolve("record.json.tmp")), "no half-written record left behind");
+        try (Stream<Path> files = Files.list(run))
+        {
+            assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(".tmp")),
+                "no half-written record left behind");
+        }
     }
 
     @Test
@@ -132,14 +136,14 @@ final class InterruptIT
         Files.createDirectories(run);
         Files.writeString(run.resolve("requests.jsonl"), "{}\n");
         final Process refused = start(run, "--requests", "2", "--max-tokens", "2");
-        assertEquals(2, exit(refused, 60));
+        assertEquals(2, ChildJvm.exit(refused, 60));
         final String said = console(run);
-        assertTrue(said.contains("already holds a run") && said.contains("--force"), said);
+        assertTrue(said.contains("already holds a result") && said.contains("--force"), said);
         assertEquals(1, said.strip().lines().count(), "one line: " + said);
         assertEquals("{}\n", Files.readString(run.resolve("requests.jsonl")), "nothing was overwritten");
 
         final Process forced = start(run, "--requests", "2", "--max-tokens", "2", "--force");
-        assertEquals(0, exit(forced, 60), console(run));
+        assertEquals(0, ChildJvm.exit(forced, 60), console(run));
         assertFalse(record(run).path("partial").asBoolean());
     }
 
@@ -151,8 +155,8 @@ final class InterruptIT
             final Path run = dir.resolve("run");
             final Process p = startAgainst(run, notReady.url(), "--wait-ready", "120");
             awaitConsole(run, "not ready");
-            signal(p, "TERM");
-            assertEquals(143, exit(p, 10), "a first signal ended the wait: " + console(run));
+            ChildJvm.signal(p, "TERM");
+            assertEquals(143, ChildJvm.exit(p, 10), "a first signal ended the wait: " + console(run));
             assertStoppedBeforeTheWindow(run, "SIGTERM");
         }
     }
@@ -165,8 +169,8 @@ final class InterruptIT
             final Path run = dir.resolve("run");
             final Process p = startAgainst(run, silent.url(), "--timeout", "120");
             silent.awaitPreflight();
-            signal(p, "INT");
-            assertEquals(130, exit(p, 10), "a first signal ended the preflight: " + console(run));
+            ChildJvm.signal(p, "INT");
+            assertEquals(130, ChildJvm.exit(p, 10), "a first signal ended the preflight: " + console(run));
             assertStoppedBeforeTheWindow(run, "SIGINT");
         }
     }
@@ -248,7 +252,7 @@ final class InterruptIT
 
     private Process startAgainst(final Path run, final String url, final String... extra) throws IOException
     {
-        final List<String> command = tokenclock();
+        final List<String> command = ChildJvm.tokenclock();
         command.addAll(List.of("run", "--url", url, "--model", "m",
             "--concurrency", "1", "--requests", "2", "--no-progress", "--output-dir", run.toString()));
         command.addAll(List.of(extra));
@@ -265,7 +269,7 @@ final class InterruptIT
 
     private Process start(final Path run, final String... extra) throws IOException
     {
-        final List<String> command = tokenclock();
+        final List<String> command = ChildJvm.tokenclock();
         command.addAll(List.of("run",
             "--url", "http://127.0.0.1:" + server.port() + "/v1", "--model", SLOW.modelName(),
             "--concurrency", "4", "--ignore-eos", "--no-progress", "--output-dir", run.toString()));
@@ -273,39 +277,6 @@ final class InterruptIT
         Files.createDirectories(dir);
         return new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(dir.resolve("console-" + run.getFileName() + ".txt").toFile()).start();
-    }
-
-    /**
-     * @return the command that starts the jar, through {@code env --default-signal=INT,TERM} where coreutils has it.
-     * A process started in the background by a shell without job control (a CI step, {@code nohup cmd &}) inherits
-     * SIGINT ignored, and the JVM leaves an ignored SIGINT ignored: the SIGINT tests then failed with the child still
-     * running, though the same tests passed in a foreground build.
-     */
-    private static List<String> tokenclock()
-    {
-        final List<String> command = new ArrayList<>();
-        if (DEFAULT_SIGNALS)
-        {
-            command.addAll(List.of("env", "--default-signal=INT,TERM"));
-        }
-        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0", "-Dtokenclock.selfWarmup=false",
-            "-jar", Path.of("target", "tokenclock.jar").toString()));
-        return command;
-    }
-
-    private static boolean envResetsSignals()
-    {
-        try
-        {
-            final Process p = new ProcessBuilder("env", "--default-signal=INT,TERM", "true")
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-        }
-        catch (final IOException | InterruptedException ex)
-        {
-            return false;
-        }
     }
 
     private String console(final Path run) throws IOException
@@ -333,22 +304,6 @@ final class InterruptIT
             Thread.sleep(50);
         }
         throw new AssertionError("the run never finished " + n + " requests");
-    }
-
-    private static void signal(final Process p, final String name) throws Exception
-    {
-        final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start();
-        assertEquals(0, kill.waitFor(), "kill -" + name);
-    }
-
-    private static int exit(final Process p, final int seconds) throws InterruptedException
-    {
-        if (!p.waitFor(seconds, TimeUnit.SECONDS))
-        {
-            p.destroyForcibly();
-            throw new AssertionError("still running after " + seconds + " s");
-        }
-        return p.exitValue();
     }
 
     private static JsonNode record(final Path run) throws IOException

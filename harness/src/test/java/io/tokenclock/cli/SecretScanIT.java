@@ -32,7 +32,8 @@ import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.testing.ScriptedSseServer;
 
 /**
- * No credential reaches a file or the console, however it was given. One {@code tokenclock run}, in its own JVM as a
+ * No credential reaches a file or the console, however it was given, and whatever a server echoes of it; nor is one
+ * written into a job that {@code slurm render} or {@code k8s render} prints. One {@code tokenclock run}, in its own JVM as a
  * user starts it, gets a distinct secret through every channel we know of: the API key's environment variable,
  * each spelling of the header flag, a contract header, a contract URL and the {@code --url} with user information
  * and a query, and a JVM option that carries a password; it profiles itself ({@code --profile cpu}), so the JFR
@@ -369,17 +370,144 @@ final class SecretScanIT
     /** Runs tokenclock in a JVM of its own, as a user starts it, with the secrets in its environment. */
     private static int tokenclock(final List<String> args, final Path console) throws Exception
     {
+        return tokenclock(args, console, Map.of("OPENAI_API_KEY", AROUND.get("env API key"),
+            "TC_SCAN_MODEL_KEY", AROUND.get("contract api_key_env variable"),
+            "TC_SCAN_JUDGE_KEY", AROUND.get("judge api_key_env variable"), "TC_SCAN_ALLOWED", "allowed-a1"),
+            "-Dplain.opt=" + AROUND.get("JVM plain option"));
+    }
+
+    /** The credentials a rendered job carries: headers in each spelling of an API key's name, a URL's, the key. */
+    private static final Map<String, String> RENDERED = Map.ofEntries(
+        Map.entry("env API key", "sk-env-render-5e0c"),
+        Map.entry("X-API-KEY header", "hdr-render-upper-81f2"),
+        Map.entry("x-api-key header", "hdr-render-lower-3a9d"),
+        Map.entry("Api-Key header", "hdr-render-azure-c7e4"),
+        Map.entry("apikey header", "hdr-render-joined-09b6"),
+        Map.entry("Authorization header", "hdr-render-bearer-6d31"),
+        Map.entry("--url user information", "url-pw-render-2f87"),
+        Map.entry("--url query", "url-q-render-b45a"),
+        Map.entry("contract header", "hdr-render-contract-e813"));
+
+    @Test
+    void shouldRenderSlurmAndKubernetesJobsWithNoCredentialInThemAndEveryOneInAnOwnerOnlyFile() throws Exception
+    {
+        final Path contract = dir.resolve("render.yaml");
+        Files.writeString(contract, String.join("\n",
+            "target:",
+            "  url: http://vllm.bench.svc:8000/v1",
+            "  headers: {X-Contract-Key: " + RENDERED.get("contract header") + "}",
+            "load: {mode: open, rate: 4, duration_s: 5}",
+            ""));
+        final List<String> runArgs = List.of("--url", "http://alice:" + RENDERED.get("--url user information") +
+            "@vllm.bench.svc:8000/v1?key=" + RENDERED.get("--url query"),
+            "-H", "X-API-KEY: " + RENDERED.get("X-API-KEY header"), "-Hx-api-key:" + RENDERED.get("x-api-key header"),
+            "--header=Api-Key:" + RENDERED.get("Api-Key header"), "-H=apikey: " + RENDERED.get("apikey header"),
+            "--header", "Authorization: Bearer " + RENDERED.get("Authorization header"));
+        final Map<String, String> env = Map.of("OPENAI_API_KEY", RENDERED.get("env API key"));
+        final List<String> leaks = new ArrayList<>();
+
+        final Path slurmSecrets = dir.resolve("slurm.env");
+        final List<String> slurm = new ArrayList<>(List.of("slurm", "render", "--shards", "2", "--output-dir",
+            dir.resolve("out").toString(), "--secrets-file", slurmSecrets.toString(), "--", "--config",
+            contract.toString()));
+        slurm.addAll(runArgs);
+        final Path script = dir.resolve("job.sbatch");
+        assertEquals(Main.EXIT_OK, tokenclock(slurm, script, env), Files.readString(script));
+        scanBytes(script, RENDERED, leaks);
+        // the contract stays on the shared disk for Slurm: the job reads it there, so it is not carried
+        final Map<String, String> carried = new java.util.HashMap<>(RENDERED);
+        carried.remove("contract header");
+        assertHolds(slurmSecrets, carried);
+
+        final Path k8sSecret = dir.resolve("secret.yaml");
+        final List<String> k8s = new ArrayList<>(List.of("k8s", "render", "--shards", "2", "--config",
+            contract.toString(), "--secrets-file", k8sSecret.toString(), "--"));
+        k8s.addAll(runArgs);
+        final Path manifests = dir.resolve("job.yaml");
+        assertEquals(Main.EXIT_OK, tokenclock(k8s, manifests, env), Files.readString(manifests));
+        scanBytes(manifests, RENDERED, leaks);
+        assertHolds(k8sSecret, RENDERED);
+        assertTrue(leaks.isEmpty(), "credentials in a rendered job or on the console: " + leaks);
+    }
+
+    /** The file is its owner's alone, and holds every credential. */
+    private static void assertHolds(final Path file, final Map<String, String> secrets) throws IOException
+    {
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(file)), file.toString());
+        final String text = Files.readString(file);
+        secrets.forEach((what, secret) -> assertTrue(text.contains(secret), what + " carried in " + file));
+    }
+
+    /** A server that quotes, in its 401 and 500 bodies, the Authorization it was sent: the API key. */
+    @Test
+    void shouldKeepAnApiKeyAServerEchoesInItsErrorBodiesOffTheConsoleAndOutOfEveryFile() throws Exception
+    {
+        final String key = "sk-env-echoed-4c19";
+        try (ScriptedSseServer server = new ScriptedSseServer())
+        {
+            server.on("/", exchange ->
+            {
+                exchange.getRequestBody().readAllBytes();
+                final String auth = String.valueOf(exchange.getRequestHeaders().getFirst("Authorization"));
+                final boolean models = exchange.getRequestURI().getPath().endsWith("/models");
+                ScriptedSseServer.reply(exchange, models ? 500 : exchange.getRequestURI().getQuery() == null ? 401 :
+                    500, "{\"error\": \"invalid api key, got: " + auth + "\"}");
+            });
+            server.start();
+            final Map<String, String> env = Map.of("OPENAI_API_KEY", key);
+            final Map<String, String> secrets = Map.of("echoed API key", key);
+            final List<String> leaks = new ArrayList<>();
+            final List<List<String>> runs = List.of(
+                List.of("--url", server.apiUrl(), "--requests", "1", "--concurrency", "1"), // the listing's 500
+                List.of("--url", server.apiUrl(), "--model", "m", "--requests", "1", "--concurrency", "1"), // 401
+                List.of("--url", server.apiUrl() + "?measured=1", "--model", "m", "--no-preflight", "--requests",
+                    "2", "--concurrency", "1")); // each measured request's 500
+            for (int i = 0; i < runs.size(); i++)
+            {
+                final Path out = dir.resolve("echo-" + i);
+                final List<String> args = new ArrayList<>(List.of("run", "--no-progress", "--output-dir",
+                    out.toString()));
+                args.addAll(runs.get(i));
+                final Path console = dir.resolve("echo-" + i + ".txt");
+                tokenclock(args, console, env);
+                final List<Path> files = new ArrayList<>(List.of(console));
+                if (Files.isDirectory(out))
+                {
+                    try (Stream<Path> walk = Files.walk(out))
+                    {
+                        files.addAll(walk.filter(Files::isRegularFile).toList());
+                    }
+                }
+                final StringBuilder all = new StringBuilder();
+                for (final Path file : files)
+                {
+                    scanBytes(file, secrets, leaks);
+                    all.append(Files.readString(file, StandardCharsets.ISO_8859_1));
+                }
+                assertTrue(all.toString().contains("<redacted>"), "run " + i + ": the body is kept, the key is " +
+                    "not: " + Files.readString(console));
+            }
+            assertTrue(leaks.isEmpty(), "an echoed key written out: " + leaks);
+        }
+    }
+
+    /**
+     * Runs tokenclock in a JVM of its own, as a user starts it, with {@code env} added to this one's environment and
+     * {@code jvmOptions} before {@code -jar}, its console into a file.
+     */
+    private static int tokenclock(final List<String> args, final Path console, final Map<String, String> env,
+        final String... jvmOptions) throws Exception
+    {
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            System.getProperty("tokenclock.jvmFlags"),
-            "-Dtokenclock.tty=0", "-Dplain.opt=" + AROUND.get("JVM plain option"), "-jar", jar().toString()));
+            System.getProperty("tokenclock.jvmFlags"), "-Dtokenclock.tty=0"));
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-jar", jar().toString()));
         command.addAll(args);
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
             .redirectOutput(console.toFile());
-        builder.environment().put("OPENAI_API_KEY", AROUND.get("env API key"));
-        builder.environment().put("TC_SCAN_MODEL_KEY", AROUND.get("contract api_key_env variable"));
-        builder.environment().put("TC_SCAN_JUDGE_KEY", AROUND.get("judge api_key_env variable"));
-        builder.environment().put("TC_SCAN_ALLOWED", "allowed-a1");
+        builder.environment().putAll(env);
         final Process process = builder.start();
         if (!process.waitFor(120, TimeUnit.SECONDS))
         {

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.testing.ApiStreams;
 import io.tokenclock.testing.ScriptedSseServer;
 
 /**
@@ -109,6 +110,33 @@ final class StreamedApisIT
             assertEquals(api, JSON.readTree(run.resolve("record.json").toFile()).path("runtime").path("api").asText());
             assertEquals(api, lines(run).get(0).path("api").asText());
         }
+    }
+
+    @Test
+    void shouldCountEventsOfAnUnknownTypeInTheRecordAndSayItWithoutFailingARequest() throws Exception
+    {
+        final String unknown = "event: message_compaction\ndata: {\"type\":\"message_compaction\",\"x\":1}\n\n";
+        chatOnly.on("/v1/models", x -> ScriptedSseServer.reply(x, 200,
+            "{\"object\":\"list\",\"data\":[{\"id\":\"m\",\"object\":\"model\"}]}"));
+        chatOnly.on("/v1/messages", x ->
+        {
+            x.getRequestBody().readAllBytes();
+            ScriptedSseServer.stream(x, ApiStreams.MESSAGES_LLAMA_SERVER.replace("event: content_block_stop",
+                unknown + "event: content_block_stop"));
+        });
+        chatOnly.start();
+        final Path run = dir.resolve("unknown");
+
+        final int code = Main.execute("run", "--url", chatOnly.apiUrl() + "/messages", "--concurrency", "1",
+            "--requests", "3", "--max-tokens", "4", "--no-progress", "--output-dir", run.toString());
+
+        assertEquals(Main.EXIT_OK, code, console.err());
+        final JsonNode record = JSON.readTree(run.resolve("record.json").toFile());
+        assertEquals(3, record.path("report").path("counts").path("ok").asInt());
+        assertEquals(3, record.path("report").path("counts").path("unknown_events").asInt(),
+            "one per measured request");
+        assertTrue(console.out().contains("note: 3 events of a type the messages grammar does not know"),
+            console.out());
     }
 
     @Test

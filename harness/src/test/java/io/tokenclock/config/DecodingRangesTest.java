@@ -65,10 +65,11 @@ final class DecodingRangesTest
             refused(closed().extraBody("{\"frequency_penalty\": 3}")));
         assertEquals("--extra-body temperature must be in [0, 2], the OpenAI API's range: -0.1",
             refused(closed().extraBody("{\"temperature\": -0.1}")));
-        assertEquals("--extra-body n must be an integer >= 1: 0", refused(closed().extraBody("{\"n\": 0}")));
-        assertEquals("--extra-body max_tokens must be an integer >= 1: 0",
+        assertEquals("--extra-body n must be an integer in [1, 2147483647]: 0",
+            refused(closed().extraBody("{\"n\": 0}")));
+        assertEquals("--extra-body max_tokens must be an integer in [1, 2147483647]: 0",
             refused(closed().extraBody("{\"max_tokens\": 0}")));
-        assertEquals("--extra-body max_completion_tokens must be an integer >= 1: 2.5",
+        assertEquals("--extra-body max_completion_tokens must be an integer in [1, 2147483647]: 2.5",
             refused(closed().extraBody("{\"max_completion_tokens\": 2.5}")));
         assertEquals("--extra-body top_logprobs must be an integer in [0, 20]: 21",
             refused(closed().extraBody("{\"top_logprobs\": 21}")));
@@ -76,6 +77,33 @@ final class DecodingRangesTest
             refused(closed().extraBody("{\"top_p\": \"high\"}")));
         closed().extraBody("{\"top_p\": 0, \"presence_penalty\": -2, \"frequency_penalty\": 2, \"n\": 1, " +
             "\"top_logprobs\": 0, \"max_tokens\": 1, \"top_k\": 40}").build();
+    }
+
+    @Test
+    void shouldRefuseANumberNoServerCouldReadBackAnywhereInTheExtraBody()
+    {
+        // 1e400 parses to infinity, which Jackson would send as the string "Infinity"
+        assertEquals("--extra-body max_tokens must be a finite number: Infinity",
+            refused(closed().extraBody("{\"max_tokens\": 1e400}")));
+        assertEquals("--extra-body response_format.json_schema.minimum must be a finite number: -Infinity",
+            refused(closed().extraBody("{\"response_format\": {\"json_schema\": {\"minimum\": -1e400}}}")));
+        assertEquals("--extra-body logit_bias[1] must be a finite number: Infinity",
+            refused(closed().extraBody("{\"logit_bias\": [0, 2e308]}")));
+    }
+
+    @Test
+    void shouldHoldTheExtraBodysCountsAndSeedToWhatTheirFlagsAndTheApiHold()
+    {
+        assertEquals("--extra-body max_tokens must be an integer in [1, 2147483647]: 3000000000",
+            refused(closed().extraBody("{\"max_tokens\": 3000000000}")));
+        assertEquals("--extra-body seed must be an integer in [-9223372036854775808, 9223372036854775807]: " +
+            "9223372036854775808", refused(closed().extraBody("{\"seed\": 9223372036854775808}")));
+        assertEquals("--extra-body seed must be an integer in [-9223372036854775808, 9223372036854775807]: 1.0E19",
+            refused(closed().extraBody("{\"seed\": 1e19}")));
+        assertEquals("--extra-body seed must be an integer in [-9223372036854775808, 9223372036854775807]: 1.5",
+            refused(closed().extraBody("{\"seed\": 1.5}")));
+        assertEquals("--extra-body seed must be a number: \"7\"", refused(closed().extraBody("{\"seed\": \"7\"}")));
+        closed().extraBody("{\"seed\": -9223372036854775808, \"max_tokens\": 2147483647}").build();
     }
 
     @Test

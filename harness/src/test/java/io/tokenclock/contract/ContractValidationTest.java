@@ -159,7 +159,7 @@ final class ContractValidationTest
             new String[] {load("{concurrency: 2, stages: [{rate: 3, duration_s: 1}]}"),
                 "ramps and stages shape an open loop's rate; they do not apply to load.concurrency"},
             new String[] {load("{users: 2, rate: 2, duration_s: 5}") + SESSIONS,
-                "load.users runs multi-turn chat sessions: it excludes load.concurrency, load.rate"},
+                "load.users runs multi-turn sessions: it excludes load.concurrency, load.rate"},
             new String[] {load("{users: 2, duration_s: 5, ramp: {from: 1, to: 2, duration_s: 1}}") + SESSIONS,
                 "load.users makes the arrivals from each user's turns: drop load.ramp and load.stages"},
             new String[] {load("{users: 2, stages: [{rate: 3, duration_s: 1}]}") + SESSIONS,

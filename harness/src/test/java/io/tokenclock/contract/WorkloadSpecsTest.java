@@ -116,6 +116,18 @@ final class WorkloadSpecsTest
         assertEquals(LengthSpec.fixed(AgentSpec.DEFAULT_TOOL_LATENCY_MS).declared(), a.toolLatencyMs().declared());
         assertEquals(Map.of("dist", "uniform", "min", 10, "max", 20), a.toolResultTokens().declared());
         assertNull(a.tools(), "the default search tool");
+        assertEquals(List.of(), a.toolPassEnv(), "the tool gets the basic variables only");
+    }
+
+    @Test
+    void shouldReadTheVariablesATheToolCommandMayGet() throws IOException
+    {
+        final RunOptions.Workload w = workload("""
+            load: {mode: users, users: 2, requests: 4}
+            workload:
+              agent: {tool_command: [sh, -c, cat], tool_pass_env: [SEARCH_INDEX, TOOL_DB]}
+            """);
+        assertEquals(List.of("SEARCH_INDEX", "TOOL_DB"), w.agent().toolPassEnv());
     }
 
     @Test

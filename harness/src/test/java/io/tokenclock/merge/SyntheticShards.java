@@ -53,7 +53,10 @@ public final class SyntheticShards
         return writeScaled(dir, index, count, requests, requests, offsetNs);
     }
 
-    /** As {@link #write}, with histograms of {@code requests} requests but only the first {@code lines} lines. */
+    /**
+     * As {@link #write}, with histograms of {@code requests} requests but only the first {@code lines} lines, which the
+     * record counts (as a run's record counts the lines of its requests.jsonl, which merge checks).
+     */
     public Path writeScaled(
         final Path dir, final int index, final int count, final long requests, final long lines, final long offsetNs)
         throws IOException
@@ -116,7 +119,7 @@ public final class SyntheticShards
         HistogramLogs.write(dir, own, (monoStart + offsetNs) / 1_000_000L,
             (monoStart + WINDOW_NS + offsetNs) / 1_000_000L, "synthetic shard");
         JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("record.json").toFile(),
-            record(index, count, requests, outputTokens, monoStart, offsetNs));
+            record(index, count, lines, outputTokens, monoStart, offsetNs));
         return dir;
     }
 

@@ -19,6 +19,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -597,6 +599,38 @@ final class BenchmarkRunnerIT
             assertEquals(3, r.tasks().steps().getMinValue());
             assertTrue(r.tasks().toolSeconds() >= r.tasks().tasks() * 2 * 0.05,
                 "tool time is the commands' real time: " + r.tasks().toolSeconds());
+        }
+    }
+
+    /**
+     * A tool command is a program the contract names, as a quality check's command is: it gets the basic variables
+     * only (secrets.ChildEnvironment), never tokenclock's environment, which holds the run's keys.
+     */
+    @Test
+    void shouldStartTheToolCommandWithoutTokenclocksEnvironment() throws Exception
+    {
+        final Set<String> basic = Set.of("PATH", "HOME", "USER", "LOGNAME", "LANG", "LC_ALL", "LC_CTYPE", "TZ",
+            "TMPDIR", "SYSTEMROOT", "TEMP", "TMP");
+        assertTrue(System.getenv().keySet().stream().anyMatch(n -> !basic.contains(n)),
+            "this JVM has a variable beyond the basic ones to leak: " + System.getenv().keySet());
+        try (SimServer server = SimServer.start(fixedDelays().prefillBaseMs(2).decodeBaseMs(1).toolSteps(1)))
+        {
+            final RunOptionsBuilder o = options(server);
+            o.users(1);
+            o.requests(2L);
+            o.maxTokens(6);
+            final Path env = dir.resolve("tool-env");
+            o.agent(new AgentSpec(null, 3, AgentSpec.DEFAULT_MAX_RETRIES,
+                List.of("sh", "-c", "env > '" + env + "'; cat"), AgentSpec.DEFAULT_TOOL_TIMEOUT_MS, null, null,
+                null));
+            o.thinkTimeMs(LengthSpec.fixed(5));
+            run(o);
+            final Set<String> names = new TreeSet<>();
+            Files.readAllLines(env).forEach(l -> names.add(l.substring(0, Math.max(0, l.indexOf('=')))));
+            // what sh itself sets (PWD, SHLVL, _) and what the tool is told (TOOL_NAME, TOOL_CALL_ID) aside
+            names.removeAll(Set.of("PWD", "OLDPWD", "SHLVL", "_", "TOOL_NAME", "TOOL_CALL_ID", ""));
+            names.removeAll(basic);
+            assertEquals(Set.of(), names, "variables of tokenclock's environment the tool got");
         }
     }
 

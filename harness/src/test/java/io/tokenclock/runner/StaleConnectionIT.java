@@ -34,7 +34,8 @@ import io.tokenclock.transport.kernel.KernelStamps;
  * A server that closes every connection after its response although the head said keep-alive, as llama.cpp's server
  * does after each stream (the simulator's {@code close_after}): a request sent on such a connection before the client
  * saw the close is sent once more, on a new connection, counted, and never becomes a measured error. Before this, 9 of
- * 30 requests against llama.cpp's server (and every reuse here, with the close 30 ms late) ended {@code stream_cut}.
+ * 30 requests against llama.cpp's server (and here 10-15 of 30) ended {@code stream_cut}. With the close 100 ms late,
+ * nearly every reuse sends into the closing connection.
  */
 @Timeout(120)
 final class StaleConnectionIT
@@ -48,7 +49,7 @@ final class StaleConnectionIT
     Path dir;
 
     @ParameterizedTest(name = "{0} client, close {1} ms after the response")
-    @CsvSource({"KERNEL, 30", "USER, 30", "KERNEL, 0", "USER, 0"})
+    @CsvSource({"KERNEL, 100", "USER, 100", "KERNEL, 0", "USER, 0"})
     void shouldResendOnceOnANewConnectionWhenTheServerClosedTheReusedOneUnanswered(
         final Stamping stamping, final double closeDelayMs) throws Exception
     {
@@ -76,9 +77,11 @@ final class StaleConnectionIT
         assertTrue(resends <= REQUESTS - 1, "only a reused connection is resent on: " + resends);
         if (closeDelayMs > 0)
         {
-            // Every request the server dropped unanswered was one the client sent again, and nothing else was.
+            // Every request the server dropped unanswered was sent again. A resend may also follow a request that came
+            // after the close (the kernel's reset, never read by the server): a late client on a loaded machine.
             assertTrue(server.engine().droppedTotal() >= 1, "the reuse raced the close at least once");
-            assertEquals(server.engine().droppedTotal(), resends, "resends = requests the server dropped");
+            assertTrue(resends >= server.engine().droppedTotal(),
+                "resends " + resends + " >= requests the server dropped " + server.engine().droppedTotal());
         }
     }
 }

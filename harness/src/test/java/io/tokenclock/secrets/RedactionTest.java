@@ -29,6 +29,16 @@ final class RedactionTest
     }
 
     @Test
+    void shouldRedactEveryUrlInFreeTextAndKeepTheRest()
+    {
+        // the query's value runs to the word's end: the closing quote goes with it
+        assertEquals("Unmatched argument at index 3: 'http://<redacted>@h/v1?key=<redacted>  (see --help)",
+            Redaction.urlsIn("Unmatched argument at index 3: 'http://u:pw@h/v1?key=k'  (see --help)"));
+        assertEquals(" leading and\ttabs kept, line breaks made spaces ",
+            Redaction.urlsIn(" leading and\ttabs kept, line breaks made spaces\n"));
+    }
+
+    @Test
     void shouldKeepTheHeaderNameAndNeverTheValue()
     {
         assertEquals("X-Api-Key: <redacted>", Redaction.headerArgument("X-Api-Key:abc"));

@@ -1,10 +1,8 @@
 package io.tokenclock.report.html;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,6 +21,7 @@ import io.tokenclock.results.Result;
 import io.tokenclock.results.Results;
 import io.tokenclock.results.RunResultDir;
 import io.tokenclock.results.Sweep;
+import io.tokenclock.util.WholeFile;
 
 /**
  * {@code report.html}: one self-contained page for any result the shared model reads ({@link Results#open}: a run,
@@ -60,6 +59,10 @@ public final class HtmlReport
      */
     public static Path write(final List<Path> paths, final Path output, final boolean force) throws IOException
     {
+        if (output != null)
+        {
+            WholeFile.checkTarget(output); // before the work: a directory, or one that is missing, is one line
+        }
         final List<Result> results = new ArrayList<>();
         for (final Path p : paths)
         {
@@ -69,15 +72,17 @@ public final class HtmlReport
         final String title = results.size() == 1 ? single(page, results.get(0)) : overlay(page, results, force);
         final Path file = output != null ? output : results.size() == 1 && Files.isDirectory(paths.get(0)) ?
             paths.get(0).resolve(FILE) : Path.of(FILE);
-        final Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, page.render(title), StandardCharsets.UTF_8);
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        WholeFile.writeString(file, page.render(title));
         return file;
     }
 
     private static String single(final Page page, final Result r) throws IOException
     {
         final String name = r.path().toAbsolutePath().normalize().getFileName().toString();
+        if ((r instanceof Sweep || r instanceof AbResult || r instanceof RepetitionSet) && r.partial() != null)
+        {
+            page.p("PARTIAL SET: " + r.partial()); // a set stopped before its end, or in progress when killed
+        }
         switch (r)
         {
             case RunResultDir run ->

@@ -1,8 +1,6 @@
 package io.tokenclock.report.html;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,9 +12,8 @@ import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.tokenclock.json.Json;
+import io.tokenclock.report.RequestLines;
 
 /**
  * What the report draws of one run, read from its {@code requests.jsonl} (and {@code server_metrics.jsonl}) and
@@ -31,7 +28,6 @@ final class RunSeries
      * {@link #SHORT_RUN_S} seconds gets twenty bins.
      */
     static final int MAX_BINS = 1_200;
-    private static final ObjectMapper JSON = Json.MAPPER;
     private static final long SECOND_NS = 1_000_000_000L;
     private static final long TEN_MS_NS = 10_000_000L;
     /** Runs shorter than this many seconds get twenty bins rather than one per second. */
@@ -86,17 +82,7 @@ final class RunSeries
 
     private static void eachLine(final Path file, final Consumer<JsonNode> each) throws IOException
     {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8))
-        {
-            String line;
-            while ((line = in.readLine()) != null)
-            {
-                if (!line.isBlank())
-                {
-                    each.accept(JSON.readTree(line));
-                }
-            }
-        }
+        RequestLines.each(file, each::accept);
     }
 
     private void span(final JsonNode r)

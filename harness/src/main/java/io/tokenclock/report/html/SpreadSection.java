@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.record.Dist;
 import io.tokenclock.record.PooledRecord;
+import io.tokenclock.report.AbReport;
 
 /** Repetitions (each figure's dispersion with its interval) and A/B comparisons (each difference and verdict). */
 final class SpreadSection
@@ -100,7 +101,7 @@ final class SpreadSection
             final boolean differs = f.path("exceeds_noise").asBoolean(false);
             rows.add(List.of(e.getKey(), Html.num(f.path("mean_a")), Html.num(f.path("mean_b")),
                 Html.num(f.path("difference")), Html.interval(f.path("ci95")), percent(f.path("relative")),
-                differs ? "differs" : "within noise"));
+                !f.path("exceeds_noise").isBoolean() ? AbReport.NO_VERDICT : differs ? "differs" : "within noise"));
             final double meanA = f.path("mean_a").asDouble(Double.NaN);
             names.add(e.getKey());
             rel.add(100 * f.path("relative").asDouble(Double.NaN));

@@ -42,6 +42,9 @@ final class HtmlReportTest
         }
         record.put("run_id", HOSTILE);
         ((ObjectNode)record.path("workload")).put("hash", workloadHash);
+        // the record counts the requests of the requests.jsonl beside it (2 measured, 3 warm-up, ramp and cold), or
+        // the run is refused as files of two results (results.RequestsFile)
+        ((ObjectNode)record.path("report").path("counts")).put("measured", 2).put("warmup", 3);
         JSON.writeValue(run.resolve("record.json").toFile(), record);
         try (InputStream in = HtmlReportTest.class.getResourceAsStream("/io/tokenclock/report/golden/requests.jsonl"))
         {
