@@ -166,7 +166,7 @@ public enum Api
         return conversational();
     }
 
-    /** @return whether a request carries several inputs ({@code --embed-batch}): embeddings' texts, rerank's documents. */
+    /** @return whether a request carries several inputs ({@code --embed-batch}): embeddings' texts, rerank's. */
     public boolean batched()
     {
         return !streamed();

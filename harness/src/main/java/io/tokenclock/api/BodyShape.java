@@ -54,7 +54,8 @@ public interface BodyShape
         /** @return the request's texts: its inputs, or its one prompt (a conversation's contents joined). */
         public List<String> texts()
         {
-            return inputs != null ? inputs.texts() : List.of(prompt != null ? prompt : CompletionsBody.joined(messages));
+            return inputs != null ? inputs.texts() :
+                List.of(prompt != null ? prompt : CompletionsBody.joined(messages));
         }
     }
 

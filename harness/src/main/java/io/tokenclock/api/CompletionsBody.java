@@ -21,7 +21,7 @@ final class CompletionsBody implements BodyShape
         return root;
     }
 
-    /** @return a conversation's text contents joined by blank lines (parts of other types, such as images, left out). */
+    /** @return a conversation's text contents joined by blank lines (parts of other types, images, left out). */
     static String joined(final JsonNode messages)
     {
         final StringBuilder sb = new StringBuilder();

@@ -606,12 +606,12 @@ final class RunRules
         {
             throw fail(b.name(EMBED_BATCH) + " must be in [1, 100000]: " + b.get(EMBED_BATCH));
         }
-        if (!api.batched() && b.isGiven(EMBED_BATCH))
+        if (!api.batched() && b.get(EMBED_BATCH) != 1)
         {
             throw fail(b.name(EMBED_BATCH) + " puts several texts in an embeddings or rerank request: it needs " +
                 b.name(API) + " embeddings or rerank, not " + api.word());
         }
-        if (api != Api.RERANK && b.isGiven(RERANK_SHAPE))
+        if (api != Api.RERANK && b.get(RERANK_SHAPE) != RERANK_SHAPE.defaultValue())
         {
             throw fail(b.name(RERANK_SHAPE) + " shapes a rerank request: it needs " + b.name(API) + " rerank, not " +
                 api.word());
@@ -639,11 +639,12 @@ final class RunRules
      */
     private static void images(final RunOptionsBuilder b, final Api api)
     {
-        final boolean asked = b.isGiven(IMAGE_COUNT) || b.isGiven(IMAGE_SIZE) || b.isGiven(IMAGE_FORMAT);
-        if (asked && !api.takesImages())
+        // every flag is given without a contract, its default too: what is asked is a value other than the default
+        final boolean size = !IMAGE_SIZE.defaultValue().equals(b.get(IMAGE_SIZE));
+        final boolean format = IMAGE_FORMAT.defaultValue() != b.get(IMAGE_FORMAT);
+        if ((b.get(IMAGE_COUNT) != 0 || size || format) && !api.takesImages())
         {
-            final RunOption<?> flag = b.isGiven(IMAGE_COUNT) ? IMAGE_COUNT : b.isGiven(IMAGE_SIZE) ? IMAGE_SIZE :
-                IMAGE_FORMAT;
+            final RunOption<?> flag = b.get(IMAGE_COUNT) != 0 ? IMAGE_COUNT : size ? IMAGE_SIZE : IMAGE_FORMAT;
             throw fail(b.name(flag) + " adds images to a prompt: " + b.name(API) + " " + api.word() + " takes none " +
                 "(chat, responses and messages do)");
         }

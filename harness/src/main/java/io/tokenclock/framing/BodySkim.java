@@ -39,6 +39,8 @@ public final class BodySkim
     private long elements;
     private boolean overflow;
     private long bodyBytes;
+    /** Within the read being skimmed, where the skeleton's next kept bytes begin; -1 inside an answer array. */
+    private int keepFrom;
 
     /**
      * @param initialBytes the skeleton buffer's first capacity.
@@ -68,90 +70,101 @@ public final class BodySkim
     public void onBytes(final byte[] src, final int offset, final int length)
     {
         final int end = offset + length;
-        int d = depth;
-        int answer = answerDepth;
-        boolean due = elementDue;
-        long n = elements;
-        boolean str = inString;
-        boolean esc = escaped;
-        int keepFrom = answer == 0 ? offset : -1;
-        for (int i = offset; i < end; i++)
+        keepFrom = answerDepth == 0 ? offset : -1;
+        int i = offset;
+        while (i < end)
         {
+            if (inString)
+            {
+                i = skipString(src, i, end);
+                continue;
+            }
             final byte c = src[i];
-            if (str)
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
             {
-                if (esc)
-                {
-                    esc = false;
-                }
-                else if (c == '\\')
-                {
-                    esc = true;
-                }
-                else if (c == '"')
-                {
-                    str = false;
-                }
-                continue;
+                structural(src, i, c);
             }
-            if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
-            {
-                continue;
-            }
-            if (c == ']' && answer != 0 && d == answer)
-            {
-                d--;
-                answer = 0;
-                appendCount(n);
-                keepFrom = i + 1;
-                continue;
-            }
-            if (c == ',' && d == answer)
-            {
-                due = true;
-                continue;
-            }
-            if (due && d == answer && c != ']')
-            {
-                n++;
-                due = false;
-            }
-            if (c == '"')
-            {
-                str = true;
-            }
-            else if (c == '{')
-            {
-                d++;
-            }
-            else if (c == '[')
-            {
-                if (answer == 0 && d <= 1)
-                {
-                    keep(src, keepFrom, i);
-                    keepFrom = -1;
-                    answer = d + 1;
-                    due = true;
-                    n = 0;
-                }
-                d++;
-            }
-            else if (c == '}' || c == ']')
-            {
-                d--;
-            }
+            i++;
         }
         if (keepFrom >= 0)
         {
             keep(src, keepFrom, end);
         }
-        depth = d;
-        answerDepth = answer;
-        elementDue = due;
-        elements = n;
-        inString = str;
-        escaped = esc;
         bodyBytes += length;
+    }
+
+    /** @return the index after the string's closing quote, or {@code end} if the string goes on past this read. */
+    private int skipString(final byte[] src, final int from, final int end)
+    {
+        boolean esc = escaped;
+        for (int i = from; i < end; i++)
+        {
+            final byte c = src[i];
+            if (esc)
+            {
+                esc = false;
+            }
+            else if (c == '\\')
+            {
+                esc = true;
+            }
+            else if (c == '"')
+            {
+                escaped = false;
+                inString = false;
+                return i + 1;
+            }
+        }
+        escaped = esc;
+        return end;
+    }
+
+    /** One byte outside a string and not white space, at {@code src[i]}: counts, opens and closes. */
+    private void structural(final byte[] src, final int i, final byte c)
+    {
+        final int answer = answerDepth;
+        if (c == ']' && answer != 0 && depth == answer)
+        {
+            depth--;
+            answerDepth = 0;
+            appendCount(elements);
+            keepFrom = i + 1;
+            return;
+        }
+        if (c == ',' && depth == answer)
+        {
+            elementDue = true;
+            return;
+        }
+        if (elementDue && depth == answer && c != ']')
+        {
+            elements++;
+            elementDue = false;
+        }
+        if (c == '"')
+        {
+            inString = true;
+        }
+        else if (c == '{')
+        {
+            depth++;
+        }
+        else if (c == '[')
+        {
+            if (answer == 0 && depth <= 1)
+            {
+                keep(src, keepFrom, i);
+                keepFrom = -1;
+                answerDepth = depth + 1;
+                elementDue = true;
+                elements = 0;
+            }
+            depth++;
+        }
+        else if (c == '}' || c == ']')
+        {
+            depth--;
+        }
     }
 
     private void keep(final byte[] src, final int from, final int to)
@@ -192,7 +205,7 @@ public final class BodySkim
         return skeleton.length();
     }
 
-    /** @return whether the skeleton ran past its limit (the body's answer is then not read: the request is oversize). */
+    /** @return whether the skeleton ran past its limit (the answer is then not read: the request is oversize). */
     public boolean overflowed()
     {
         return overflow;

@@ -290,7 +290,8 @@ public final class RecordWriter
             r.window().wallSeconds());
         final boolean streamed = r.options().target().api().streamed();
         final ReportSection.Throughput throughput = new ReportSection.Throughput(Formulas.rate(c.ok(), w),
-            Formulas.rate(c.get(Counter.OUTPUT_TOKENS), w), Formulas.rate(c.get(Counter.INPUT_TOKENS), w),
+            streamed ? Formulas.rate(c.get(Counter.OUTPUT_TOKENS), w) : null,
+            Formulas.rate(c.get(Counter.INPUT_TOKENS), w),
             streamed ? null : Formulas.rate(c.get(Counter.INPUTS), w));
         final StampingReport stamping = r.provenance().stamping();
         return new ReportSection(window, counts(r), new LinkedHashMap<>(c.errorsByClass()), throughput,

@@ -180,7 +180,7 @@ public final class Readiness
         }
     }
 
-    /** The run's inputs per request and rerank shape (embeddings, rerank), and its images, each only where it applies. */
+    /** The run's inputs per request and rerank shape (embeddings, rerank), and its images, each where it applies. */
     private static void rehearseInputsAndImages(final RunOptions o, final RunOptionsBuilder w)
     {
         final RunOptions.Workload workload = o.workload();

@@ -53,6 +53,10 @@ public final class ImageSynthesizer
     private long imagesMade;
     private long bytesMade;
 
+    /**
+     * @param spec what to make.
+     * @param seed the run's seed: request i's images are the same in every run of the seed.
+     */
     public ImageSynthesizer(final ImageSpec spec, final long seed)
     {
         this.spec = spec;

@@ -604,7 +604,15 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         for (final Segment segment : segments)
         {
             sb.append("; ").append(segment.name() == null ? "" : segment.name() + " (weight " + segment.weight() +
-                "): ").append("input ").append(segment.input().describe()).append(", output ")
+                "): ").append("input ").append(segment.input().describe());
+            if (segment.bodies().api().batched())
+            {
+                // an answer read whole has no output; each request carries several inputs of this length
+                sb.append(", ").append(inputsPerRequest).append(segment.bodies().api() == Api.RERANK ?
+                    " documents and a query per request" : " inputs per request");
+                continue;
+            }
+            sb.append(", output ")
                 .append(segment.output() == null ? (fixedOutput > 0 ? "max_tokens " + fixedOutput : "server default") :
                     segment.output().describe());
         }
