@@ -397,7 +397,7 @@ final class RunRules
             {
                 throw fail(b.name(USERS) + " runs multi-turn sessions: it excludes " + b.name(CONCURRENCY) +
                     ", " + b.name(RATE) + ", " + b.name(FIXED_SCHEDULE) + ", " + b.name(DATASET) + ", " +
-                    b.name(PROMPT) + " and " + b.name(API) + " completions");
+                    b.name(PROMPT) + " and " + b.name(API) + " completions, embeddings or rerank");
             }
         }
         else if (b.get(FIXED_SCHEDULE))

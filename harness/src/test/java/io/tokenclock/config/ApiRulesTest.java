@@ -96,7 +96,7 @@ final class ApiRulesTest
         assertEquals(Api.MESSAGES, RunOptions.builder().url("http://127.0.0.1:9/v1/messages").users(2).build()
             .target().api());
         assertEquals("--users runs multi-turn sessions: it excludes --concurrency, --rate, --fixed-schedule, " +
-            "--dataset, --prompt and --endpoint completions",
+            "--dataset, --prompt and --endpoint completions, embeddings or rerank",
             refusal(RunOptions.builder().url("http://127.0.0.1:9/v1/completions").users(2)));
     }
 
