@@ -9,6 +9,8 @@ import org.HdrHistogram.Histogram;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.report.RecordWriter;
+
 /** The charts of runs: percentile plots (one run or several overlaid), figures over time, the server's gauges. */
 final class RunCharts
 {
@@ -53,11 +55,16 @@ final class RunCharts
     private static void plot(final Page page, final String title, final List<String> labels,
         final List<RunSeries> runs, final Function<RunSeries, Histogram> metric, final boolean withSetup)
     {
-        long most = 1;
+        long most = 0;
         for (final RunSeries s : runs)
         {
             most = Math.max(most, metric.apply(s).getTotalCount());
         }
+        if (most == 0 && !title.startsWith("End"))
+        {
+            return; // a metric no run has (TTFT, TPOT, ITL of embeddings and rerank): no empty chart
+        }
+        most = Math.max(1, most);
         final double[] x = grid(most);
         final Chart c = Chart.of(page.id(title), title + " by percentile", "percentile", "ms").percentileAxis()
             .logY().x(x);
@@ -103,10 +110,15 @@ final class RunCharts
         }
         final Double from = s.seconds(record.path("report").path("window").path("start_ns").asLong(0));
         final Double to = s.seconds(record.path("report").path("window").path("end_ns").asLong(0));
-        quantiles(page, "TTFT over time", s.ttftBins, x, from, to, "by the first token's arrival");
-        quantiles(page, "ITL over time", s.itlBins, x, from, to, "gaps between chunks, by the later chunk");
-        page.chart(marked(Chart.of(page.id("throughput"), "Throughput: output tokens", "s", "tokens/s"), x, from,
-            to).series("output tokens/s", perSecond(s.tokens, w)), "Output tokens per second, at each chunk's arrival");
+        if (RecordWriter.streamed(record))
+        {
+            // an answer read whole (embeddings, rerank) has no token, so no TTFT, ITL or output rate to chart
+            quantiles(page, "TTFT over time", s.ttftBins, x, from, to, "by the first token's arrival");
+            quantiles(page, "ITL over time", s.itlBins, x, from, to, "gaps between chunks, by the later chunk");
+            page.chart(marked(Chart.of(page.id("throughput"), "Throughput: output tokens", "s", "tokens/s"), x, from,
+                to).series("output tokens/s", perSecond(s.tokens, w)),
+                "Output tokens per second, at each chunk's arrival");
+        }
         page.chart(marked(Chart.of(page.id("completions"), "Throughput: requests", "s", "requests/s"), x, from, to)
             .series("requests ok/s", perSecond(s.ok, w)), "Requests that ended ok per second, by their end");
         page.chart(marked(Chart.of(page.id("in-flight"), "In flight", "s", "requests"), x, from, to)
