@@ -22,7 +22,7 @@ import io.tokenclock.text.UntrustedText;
     description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
     subcommands = {RunCommand.class, AbCommand.class, SweepCommand.class, DemoCommand.class, ServeSimCommand.class,
         ValidateCommand.class, RecordCommand.class, ReportCommand.class, CompareCommand.class, ReplayCommand.class,
-        MergeCommand.class, SlurmCommand.class, K8sCommand.class,
+        MergeCommand.class, ExportCommand.class, SlurmCommand.class, K8sCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable
 {

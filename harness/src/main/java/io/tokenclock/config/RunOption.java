@@ -18,6 +18,7 @@ import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.quality.Check;
 import io.tokenclock.quality.JudgeSpec;
+import io.tokenclock.transport.PacketTapChoice;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.Stamping;
 import io.tokenclock.workload.ImageFormat;
@@ -271,8 +272,10 @@ public final class RunOption<T>
         .doc("Where each read's stamp comes from: the kernel (the default; user stamps in one line where it cannot) " +
             "or user space (Netty's event loop).");
     public static final RunOption<String> PACKET_TAP = measurement("packetTap", String.class).flag("--packet-tap")
-        .doc("A network interface to tap (AF_PACKET; needs CAP_NET_RAW; kernel stamping only), so that reads whose " +
-            "kernel stamp a stall merged take the arrival of their own last segment; or null for none.");
+        .defaultsTo(PacketTapChoice.DEFAULT.flagValue()).label("auto|off|IFACE")
+        .doc("Stamp each read by a packet tap's arrival of its own last segment (AF_PACKET; kernel stamping only), " +
+            "so that reads a stall merged keep their own arrivals: auto where the process may open a packet socket " +
+            "(CAP_NET_RAW) and the target's interface is known, else one line says why; off; or an interface.");
     public static final RunOption<String> PROFILE = measurement("profile", String.class).flag("--profile")
         .doc("async-profiler mode (cpu, wall, alloc, lock), or null.");
     public static final RunOption<Path> PROFILE_OUT = measurement("profileOut", Path.class).flag("--profile-out")

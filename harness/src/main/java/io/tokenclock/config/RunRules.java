@@ -19,6 +19,7 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.quality.Check;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.HeaderRules;
+import io.tokenclock.transport.PacketTapChoice;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.CancellationRule;
@@ -69,6 +70,7 @@ import static io.tokenclock.config.RunOption.MAX_OUTPUT_BYTES;
 import static io.tokenclock.config.RunOption.MAX_TOKENS;
 import static io.tokenclock.config.RunOption.MIN_SAMPLES_FOR;
 import static io.tokenclock.config.RunOption.OUTPUT_LENGTHS;
+import static io.tokenclock.config.RunOption.PACKET_TAP;
 import static io.tokenclock.config.RunOption.POWER;
 import static io.tokenclock.config.RunOption.PRECONNECT;
 import static io.tokenclock.config.RunOption.PREFIXES;
@@ -817,6 +819,14 @@ final class RunRules
         {
             throw fail(b.name(HICCUP_INTERVAL_US) + " must be in [" + MIN_HICCUP_INTERVAL_US + ", " +
                 MAX_HICCUP_INTERVAL_US + "] us: " + hiccupUs);
+        }
+        try
+        {
+            PacketTapChoice.parse(b.get(PACKET_TAP));
+        }
+        catch (final IllegalArgumentException e)
+        {
+            throw fail(e.getMessage());
         }
         serverMetrics(b);
     }

@@ -49,16 +49,24 @@ public final class ThreadCpu
     /** What a thread does, told by its name's first characters (matched against the 15-byte {@code comm}). */
     public enum Group
     {
-        /** The I/O threads that read, stamp and frame: Netty's event loops, or the kernel client's epoll loops. */
-        STAMPING("stamping", List.of("multiThreadIoEv", "epollEventLoop", "nioEventLoopGro", "tokenclock-ksta")),
+        /**
+         * The I/O threads that read, stamp and frame: Netty's event loops, or the kernel client's epoll loops and its
+         * packet tap's thread.
+         */
+        STAMPING("stamping", List.of("multiThreadIoEv", "epollEventLoop", "nioEventLoopGro", "tokenclock-ksta",
+            "tokenclock-tap")),
         /** The collector: drains the ring, rebuilds chunk timelines, frees permits. */
         COLLECTOR("collector", List.of("tokenclock-coll")),
         /** The request stage: token counts, metrics, histograms, requests.jsonl. */
         STAGE("stage", List.of("tokenclock-requ")),
         /** The load generator: takes a slot, builds the body, hands it to the transport. */
         LOAD("load", List.of("tokenclock-load")),
-        /** The client's monitors: hiccups, the server-metrics scraper and its HTTP client, power sources. */
-        MONITORS("monitors", List.of("tokenclock-hicc", "tokenclock-serv", "tokenclock-powe", "HttpClient-")),
+        /**
+         * The client's monitors: hiccups, the server-metrics scraper and its HTTP client, power sources, the stamping
+         * threads' saturation.
+         */
+        MONITORS("monitors", List.of("tokenclock-hicc", "tokenclock-serv", "tokenclock-powe", "tokenclock-satu",
+            "HttpClient-")),
         /** An embedded simulator or engine (demo, the self-warm-up's simulator): not the client's own work. */
         SIMULATOR("simulator", List.of("tokenclock-sim", "tokenclock-engi")),
         /** The supervising thread: Java's {@code main}, whose native name stays the launcher's {@code java}. */

@@ -40,6 +40,8 @@ public final class StreamRecorder implements SseEventHandler
 
     private RequestSlot slot;
     private int contentChunks;
+    /** Content chunks recorded over every request of this recorder: the transport counts them per read. */
+    private long contentChunksEver;
     private long lastCompletionTokens;
     private boolean cancelDue;
     private final int maxEventBytes;
@@ -92,6 +94,22 @@ public final class StreamRecorder implements SseEventHandler
             skim.reset();
         }
         overflowsBefore = framer.overflowCount();
+    }
+
+    /**
+     * @return the content chunks this recorder has published, over all its requests: a transport that reads its bytes
+     * piece by piece learns, from the difference, which pieces carried content (their stamps are what a chunk's gaps
+     * are made of).
+     */
+    public long contentChunksEver()
+    {
+        return contentChunksEver;
+    }
+
+    /** @return the content chunks published for the request being recorded (or the last one) so far. */
+    public int contentChunks()
+    {
+        return contentChunks;
     }
 
     /** @return the slot being recorded, or null between requests. */
@@ -442,6 +460,7 @@ public final class StreamRecorder implements SseEventHandler
             }
             records.publishChunk(s.index(), ns, tokens, flags);
             contentChunks++;
+            contentChunksEver++;
             if (s.cancelAfterChunks > 0 && contentChunks >= s.cancelAfterChunks)
             {
                 cancelDue = true;

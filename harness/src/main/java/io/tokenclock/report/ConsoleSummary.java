@@ -302,12 +302,17 @@ public final class ConsoleSummary
     }
 
     /**
-     * The warnings, ranked, one line per problem: first the client's own interference (it may have shaped every
-     * figure; its hiccups, safepoints and JIT in one line), then a run too short for its p99s (one line for every
-     * metric). The record keeps the details: {@code report.tail_warnings} per metric, the client's figures.
+     * The warnings, ranked, one line per problem: first stamps the client's late reading compromised (chunks that took
+     * a later chunk's stamp, above {@code StampingReport.SHARED_CHUNKS_BOUND}), then the client's own interference (it
+     * may have shaped every figure; its hiccups, safepoints and JIT in one line), then a run too short for its p99s
+     * (one line for every metric). The record keeps the details: {@code measurement.stamping}, {@code
+     * report.tail_warnings} per metric, the client's figures.
      */
     private static void warnings(final RunResult r, final List<String> client, final PrintStream out)
     {
+        // first: the one that says the stamps themselves were compromised, with the count and the remedy
+        StampingSection.compromised(r.provenance().stamping(), r.clientHealth().stampingSaturation())
+            .ifPresent(line -> out.println("warning: " + line));
         if (!client.isEmpty())
         {
             out.println("warning: the client machine may be shaping these figures: " + String.join("; ", client) +
@@ -372,12 +377,15 @@ public final class ConsoleSummary
             out.printf(Locale.ROOT, "stamping: user (kernel stamps were asked: %s)%n", s.fallbackReason());
         }
         final StampingReport.PacketTap tap = s.packetTap();
-        if (tap != null)
+        if (tap != null && tap.open())
         {
-            out.println(tap.error() != null ? "stamping: no packet tap on " + tap.interfaceName() + " (" +
-                tap.error() + ")" : String.format(Locale.ROOT, "stamping: packet tap on %s: %d reads took their " +
-                "own segment's arrival (%d kept the socket's), %d packets, %d dropped", tap.interfaceName(),
-                tap.reads(), tap.missed(), tap.packets(), tap.drops()));
+            out.printf(Locale.ROOT, "stamping: packet tap on %s: %d reads took their own segment's arrival (%d kept " +
+                "the socket's), %d packets, %d dropped%n", tap.interfaceName(), tap.reads(), tap.missed(),
+                tap.packets(), tap.drops());
+        }
+        else if (tap != null && tap.error() != null)
+        {
+            out.println("stamping: no packet tap on " + tap.interfaceName() + " (" + tap.error() + ")");
         }
         final StampingReport.SendDelay send = s.sendDelay();
         if (send != null && send.requests() > 0)

@@ -96,6 +96,8 @@ public final class RecordWriter
         require(gaps, !r.partial(), "partial: " + r.partialReason() + " (the record does not cover the whole " +
             "planned run: run it to the end)");
         QualitySection.gaps(r, gaps);
+        StampingSection.compromised(r.provenance().stamping(), r.clientHealth().stampingSaturation())
+            .ifPresent(line -> gaps.add("measurement.stamping: " + line));
         final RunRecord.Contract contractSection = new RunRecord.Contract(
             o.output().contractPath() == null ? null : o.output().contractPath().toString(),
             o.output().contract() == null ? null : o.output().contract().deepCopy());
@@ -211,7 +213,7 @@ public final class RecordWriter
         return new MeasurementSection(BOUNDARY, r.target().endpoint().isLoopback() ? "loopback" : "remote",
             r.target().endpoint().tls() ? r.options().tlsTrust().describe() : null,
             JSON.valueToTree(r.provenance().connectRtt()), CLOCK, StampingSection.transport(r.provenance()),
-            StampingSection.json(r.provenance().stamping()), FIRST_TOKEN_RULE, TOKEN_COUNTS,
+            StampingSection.json(r.provenance().stamping(), h.stampingSaturation()), FIRST_TOKEN_RULE, TOKEN_COUNTS,
             "docs/METRICS.md, " + FORMULAS_VERSION, HISTOGRAMS, r.energy() == null ? null : r.energy().powerBoundary(),
             clientThreads(r, h), clientJitter(h), new MeasurementSection.ClientGc(List.copyOf(h.gcCollectors()),
             h.gcCount(), h.gcTotalMs(), h.gcMaxMs(), h.gcConcurrentCycles(), h.gcConcurrentMs()),

@@ -197,6 +197,12 @@ public final class RequestLines implements Closeable
         }
     }
 
+    /** @return the number of the line {@link #next()} returned last, from 1, blank lines counted (for errors). */
+    public long line()
+    {
+        return line;
+    }
+
     @Override
     public void close() throws IOException
     {

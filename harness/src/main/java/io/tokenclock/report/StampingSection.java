@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.health.StampingSaturation;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.transport.StampingReport;
 
@@ -31,8 +32,8 @@ final class StampingSection
             ", keep-alive, TCP_NODELAY" : "Netty HTTP/1.1, " + p.transport() + " event loops, keep-alive, TCP_NODELAY";
     }
 
-    /** @return {@code measurement.stamping}. */
-    static ObjectNode json(final StampingReport s)
+    /** @return {@code measurement.stamping}, with the stamping threads' saturation ({@code null}: not sampled). */
+    static ObjectNode json(final StampingReport s, final StampingSaturation.Result saturation)
     {
         final ObjectNode n = NODES.objectNode();
         n.put("mode", s.mode());
@@ -48,12 +49,33 @@ final class StampingSection
         n.put("fallback_reason", s.fallbackReason());
         n.put("backlog_reads", s.backlogReads());
         n.put("shared_stamp_reads", s.sharedStamps());
+        final StampingReport.Chunks chunks = s.chunks();
+        if (chunks != null)
+        {
+            n.putObject("shared_stamp_chunks").put("chunks", chunks.stamped()).put("shared", chunks.shared())
+                .put("arrived_together", chunks.together()).put("first_chunks", chunks.firsts())
+                .put("first_shared", chunks.firstsShared())
+                .put("bound_fraction", StampingReport.SHARED_CHUNKS_BOUND).put("compromised", chunks.compromised());
+        }
+        if (saturation != null)
+        {
+            n.putObject("thread_saturation").put("bound_fraction_of_core", StampingSaturation.BOUND)
+                .put("seconds_sampled", saturation.secondsSampled()).put("seconds_above", saturation.secondsAbove())
+                .put("worst_fraction", Math.round(saturation.worstFraction() * 1000) / 1000.0)
+                .put("worst_thread", saturation.worstThread()).put("unavailable", saturation.unavailable());
+        }
         final StampingReport.PacketTap tap = s.packetTap();
         if (tap != null)
         {
-            n.putObject("packet_tap").put("interface", tap.interfaceName()).put("error", tap.error())
-                .put("reads", tap.reads()).put("missed", tap.missed()).put("packets", tap.packets())
-                .put("segments", tap.segments()).put("drops", tap.drops());
+            final ObjectNode t = n.putObject("packet_tap").put("selection", tap.selection())
+                .put("interface", tap.interfaceName()).put("reason", tap.reason()).put("error", tap.error());
+            if (tap.open())
+            {
+                t.put("reads", tap.reads()).put("missed", tap.missed()).put("packets", tap.packets())
+                    .put("segments", tap.segments()).put("drops", tap.drops())
+                    .put("stamped_at_capture", tap.stampedAtCapture()).put("ring_frames", tap.ringFrames())
+                    .put("thread_cpu", tap.threadCpu() < 0 ? null : tap.threadCpu());
+            }
         }
         if ("kernel".equals(s.requested()) && s.receiveDelay() != null)
         {
@@ -112,6 +134,32 @@ final class StampingSection
             "(SOF_TIMESTAMPING_TX_SOFTWARE with OPT_ID, read from the error queue; over TLS its last ciphertext " +
             "byte), converted to the run's clock, minus sent_ns (taken before the write): the client's own send " +
             "delay, and how much shorter TTFT would be from the kernel's send stamp; TTFT is still from sent_ns");
+    }
+
+    /**
+     * @return the one line that says the client's reading compromised the figures, when more chunks shared a stamp
+     * than {@link StampingReport#SHARED_CHUNKS_BOUND} lets: how many, how late the client read at worst, and what to
+     * do; empty otherwise (a healthy run says nothing).
+     */
+    static Optional<String> compromised(final StampingReport s, final StampingSaturation.Result saturation)
+    {
+        final StampingReport.Chunks c = s.chunks();
+        if (c == null || !c.compromised())
+        {
+            return Optional.empty();
+        }
+        final StampingReport.ReceiveDelay d = s.receiveDelay();
+        final StampingReport.PacketTap tap = s.packetTap();
+        final boolean tapped = tap != null && tap.open();
+        final String why = saturation != null && saturation.saturated() ? String.format(Locale.ROOT,
+            "a stamping thread used over %.0f%% of its core in %d of %d s", 100 * StampingSaturation.BOUND,
+            saturation.secondsAbove(), saturation.secondsSampled()) : "the client read late";
+        return Optional.of(String.format(Locale.ROOT, "%d of %d chunks (%d of %d first chunks) took a later " +
+            "chunk's stamp: %s, by up to %.1f ms (worst client receive delay), and the kernel had merged their " +
+            "arrivals; %s", c.shared(), c.stamped(), c.firstsShared(), c.firsts(), why,
+            d == null ? 0.0 : d.maxNs() / 1e6, tapped ? String.format(Locale.ROOT, "the packet tap on %s missed %d " +
+            "reads (%d packets dropped): give the client more cores", tap.interfaceName(), tap.missed(),
+            tap.drops()) : "rerun with --packet-tap (root or CAP_NET_RAW) or give the client more cores"));
     }
 
     /** @return the tail warning of a run whose realtime clock stepped, if it did. */

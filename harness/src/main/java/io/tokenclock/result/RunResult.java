@@ -14,6 +14,7 @@ import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.health.SafepointCounters;
+import io.tokenclock.health.StampingSaturation;
 import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
@@ -217,14 +218,15 @@ public record RunResult(
 
     /**
      * The client machine's own behaviour during the run: scheduling hiccups (lateness of a 1 ms wake-up, ms), GC
-     * activity, and the profiles written, if any; its CPU over the load, in all and by thread group.
+     * activity, and the profiles written, if any; its CPU over the load, in all and by thread group; whether a
+     * stamping thread saturated its core in any second of the window.
      */
     public record ClientHealth(Distribution hiccupsMs, long hiccupIntervalNs, long gcCount, long gcTotalMs,
         long gcMaxMs, long gcConcurrentCycles, long gcConcurrentMs, List<String> gcCollectors, String profileEvent,
         List<String> profileFiles,
         ProcessUsage.CpuTimes cpu, ThreadCpu.ByGroup cpuByThread, long peakHeapBytes, ReadinessReport readiness,
         long jitMsDuringLoad, long jitMsInWindow, SafepointCounters.Reading safepointsDuringLoad,
-        String stagePriority)
+        String stagePriority, StampingSaturation.Result stampingSaturation)
     {
         public long cpuUserNs()
         {

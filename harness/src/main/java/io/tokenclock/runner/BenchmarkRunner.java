@@ -21,6 +21,7 @@ import io.tokenclock.result.RunResult;
 import io.tokenclock.results.OutputDir;
 import io.tokenclock.results.Results;
 import io.tokenclock.transport.ClientSettings;
+import io.tokenclock.transport.PacketTapChoice;
 import io.tokenclock.transport.StreamClient;
 import io.tokenclock.transport.StreamClients;
 import io.tokenclock.workload.tokenizer.Tokenizers;
@@ -101,7 +102,8 @@ public final class BenchmarkRunner
         final StreamClient client = StreamClients.open(new ClientSettings(prep.endpoint(), clock,
             new ChunkRecords(RING_BYTES), prep.headers(), options.maxInFlight(), options.measurement().ioThreads(),
             options.limits(), options.measurement().busyPoll(), options.tlsTrust(),
-            options.measurement().stamping(), options.measurement().packetTap()), stampingNotes(options, err));
+            options.measurement().stamping(), PacketTapChoice.parse(options.measurement().packetTap())),
+            stampingNotes(options, err));
         final ReadinessReport ready = readyBeforeT0(options, client, prep.server().preflightMs(), warm);
         final Measurement measurement = wire(options, prep, target, client, ready, err);
         final Monitors.InLoad inLoad;

@@ -12,6 +12,7 @@ import io.tokenclock.health.GcPauseMonitor;
 import io.tokenclock.health.HiccupMonitor;
 import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.health.SafepointCounters;
+import io.tokenclock.health.StampingSaturation;
 import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.result.ReadinessReport;
@@ -46,7 +47,7 @@ final class Monitors implements AutoCloseable
      * since the window opened (-1 when it never did), safepoints (null when unreadable).
      */
     record InLoad(ProcessUsage.CpuTimes cpu, ThreadCpu.ByGroup cpuByThread, long jitMs, long jitMsInWindow,
-        SafepointCounters.Reading safepoints)
+        SafepointCounters.Reading safepoints, StampingSaturation.Result saturation)
     {
     }
 
@@ -55,6 +56,8 @@ final class Monitors implements AutoCloseable
     private final ProcessUsage usage = new ProcessUsage();
     private final SafepointCounters safepoints = SafepointCounters.open();
     private final ThreadCpu.Exits exits = new ThreadCpu.Exits();
+    /** The stamping threads' CPU, second by second, against {@link StampingSaturation#BOUND} of a core. */
+    private final StampingSaturation saturation = new StampingSaturation(ThreadCpu::snapshot).start();
     private final ProfilerSession profiler;
     /** The JIT's total at the window's opening, ms; -1 until it opens. Written by the load thread, read after it. */
     private final AtomicLong jitAtWindowOpenMs = new AtomicLong(-1);
@@ -87,7 +90,10 @@ final class Monitors implements AutoCloseable
     {
         final ProcessUsage.CpuTimes cpu = ProcessUsage.cpuNow();
         exits.arm();
-        return new AtLoadStart(cpu, ThreadCpu.snapshot(), Readiness.compilationMs(),
+        final ThreadCpu.Snapshot threads = ThreadCpu.snapshot();
+        saturation.arm();
+        saturation.onSample(System.nanoTime(), threads);
+        return new AtLoadStart(cpu, threads, Readiness.compilationMs(),
             safepoints == null ? null : safepoints.now());
     }
 
@@ -113,7 +119,7 @@ final class Monitors implements AutoCloseable
         final ProcessUsage.CpuTimes cpu = ProcessUsage.cpuNow().since(start.cpu());
         return new InLoad(cpu, ThreadCpu.between(start.threads(), threads, cpu.totalNs()),
             Readiness.compilationMs() - start.jitMs(), jitInWindowMs(),
-            safepoints == null ? null : safepoints.now().since(start.safepoints()));
+            safepoints == null ? null : safepoints.now().since(start.safepoints()), saturation.result());
     }
 
     /**
@@ -151,7 +157,7 @@ final class Monitors implements AutoCloseable
             gc.count(), gc.totalMs(), gc.maxMs(), gc.concurrentCycles(), gc.concurrentMs(), gc.collectors(),
             profiler == null ? null : profiler.event(), profiler == null ? List.of() : profiler.files(), inLoad.cpu(),
             inLoad.cpuByThread(), usage.peakHeapBytes(), ready,
-            inLoad.jitMs(), inLoad.jitMsInWindow(), inLoad.safepoints(), stagePriority);
+            inLoad.jitMs(), inLoad.jitMsInWindow(), inLoad.safepoints(), stagePriority, inLoad.saturation());
     }
 
     @Override
@@ -163,5 +169,6 @@ final class Monitors implements AutoCloseable
         }
         hiccups.close();
         gc.close();
+        saturation.close();
     }
 }

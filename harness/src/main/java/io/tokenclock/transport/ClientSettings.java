@@ -18,15 +18,16 @@ import io.tokenclock.recording.ChunkRecords;
  * @param busyPoll       precision mode: the I/O threads poll without sleeping (Netty epoll only).
  * @param trust          which server certificates to accept (https endpoints only).
  * @param stamping       where each read's stamp comes from.
- * @param packetTap      the interface a packet tap watches for the kernel client ({@code transport.kernel.PacketTap}),
- *                       or null for none.
+ * @param packetTap      what the run asks of the kernel client's packet tap ({@link PacketTapChoice}); null is
+ *                       {@code off}.
  */
 public record ClientSettings(Endpoint endpoint, NanoClock clock, ChunkRecords records, Map<String, String> headers,
     int maxConnections, int ioThreads, RequestLimits limits, boolean busyPoll, TlsTrust trust, Stamping stamping,
-    String packetTap)
+    PacketTapChoice packetTap)
 {
     public ClientSettings
     {
         headers = Map.copyOf(headers);
+        packetTap = packetTap == null ? PacketTapChoice.OFF_CHOICE : packetTap;
     }
 }

@@ -20,6 +20,7 @@ import io.tokenclock.recording.StreamRecorder;
 import io.tokenclock.transport.kernel.ErrorQueue;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.PacketTap;
+import io.tokenclock.transport.kernel.ReadBatch;
 import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
@@ -67,6 +68,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     private long lastReadNs;
     /** The previous read's raw kernel stamp on this connection, to count reads that share it. */
     private long lastKernelStampNs = -1;
+    /** The raw kernel stamp of the last piece that carried a content chunk, to count chunks that share it. */
+    private long lastContentStampNs = -1;
     private long cancelAtNs = Long.MAX_VALUE;
     private final ResponseHead head;
     private int user = -1;
@@ -253,6 +256,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         decoder.reset();
         recorder.begin(slot);
         slot.connectionId = number;
+        lastContentStampNs = -1;
         slot.newConnection = requestsCarried++ == 0 && !preopened;
         encode(slot);
         final long armedNs = s.clock().nanoTime();
@@ -389,61 +393,134 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         }
     }
 
-    /** Reads what is queued, one stamped read at a time (each event its own read while a backlog waits). */
+    /**
+     * Reads what is queued, every event with its own stamp: over plain http in batches ({@link #readPlain}); over
+     * https a TLS record per read while more waits ({@link #readRecords}).
+     */
     private void readAvailable()
     {
-        for (int i = 0; i < KernelLoop.READS_PER_EVENT && open; i++)
+        if (tls != null)
         {
-            final int n = tls != null ? socket.readRecord() : socket.readEvent();
-            if (n == -1)
+            readRecords();
+        }
+        else
+        {
+            readPlain();
+        }
+    }
+
+    /**
+     * Plain http: each call takes what is queued, cut at every event's end, and stamps each piece on its own. Without
+     * the packet tap, one peek and one {@code recvmmsg} with a message per event, each with the kernel's stamp of its
+     * own last segment ({@link StampedSocket#readEvents}); with it, one read of everything queued, each piece
+     * stamped by the tap's arrival of the segment that carried its last byte ({@link StampedSocket#readSplit}).
+     */
+    private void readPlain()
+    {
+        final PacketTap tap = loop.client().tap();
+        final ReadBatch batch = loop.batch();
+        // at most READS_PER_EVENT events per readiness, as when each was a read of its own: one busy stream waits
+        int events = 0;
+        while (events < KernelLoop.READS_PER_EVENT && open)
+        {
+            final int pieces = tap != null ? socket.readSplit(batch) : socket.readEvents(batch);
+            if (!readOutcome(pieces))
             {
                 return;
             }
-            if (n < 0)
+            events += pieces;
+            final int bytes = batch.end(pieces - 1);
+            final long startOffset = socket.receivedBytes() - bytes;
+            MemorySegment.copy(socket.data(), ValueLayout.JAVA_BYTE, 0, loop.readBuffer(), 0, bytes);
+            int from = 0;
+            for (int k = 0; k < pieces && open; k++)
             {
-                if (resentOnNewConnection())
-                {
-                    return;
-                }
-                final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(
-                    new IOException("recvmsg failed, errno " + socket.lastErrno()));
-                abortOrClose(failure.error(), failure.detail());
-                return;
+                final int to = batch.end(k);
+                final long socketStampNs = batch.stamp(k);
+                // Every piece, not only those a stall merged: the tap's stamp is taken earlier in the receive path
+                // than the socket's, so a mix of the two would put the difference into the gaps (docs/ACCURACY.md).
+                final long kernelStampNs = tap != null ? loop.tapStamp(tap, socket.localPort(), startOffset + to,
+                    socketStampNs) : socketStampNs;
+                final boolean backlog = k < pieces - 1 || batch.moreQueued();
+                final boolean fromTap = tap != null && loop.lastTapHit();
+                onPiece(from, to - from, kernelStampNs, fromTap, loop.stamp(kernelStampNs, backlog,
+                    shares(kernelStampNs)));
+                from = to;
             }
-            if (n == 0)
+            if (!batch.moreQueued())
             {
-                onEndOfStream();
-                return;
-            }
-            final boolean backlog = socket.lastReadWasBacklog();
-            final long socketStampNs = socket.lastStampNs();
-            final boolean shared = socketStampNs >= 0 && socketStampNs == lastKernelStampNs;
-            lastKernelStampNs = socketStampNs;
-            final PacketTap tap = loop.client().tap();
-            // Every read, not only those a stall merged: the tap's stamp is taken earlier in the receive path than
-            // the socket's, so a mix of the two would put the difference into the gaps (docs/ACCURACY.md).
-            final long kernelStampNs = tap != null ? loop.tapStamp(tap, socket, socketStampNs) : socketStampNs;
-            onRead(n, loop.stamp(kernelStampNs, backlog, shared));
-            if (!backlog && n < StampedSocket.READ_BYTES)
-            {
-                // The read took all that was queued when it peeked. Another peek would nearly always find nothing
-                // (EAGAIN), one system call of the three or four per chunk; the epoll set is level-triggered, so
-                // bytes that came since are reported by the next epoll_wait instead.
+                // The read took all that was queued when it looked. Another would nearly always find nothing (EAGAIN);
+                // the epoll set is level-triggered, so bytes that came since are reported by the next epoll_wait.
                 return;
             }
         }
     }
 
-    private void onRead(final int n, final long stampNs)
+    /** @return whether a read returned bytes to stamp; else it has ended the request or the connection as it must. */
+    private boolean readOutcome(final int n)
     {
-        // Bytes cannot be there before the bytes before them, nor before the request went out: a stamp earlier than
-        // the last one (a converted stamp's own error, a reassembled segment) takes the last one.
-        lastReadNs = Math.max(stampNs, lastReadNs);
-        if (tls != null)
+        if (n == -1)
         {
-            onCiphertext(n);
-            return;
+            return false;
         }
+        if (n < 0)
+        {
+            if (!resentOnNewConnection())
+            {
+                final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(
+                    new IOException("recvmsg failed, errno " + socket.lastErrno()));
+                abortOrClose(failure.error(), failure.detail());
+            }
+            return false;
+        }
+        if (n == 0)
+        {
+            onEndOfStream();
+            return false;
+        }
+        return true;
+    }
+
+    /** @return whether a read's kernel stamp is the previous read's on this connection (and remembers it). */
+    private boolean shares(final long kernelStampNs)
+    {
+        final boolean shared = kernelStampNs >= 0 && kernelStampNs == lastKernelStampNs;
+        lastKernelStampNs = kernelStampNs;
+        return shared;
+    }
+
+    /** Over https: a TLS record per read while more waits, each stamped, then decrypted ({@link #onRead}). */
+    private void readRecords()
+    {
+        final PacketTap tap = loop.client().tap();
+        for (int i = 0; i < KernelLoop.READS_PER_EVENT && open; i++)
+        {
+            final int n = socket.readRecord();
+            if (!readOutcome(n))
+            {
+                return;
+            }
+            final boolean backlog = socket.lastReadWasBacklog();
+            final long socketStampNs = socket.lastStampNs();
+            final long kernelStampNs = tap != null ? loop.tapStamp(tap, socket.localPort(), socket.receivedBytes(),
+                socketStampNs) : socketStampNs;
+            final boolean fromTap = tap != null && loop.lastTapHit();
+            onRead(n, kernelStampNs, fromTap, loop.stamp(kernelStampNs, backlog, shares(kernelStampNs)));
+            if (!backlog && n < StampedSocket.READ_BYTES)
+            {
+                return; // all that was queued when it peeked (as readPlain)
+            }
+        }
+    }
+
+    /**
+     * One piece of a plain read, {@code readBuffer[from, from + length)}: decoded with its stamp, and its content
+     * chunks counted, with those that took the stamp of the content chunk before them on this connection.
+     */
+    private void onPiece(final int from, final int length, final long kernelStampNs, final boolean fromTap,
+        final long stampNs)
+    {
+        lastReadNs = Math.max(stampNs, lastReadNs);
         if (!active)
         {
             // Bytes on an idle connection belong to no request: the server misbehaves; do not reuse it.
@@ -451,13 +528,43 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             return;
         }
         deadlines.onRead();
-        final byte[] readBuffer = loop.readBuffer();
-        MemorySegment.copy(socket.data(), ValueLayout.JAVA_BYTE, 0, readBuffer, 0, n);
-        decoder.decode(readBuffer, 0, n, this);
+        final long before = recorder.contentChunksEver();
+        decoder.decode(loop.readBuffer(), from, length, this);
+        countChunks(before, kernelStampNs, fromTap);
         if (active && decoder.failure() != null)
         {
             abort(ErrorClass.PROTOCOL, decoder.failureDetail());
         }
+    }
+
+    /**
+     * Counts the content chunks a read published since {@code before}: every one after the first shares the read's
+     * stamp, and so does the first when the last content chunk's read had the same kernel stamp.
+     */
+    private void countChunks(final long before, final long kernelStampNs, final boolean fromTap)
+    {
+        final int chunks = (int)(recorder.contentChunksEver() - before);
+        if (chunks > 0)
+        {
+            final boolean sameAsLast = kernelStampNs >= 0 && kernelStampNs == lastContentStampNs;
+            lastContentStampNs = kernelStampNs;
+            // the request's index of this read's first chunk: the second (index 1) shares the first's stamp when it
+            // came in the read after it with the same stamp, or in the same read
+            final int first = recorder.contentChunks() - chunks;
+            final boolean second = first <= 1 && first + chunks > 1;
+            loop.chunks(chunks, chunks - (sameAsLast ? 0 : 1), first == 0, second && (first == 0 || sameAsLast),
+                fromTap);
+        }
+    }
+
+    private void onRead(final int n, final long kernelStampNs, final boolean fromTap, final long stampNs)
+    {
+        // Bytes cannot be there before the bytes before them, nor before the request went out: a stamp earlier than
+        // the last one (a converted stamp's own error, a reassembled segment) takes the last one.
+        lastReadNs = Math.max(stampNs, lastReadNs);
+        final long before = recorder.contentChunksEver();
+        onCiphertext(n);
+        countChunks(before, kernelStampNs, fromTap);
     }
 
     /**

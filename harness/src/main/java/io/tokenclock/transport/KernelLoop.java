@@ -20,6 +20,7 @@ import io.tokenclock.transport.kernel.ClockBridge;
 import io.tokenclock.transport.kernel.ControlMessages;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.PacketTap;
+import io.tokenclock.transport.kernel.ReadBatch;
 import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
@@ -42,9 +43,12 @@ final class KernelLoop implements Runnable
 
     /** What this loop counted, for {@link StampingReport}. */
     record Counts(long reads, long fallbackReads, long backlogReads, long sharedStamps, long steps, long minOffsetNs,
-        long maxOffsetNs, Histogram receiveDelay, SendCounts send, long tapReads, long tapMissed)
+        long maxOffsetNs, Histogram receiveDelay, SendCounts send, long tapReads, long tapMissed,
+        StampingReport.Chunks chunks)
     {
     }
+
+
 
     /** Send stamps: requests stamped, ended without one, stamped before their user send stamp; sockets refused. */
     record SendCounts(long stamped, long unstamped, long beforeUser, long refusedSockets, Histogram delay)
@@ -102,6 +106,15 @@ final class KernelLoop implements Runnable
     private volatile long sharedStamps;
     private volatile long tapReads;
     private volatile long tapMissed;
+    private volatile long contentChunks;
+    private volatile long sharedStampChunks;
+    private volatile long togetherChunks;
+    /** Whether the last {@link #tapStamp} returned the tap's stamp (this thread only). */
+    private boolean lastTapHit;
+    private volatile long firstChunks;
+    private volatile long sharedFirstChunks;
+    /** The batched reads' messages and pieces, lent to each connection as it reads (this thread only). */
+    private final ReadBatch batch = new ReadBatch();
     private boolean fallbackNoted;
     /** The heap copy of each read (the core takes byte arrays); one per loop, reads never overlap. */
     private final byte[] readBuffer = new byte[StampedSocket.READ_BYTES];
@@ -150,6 +163,46 @@ final class KernelLoop implements Runnable
     byte[] readBuffer()
     {
         return readBuffer;
+    }
+
+    ReadBatch batch()
+    {
+        return batch;
+    }
+
+    /**
+     * Counts the content chunks of one stamped read: {@code chunks} of them, of which {@code shared} took the stamp of
+     * the content chunk before them in the same request (their arrivals were merged before the read, or the server
+     * sent them in one segment); {@code first}, whether the request's first content chunk was among them, and
+     * {@code firstShared}, whether its second took the first's stamp. {@code fromTap}: the read's stamp was the
+     * packet tap's, so a stamp it shares is one segment's: counted apart, as chunks that arrived together.
+     */
+    void chunks(final int chunks, final int shared, final boolean first, final boolean firstShared,
+        final boolean fromTap)
+    {
+        contentChunks += chunks;
+        if (shared > 0 && fromTap)
+        {
+            togetherChunks += shared;
+        }
+        else if (shared > 0)
+        {
+            sharedStampChunks += shared;
+        }
+        if (first)
+        {
+            firstChunks++;
+        }
+        if (firstShared && !fromTap)
+        {
+            sharedFirstChunks++;
+        }
+    }
+
+    /** @return whether the last {@link #tapStamp} gave the tap's stamp, not the socket's. */
+    boolean lastTapHit()
+    {
+        return lastTapHit;
     }
 
     /**
@@ -248,7 +301,8 @@ final class KernelLoop implements Runnable
     {
         return new Counts(reads, fallbackReads, backlogReads, sharedStamps, bridge.steps(), bridge.minOffsetNs(),
             bridge.maxOffsetNs(), receiveDelay.copy(), new SendCounts(sendStamped, sendUnstamped, sendBeforeUser,
-            sendRefused, sendDelay.copy()), tapReads, tapMissed);
+            sendRefused, sendDelay.copy()), tapReads, tapMissed, new StampingReport.Chunks(contentChunks,
+            sharedStampChunks, togetherChunks, firstChunks, sharedFirstChunks));
     }
 
     @Override
@@ -462,14 +516,16 @@ final class KernelLoop implements Runnable
     }
 
     /**
-     * The packet tap's stamp for a read: the arrival of the segment that carried the read's last byte, when the tap
-     * has it and it is not after the socket's stamp (it never was in the tests: the tap's copy of a segment is stamped
-     * 0.2-2 µs earlier than the socket's on loopback, PacketTapIT); otherwise the socket's stamp, counted as missed.
+     * The packet tap's stamp for a read, or for a piece of one: the arrival of the segment that carried its last byte
+     * ({@code endOffset - 1} of the connection), when the tap has it and it is not after the socket's stamp of the
+     * read (it never was in the tests: the tap's copy of a segment is stamped 0.2-2 µs earlier than the socket's on
+     * loopback, PacketTapIT); otherwise the socket's stamp, counted as missed.
      */
-    long tapStamp(final PacketTap tap, final StampedSocket socket, final long kernelStampNs)
+    long tapStamp(final PacketTap tap, final int port, final long endOffset, final long kernelStampNs)
     {
-        final long tapNs = tap.stampOf(socket.localPort(), socket.receivedBytes());
-        if (tapNs >= 0 && (kernelStampNs < 0 || tapNs <= kernelStampNs))
+        final long tapNs = tap.stampOf(port, endOffset);
+        lastTapHit = tapNs >= 0 && (kernelStampNs < 0 || tapNs <= kernelStampNs);
+        if (lastTapHit)
         {
             tapReads++;
             return tapNs;

@@ -49,9 +49,9 @@ final class KernelStreamClient implements StreamClient
     private final int sendStampFlags;
     /** For https, the context that makes each connection's engine; null for plain http. */
     private final SslContext tls;
-    /** The packet tap ({@code --packet-tap}), or null: none asked, or it could not be opened ({@link #tapError}). */
+    /** The packet tap ({@code --packet-tap}, {@link TapSelection}), or null: off, or it could not be had. */
     private final PacketTap tap;
-    private final String tapError;
+    private final TapSelection.Outcome tapOutcome;
 
     KernelStreamClient(final ClientSettings settings, final Consumer<String> note)
     {
@@ -71,7 +71,7 @@ final class KernelStreamClient implements StreamClient
     KernelStreamClient(final ClientSettings settings, final Consumer<String> note, final boolean askKernel,
         final boolean start)
     {
-        this(settings, note, askKernel, start, LinuxNet.TX_STAMP_FLAGS);
+        this(settings, note, askKernel, start, LinuxNet.TX_STAMP_FLAGS, TapSelection.SYSTEM);
     }
 
     /**
@@ -81,6 +81,13 @@ final class KernelStreamClient implements StreamClient
      */
     KernelStreamClient(final ClientSettings settings, final Consumer<String> note, final boolean askKernel,
         final boolean start, final int sendStampFlags)
+    {
+        this(settings, note, askKernel, start, sendStampFlags, TapSelection.SYSTEM);
+    }
+
+    /** @param tapProbe what the tap's selection asks of the system ({@link TapSelection#SYSTEM}; a test's own). */
+    KernelStreamClient(final ClientSettings settings, final Consumer<String> note, final boolean askKernel,
+        final boolean start, final int sendStampFlags, final TapSelection.Probe tapProbe)
     {
         this.settings = settings;
         this.note = note;
@@ -97,24 +104,15 @@ final class KernelStreamClient implements StreamClient
         }
         this.requestHead = requestHead(settings.endpoint(), settings.headers());
         this.tls = settings.endpoint().tls() ? settings.trust().nettyContext() : null;
-        PacketTap opened = null;
-        String error = null;
-        if (settings.packetTap() != null)
-        {
-            try
-            {
-                opened = PacketTap.open(settings.packetTap(), settings.endpoint().port());
-            }
-            catch (final java.io.IOException e)
-            {
-                error = e.getMessage();
-                note.accept("stamping: no packet tap (" + error + "); reads a stall merged keep the socket's stamp");
-            }
-        }
-        this.tap = opened;
-        this.tapError = error;
         final int threads = settings.ioThreads() > 0 ? settings.ioThreads() :
             Math.max(1, Runtime.getRuntime().availableProcessors());
+        this.tapOutcome = TapSelection.select(settings.packetTap(), address, settings.endpoint().port(), threads,
+            tapProbe);
+        this.tap = tapOutcome.tap();
+        if (tapOutcome.note() != null)
+        {
+            note.accept(tapOutcome.note());
+        }
         this.loops = new KernelLoop[threads];
         for (int i = 0; i < threads; i++)
         {
@@ -282,6 +280,11 @@ final class KernelStreamClient implements StreamClient
         long refused = 0;
         long tapReads = 0;
         long tapMissed = 0;
+        long chunks = 0;
+        long sharedChunks = 0;
+        long together = 0;
+        long firsts = 0;
+        long sharedFirsts = 0;
         for (final KernelLoop loop : loops)
         {
             final KernelLoop.Counts c = loop.counts();
@@ -303,6 +306,11 @@ final class KernelStreamClient implements StreamClient
             refused += c.send().refusedSockets();
             tapReads += c.tapReads();
             tapMissed += c.tapMissed();
+            chunks += c.chunks().stamped();
+            sharedChunks += c.chunks().shared();
+            together += c.chunks().together();
+            firsts += c.chunks().firsts();
+            sharedFirsts += c.chunks().firstsShared();
         }
         final StampingReport.SendDelay sent = new StampingReport.SendDelay(stamped, unstamped, beforeUser, refused,
             send.getValueAtPercentile(50), send.getValueAtPercentile(99), send.getValueAtPercentile(99.9),
@@ -312,23 +320,22 @@ final class KernelStreamClient implements StreamClient
             delay.getMaxValue());
         return new StampingReport(fallback == reads && reads > 0 ? "user" : "kernel", "kernel", reads, fallback,
             fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
-            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, shared, receive, sent,
+            reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, shared,
+            new StampingReport.Chunks(chunks, sharedChunks, together, firsts, sharedFirsts), receive, sent,
             packetTap(tapReads, tapMissed));
     }
 
     private StampingReport.PacketTap packetTap(final long reads, final long missed)
     {
-        if (settings.packetTap() == null)
-        {
-            return null;
-        }
+        final TapSelection.Outcome o = tapOutcome;
+        final String selection = o.choice().mode().name().toLowerCase(java.util.Locale.ROOT);
         if (tap == null)
         {
-            return new StampingReport.PacketTap(settings.packetTap(), tapError, 0, 0, 0, 0, 0);
+            return StampingReport.PacketTap.none(selection, o.interfaceName(), o.reason(), o.error());
         }
-        tap.drain(); // the drain thread runs every 10 ms: count what came since
-        return new StampingReport.PacketTap(tap.interfaceName(), null, reads, missed, tap.packets(), tap.segments(),
-            tap.drops());
+        tap.drain(); // the tap's thread drains every 1-10 ms: count what came since
+        return new StampingReport.PacketTap(selection, tap.interfaceName(), o.reason(), null, reads, missed,
+            tap.packets(), tap.segments(), tap.drops(), tap.stampedAtCapture(), tap.ringFrames(), tap.ownCpu());
     }
 
     @Override

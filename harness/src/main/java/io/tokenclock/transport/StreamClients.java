@@ -38,17 +38,22 @@ public final class StreamClients
         return netty(s, withoutTap(s, StampingReport.user(null), note));
     }
 
-    /** A packet tap serves only the kernel client: with user stamps it is not opened, and that is said and recorded. */
+    /**
+     * A packet tap serves only the kernel client: with user stamps it is not opened, and the record says so; a run that
+     * named an interface is told in one line, one that left it to {@code auto} is not (the line above said why the
+     * stamps are the user's).
+     */
     private static StampingReport withoutTap(final ClientSettings s, final StampingReport user,
         final Consumer<String> note)
     {
-        if (s.packetTap() == null)
+        final TapSelection.Outcome o = TapSelection.userStamping(s.packetTap());
+        if (o.error() != null)
         {
-            return user;
+            note.accept("stamping: no packet tap (" + o.error() + ")");
         }
-        final String why = "user stamping: the tap serves only the kernel-stamped client";
-        note.accept("stamping: no packet tap (" + why + ")");
-        return user.withPacketTap(new StampingReport.PacketTap(s.packetTap(), why, 0, 0, 0, 0, 0));
+        return user.withPacketTap(StampingReport.PacketTap.none(
+            s.packetTap().mode().name().toLowerCase(java.util.Locale.ROOT), o.interfaceName(), o.reason(),
+            o.error()));
     }
 
     /** @return why the kernel-stamped client cannot serve these settings here, or null when it can. */

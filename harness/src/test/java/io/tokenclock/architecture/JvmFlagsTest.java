@@ -20,9 +20,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The JVM flags every JVM of the project takes are written once, in {@code jvm.flags} at the repository root, and
- * read from there by the launcher, the scripts (scripts/lib/java.sh), surefire and failsafe (the parent pom's
- * argLine), the tests that start a JVM (the {@code tokenclock.jvmFlags} property) and JMH's forks (Bench). A flag
- * written into any other source, script, pom or doc fails this test: that copy would drift from the file.
+ * read from there by the launcher (and the distribution's, deploy/dist/tokenclock), the scripts
+ * (scripts/lib/java.sh), surefire and failsafe (the parent pom's argLine), the tests that start a JVM (the
+ * {@code tokenclock.jvmFlags} property) and JMH's forks (Bench). A flag written into any other source, script, pom
+ * or doc fails this test: that copy would drift from the file.
  */
 final class JvmFlagsTest
 {
@@ -73,6 +74,9 @@ final class JvmFlagsTest
         assertTrue(read("scripts/lib/java.sh").contains("tokenclock_jvm_flags=\"@"), "scripts/lib/java.sh");
         assertTrue(read("pom.xml").contains("<argLine>@${tokenclock.jvm.flags}</argLine>"), "surefire, failsafe");
         assertTrue(read("jmh/pom.xml").contains("<mainClass>io.tokenclock.jmh.Bench</mainClass>"), "JMH forks");
+        assertTrue(read("deploy/dist/tokenclock").contains("\"@$home/jvm.flags\""), "the distribution's launcher");
+        assertTrue(read("scripts/dist").contains("cp \"$root/jvm.flags\" \"$stage/jvm.flags\""),
+            "the distribution ships the file");
         assertTrue(System.getProperty("tokenclock.jvmFlags", "").endsWith("jvm.flags"), "tests' own JVMs");
     }
 

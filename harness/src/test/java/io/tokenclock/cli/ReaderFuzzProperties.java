@@ -32,6 +32,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
+import io.tokenclock.export.LlmdSchema;
+import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.report.HistogramLogs;
 
@@ -41,7 +43,8 @@ import io.tokenclock.report.HistogramLogs;
  * removed, with a value of the wrong type, with NaN, Infinity, 1e308 or a negative number, with binary bytes or
  * nesting past any limit, either reads the file (some damage leaves it valid: a line-boundary cut, an optional key
  * removed) or answers with one line on stderr naming the file, exit 2. Never exit 1, a second line, a stack trace, an
- * internal message, or a figure of 9223372036854 ms.
+ * internal message, or a figure of 9223372036854 ms. And what {@code export} writes of a file it reads is valid under
+ * llm-d's schema.
  */
 class ReaderFuzzProperties
 {
@@ -123,6 +126,32 @@ class ReaderFuzzProperties
         }
     }
 
+    @Property(tries = 40) // each try validates every report written: 40 took about 25 s on the loaded 2-core VM
+    void shouldExportValidReportsOrRefuseInOneLineEveryPeerFileAndRecordHoweverDamaged(
+        @ForAll("peerSeeds") final Seed seed, @ForAll("damage") final Damage damage) throws IOException
+    {
+        final Path dir = Files.createTempDirectory("fuzz");
+        try
+        {
+            final Path file = dir.resolve(seed.fileName());
+            Files.write(file, damaged(Files.readAllBytes(seed.source()), damage));
+            for (final Path c : seed.companions())
+            {
+                Files.copy(c, dir.resolve(c.getFileName().toString()));
+            }
+            final Ran ran = check(dir, "export", "--format", "llmd-report",
+                (seed.command().equals("record-dir") ? dir : file).toString());
+            for (final String line : ran.exit() == Main.EXIT_OK ? ran.out().lines().toList() : List.<String>of())
+            {
+                assertEquals(List.of(), LlmdSchema.errors(Json.MAPPER.readTree(line)), "what export wrote: " + line);
+            }
+        }
+        finally
+        {
+            delete(dir);
+        }
+    }
+
     @Property(tries = 40)
     void shouldReportOrRefuseInOneLineARequestsJsonlHoweverDamaged(@ForAll("damage") final Damage damage)
         throws IOException
@@ -197,7 +226,7 @@ class ReaderFuzzProperties
     }
 
     /** Runs {@code args}, then checks: read (exit 0), or refused in one line naming a file in {@code dir} (exit 2). */
-    private static void check(final Path dir, final String... args)
+    private static Ran check(final Path dir, final String... args)
     {
         final Ran ran = ran(args);
         final String err = ran.err().strip();
@@ -209,6 +238,7 @@ class ReaderFuzzProperties
             assertTrue(err.startsWith("tokenclock: " + dir), "names the file: " + err);
             internal(err);
         }
+        return ran;
     }
 
     /** What a command line gave: its exit status and its output. */

@@ -30,6 +30,7 @@ import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.health.ProcessUsage;
 import io.tokenclock.health.SafepointCounters;
+import io.tokenclock.health.StampingSaturation;
 import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
@@ -196,7 +197,8 @@ final class ReportGoldenTest
             List.of("results/full/profile-cpu.html"), new ProcessUsage.CpuTimes(3_250_000_000L, 750_000_000L, true),
             byThread(), 268_435_456L, new ReadinessReport(200, 4_000, 2.5, 812.5, 64, 0.125, 15.5, 120.5, 2, "used"),
             180, 150,
-            new SafepointCounters.Reading(410, 95_500_000L, 3_250_000L), "SCHED_IDLE");
+            new SafepointCounters.Reading(410, 95_500_000L, 3_250_000L), "SCHED_IDLE",
+            new StampingSaturation.Result(30, 2, 0.93, "tokenclock-ksta", null));
         final Map<String, Object> rtt = new LinkedHashMap<>();
         rtt.put("probes", 20);
         rtt.put("min_ms", 0.21);
@@ -206,9 +208,11 @@ final class ReportGoldenTest
         final RunResult.Provenance provenance = new RunResult.Provenance("9f".repeat(32), "5a".repeat(32), 225, 2,
             "c1".repeat(32), "cl100k_base", "flushed: HTTP 200", rtt, "recvmsg epoll (FFM, SO_TIMESTAMPING)",
             new StampingReport("kernel", "kernel", 4_400, 3, null, 1_764_000_000_000_000_000L,
-                1_764_000_000_000_000_120L, 0, 12, 5, new StampingReport.ReceiveDelay(4_397, 21_000, 640_000, 1_900_000,
-                2_400_000), new StampingReport.SendDelay(218, 2, 0, 0, 9_000, 31_000, 48_000, 48_000),
-                new StampingReport.PacketTap("lo", null, 17, 1, 4_650, 4_410, 0)));
+                1_764_000_000_000_000_120L, 0, 12, 5, new StampingReport.Chunks(4_390, 3, 2, 220, 0),
+                new StampingReport.ReceiveDelay(4_397, 21_000, 640_000, 1_900_000, 2_400_000),
+                new StampingReport.SendDelay(218, 2, 0, 0, 9_000, 31_000, 48_000, 48_000),
+                new StampingReport.PacketTap("auto", "lo", "auto: a packet socket may be opened, and 127.0.0.1 " +
+                    "answers on lo", null, 17, 1, 4_650, 4_410, 0, 0, 65_536, -1)));
         return new RunResult(o, target(o, "full", true), counts,
             new RunResult.Window(1_000 * MS, 31_000 * MS, 44.5), distributions(200), health, provenance, groups,
             new RunResult.ColdStart("ok", null, 812.5, 21.25, 5_040.75, 230), tasks,
@@ -233,7 +237,7 @@ final class ReportGoldenTest
             List.of(), null, List.of(), new ProcessUsage.CpuTimes(20_000_000L, 0, false),
             ThreadCpu.ByGroup.unavailable("no /proc/self/task: per-thread CPU is read on Linux only", 20_000_000L),
             8_388_608L, ReadinessReport.NONE, 0, -1,
-            null, "normal");
+            null, "normal", null);
         final RunResult.Provenance provenance = new RunResult.Provenance("0b".repeat(32), null, 4, 0, null, null,
             "preserve: no flush", Map.of(), "nio", StampingReport.user(null));
         return new RunResult(o, target(o, "bare", false), counts, new RunResult.Window(5 * MS, 905 * MS, 1.25), none,

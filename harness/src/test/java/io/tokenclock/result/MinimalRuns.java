@@ -50,7 +50,7 @@ public final class MinimalRuns
         }
         final RunResult.ClientHealth health = new RunResult.ClientHealth(none.get(Metric.TTFT), 1_000_000, 0, 0, 0, 0,
             0, List.of(), null, List.of(), new ProcessUsage.CpuTimes(0, 0, false), null, 0, ReadinessReport.NONE, 0,
-            -1, null, "normal");
+            -1, null, "normal", null);
         final RunResult.Provenance provenance = new RunResult.Provenance("0b".repeat(32), null, ok, 0, null, null,
             "preserve: no flush", Map.of(), "nio", StampingReport.user(null));
         final RunResult.Target target = new RunResult.Target(Endpoint.parse(o.target().url(), o.target().api()),

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.tokenclock.api.Api;
 import io.tokenclock.accuracy.TruthScript;
 import io.tokenclock.accuracy.TruthServer;
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.SystemNanoClock;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.ErrorClass;
@@ -71,38 +71,13 @@ final class KernelPacketTapIT
         {
             final ClientSettings s = new ClientSettings(Endpoint.parse(server.baseUrl(), Api.CHAT),
                 SystemNanoClock.INSTANCE, new ChunkRecords(1 << 20), Map.of(), 2, 1, RequestLimits.DEFAULT, false,
-                TlsTrust.DEFAULT, Stamping.KERNEL, tap);
+                TlsTrust.DEFAULT, Stamping.KERNEL,
+                tap == null ? PacketTapChoice.OFF_CHOICE : PacketTapChoice.parse(tap));
             try (KernelStreamClient client = (KernelStreamClient)StreamClients.open(s, line -> {}))
             {
-                final RequestSlot slot = new RequestSlot(0);
-                slot.body = ("{\"model\":\"m\",\"stream\":true,\"max_tokens\":" + TOKENS + ",\"messages\":[{\"role\":" +
-                    "\"user\",\"content\":\"hi\"}]}").getBytes(StandardCharsets.UTF_8);
-                slot.bodyLength = slot.body.length;
-                client.submit(slot);
-                boolean stalled = false;
-                boolean ended = false;
-                for (int i = 0; i < 4_000 && !ended; i++)
-                {
-                    final boolean[] end = new boolean[1];
-                    s.records().ring().read((type, buffer, index, length) ->
-                    {
-                        if (type == ChunkRecords.MSG_END)
-                        {
-                            end[0] = true;
-                        }
-                        else
-                        {
-                            stamps.add(buffer.getLong(index + ChunkRecords.NS_OFFSET));
-                        }
-                    });
-                    ended = end[0];
-                    if (!stalled && stamps.size() >= 5)
-                    {
-                        stalled = true;
-                        client.loop(0).execute(() -> stall(stall));
-                    }
-                    Thread.sleep(2);
-                }
+                final RequestSlot slot = submit(client, TOKENS);
+                final boolean ended = collect(s.records(), stamps, 4_000,
+                    () -> client.loop(0).execute(() -> stall(stall)));
                 assertTrue(ended, "the request ended");
                 assertEquals(ErrorClass.NONE, slot.errorClass, slot.errorDetail);
                 stamping = client.stamping();
@@ -119,6 +94,51 @@ final class KernelPacketTapIT
         {
             Files.deleteIfExists(log);
         }
+    }
+
+    /** Sends one streamed request of {@code tokens} tokens. */
+    private static RequestSlot submit(final KernelStreamClient client, final int tokens)
+    {
+        final RequestSlot slot = new RequestSlot(0);
+        slot.body = ("{\"model\":\"m\",\"stream\":true,\"max_tokens\":" + tokens + ",\"messages\":[{\"role\":" +
+            "\"user\",\"content\":\"hi\"}]}").getBytes(StandardCharsets.UTF_8);
+        slot.bodyLength = slot.body.length;
+        client.submit(slot);
+        return slot;
+    }
+
+    /**
+     * Reads the chunk records' stamps into {@code stamps} until the request's end record, at most {@code polls} times
+     * 2 ms apart, and runs {@code atFifth} once, when the fifth chunk has come.
+     *
+     * @return whether the request ended.
+     */
+    private static boolean collect(final ChunkRecords records, final List<Long> stamps, final int polls,
+        final Runnable atFifth) throws InterruptedException
+    {
+        boolean started = false;
+        final boolean[] end = new boolean[1];
+        for (int i = 0; i < polls && !end[0]; i++)
+        {
+            records.ring().read((type, buffer, index, length) ->
+            {
+                if (type == ChunkRecords.MSG_END)
+                {
+                    end[0] = true;
+                }
+                else
+                {
+                    stamps.add(buffer.getLong(index + ChunkRecords.NS_OFFSET));
+                }
+            });
+            if (!started && stamps.size() >= 5)
+            {
+                started = true;
+                atFifth.run();
+            }
+            Thread.sleep(2);
+        }
+        return end[0];
     }
 
     private static void stall(final long[] startEnd)
@@ -200,5 +220,89 @@ final class KernelPacketTapIT
             }
         }
         return out;
+    }
+
+    @Test
+    void shouldKeepEveryChunkWhenTheTapsRingIsFullAndCountTheReadsThatKeptTheSocketsStamp() throws Exception
+    {
+        final int tokens = 1_500;
+        final List<Long> stamps = new ArrayList<>();
+        try (TruthServer server = TruthServer.start(TruthServer.Options.of(TruthScript.fixed(0, 1, tokens))
+            .withIoThreads(1)))
+        {
+            final ClientSettings s = new ClientSettings(Endpoint.parse(server.baseUrl(), Api.CHAT),
+                SystemNanoClock.INSTANCE, new ChunkRecords(1 << 22), Map.of(), 2, 1, RequestLimits.DEFAULT, false,
+                TlsTrust.DEFAULT, Stamping.KERNEL, PacketTapChoice.parse("lo"));
+            // a ring of 16 frames, which the chunks overflow while the test holds the tap (and so its reads)
+            final TapSelection.Probe smallRing = new TapSelection.Probe()
+            {
+                @Override
+                public String privilegeReason()
+                {
+                    return TapSelection.SYSTEM.privilegeReason();
+                }
+
+                @Override
+                public String interfaceOf(final java.net.InetAddress target) throws java.io.IOException
+                {
+                    return TapSelection.SYSTEM.interfaceOf(target);
+                }
+
+                @Override
+                public PacketTap open(final String iface, final java.net.InetAddress address, final int port,
+                    final int threads) throws java.io.IOException
+                {
+                    return PacketTap.open(iface, address, port, threads, 16);
+                }
+            };
+            final StampingReport stamping;
+            try (KernelStreamClient client = new KernelStreamClient(s, line -> {}, true, true,
+                io.tokenclock.transport.kernel.LinuxNet.TX_STAMP_FLAGS, smallRing))
+            {
+                final RequestSlot slot = submit(client, tokens);
+                final Thread holder = new Thread(() ->
+                {
+                    final PacketTap tap = client.tap();
+                    synchronized (tap)
+                    {
+                        // the loop waits on the tap's lock at its next read, and nothing reads the ring, until the
+                        // kernel has dropped some packets (its count is read under this lock; at most 10 s)
+                        final long deadlineNs = System.nanoTime() + 10_000_000_000L;
+                        while (tap.drops() < 20 && System.nanoTime() < deadlineNs)
+                        {
+                            sleep(20);
+                        }
+                    }
+                });
+                final boolean ended = collect(s.records(), stamps, 10_000, holder::start);
+                holder.join();
+                assertTrue(ended, "the request ended");
+                assertEquals(ErrorClass.NONE, slot.errorClass, slot.errorDetail);
+                stamping = client.stamping();
+            }
+            final StampingReport.PacketTap tap = stamping.packetTap();
+            assertEquals(tokens, stamps.size(), "no chunk lost: " + tap);
+            for (int i = 1; i < stamps.size(); i++)
+            {
+                assertTrue(stamps.get(i) >= stamps.get(i - 1), "stamps never go back: chunk " + i);
+            }
+            assertTrue(tap.drops() > 0, "the full ring dropped, and said so: " + tap);
+            assertTrue(tap.missed() > 0, "the reads of what it dropped kept the socket's stamp, counted: " + tap);
+            assertEquals(16, tap.ringFrames());
+            System.out.printf("a full ring: %d packets dropped, %d reads kept the socket's stamp, %d took the tap's%n",
+                tap.drops(), tap.missed(), tap.reads());
+        }
+    }
+
+    private static void sleep(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException e)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 }

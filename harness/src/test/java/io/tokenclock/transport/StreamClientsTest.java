@@ -77,7 +77,7 @@ final class StreamClientsTest
     {
         final ClientSettings user = new ClientSettings(Endpoint.parse("http://127.0.0.1:9/v1", Api.CHAT),
             SystemNanoClock.INSTANCE, new ChunkRecords(64 * 1024), Map.of(), 2, 1, RequestLimits.DEFAULT, false,
-            TlsTrust.DEFAULT, Stamping.USER, "lo");
+            TlsTrust.DEFAULT, Stamping.USER, PacketTapChoice.parse("lo"));
         final List<String> notes = new ArrayList<>();
         try (StreamClient client = StreamClients.open(user, notes::add))
         {
@@ -91,7 +91,7 @@ final class StreamClientsTest
             KernelStamps.unavailableReason());
         final ClientSettings kernel = new ClientSettings(user.endpoint(), SystemNanoClock.INSTANCE,
             new ChunkRecords(64 * 1024), Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT,
-            Stamping.KERNEL, "no-such-if0");
+            Stamping.KERNEL, PacketTapChoice.parse("no-such-if0"));
         notes.clear();
         try (StreamClient client = StreamClients.open(kernel, notes::add))
         {

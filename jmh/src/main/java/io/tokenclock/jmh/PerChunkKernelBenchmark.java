@@ -20,6 +20,7 @@ import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
 import io.tokenclock.transport.KernelReadPath;
+import io.tokenclock.transport.PacketTapChoice;
 
 /**
  * What does a streamed chunk cost on the kernel-stamped client, from the socket on?
@@ -69,7 +70,13 @@ public class PerChunkKernelBenchmark
     {
         final ChunkRecords records = new ChunkRecords(1 << 22);
         requests.open(new Collector(records, requests.pool(), new MetricRecorders(), null));
-        path = new KernelReadPath(records);
+        path = new KernelReadPath(records, packetTap());
+    }
+
+    /** @return the client's packet tap: {@code off} here ({@link PerChunkTapBenchmark} taps {@code lo}). */
+    protected PacketTapChoice packetTap()
+    {
+        return PacketTapChoice.OFF_CHOICE;
     }
 
     @TearDown(Level.Trial)
@@ -78,6 +85,16 @@ public class PerChunkKernelBenchmark
         final long[] reads = path.reads();
         requests.check(); // before the close, which cuts the answer in flight
         path.close();
+        check(reads);
+    }
+
+    /**
+     * Fails a trial that measured another path than its own.
+     *
+     * @param reads {@link KernelReadPath#reads()}: stamped, fallen back to a user stamp, backlog, tap, tap missed.
+     */
+    protected void check(final long[] reads)
+    {
         if (reads[0] == 0 || reads[1] != 0)
         {
             throw new IllegalStateException(reads[1] + " of " + reads[0] + " reads fell back to a user stamp");

@@ -40,6 +40,15 @@ public final class KernelReadPath implements AutoCloseable
     /** @param records where the chunk and end records go (the collector's ring). */
     public KernelReadPath(final ChunkRecords records) throws IOException
     {
+        this(records, PacketTapChoice.OFF_CHOICE);
+    }
+
+    /**
+     * @param packetTap the client's packet tap: {@code off}, or an interface, which must open (the tap's own reads
+     *                  and lookups are then in every read).
+     */
+    public KernelReadPath(final ChunkRecords records, final PacketTapChoice packetTap) throws IOException
+    {
         if (KernelStamps.unavailableReason() != null)
         {
             throw new IllegalStateException("kernel stamps: " + KernelStamps.unavailableReason());
@@ -48,8 +57,15 @@ public final class KernelReadPath implements AutoCloseable
         final int port = ((InetSocketAddress)listener.getLocalAddress()).getPort();
         final ClientSettings settings = new ClientSettings(
             Endpoint.parse("http://127.0.0.1:" + port + "/v1", Api.CHAT), SystemNanoClock.INSTANCE, records,
-            Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT, Stamping.KERNEL, null);
-        client = new KernelStreamClient(settings, note -> {}, true, false);
+            Map.of(), 2, 1, RequestLimits.DEFAULT, false, TlsTrust.DEFAULT, Stamping.KERNEL, packetTap);
+        final StringBuilder notes = new StringBuilder();
+        client = new KernelStreamClient(settings, notes::append, true, false);
+        if (packetTap.mode() != PacketTapChoice.Mode.OFF && client.tap() == null)
+        {
+            client.close();
+            listener.close();
+            throw new IllegalStateException("the packet tap did not open: " + notes);
+        }
         loop = client.loop(0);
     }
 
@@ -120,11 +136,14 @@ public final class KernelReadPath implements AutoCloseable
         return turns;
     }
 
-    /** @return reads the loop stamped, how many of them fell back to a user stamp, and how many were backlog reads. */
+    /**
+     * @return reads the loop stamped, how many of them fell back to a user stamp, how many were backlog reads, and how
+     * many took the packet tap's stamp and how many missed it.
+     */
     public long[] reads()
     {
         final KernelLoop.Counts c = loop.counts();
-        return new long[] {c.reads(), c.fallbackReads(), c.backlogReads()};
+        return new long[] {c.reads(), c.fallbackReads(), c.backlogReads(), c.tapReads(), c.tapMissed()};
     }
 
     @Override

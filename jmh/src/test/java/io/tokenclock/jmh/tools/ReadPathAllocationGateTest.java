@@ -15,11 +15,13 @@ import org.junit.jupiter.api.Test;
 
 import io.tokenclock.jmh.Bench;
 import io.tokenclock.transport.kernel.KernelStamps;
+import io.tokenclock.transport.kernel.PacketTap;
 
 /**
  * The read-path half of the allocation gate, in {@code ./tokenclock test}: the per-chunk path from the transport's
  * read on, for both transports ({@code PerChunkNettyBenchmark}: Netty's pipeline on an {@code EmbeddedChannel};
- * {@code PerChunkKernelBenchmark}: the kernel-stamped loop over a loopback socket), run through
+ * {@code PerChunkKernelBenchmark}: the kernel-stamped loop over a loopback socket; {@code PerChunkTapBenchmark}: the
+ * same with the packet tap, where {@code CAP_NET_RAW} allows), run through
  * {@link AllocationCheck}, which counts each one's steady-state heap bytes per chunk exactly and holds it to the
  * method's {@code @AllocationBound}. The bounds are below one object per chunk above what was measured, so a new
  * per-chunk allocation on either path fails here. {@code PerChunkAllocationTest} (harness) is the same gate from
@@ -83,5 +85,14 @@ class ReadPathAllocationGateTest
         assumeTrue(KernelStamps.unavailableReason() == null, "kernel stamps: " + KernelStamps.unavailableReason());
         final String report = check("PerChunkKernelBenchmark\\.perChunkFromSocket$");
         assertTrue(report.contains(".perChunkFromSocket "), report);
+    }
+
+    @Test
+    void shouldAllocateNothingPerChunkOnTheKernelReadPathWithThePacketTap() throws Exception
+    {
+        assumeTrue(KernelStamps.unavailableReason() == null, "kernel stamps: " + KernelStamps.unavailableReason());
+        assumeTrue(PacketTap.privilegeReason() == null, "the tap's read path: " + PacketTap.privilegeReason());
+        final String report = check("PerChunkTapBenchmark\\.perChunkFromSocket$");
+        assertTrue(report.contains("PerChunkTapBenchmark.perChunkFromSocket "), report);
     }
 }

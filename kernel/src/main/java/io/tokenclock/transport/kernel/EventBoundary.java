@@ -22,12 +22,21 @@ final class EventBoundary
      */
     static int firstEnd(final MemorySegment bytes, final int length)
     {
-        for (int i = 1; i < length; i++)
+        return firstEnd(bytes, 0, length);
+    }
+
+    /**
+     * @return the index just past the first blank line in {@code bytes[from, length)} (one that lies wholly there)
+     * and a CRLF right after it, or 0 when there is none.
+     */
+    static int firstEnd(final MemorySegment bytes, final int from, final int length)
+    {
+        for (int i = from + 1; i < length; i++)
         {
             if (bytes.get(ValueLayout.JAVA_BYTE, i) == '\n')
             {
                 final byte prev = bytes.get(ValueLayout.JAVA_BYTE, i - 1);
-                if (prev == '\n' || prev == '\r' && i >= 3 && bytes.get(ValueLayout.JAVA_BYTE, i - 2) == '\n' &&
+                if (prev == '\n' || prev == '\r' && i - 3 >= from && bytes.get(ValueLayout.JAVA_BYTE, i - 2) == '\n' &&
                     bytes.get(ValueLayout.JAVA_BYTE, i - 3) == '\r')
                 {
                     final boolean chunkEnd = i + 2 < length && bytes.get(ValueLayout.JAVA_BYTE, i + 1) == '\r' &&
@@ -37,5 +46,26 @@ final class EventBoundary
             }
         }
         return 0;
+    }
+
+    /**
+     * Cuts {@code bytes[0, length)} at every event's end ({@link #firstEnd}): each piece is one event, or the part of
+     * one that has come so far (the last piece, when the bytes end inside an event).
+     *
+     * @param ends where each piece's end goes (exclusive), in order; the last is {@code length} unless {@code
+     *             maxPieces} cut the run short.
+     * @return the pieces; at most {@code maxPieces}, and then the bytes after the last piece are not in any.
+     */
+    static int pieces(final MemorySegment bytes, final int length, final int[] ends, final int maxPieces)
+    {
+        int count = 0;
+        int from = 0;
+        while (from < length && count < maxPieces)
+        {
+            final int end = firstEnd(bytes, from, length);
+            ends[count++] = end > 0 ? end : length;
+            from = end > 0 ? end : length;
+        }
+        return count;
     }
 }

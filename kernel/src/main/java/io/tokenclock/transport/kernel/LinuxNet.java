@@ -81,6 +81,15 @@ public final class LinuxNet
     static final int SOL_PACKET = 263;
     static final int PACKET_STATISTICS = 6;
     static final int PACKET_IGNORE_OUTGOING = 23;
+    /** The packet tap's ring: {@code PACKET_VERSION} to {@code TPACKET_V2}, then {@code PACKET_RX_RING} and mmap. */
+    static final int PACKET_VERSION = 10;
+    static final int PACKET_RX_RING = 5;
+    static final int PACKET_TIMESTAMP = 17;
+    static final int TPACKET_V2 = 1;
+    static final int PROT_READ_WRITE = 3;
+    static final int MAP_SHARED = 1;
+    /** {@code MAP_FAILED}, {@code (void *)-1}. */
+    static final long MAP_FAILED = -1L;
     public static final int EPERM = 1;
     /** {@code struct mmsghdr} of x86-64: a msghdr and the received length, padded to 64 bytes. */
     public static final long MMSGHDR_BYTES = 64;
@@ -126,6 +135,14 @@ public final class LinuxNet
     private static final MethodHandle SCHED_SETSCHEDULER = handle("sched_setscheduler",
         FunctionDescriptor.of(I, I, I, A));
     private static final int SCHED_IDLE = 5;
+    private static final MethodHandle MMAP = handle("mmap", FunctionDescriptor.of(A, A, J, I, I, I, J));
+    private static final MethodHandle MUNMAP = handle("munmap", FunctionDescriptor.of(I, A, J));
+    private static final MethodHandle SCHED_SETAFFINITY = handle("sched_setaffinity",
+        FunctionDescriptor.of(I, I, J, A));
+    private static final MethodHandle SCHED_GETAFFINITY = handle("sched_getaffinity",
+        FunctionDescriptor.of(I, I, J, A));
+    /** A {@code cpu_set_t} of 1,024 CPUs, as glibc's. */
+    private static final int CPU_SET_BYTES = 128;
 
     private LinuxNet()
     {
@@ -352,6 +369,98 @@ public final class LinuxNet
         catch (final Throwable t)
         {
             throw failed("sched_setscheduler", t);
+        }
+    }
+
+    /**
+     * Maps {@code length} bytes of {@code fd} shared, read and write (a packet socket's ring).
+     *
+     * @return the mapping's address, or {@link #MAP_FAILED} with {@code errno} set.
+     */
+    static long mmapShared(final MemorySegment errno, final int fd, final long length)
+    {
+        try
+        {
+            final MemorySegment at = (MemorySegment)MMAP.invokeExact(errno, MemorySegment.NULL, length,
+                PROT_READ_WRITE, MAP_SHARED, fd, 0L);
+            return at.address();
+        }
+        catch (final Throwable t)
+        {
+            throw failed("mmap", t);
+        }
+    }
+
+    /** Unmaps what {@link #mmapShared} mapped at {@code address}. */
+    static int munmap(final long address, final long length)
+    {
+        try (Arena call = Arena.ofConfined())
+        {
+            return (int)MUNMAP.invokeExact(newErrno(call), MemorySegment.ofAddress(address), length);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("munmap", t);
+        }
+    }
+
+    /**
+     * @return the CPUs the calling thread may run on ({@code sched_getaffinity}), lowest first; empty when the call
+     * failed or is not there.
+     */
+    static int[] allowedCpus()
+    {
+        if (SCHED_GETAFFINITY == null)
+        {
+            return new int[0];
+        }
+        try (Arena call = Arena.ofConfined())
+        {
+            final MemorySegment set = call.allocate(CPU_SET_BYTES, 8);
+            set.fill((byte)0);
+            if ((int)SCHED_GETAFFINITY.invokeExact(newErrno(call), 0, (long)CPU_SET_BYTES, set) != 0)
+            {
+                return new int[0];
+            }
+            int count = 0;
+            final int[] cpus = new int[CPU_SET_BYTES * 8];
+            for (int cpu = 0; cpu < cpus.length; cpu++)
+            {
+                if ((set.get(ValueLayout.JAVA_BYTE, cpu >>> 3) & 1 << (cpu & 7)) != 0)
+                {
+                    cpus[count++] = cpu;
+                }
+            }
+            return java.util.Arrays.copyOf(cpus, count);
+        }
+        catch (final Throwable t)
+        {
+            throw failed("sched_getaffinity", t);
+        }
+    }
+
+    /**
+     * Pins the calling thread to {@code cpu} ({@code sched_setaffinity} of thread 0, the caller; any thread may do
+     * this to itself within its process's set).
+     *
+     * @return whether the kernel took it.
+     */
+    public static boolean pinCurrentThread(final int cpu)
+    {
+        if (SCHED_SETAFFINITY == null || cpu < 0 || cpu >= CPU_SET_BYTES * 8)
+        {
+            return false;
+        }
+        try (Arena call = Arena.ofConfined())
+        {
+            final MemorySegment set = call.allocate(CPU_SET_BYTES, 8);
+            set.fill((byte)0);
+            set.set(ValueLayout.JAVA_BYTE, cpu >>> 3, (byte)(1 << (cpu & 7)));
+            return (int)SCHED_SETAFFINITY.invokeExact(newErrno(call), 0, (long)CPU_SET_BYTES, set) == 0;
+        }
+        catch (final Throwable t)
+        {
+            throw failed("sched_setaffinity", t);
         }
     }
 

@@ -3,6 +3,8 @@ package io.tokenclock.transport.kernel;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.net.InetAddress;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -11,94 +13,133 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * <b>Why.</b> While the stamping thread stalls, queued segments are merged in the TCP receive queue and keep only the
  * newest stamp (docs/ACCURACY.md, "What a stall costs the stamps"). An {@code AF_PACKET} socket on the interface
- * gets its own copy of each segment, stamped by the kernel as it arrives ({@code SO_TIMESTAMPING}, the same software
- * receive stamp and clock as the TCP socket's), and the copy waits in the tap's own queue with that stamp, however
- * late anyone reads it. {@link TapFlows} then maps each stamp to the bytes of the connection it carried, so a read
- * cut at an event's end gets the arrival of the segment that held its last byte.
+ * gets its own copy of each segment's headers, stamped by the kernel as it arrives (the software receive stamp, the
+ * same clock as the TCP socket's), and the copy waits in the tap's ring with that stamp, however late anyone reads
+ * it. {@link TapFlows} then maps each stamp to the bytes of the connection it carried, so a read cut at an event's
+ * end gets the arrival of the segment that held its last byte.
  * <p>
- * <b>What it sees.</b> A classic BPF filter keeps only IPv4/IPv6 TCP segments (not fragments) from the server's port
- * that the host receives ({@code PACKET_HOST}: on loopback each segment passes twice, out and in; the incoming copy
- * is the arrival), and only their first 128 bytes (the headers). Bound to one interface with {@code ETH_P_ALL}. On a
- * real NIC the tap sees packets after GRO, so segments the NIC or GRO merged share one stamp, as they do on the TCP
- * socket.
+ * <b>What it sees.</b> A classic BPF filter ({@link TapFilter}) keeps only TCP segments (not fragments) from the
+ * server's address and port that the host receives ({@code PACKET_HOST}), and only their first 128 bytes (the
+ * headers); {@code PACKET_IGNORE_OUTGOING} keeps the send path from even offering it the host's own packets. Bound
+ * to one interface with {@code ETH_P_ALL}. On a real NIC the tap sees packets after GRO, so segments the NIC or GRO
+ * merged share one stamp, as they do on the TCP socket.
  * <p>
- * <b>Cost.</b> Needs {@code CAP_NET_RAW}. A reader that asks for a stamp not yet drained drains the queue at once
- * ({@code recvmmsg}, in batches); one thread ({@code tokenclock-tap}, in the idle scheduling class, so that it never
- * delays the stamping thread) also drains it every 10 ms, so that it cannot fill while nothing reads. The
- * stamps do not depend on when the drain runs, only the queue's size does: it is forced to 8 MiB, and the kernel's
- * drop count is recorded ({@link #drops()}). The probe behind it (results/kernel-stamps/tap-probe-2026-12-02/)
- * measured 2.5-5 µs of CPU per packet.
+ * <b>The ring.</b> The kernel copies each kept packet's headers and stamp straight into a memory-mapped ring
+ * ({@code PACKET_RX_RING}, {@code TPACKET_V2}: 65,536 frames of 256 bytes, 16 MiB), and the tap reads the frames from
+ * memory: no system call per packet, no socket buffer per packet. Why {@code TPACKET_V2} and not {@code V3}: a
+ * {@code V3} ring hands frames over a block at a time, when the block fills or its timer (1 ms at the least)
+ * retires it, so a read that asks for the stamp of a segment that has just arrived would find it still in the
+ * kernel's block and wait or go without; {@code V2} hands each frame over as it is written (libpcap's immediate mode
+ * uses {@code V2} for the same reason). The frames are consumed in order under the tap's lock: by a reader that asks
+ * for a stamp not yet read ({@link #stampOf}), and by the tap's thread ({@code tokenclock-tap}), so that the ring
+ * cannot fill while nothing reads. A full ring makes the kernel drop the packet ({@link #drops()}); its bytes then have
+ * no tap stamp ({@link TapFlows#LOST}) and the read keeps the socket's own.
+ * <p>
+ * <b>The thread.</b> On its own core when the process may run on more CPUs than the client has stamping threads (it
+ * is then pinned to the last such CPU and drains every millisecond), else beside them, draining every 10 ms. Always at
+ * normal priority: a reader waits on the lock while the thread drains, and a thread in the idle scheduling class
+ * preempted with the lock held would keep the reader waiting as long as anything else wanted the core.
  * <p>
  * Thread-safe: every call takes the tap's lock.
  */
 public final class PacketTap implements AutoCloseable
 {
     /** Bytes captured per packet: IPv6 (40) and the longest TCP header (60) fit. */
-    static final int SNAP_BYTES = 128;
-    /** The tap's receive queue, forced past {@code rmem_max}: a 50 ms stall of the drain at 100 connections fits. */
-    static final int QUEUE_BYTES = 8 << 20;
-    private static final int BATCH = 64;
-    private static final int CONTROL_BYTES = 128;
-    private static final int MAX_BATCHES_PER_DRAIN = 64;
+    static final int SNAP_BYTES = TapFilter.SNAP_BYTES;
     /**
-     * How often the drain thread empties the queue. Why not at each packet: the stamps do not need it (each was taken
-     * as its packet arrived), and every wake-up of a thread on the client's core is CPU the run pays for; readers that
-     * need a stamp sooner drain at once. 10 ms is at most 100 wake-ups a second, and holds 2,000 packets at 200,000 a
-     * second, well inside {@link #QUEUE_BYTES}.
+     * One ring frame: the {@code tpacket2_hdr} and {@code sockaddr_ll} (64 bytes aligned), 16 reserved, then the
+     * network header at 80; 208 bytes used of 256.
      */
+    static final int FRAME_BYTES = 256;
+    /** One block of the ring (frames never cross a block): 256 frames. */
+    static final int BLOCK_BYTES = 64 << 10;
+    /** The smallest ring: one page. */
+    static final int SMALLEST_RING_FRAMES = 4096 / 256;
+    /** The ring's frames: 16 MiB, 650 ms of 100,000 packets a second while nothing reads. */
+    static final int RING_FRAMES = 65_536;
+    /** How often the thread drains the ring when it shares its core with the stamping threads. */
     static final long DRAIN_EVERY_NS = 10_000_000;
+    /** How often it drains on a core of its own. */
+    static final long OWN_CORE_DRAIN_EVERY_NS = 1_000_000;
+    private static final int TP_STATUS_USER = 1;
+    private static final int TP_STATUS_KERNEL = 0;
+    private static final int TP_STATUS_TS_SOFTWARE = 1 << 29;
+    private static final long FRAME_SNAPLEN = 8;
+    private static final long FRAME_NET = 14;
+    private static final long FRAME_SEC = 16;
+    private static final long FRAME_NSEC = 20;
     private static final int SOCKADDR_LL_BYTES = 20;
+    private static final VarHandle STATUS = ValueLayout.JAVA_INT.varHandle();
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment errno = LinuxNet.newErrno(arena);
     private final MemorySegment scratch = arena.allocate(16, 8);
-    private final MemorySegment messages = arena.allocate(LinuxNet.MMSGHDR_BYTES * BATCH, 8);
-    private final MemorySegment buffers = arena.allocate((long)SNAP_BYTES * BATCH, 8);
-    private final MemorySegment controls = arena.allocate((long)CONTROL_BYTES * BATCH, 8);
     private final TapFlows flows = new TapFlows();
     private final String interfaceName;
-    /** Each message's header, control buffer and packet buffer, sliced once: a reader's drain allocates nothing. */
-    private final MemorySegment[] messageAt = new MemorySegment[BATCH];
-    private final MemorySegment[] controlAt = new MemorySegment[BATCH];
-    private final MemorySegment[] bufferAt = new MemorySegment[BATCH];
     private final int fd;
+    private final MemorySegment ring;
+    private final long ringAddress;
+    private final int frames;
+    /** A CPU no stamping thread needs, for the tap's thread; -1 when there is none. */
+    private final int freeCpu;
     private final Thread drainer;
     private volatile boolean closed;
-    private volatile boolean idleClass;
+    private volatile int ownCpu = -1;
+    /** The next frame to read. */
+    private int next;
     private long packets;
+    private long stampedAtCapture;
     private long drops;
 
-    private PacketTap(final String interfaceName, final int fd)
+    private PacketTap(final String interfaceName, final int fd, final long ringAddress, final int frames,
+        final int freeCpu)
     {
         this.interfaceName = interfaceName;
         this.fd = fd;
-        final MemorySegment iovs = arena.allocate(16L * BATCH, 8);
-        for (int i = 0; i < BATCH; i++)
-        {
-            messageAt[i] = messages.asSlice(LinuxNet.MMSGHDR_BYTES * i, LinuxNet.MMSGHDR_BYTES);
-            controlAt[i] = controls.asSlice((long)CONTROL_BYTES * i, CONTROL_BYTES);
-            bufferAt[i] = buffers.asSlice((long)SNAP_BYTES * i, SNAP_BYTES);
-            final MemorySegment iov = iovs.asSlice(16L * i, 16);
-            iov.set(ValueLayout.ADDRESS, 0, bufferAt[i]);
-            iov.set(ValueLayout.JAVA_LONG, 8, SNAP_BYTES);
-            final MemorySegment m = messageAt[i];
-            m.fill((byte)0);
-            m.set(ValueLayout.ADDRESS, LinuxNet.MSG_IOV, iov);
-            m.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_IOVLEN, 1L);
-            m.set(ValueLayout.ADDRESS, LinuxNet.MSG_CONTROL, controlAt[i]);
-            m.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN, CONTROL_BYTES);
-        }
+        this.ringAddress = ringAddress;
+        this.frames = frames;
+        this.freeCpu = freeCpu;
+        this.ring = mapped(ringAddress, (long)frames * FRAME_BYTES, arena);
         drainer = new Thread(this::drainLoop, "tokenclock-tap");
         drainer.setDaemon(true);
     }
 
+    // The ring is memory the kernel mapped for this socket: a segment of its size, in the tap's arena, is the one way
+    // FFM reads it; it is unmapped in close(), after the arena that bounds every access is closed.
+    @SuppressWarnings("restricted")
+    private static MemorySegment mapped(final long address, final long bytes, final Arena arena)
+    {
+        return MemorySegment.ofAddress(address).reinterpret(bytes, arena, null);
+    }
+
+    /** Opens a tap on {@code interfaceName} for the segments sent from {@code serverPort}, from any address. */
+    public static PacketTap open(final String interfaceName, final int serverPort) throws java.io.IOException
+    {
+        return open(interfaceName, null, serverPort, Integer.MAX_VALUE);
+    }
+
     /**
-     * Opens a tap on {@code interfaceName} for the segments sent from {@code serverPort}, and starts its drain.
+     * Opens a tap on {@code interfaceName} for the segments {@code server}:{@code serverPort} sends, and starts its
+     * thread.
      *
+     * @param server          the server's address, or null for any.
+     * @param stampingThreads the client's stamping threads: the tap's thread takes a core of its own only when the
+     *                        process may run on more CPUs than these.
      * @throws java.io.IOException with one line saying what failed: no such interface, no {@code CAP_NET_RAW}, or
      *                             an option the kernel refused.
      */
-    public static PacketTap open(final String interfaceName, final int serverPort) throws java.io.IOException
+    public static PacketTap open(final String interfaceName, final InetAddress server, final int serverPort,
+        final int stampingThreads) throws java.io.IOException
+    {
+        return open(interfaceName, server, serverPort, stampingThreads, RING_FRAMES);
+    }
+
+    /**
+     * As {@link #open(String, InetAddress, int, int)}, with a ring of {@code ringFrames}: a multiple of 256, or for a
+     * test's small ring, which fills on purpose, of 16 up to 256 (one block of a page or more).
+     */
+    public static PacketTap open(final String interfaceName, final InetAddress server, final int serverPort,
+        final int stampingThreads, final int ringFrames) throws java.io.IOException
     {
         if (!LinuxNet.available())
         {
@@ -112,118 +153,129 @@ public final class PacketTap implements AutoCloseable
         try (Arena call = Arena.ofConfined())
         {
             final MemorySegment err = LinuxNet.newErrno(call);
-            final MemorySegment one = call.allocate(4, 4);
-            final int fd = LinuxNet.packetSocket(err);
-            if (fd < 0)
+            final int fd = openSocket(err);
+            final String failed = configure(call, err, fd, server, serverPort, ringFrames);
+            final long address = failed == null ? LinuxNet.mmapShared(err, fd, (long)ringFrames * FRAME_BYTES) :
+                LinuxNet.MAP_FAILED;
+            final String bindFailed = address == LinuxNet.MAP_FAILED ? null : bind(call, err, fd, index);
+            if (failed != null || address == LinuxNet.MAP_FAILED || bindFailed != null)
             {
-                final int e = LinuxNet.errno(err);
-                throw new java.io.IOException(e == LinuxNet.EPERM ? "a packet tap needs CAP_NET_RAW (run as root, " +
-                    "or setcap cap_net_raw+ep on the java binary)" : "socket(AF_PACKET) failed, errno " + e);
-            }
-            final String failed = configure(call, err, fd, one, serverPort, index);
-            if (failed != null)
-            {
+                final String why = failed != null ? failed : bindFailed != null ? bindFailed :
+                    "mmap of the ring failed, errno " + LinuxNet.errno(err);
+                if (address != LinuxNet.MAP_FAILED)
+                {
+                    LinuxNet.munmap(address, (long)ringFrames * FRAME_BYTES);
+                }
                 LinuxNet.close(err, fd);
-                throw new java.io.IOException("packet tap on " + interfaceName + ": " + failed);
+                throw new java.io.IOException("packet tap on " + interfaceName + ": " + why);
             }
-            final PacketTap tap = new PacketTap(interfaceName, fd);
+            final PacketTap tap = new PacketTap(interfaceName, fd, address, ringFrames, freeCpu(stampingThreads));
             tap.drainer.start();
             return tap;
         }
     }
 
-    private static String configure(final Arena call, final MemorySegment err, final int fd, final MemorySegment one,
-        final int serverPort, final int index)
+    /** @return a packet socket, or an exception that says why there is none (most often: no CAP_NET_RAW). */
+    private static int openSocket(final MemorySegment err) throws java.io.IOException
     {
+        final int fd = LinuxNet.packetSocket(err);
+        if (fd < 0)
+        {
+            final int e = LinuxNet.errno(err);
+            throw new java.io.IOException(e == LinuxNet.EPERM ? NO_CAP_NET_RAW : "socket(AF_PACKET) failed, errno " +
+                e);
+        }
+        return fd;
+    }
+
+    /** What a process without the capability is told. */
+    static final String NO_CAP_NET_RAW = "a packet tap needs CAP_NET_RAW (run as root, or setcap cap_net_raw+ep on " +
+        "the java binary)";
+
+    /**
+     * @return why this process cannot open a packet socket (no {@code CAP_NET_RAW}: probed, by opening one and
+     * closing it at once, not guessed from the user id), or null when it can.
+     */
+    public static String privilegeReason()
+    {
+        if (!LinuxNet.available())
+        {
+            return "a packet tap needs Linux x86-64";
+        }
+        try (Arena call = Arena.ofConfined())
+        {
+            final MemorySegment err = LinuxNet.newErrno(call);
+            LinuxNet.close(err, openSocket(err));
+            return null;
+        }
+        catch (final java.io.IOException e)
+        {
+            return e.getMessage();
+        }
+    }
+
+    /** @return the last CPU of the process's set when it has more than {@code stampingThreads}, else -1. */
+    private static int freeCpu(final int stampingThreads)
+    {
+        final int[] cpus = LinuxNet.allowedCpus();
+        return cpus.length > stampingThreads ? cpus[cpus.length - 1] : -1;
+    }
+
+    private static String configure(final Arena call, final MemorySegment err, final int fd,
+        final InetAddress server, final int serverPort, final int ringFrames)
+    {
+        final MemorySegment one = call.allocate(4, 4);
         if (LinuxNet.enableRxTimestamps(err, fd, one) != 0)
         {
             return "SO_TIMESTAMPING refused, errno " + LinuxNet.errno(err);
         }
-        one.set(ValueLayout.JAVA_INT, 0, QUEUE_BYTES);
-        if (LinuxNet.setOption(err, fd, LinuxNet.SOL_SOCKET, LinuxNet.SO_RCVBUFFORCE, one) != 0 &&
-            LinuxNet.setOption(err, fd, LinuxNet.SOL_SOCKET, LinuxNet.SO_RCVBUF, one) != 0)
-        {
-            return "SO_RCVBUF refused, errno " + LinuxNet.errno(err);
-        }
         if (LinuxNet.setOption(err, fd, LinuxNet.SOL_SOCKET, LinuxNet.SO_ATTACH_FILTER,
-            filterProgram(call, serverPort)) != 0)
+            TapFilter.program(call, server, serverPort)) != 0)
         {
             return "SO_ATTACH_FILTER refused, errno " + LinuxNet.errno(err);
         }
         // Outgoing packets are no use to the tap, and each would cost a clone on the send path (dev_queue_xmit_nit)
         // before the filter dropped it. Since Linux 4.20; an older kernel refuses, and the filter drops them anyway.
-        one.set(ValueLayout.JAVA_INT, 0, 1);
-        LinuxNet.setOption(err, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_IGNORE_OUTGOING, one);
+        LinuxNet.setIntOption(err, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_IGNORE_OUTGOING, 1, one);
+        if (LinuxNet.setIntOption(err, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_VERSION, LinuxNet.TPACKET_V2,
+            one) != 0)
+        {
+            return "PACKET_VERSION TPACKET_V2 refused, errno " + LinuxNet.errno(err);
+        }
+        // The ring's frames carry the same software receive stamp as the TCP socket's reads (skb->tstamp).
+        LinuxNet.setIntOption(err, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_TIMESTAMP,
+            LinuxNet.SOF_TIMESTAMPING_SOFTWARE, one);
+        final MemorySegment request = call.allocate(16, 4);
+        final int blockBytes = Math.min(BLOCK_BYTES, ringFrames * FRAME_BYTES);
+        request.set(ValueLayout.JAVA_INT, 0, blockBytes);
+        request.set(ValueLayout.JAVA_INT, 4, ringFrames / (blockBytes / FRAME_BYTES));
+        request.set(ValueLayout.JAVA_INT, 8, FRAME_BYTES);
+        request.set(ValueLayout.JAVA_INT, 12, ringFrames);
+        if (LinuxNet.setOption(err, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_RX_RING, request) != 0)
+        {
+            return "PACKET_RX_RING of " + ringFrames + " frames refused, errno " + LinuxNet.errno(err);
+        }
+        return null;
+    }
+
+    private static String bind(final Arena call, final MemorySegment err, final int fd, final int index)
+    {
         final MemorySegment ll = call.allocate(SOCKADDR_LL_BYTES, 4);
         ll.fill((byte)0);
         ll.set(ValueLayout.JAVA_SHORT, 0, (short)LinuxNet.AF_PACKET);
         ll.set(ValueLayout.JAVA_BYTE, 2, (byte)(LinuxNet.ETH_P_ALL >>> 8));
         ll.set(ValueLayout.JAVA_BYTE, 3, (byte)LinuxNet.ETH_P_ALL);
         ll.set(ValueLayout.JAVA_INT, 4, index);
-        if (LinuxNet.bind(err, fd, ll) != 0)
-        {
-            return "bind failed, errno " + LinuxNet.errno(err);
-        }
-        return null;
-    }
-
-    /**
-     * The filter, a {@code struct sock_fprog} pointing at 18 {@code struct sock_filter} (u16 code, u8 jt, u8 jf, u32
-     * k). With {@code SOCK_DGRAM} offset 0 is the network header; ancillary loads read the ethertype and packet type.
-     */
-    static MemorySegment filterProgram(final Arena arena, final int serverPort)
-    {
-        final int ldhAbs = 0x28;
-        final int ldbAbs = 0x30;
-        final int ldwAbs = 0x20;
-        final int jeq = 0x15;
-        final int jset = 0x45;
-        final int ja = 0x05;
-        final int ret = 0x06;
-        final int adProtocol = 0xfffff000;
-        final int adPacketType = 0xfffff004;
-        final int[][] program = {
-            {ldhAbs, 0, 0, adProtocol},       // 0: ethertype
-            {jeq, 0, 7, 0x0800},              // 1: IPv4, else 9
-            {ldbAbs, 0, 0, 9},                // 2: protocol
-            {jeq, 0, 13, 6},                  // 3: TCP, else drop
-            {ldhAbs, 0, 0, 6},                // 4: flags and fragment offset
-            {jset, 11, 0, 0x1fff},            // 5: a fragment: drop
-            {0xb1, 0, 0, 0},                  // 6: x = IPv4 header length
-            {0x48, 0, 0, 0},                  // 7: TCP source port
-            {ja, 0, 0, 4},                    // 8: to 13
-            {jeq, 0, 7, 0x86dd},              // 9: IPv6, else drop
-            {ldbAbs, 0, 0, 6},                // 10: next header
-            {jeq, 0, 5, 6},                   // 11: TCP, else drop
-            {ldhAbs, 0, 0, 40},               // 12: TCP source port
-            {jeq, 0, 3, serverPort & 0xffff}, // 13: the server's, else drop
-            {ldwAbs, 0, 0, adPacketType},     // 14: packet type
-            {jeq, 0, 1, 0},                   // 15: PACKET_HOST, else drop
-            {ret, 0, 0, SNAP_BYTES},          // 16: keep the headers
-            {ret, 0, 0, 0},                   // 17: drop
-        };
-        final MemorySegment code = arena.allocate(8L * program.length, 8);
-        for (int i = 0; i < program.length; i++)
-        {
-            code.set(ValueLayout.JAVA_SHORT, 8L * i, (short)program[i][0]);
-            code.set(ValueLayout.JAVA_BYTE, 8L * i + 2, (byte)program[i][1]);
-            code.set(ValueLayout.JAVA_BYTE, 8L * i + 3, (byte)program[i][2]);
-            code.set(ValueLayout.JAVA_INT, 8L * i + 4, program[i][3]);
-        }
-        final MemorySegment fprog = arena.allocate(16, 8);
-        fprog.fill((byte)0);
-        fprog.set(ValueLayout.JAVA_SHORT, 0, (short)program.length);
-        fprog.set(ValueLayout.ADDRESS, 8, code);
-        return fprog;
+        return LinuxNet.bind(err, fd, ll) == 0 ? null : "bind failed, errno " + LinuxNet.errno(err);
     }
 
     /**
      * @return why a tap cannot be opened on {@code interfaceName} here (not Linux x86-64, no such interface, no
-     * {@code CAP_NET_RAW}), or null when it can: opens one and closes it.
+     * {@code CAP_NET_RAW}), or null when it can: opens one (with a small ring) and closes it.
      */
     public static String unavailableReason(final String interfaceName)
     {
-        try (PacketTap tap = open(interfaceName, 1))
+        try (PacketTap tap = open(interfaceName, null, 1, Integer.MAX_VALUE, SMALLEST_RING_FRAMES))
         {
             return tap.fd < 0 ? "no tap" : null;
         }
@@ -237,6 +289,18 @@ public final class PacketTap implements AutoCloseable
     public String interfaceName()
     {
         return interfaceName;
+    }
+
+    /** @return the ring's frames: the packets it holds while nothing reads. */
+    public int ringFrames()
+    {
+        return frames;
+    }
+
+    /** @return the CPU the tap's thread is pinned to, or -1 when it shares the stamping threads' cores. */
+    public int ownCpu()
+    {
+        return ownCpu;
     }
 
     /** Follows the connection whose local port is {@code port}; call before it connects, so its SYN-ACK is seen. */
@@ -253,9 +317,9 @@ public final class PacketTap implements AutoCloseable
 
     /**
      * @return the arrival stamp ({@code CLOCK_REALTIME} ns) of the segment that carried byte {@code endOffset - 1}
-     * of the connection on {@code port}, draining the tap first if it has not read that far (or not yet the
-     * connection's SYN-ACK); or a negative {@link TapFlows} code: {@link TapFlows#LOST} when even the drain did not
-     * bring it.
+     * of the connection on {@code port}, reading the ring first if the tap has not read that far (or not yet the
+     * connection's SYN-ACK); or a negative {@link TapFlows} code: {@link TapFlows#LOST} when even the ring did not
+     * have it.
      */
     public synchronized long stampOf(final int port, final long endOffset)
     {
@@ -269,69 +333,81 @@ public final class PacketTap implements AutoCloseable
         return again == TapFlows.PENDING ? TapFlows.LOST : again;
     }
 
-    /** Reads what the tap has queued. @return the packets read. */
+    /** Reads what the ring holds. @return the packets read. */
     public synchronized int drain()
     {
         return drainLocked();
     }
 
+    /**
+     * Reads the frames the kernel has handed over, in order, each once: its stamp and headers into {@link TapFlows},
+     * then the frame back to the kernel. At most one lap of the ring, so that a reader's wait is bounded.
+     */
     private int drainLocked()
     {
         if (closed)
         {
             return 0;
         }
+        final MemorySegment r = ring;
+        final int n = frames;
+        int at = next;
         int read = 0;
-        for (int batch = 0; batch < MAX_BATCHES_PER_DRAIN; batch++)
+        while (read < n)
         {
-            final int n = LinuxNet.recvmmsg(errno, fd, messages, BATCH);
-            if (n <= 0)
+            final long base = (long)at * FRAME_BYTES;
+            final int status = (int)STATUS.getAcquire(r, base);
+            if ((status & TP_STATUS_USER) == 0)
             {
                 break;
             }
-            for (int i = 0; i < n; i++)
+            // Every frame has the kernel's stamp: the packet's own software stamp (TP_STATUS_TS_SOFTWARE), or, where
+            // the packet carried a departure time instead (TCP over loopback), CLOCK_REALTIME read as it was captured.
+            final long stampNs = Integer.toUnsignedLong(r.get(ValueLayout.JAVA_INT, base + FRAME_SEC)) *
+                1_000_000_000L + Integer.toUnsignedLong(r.get(ValueLayout.JAVA_INT, base + FRAME_NSEC));
+            if ((status & TP_STATUS_TS_SOFTWARE) == 0)
             {
-                final MemorySegment m = messageAt[i];
-                final long stamp = ControlMessages.softwareStampNs(controlAt[i], m.get(ValueLayout.JAVA_LONG,
-                    LinuxNet.MSG_CONTROLLEN), m.get(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS));
-                final int length = Math.min(SNAP_BYTES, m.get(ValueLayout.JAVA_INT, LinuxNet.MMSG_LEN));
-                flows.accept(bufferAt[i], length, stamp);
-                // the kernel wrote these two back; only the messages it filled need them again
-                m.set(ValueLayout.JAVA_LONG, LinuxNet.MSG_CONTROLLEN, CONTROL_BYTES);
-                m.set(ValueLayout.JAVA_INT, LinuxNet.MSG_FLAGS, 0);
+                stampedAtCapture++;
             }
-            read += n;
-            packets += n;
-            if (n < BATCH)
-            {
-                break;
-            }
+            final int net = Short.toUnsignedInt(r.get(ValueLayout.JAVA_SHORT, base + FRAME_NET));
+            final int snap = Math.min(r.get(ValueLayout.JAVA_INT, base + FRAME_SNAPLEN), FRAME_BYTES - net);
+            flows.accept(r, base + net, snap, stampNs);
+            STATUS.setRelease(r, base, TP_STATUS_KERNEL);
+            at = at + 1 == n ? 0 : at + 1;
+            read++;
         }
+        next = at;
+        packets += read;
         return read;
     }
 
     private void drainLoop()
     {
-        // The stamps are the kernel's, taken as each packet arrived: a late drain costs queue space, never accuracy.
-        // So the drain yields the core to the stamping thread (and readers drain at once when they need a stamp).
-        idleClass = LinuxNet.lowerCurrentThreadToIdle();
+        // The stamps are the kernel's, taken as each packet arrived: a late drain costs ring space, never accuracy.
+        final boolean pinned = freeCpu >= 0 && LinuxNet.pinCurrentThread(freeCpu);
+        ownCpu = pinned ? freeCpu : -1;
+        final long everyNs = pinned ? OWN_CORE_DRAIN_EVERY_NS : DRAIN_EVERY_NS;
         while (!closed)
         {
             drain();
-            LockSupport.parkNanos(DRAIN_EVERY_NS);
+            LockSupport.parkNanos(everyNs);
         }
     }
 
-    /** @return whether the drain thread runs in the idle scheduling class ({@code SCHED_IDLE}). */
-    public boolean idleClass()
-    {
-        return idleClass;
-    }
-
-    /** @return packets read from the tap. */
+    /** @return packets read from the ring. */
     public synchronized long packets()
     {
         return packets;
+    }
+
+    /**
+     * @return packets whose stamp the kernel read as it captured them, rather than the packet's own software stamp:
+     * those that carried a departure time instead (on loopback, TCP's; the socket-queue tap read the same clock at
+     * the same point, in {@code skb_clear_delivery_time}).
+     */
+    public synchronized long stampedAtCapture()
+    {
+        return stampedAtCapture;
     }
 
     /** @return segments stamped into a followed connection. */
@@ -340,7 +416,7 @@ public final class PacketTap implements AutoCloseable
         return flows.segments();
     }
 
-    /** @return packets the kernel dropped because the tap's queue was full (each a segment with no stamp). */
+    /** @return packets the kernel dropped because the ring was full (each a segment with no stamp). */
     public synchronized long drops()
     {
         if (!closed && LinuxNet.getOption(errno, fd, LinuxNet.SOL_PACKET, LinuxNet.PACKET_STATISTICS,
@@ -374,8 +450,9 @@ public final class PacketTap implements AutoCloseable
         }
         synchronized (this)
         {
-            LinuxNet.close(errno, fd);
             arena.close();
+            LinuxNet.munmap(ringAddress, (long)frames * FRAME_BYTES);
+            LinuxNet.close(LinuxNet.newErrno(Arena.ofAuto()), fd);
         }
     }
 }

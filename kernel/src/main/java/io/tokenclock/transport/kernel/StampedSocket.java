@@ -250,6 +250,110 @@ public final class StampedSocket implements AutoCloseable
     }
 
     /**
+     * Reads every event queued, each with its own kernel stamp, in two system calls: one peek ({@code MSG_PEEK})
+     * shows what is queued and where each event ends ({@link EventBoundary#pieces}); one {@code recvmmsg} then takes
+     * each event in a message of its own, exactly its length, so that each gets the stamp of the last segment that
+     * held it, as a read per event would (a single event, the usual case, is one plain {@code recvmsg}). A last piece
+     * that ends inside an event is read too (the event completes in a later read, whose stamp it then takes). At most
+     * {@link ReadBatch#MAX_MESSAGES} pieces per call; the rest stays queued ({@link ReadBatch#moreQueued()}).
+     *
+     * @param batch where the pieces' ends and stamps go; the bytes are in {@link #data()}.
+     * @return the pieces read (at least 1); 0 at the end of the stream; -1 when nothing is queued; -2 on another
+     * error ({@link #lastErrno()}).
+     */
+    public int readEvents(final ReadBatch batch)
+    {
+        final long peeked = recv(READ_BYTES, LinuxNet.MSG_PEEK | LinuxNet.MSG_DONTWAIT);
+        if (peeked <= 0)
+        {
+            return result(peeked);
+        }
+        final int[] ends = batch.ends;
+        final int pieces = EventBoundary.pieces(data, (int)peeked, ends, ReadBatch.MAX_MESSAGES);
+        batch.moreQueued = ends[pieces - 1] < peeked || peeked == READ_BYTES;
+        if (pieces == 1)
+        {
+            final int n = result(recv(ends[0], LinuxNet.MSG_DONTWAIT));
+            batch.pieces = n > 0 ? 1 : 0;
+            ends[0] = Math.max(n, 0);
+            batch.stamps[0] = lastStampNs;
+            lastReadWasBacklog = batch.moreQueued && n > 0;
+            backlogReads += lastReadWasBacklog ? 1 : 0;
+            return n > 0 ? 1 : n;
+        }
+        return readPieces(batch, pieces);
+    }
+
+    /** The {@code recvmmsg} of {@link #readEvents}: one message per piece, each into its place in {@link #data()}. */
+    private int readPieces(final ReadBatch batch, final int pieces)
+    {
+        final int[] ends = batch.ends;
+        for (int i = 0; i < pieces; i++)
+        {
+            final int from = i == 0 ? 0 : ends[i - 1];
+            batch.prepare(i, data, from, ends[i] - from);
+        }
+        final int got = LinuxNet.recvmmsg(errno, fd, batch.messages, pieces);
+        if (got <= 0)
+        {
+            lastErrno = LinuxNet.errno(errno);
+            return got == 0 ? 0 : lastErrno == LinuxNet.EAGAIN ? -1 : -2;
+        }
+        int at = 0;
+        int count = 0;
+        for (int i = 0; i < got; i++)
+        {
+            final int from = i == 0 ? 0 : ends[i - 1];
+            final int n = batch.received(i);
+            if (n <= 0)
+            {
+                break;
+            }
+            if (at != from)
+            {
+                MemorySegment.copy(data, from, data, at, n); // a short message before: keep the bytes contiguous
+            }
+            at += n;
+            batch.stamps[count] = batch.stampOf(i);
+            ends[count++] = at;
+        }
+        batch.pieces = count;
+        batch.moreQueued |= count < pieces;
+        receivedBytes += at;
+        lastStampNs = count > 0 ? batch.stamps[count - 1] : ControlMessages.MISSING;
+        backlogReads += count - (batch.moreQueued ? 0 : 1);
+        lastReadWasBacklog = batch.moreQueued;
+        return count > 0 ? count : 0;
+    }
+
+    /**
+     * Reads what is queued (up to {@link #READ_BYTES}) in one {@code recvmsg}, without a peek, and cuts it at every
+     * event's end: for a client whose packet tap stamps each piece by the segment of its last byte
+     * ({@link PacketTap#stampOf}), so that no read needs to stop at an event. Every piece carries the read's own
+     * kernel stamp in {@code batch}, the socket's fallback when the tap has none.
+     *
+     * @return as {@link #readEvents}.
+     */
+    public int readSplit(final ReadBatch batch)
+    {
+        final int n = result(recv(READ_BYTES, LinuxNet.MSG_DONTWAIT));
+        if (n <= 0)
+        {
+            return n;
+        }
+        final int pieces = EventBoundary.pieces(data, n, batch.ends, ReadBatch.MAX_PIECES);
+        batch.pieces = pieces;
+        batch.moreQueued = n == READ_BYTES;
+        for (int i = 0; i < Math.min(pieces, ReadBatch.MAX_MESSAGES); i++)
+        {
+            batch.stamps[i] = lastStampNs;
+        }
+        backlogReads += pieces - (batch.moreQueued ? 0 : 1);
+        lastReadWasBacklog = pieces > 1 || batch.moreQueued;
+        return pieces;
+    }
+
+    /**
      * Reads TLS ciphertext into {@link #data()}: while a whole record and more are queued, exactly to that record's
      * end, so that each record keeps the stamp of its own last segment; otherwise what is queued (a record that has
      * not all arrived is taken as far as it goes, and the read that completes it later gives its stamp).

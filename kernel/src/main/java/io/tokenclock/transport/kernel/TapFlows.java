@@ -92,17 +92,27 @@ public final class TapFlows
      */
     public void accept(final MemorySegment packet, final int length, final long stampNs)
     {
-        final int tcp = stampNs < 0 ? -1 : tcpHeaderAt(packet, length);
-        final Flow flow = tcp < 0 ? null : byPort[Short.toUnsignedInt(packet.get(SHORT, tcp + 2))];
-        final int header = tcp < 0 ? 0 : (Byte.toUnsignedInt(packet.get(ValueLayout.JAVA_BYTE, tcp + 12)) >>> 4) * 4;
-        final int payload = tcp < 0 ? -1 : ipPayloadBytes(packet, tcp) - header;
+        accept(packet, 0, length, stampNs);
+    }
+
+    /**
+     * As {@link #accept(MemorySegment, int, long)}, for a packet at {@code at} in {@code memory} (a frame of the
+     * tap's ring, read in place: no slice per packet).
+     */
+    public void accept(final MemorySegment memory, final long at, final int length, final long stampNs)
+    {
+        final int tcp = stampNs < 0 ? -1 : tcpHeaderAt(memory, at, length);
+        final Flow flow = tcp < 0 ? null : byPort[Short.toUnsignedInt(memory.get(SHORT, at + tcp + 2))];
+        final int header = tcp < 0 ? 0 :
+            (Byte.toUnsignedInt(memory.get(ValueLayout.JAVA_BYTE, at + tcp + 12)) >>> 4) * 4;
+        final int payload = tcp < 0 ? -1 : ipPayloadBytes(memory, at, tcp) - header;
         if (flow == null || header < 20 || payload < 0)
         {
             ignored++;
             return;
         }
-        final int seq = packet.get(INT, tcp + 4);
-        if ((packet.get(ValueLayout.JAVA_BYTE, tcp + 13) & SYN) != 0)
+        final int seq = memory.get(INT, at + tcp + 4);
+        if ((memory.get(ValueLayout.JAVA_BYTE, at + tcp + 13) & SYN) != 0)
         {
             flow.based = true;
             flow.base = seq + 1;
@@ -117,18 +127,18 @@ public final class TapFlows
     }
 
     /** @return where the TCP header starts (IPv4, or IPv6 without extension headers), or -1: not TCP, or cut short. */
-    private static int tcpHeaderAt(final MemorySegment packet, final int length)
+    private static int tcpHeaderAt(final MemorySegment packet, final long at, final int length)
     {
         if (length < 20)
         {
             return -1;
         }
-        final int first = Byte.toUnsignedInt(packet.get(ValueLayout.JAVA_BYTE, 0));
+        final int first = Byte.toUnsignedInt(packet.get(ValueLayout.JAVA_BYTE, at));
         final int tcp;
         if (first >>> 4 == 4)
         {
             tcp = (first & 0xf) * 4;
-            if (packet.get(ValueLayout.JAVA_BYTE, 9) != TCP)
+            if (packet.get(ValueLayout.JAVA_BYTE, at + 9) != TCP)
             {
                 return -1;
             }
@@ -136,7 +146,7 @@ public final class TapFlows
         else if (first >>> 4 == 6 && length >= 40)
         {
             tcp = 40;
-            if (packet.get(ValueLayout.JAVA_BYTE, 6) != TCP)
+            if (packet.get(ValueLayout.JAVA_BYTE, at + 6) != TCP)
             {
                 return -1;
             }
@@ -149,10 +159,10 @@ public final class TapFlows
     }
 
     /** @return the IP payload's length (TCP header and data) by the IP header, whatever was captured. */
-    private static int ipPayloadBytes(final MemorySegment packet, final int tcp)
+    private static int ipPayloadBytes(final MemorySegment packet, final long at, final int tcp)
     {
-        return tcp == 40 && Byte.toUnsignedInt(packet.get(ValueLayout.JAVA_BYTE, 0)) >>> 4 == 6 ?
-            Short.toUnsignedInt(packet.get(SHORT, 4)) : Short.toUnsignedInt(packet.get(SHORT, 2)) - tcp;
+        return tcp == 40 && Byte.toUnsignedInt(packet.get(ValueLayout.JAVA_BYTE, at)) >>> 4 == 6 ?
+            Short.toUnsignedInt(packet.get(SHORT, at + 4)) : Short.toUnsignedInt(packet.get(SHORT, at + 2)) - tcp;
     }
 
     private void add(final Flow flow, final int from, final int bytes, final long stampNs)
