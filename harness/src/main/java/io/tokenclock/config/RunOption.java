@@ -200,7 +200,8 @@ public final class RunOption<T>
         .key("load.burstiness").defaultsTo(1.0).unit("shape k").doc("Gamma shape of the arrival gaps (1: Poisson).");
     public static final RunOption<Integer> MAX_CONCURRENCY = loadShape("maxConcurrency", Integer.class)
         .flag("--max-concurrency").key("load.max_concurrency").unit("requests")
-        .doc("Open loop or a fixed schedule: cap on requests in flight, or null for RunOptions.DEFAULT_OPEN_LOOP_CAP.");
+        .doc("Open loop or a fixed schedule: cap on requests in flight (none given: " +
+            RunOptions.DEFAULT_OPEN_LOOP_CAP + ").");
     public static final RunOption<Integer> USERS = loadShape("users", Integer.class).flag("--users").key("load.users")
         .unit("users").doc("User-centric load: simulated users running multi-turn sessions, or null.");
     public static final RunOption<Boolean> STICKY = loadShape("sticky", Boolean.class).flag("--sticky")
@@ -285,8 +286,8 @@ public final class RunOption<T>
         .doc("Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.");
     public static final RunOption<Long> HICCUP_INTERVAL_US = measurement("hiccupIntervalUs", Long.class)
         .flag("--hiccup-interval-us").key("measurement.hiccup_interval_us").unit("us")
-        .doc("How often the client's hiccup monitor asks to wake, us (100 to 1000000), or null: 1000 (jHiccup's) " +
-            "when reads are stamped in user space, 10000 when the kernel stamps them.");
+        .doc("How often the client's hiccup monitor asks to wake, us (100 to 1000000); none given: 1000 " +
+            "(jHiccup's) when reads are stamped in user space, 10000 when the kernel stamps them.");
     public static final RunOption<String> SERVER_METRICS = measurement("serverMetrics", String.class)
         .flag("--server-metrics").namedKey("measurement.server_metrics")
         .label("URL|off")
@@ -332,6 +333,9 @@ public final class RunOption<T>
             "JVM's GC and thread events in requests.jfr.");
     public static final RunOption<Boolean> HTML_REPORT = output("htmlReport", Boolean.class).flag("--no-report")
         .defaultsTo(true).doc("Write report.html (and the CSV files) when the run ends.");
+    public static final RunOption<Boolean> VERBOSE = output("verbose", Boolean.class).flag("--verbose")
+        .defaultsTo(false).doc("Print the client's internals after the summary (stamping, CPU by thread, JIT, " +
+            "safepoints, the server's gauges) and every warning, not only the most serious one.");
     public static final RunOption<List<String>> COMMAND_LINE =
         RunOption.<List<String>>output("commandLine", List.class).defaultsTo(List.of())
         .doc("The command line that produced these options (never holds a credential).");

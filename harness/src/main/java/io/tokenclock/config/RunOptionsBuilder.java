@@ -686,6 +686,12 @@ public final class RunOptionsBuilder
         return set(RunOption.HTML_REPORT, htmlReport);
     }
 
+    /** Sets {@link RunOption#VERBOSE}. */
+    public RunOptionsBuilder verbose(final boolean verbose)
+    {
+        return set(RunOption.VERBOSE, verbose);
+    }
+
     /** Sets {@link RunOption#PROGRESS}. */
     public RunOptionsBuilder progress(final boolean progress)
     {

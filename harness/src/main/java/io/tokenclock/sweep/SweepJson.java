@@ -45,6 +45,7 @@ public final class SweepJson
         n.put("loop", r.plan().loop().key());
         n.put("offered_unit", r.plan().loop().unit());
         n.put("point_duration_s", r.plan().pointDurationS());
+        n.put("achieved_definition", SweepPoint.ACHIEVED_DEFINITION);
         n.put("slo", r.slo());
         n.put("slo_attainment", r.plan().sloAttainment());
         n.put("goodput_definition", r.slo() == null ? "no SLO: every request that ended ok counts as good" :
@@ -94,24 +95,17 @@ public final class SweepJson
         n.put("loop", p.loop().key());
         n.put("offered", p.offered());
         number(n, "achieved_rps", p.achievedRps());
-        if (p.streamed())
-        {
-            number(n, "ttft_p50_ms", p.ttftP50Ms());
-            number(n, "ttft_p99_ms", p.ttftP99Ms());
-            number(n, "tpot_p50_ms", p.tpotP50Ms());
-            number(n, "tpot_p99_ms", p.tpotP99Ms());
-        }
+        number(n, "ttft_p50_ms", p.ttftP50Ms());
+        number(n, "ttft_p99_ms", p.ttftP99Ms());
+        number(n, "tpot_p50_ms", p.tpotP50Ms());
+        number(n, "tpot_p99_ms", p.tpotP99Ms());
+        number(n, "e2e_p50_ms", p.e2eP50Ms());
         number(n, "e2e_p99_ms", p.e2eP99Ms());
-        if (p.streamed())
-        {
-            number(n, "output_tokens_per_s", p.outputTokensPerS());
-        }
-        else
-        {
-            // an answer read whole has no TTFT or TPOT, and generates no token: absent, never 0
-            number(n, "e2e_p50_ms", p.e2eP50Ms());
-            number(n, "inputs_per_s", p.inputsPerS());
-        }
+        number(n, "output_tokens_per_s", p.outputTokensPerS());
+        number(n, "output_tps_per_user", p.tpsPerUser());
+        number(n, "window_s", p.windowS());
+        n.put("ok_in_window", p.okInWindow());
+        n.put("short_window", p.shortWindow());
         number(n, "goodput_rps", p.goodputRps());
         number(n, "good_fraction", p.goodFraction());
         n.put("samples", p.samples());
@@ -130,8 +124,7 @@ public final class SweepJson
     {
         final LatencyKnee k = a.latencyKnee();
         final ObjectNode latency = n.putObject("latency_factor");
-        latency.put("metric", a.kneeMetric().startsWith("TTFT") ? "ttft_p99_ms" : "e2e_p99_ms")
-            .put("factor", k.factor());
+        latency.put("metric", "ttft_p99_ms").put("factor", k.factor());
         number(latency, "baseline_ms", k.baselineMs());
         number(latency, "threshold_ms", k.thresholdMs());
         number(latency, "offered", k.offered());
