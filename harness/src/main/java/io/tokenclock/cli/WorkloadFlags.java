@@ -9,6 +9,8 @@ import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.workload.ImageFormat;
+import io.tokenclock.workload.RerankShape;
 import io.tokenclock.workload.SessionChain;
 
 /**
@@ -55,6 +57,15 @@ final class WorkloadFlags
         description = "jsonl (prompt or messages per line), sharegpt, or mooncake (trace) (default: ${DEFAULT-VALUE}).")
     String datasetFormat;
 
+    @Option(names = "--image-format", paramLabel = "png|jpeg",
+        description = "How the synthetic images of --image-count are encoded: png or jpeg (default: png).")
+    String imageFormat;
+
+    @Option(names = "--rerank-shape", paramLabel = "documents|texts",
+        description = "--endpoint rerank's request: documents (vLLM, Cohere, Jina, llama.cpp) or texts (Hugging " +
+            "Face TEI) (default: documents).")
+    String rerankShape;
+
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
@@ -73,10 +84,33 @@ final class WorkloadFlags
         }
         given.apply(o, RunOption.SESSION_TURNS, LengthSpec.fixed(turns));
         given.apply(o, RunOption.THINK_TIME_MS, LengthSpec.fixed(thinkMs));
+        if (imageFormat != null)
+        {
+            o.set(RunOption.IMAGE_FORMAT, word(ImageFormat.class, "--image-format", imageFormat));
+        }
+        if (rerankShape != null)
+        {
+            o.set(RunOption.RERANK_SHAPE, word(RerankShape.class, "--rerank-shape", rerankShape));
+        }
         if (given.set("--session-chain"))
         {
             o.set(RunOption.SESSION_CHAIN, sessionChain(sessionChain));
         }
+    }
+
+    /** @return the constant of {@code type} that {@code word} names (case alike), or one line naming the flag. */
+    static <E extends Enum<E>> E word(final Class<E> type, final String flag, final String word)
+    {
+        for (final E e : type.getEnumConstants())
+        {
+            if (e.name().equalsIgnoreCase(word.strip()))
+            {
+                return e;
+            }
+        }
+        throw new IllegalArgumentException(flag + " must be " + java.util.Arrays.stream(type.getEnumConstants())
+            .map(e -> e.name().toLowerCase(Locale.ROOT)).collect(java.util.stream.Collectors.joining(" or ")) +
+            ": " + word);
     }
 
     /** @return the chain {@code --session-chain} names (case, dashes and underscores alike), or one line. */

@@ -57,7 +57,9 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_STALE_RESENDS = 16;
     /** Events of measured requests of a type the API's grammar does not know. */
     public static final int MEASURED_UNKNOWN_EVENTS = 17;
-    private static final int COUNTER_COUNT = 18;
+    /** Inputs of measured requests that ended ok: one per request, or its texts or documents (embeddings, rerank). */
+    public static final int MEASURED_INPUTS = 18;
+    private static final int COUNTER_COUNT = 19;
     static final long MAX_PARK_NS = 100_000_000;
 
     private final RingBuffer ring;

@@ -283,7 +283,8 @@ public final class RequestStage implements Runnable
                 recordOk(group.recorders(), slot, m);
             }
             increment(Collector.MEASURED_OK);
-            add(Collector.MEASURED_OUTPUT_TOKENS, m.outputTokens);
+            add(Collector.MEASURED_INPUTS, slot.inputs);
+            add(Collector.MEASURED_OUTPUT_TOKENS, Math.max(0, m.outputTokens));
             add(Collector.MEASURED_INPUT_TOKENS, Math.max(0, m.inputTokens));
         }
         else
@@ -292,11 +293,11 @@ public final class RequestStage implements Runnable
             increment(cancelled ? Collector.MEASURED_CANCELLED : Collector.MEASURED_ERROR);
             if (cancelled)
             {
-                add(Collector.MEASURED_WASTED_TOKENS, m.outputTokens);
+                add(Collector.MEASURED_WASTED_TOKENS, Math.max(0, m.outputTokens));
             }
             else
             {
-                add(Collector.MEASURED_FAILED_OUTPUT_TOKENS, m.outputTokens);
+                add(Collector.MEASURED_FAILED_OUTPUT_TOKENS, Math.max(0, m.outputTokens));
             }
             wastedInput(slot, m, cancelled);
             final int errorClass = slot.errorClass.ordinal();

@@ -348,6 +348,7 @@ final class Measurement implements AutoCloseable, RequestListener
         v.put(Counter.CHUNKS, c.get(Collector.CHUNKS));
         v.put(Counter.OUTPUT_TOKENS, c.get(Collector.MEASURED_OUTPUT_TOKENS));
         v.put(Counter.INPUT_TOKENS, c.get(Collector.MEASURED_INPUT_TOKENS));
+        v.put(Counter.INPUTS, c.get(Collector.MEASURED_INPUTS));
         v.put(Counter.WASTED_OUTPUT_TOKENS, c.get(Collector.MEASURED_WASTED_TOKENS));
         v.put(Counter.LATE_COMPLETIONS, c.get(Collector.MEASURED_LATE));
         v.put(Counter.TRUNCATED, c.get(Collector.MEASURED_TRUNCATED));
@@ -366,7 +367,8 @@ final class Measurement implements AutoCloseable, RequestListener
     {
         return new RunResult.Provenance(prep.workload().hash(), generator.scheduleHash(), prep.workload().requests(),
             prep.workload().residualRequests(), prep.tokenizer().fileSha256(), prep.tokenizer().id(),
-            prep.cacheAction(), prep.networkRtt(), client.transport(), client.stamping());
+            prep.cacheAction(), prep.networkRtt(), client.transport(), client.stamping(),
+            prep.workload().imagesSent(), prep.workload().imageBytesSent());
     }
 
     private List<RunResult.GroupResult> groupResults()
