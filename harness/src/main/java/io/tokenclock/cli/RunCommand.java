@@ -17,7 +17,6 @@ import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.PooledRepetitions;
@@ -35,7 +34,7 @@ import io.tokenclock.secrets.Redaction;
 
 /** {@code tokenclock run}: benchmark any OpenAI-compatible streaming endpoint. Flags: docs/CLI.md. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-    defaultValueProvider = RunDefaults.class, modelTransformer = TableFlags.class,
+    modelTransformer = TableFlags.class,
     description = "Benchmark an OpenAI-compatible streaming endpoint.")
 public final class RunCommand implements Callable<Integer>
 {
@@ -173,18 +172,6 @@ public final class RunCommand implements Callable<Integer>
             return signals.exitStatus();
         }
         return runs.stream().allMatch(r -> r.counts().ok() > 0) ? Main.EXIT_OK : Main.EXIT_FAILED;
-    }
-
-    static ArrivalProcess.Kind parseArrival(final String s)
-    {
-        try
-        {
-            return ArrivalProcess.Kind.valueOf(s.toUpperCase(Locale.ROOT));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("--arrival must be constant, poisson or gamma: " + s);
-        }
     }
 
     static Map<String, String> parseHeaders(final List<String> raw)
