@@ -1,5 +1,9 @@
 package io.tokenclock.cli;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -136,6 +140,9 @@ public final class RunCommand implements Callable<Integer>
         final Path base = o.output().outputDir() != null ? o.output().outputDir() : Path.of("results", runId);
         final List<RunResult> runs = new ArrayList<>();
         final Interruption signals = Interruption.install(System.err, o.load().graceS());
+        // The set's files are written as it begins and after each repetition, marked in progress, so that a set
+        // stopped at any moment (kill -9 included) reads as the repetitions it made.
+        writeSet(base, runs, inProgress(runs, o), null);
         for (int k = 1; k <= o.state().repetitions() && !signals.requested(); k++)
         {
             final RunOptions one = o.toBuilder().repetitionIndex(k).runId(runId + "-rep" + k)
@@ -151,16 +158,11 @@ public final class RunCommand implements Callable<Integer>
                 return Main.EXIT_UNREACHABLE;
             }
             ConsoleSummary.print(runs.get(runs.size() - 1), System.out);
+            writeSet(base, runs, inProgress(runs, o), null);
         }
         final String cutShort = signals.requested() ? "interrupted by " + signals.signalName() +
             " during repetition " + runs.size() + " of " + o.state().repetitions() : null;
-        Repetitions.write(runs, cutShort, base.resolve("repetitions.json"), System.out);
-        final List<Index.Member> members = new ArrayList<>();
-        for (int k = 1; k <= runs.size(); k++)
-        {
-            members.add(new Index.Member(base.resolve("rep-" + k).toAbsolutePath().toString(), "repetition " + k));
-        }
-        Index.write(base, Kind.REPETITIONS, members);
+        writeSet(base, runs, cutShort, System.out);
         // The set's top-level record: the repetitions' histograms pooled, read back from what each one wrote.
         System.out.println();
         System.out.print(ResultTables.pooled(PooledRepetitions.write(base, Results.open(base).runs())));
@@ -172,6 +174,34 @@ public final class RunCommand implements Callable<Integer>
             return signals.exitStatus();
         }
         return runs.stream().allMatch(r -> r.counts().ok() > 0) ? Main.EXIT_OK : Main.EXIT_FAILED;
+    }
+
+    /** @return the {@code partial} of a repetition set still running: how far it got. */
+    private static String inProgress(final List<RunResult> runs, final RunOptions o)
+    {
+        return "in progress: " + runs.size() + " of " + o.state().repetitions() + " repetitions made " +
+            "(repetitions.json is rewritten after each one; read while it says so, the set was stopped before its " +
+            "end or is still running)";
+    }
+
+    /**
+     * Writes {@code repetitions.json} and {@code index.json} of the repetitions made so far.
+     *
+     * @param partialReason why the set is not whole, or null for a set that ran to its end.
+     * @param out           where the spread table goes; null: nowhere (the writes while the set runs).
+     */
+    private static void writeSet(final Path base, final List<RunResult> runs, final String partialReason,
+        final PrintStream out) throws IOException
+    {
+        Files.createDirectories(base);
+        Repetitions.write(runs, partialReason, base.resolve("repetitions.json"),
+            out == null ? new PrintStream(OutputStream.nullOutputStream()) : out);
+        final List<Index.Member> members = new ArrayList<>();
+        for (int k = 1; k <= runs.size(); k++)
+        {
+            members.add(new Index.Member(base.resolve("rep-" + k).toAbsolutePath().toString(), "repetition " + k));
+        }
+        Index.write(base, Kind.REPETITIONS, members);
     }
 
     static Map<String, String> parseHeaders(final List<String> raw)

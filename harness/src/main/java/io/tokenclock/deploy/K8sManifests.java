@@ -219,7 +219,7 @@ public final class K8sManifests
             .collect(Collectors.joining(" "));
         final String wait = "deadline=$(( $(date +%s) + " + c.mergeTimeoutS() + " )); for d in " + shards +
             "; do until [ -f \"$d/exit-code\" ] || [ $(date +%s) -ge $deadline ]; do sleep 5; done; done; " +
-            "exec \"$TOKENCLOCK\" merge " + RESULTS_DIR + "/merged " + shards;
+            "exec \"$TOKENCLOCK\" merge --force " + RESULTS_DIR + "/merged " + shards;
         template(spec, job, "merge", wait, c);
         return n;
     }

@@ -60,7 +60,9 @@ public final class SlurmScript
         lines.add("if [ \"${TOKENCLOCK_STEP:-shard}\" = merge ]; then");
         final String dirs = IntStream.range(0, job.shards()).mapToObj(i -> "\"$OUT/shard-" + i +
             "\"").collect(Collectors.joining(" "));
-        lines.add("  exec \"$TOKENCLOCK\" merge \"$OUT/merged\" " + dirs);
+        // --force: the merged result is derived from the shards, so the merge step run again (a late shard re-run)
+        // replaces it; merge never lets --force touch a shard.
+        lines.add("  exec \"$TOKENCLOCK\" merge --force \"$OUT/merged\" " + dirs);
         lines.add("fi");
         if (secrets != null)
         {

@@ -92,7 +92,8 @@ final class K8sRenderTest
         assertEquals("2030-01-01T00:00:00Z", env(shards).get("START_AT"));
         final Job merge = (Job)objects.get(3);
         assertTrue(merge.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand().get(2)
-            .contains("merge /results/merged /results/shard-0 /results/shard-1 /results/shard-2 /results/shard-3"));
+            .contains("merge --force /results/merged /results/shard-0 /results/shard-1 /results/shard-2 " +
+                "/results/shard-3"));
     }
 
     @Test

@@ -117,6 +117,20 @@ final class SetInterruptIT
     }
 
     @Test
+    void shouldLeaveRepetitionsKilledWithSignal9ReadableAsThePartialSetTheyWere() throws Exception
+    {
+        final Path out = dir.resolve("reps");
+        final List<String> command = ChildJvm.tokenclock();
+        command.addAll(List.of("run", "--url", server.baseUrl(), "--model", SLOW.modelName(), "--concurrency", "2",
+            "--requests", "8", "--max-tokens", "40", "--ignore-eos", "--repetitions", "3", "--no-progress",
+            "--no-report", "--output-dir", out.toString()));
+        assertEquals(137, stopInWindow(start(command, "reps"), out.resolve("rep-2"), "KILL"), console("reps"));
+        final JsonNode index = JSON.readTree(out.resolve("index.json").toFile());
+        assertEquals(1, index.path("members").size(), "the finished repetition: " + index);
+        assertWholeAndReadableAsPartial(out, "PARTIAL SET: in progress: 1 of 3 repetitions made");
+    }
+
+    @Test
     void shouldLeaveNoWholeLookingResultWhenAForcedMergeIsStoppedMidWrite() throws Exception
     {
         final SyntheticShards big = new SyntheticShards(21);

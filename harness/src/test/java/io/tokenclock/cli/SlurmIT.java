@@ -65,6 +65,9 @@ final class SlurmIT
             assertEquals(0, sbatch(List.of("sbatch", "--wait", job.toString()), startAt), "the array");
             assertEquals(0, sbatch(List.of("sbatch", "--wait", "--array=0", "--export=ALL,TOKENCLOCK_STEP=merge",
                 job.toString()), startAt), "the merge step");
+            // The merge step submitted again (as after a late shard's re-run) replaces the merged result it made.
+            assertEquals(0, sbatch(List.of("sbatch", "--wait", "--array=0", "--export=ALL,TOKENCLOCK_STEP=merge",
+                job.toString()), startAt), "the merge step again");
             final List<String> single = new ArrayList<>(runArgs);
             single.addAll(List.of("--output-dir", tmp.resolve("single").toString(), "--no-progress"));
             assertEquals(Main.EXIT_OK, runSingle(single), console.err());
