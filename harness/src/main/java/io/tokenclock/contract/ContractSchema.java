@@ -20,6 +20,8 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.config.RunOption;
+import io.tokenclock.quality.Checks;
+import io.tokenclock.quality.JudgeSpec;
 
 /**
  * Every key a contract file may hold, its type and its range; and the checks that span keys of the document itself (a
@@ -41,8 +43,7 @@ public final class ContractSchema
         .field("e2e_ms", number(0, true, 1e12));
     /** One built-in quality check: its type and that type's parameters. */
     private static final Schema CHECK = object()
-        .requiredField("type", oneOf("exact", "normalized", "contains", "regex", "numeric", "json", "json_schema",
-            "finish_stop", "command"))
+        .requiredField("type", oneOf(Checks.TYPES))
         .field("pattern", string())
         .field("tolerance", number(0, false, 1e300))
         .field("relative", number(0, false, 1e300))
@@ -63,9 +64,9 @@ public final class ContractSchema
         .field("max_tokens", integer(1, 100_000_000))
         .field("seed", integer(Long.MIN_VALUE, Long.MAX_VALUE))
         .field("samples", integer(1, 1000))
-        .field("aggregation", oneOf("majority", "all", "any"))
-        .field("abstain", oneOf("fail", "exclude"))
-        .field("on_error", oneOf("fail", "exclude"))
+        .field("aggregation", oneOf(JudgeSpec.AGGREGATIONS))
+        .field("abstain", oneOf(JudgeSpec.TREATMENTS))
+        .field("on_error", oneOf(JudgeSpec.TREATMENTS))
         .field("api_key_env", string())
         .field("timeout_s", number(0, true, 1e12))
         .field("concurrency", integer(1, 1024));
@@ -121,7 +122,7 @@ public final class ContractSchema
     }
 
     /** @return the schema of a plain option's value, from its type and its range or words; null for other shapes. */
-    static Schema leaf(final RunOption<?> option)
+    public static Schema leaf(final RunOption<?> option)
     {
         final Class<?> type = option.type();
         final RunOption.Range range = option.range();

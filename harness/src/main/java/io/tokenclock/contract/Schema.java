@@ -106,6 +106,12 @@ public abstract class Schema
         return new NumberSchema(min, false, max, true);
     }
 
+    /** One of the given lower-case words (an enum's, or a list its code declares). */
+    public static Schema oneOf(final List<String> words)
+    {
+        return new OneOf(List.copyOf(words));
+    }
+
     /** One of the given lower-case words. */
     public static Schema oneOf(final String... words)
     {
