@@ -531,6 +531,16 @@ public final class RunOption<T>
         return type == Double.class ? "X" : type == Path.class ? "PATH" : "TEXT";
     }
 
+    /**
+     * @return whether its value is plain: a number, a string, a path, a boolean or an enum's word (what a flag or a
+     * contract's leaf can hold as it is, and the record copies); not a structure, a list or a map.
+     */
+    public boolean plain()
+    {
+        return type == String.class || type == Path.class || type == Integer.class || type == Long.class ||
+            type == Double.class || type == Boolean.class || type.isEnum();
+    }
+
     /** @return the numbers it may be, or null: any of its type (or not a number). */
     public Range range()
     {

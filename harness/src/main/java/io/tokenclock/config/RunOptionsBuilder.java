@@ -138,7 +138,8 @@ public final class RunOptionsBuilder
     @SuppressWarnings("unchecked")
     public <T> T get(final RunOption<T> option)
     {
-        return (T)values.get(option);
+        // an entry outside the table (a test's) is at its default
+        return (T)(values.containsKey(option) ? values.get(option) : option.defaultValue());
     }
 
     /** Sets a value that a rule derived from others: it keeps the provenance it had. Collections are copied. */

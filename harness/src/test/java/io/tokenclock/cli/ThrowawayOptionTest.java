@@ -22,12 +22,14 @@ import io.tokenclock.config.RunRules;
 import io.tokenclock.contract.ContractSchema;
 import io.tokenclock.contract.Schema;
 import io.tokenclock.json.Json;
+import io.tokenclock.report.RecordWriter;
 
 /**
  * A new option is one entry: an entry this test makes, and no other edit, is a flag in {@code --help} with its doc
- * line, range and default, a key of the contract's schema holding the same range, and a value the run's range check
- * refuses out of range under its flag's name and its key's, through the same generators that make every real
- * option ({@link TableFlags#addTo}, {@link ContractSchema#of}, {@link RunRules#ranges}).
+ * line, range and default, a key of the contract's schema holding the same range, a value the run's range check
+ * refuses out of range under its flag's name and its key's, and a member of the record's copy of the options,
+ * through the same generators that make every real option ({@link TableFlags#addTo}, {@link ContractSchema#of},
+ * {@link RunRules#ranges}, {@link RecordWriter#options}).
  */
 final class ThrowawayOptionTest
 {
@@ -108,6 +110,20 @@ final class ThrowawayOptionTest
             RunRules.ranges(contract, TABLE));
         assertEquals("measurement.throwaway_count must be in [1, 9]: 12", byKey.getMessage());
         RunRules.ranges(RunOptions.builder().set(THROWAWAY, 9), TABLE);
+    }
+
+    @Test
+    void shouldCopyTheNewOptionIntoTheRecordUnderItsKey()
+    {
+        final RunOptions options = RunOptions.builder().set(RunOption.URL, "http://127.0.0.1:9/v1")
+            .set(RunOption.CONCURRENCY, 1).build();
+        final JsonNode copy = RecordWriter.options(options, TABLE);
+        assertEquals(Json.MAPPER.createObjectNode().put("measurement.throwaway_count", 3)
+            .put("throwaway.bench", "fast"), copy, "the entries' values (here their defaults), by key");
+        final JsonNode real = RecordWriter.options(options, RunOption.all());
+        assertEquals(1, real.get("load.concurrency").asInt());
+        assertEquals("chat", real.get("target.endpoint").asText());
+        assertNull(real.get("measurement.throwaway_count"), "a detached entry stays out of a real run's record");
     }
 
     private static List<String> check(final Schema schema, final String json) throws Exception
