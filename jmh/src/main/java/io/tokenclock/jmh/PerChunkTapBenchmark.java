@@ -17,8 +17,8 @@ import io.tokenclock.transport.PacketTapChoice;
  * What does the packet tap add to a streamed chunk on the kernel-stamped client?
  * <p>
  * The same operation as {@link PerChunkKernelBenchmark} (its method, inherited), with {@code --packet-tap lo}: the
- * server's write of one chunk (one segment) and one turn of the client's loop that reads and records it, with every read stamped by the
- * tap. Subtract {@code PerChunkKernelBenchmark.perChunkFromSocket}, run beside it, for the tap's cost per chunk, which
+ * server's write of one chunk (one segment) and one turn of the client's loop that reads and records it, with every
+ * read stamped by the tap. Subtract {@code PerChunkKernelBenchmark.perChunkFromSocket}, run beside it, for the tap's cost per chunk, which
  * is its cost per packet here (one data segment per chunk; the client's request and the server's ACKs are
  * outgoing or filtered out, and never reach the ring). What that difference holds: in the kernel, the filter's run on
  * the incoming copy of the segment on {@code lo} and the copy of its 128 header bytes into the ring's frame (the
