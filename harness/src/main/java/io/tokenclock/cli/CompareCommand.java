@@ -21,7 +21,9 @@ import io.tokenclock.results.Results;
  * {@code tokenclock compare A B [C...]}: sets results of any kind (and peers' result files) against the first: the
  * contracts diffed by protocol group, then each figure's difference, with an interval where there are repetitions.
  * Refuses (exit 4) results whose timing endpoints, token counting, formulas, percentile method, workload, load
- * model, warm-up or failure handling differ, unless {@code --force}. Writes {@code compare.json}. Docs: docs/CLI.md.
+ * model, warm-up or failure handling differ, unless {@code --force}. Writes {@code compare.json} where
+ * {@code --output} says, and nothing else: a comparison leaves no file in the working directory unless asked.
+ * Docs: docs/CLI.md.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
     description = "Compare results of any kind against the first: contracts by protocol group, then figures.")
@@ -35,7 +37,8 @@ public final class CompareCommand implements Callable<Integer>, ReadsFiles
         "printed above the table.")
     boolean force;
 
-    @Option(names = "--output", description = "Where compare.json goes (default: ./compare.json).")
+    @Option(names = "--output", paramLabel = "FILE",
+        description = "Write the comparison as compare.json to FILE (default: nothing is written).")
     Path output;
 
     @Override
@@ -48,13 +51,15 @@ public final class CompareCommand implements Callable<Integer>, ReadsFiles
         }
         final CompareJson c = Comparison.of(results, force);
         Comparison.print(c, System.out);
-        final Path file = output != null ? output : Path.of("compare.json");
-        if (file.toAbsolutePath().getParent() != null)
+        if (output != null)
         {
-            Files.createDirectories(file.toAbsolutePath().getParent());
+            if (output.toAbsolutePath().getParent() != null)
+            {
+                Files.createDirectories(output.toAbsolutePath().getParent());
+            }
+            RecordJson.write(c, output);
+            System.out.println("compare: " + output.toAbsolutePath().normalize());
         }
-        RecordJson.write(c, file);
-        System.out.println("compare: " + file.toAbsolutePath().normalize());
         if (c.refused() && !force)
         {
             System.err.println("tokenclock: refused: the results differ in " + String.join("; ", c.comparisons()

@@ -86,8 +86,8 @@ public final class DemoCommand implements Callable<Integer>
     {
         try (SimServer server = SimServer.start(sim.toConfig().port(0)))
         {
-            System.out.println("tokenclock demo: simulated server on " + server.baseUrl() + " (" + server.config() +
-                ")");
+            System.out.println("tokenclock demo: simulated server on " + server.baseUrl() + " (" +
+                server.config().describe() + ")");
             return run(server.baseUrl(), SIM_RATE);
         }
     }
@@ -134,7 +134,9 @@ public final class DemoCommand implements Callable<Integer>
         final RunOptions options = o.build();
         System.out.printf(Locale.ROOT,
             "tokenclock demo: open loop, Poisson %.1f req/s for %.0f s after 10 warmup requests, %d output " +
-                "tokens each%n", r, duration, maxTokens);
+                "tokens each; first the harness warms its own code up against a second embedded simulator, " +
+                "until the JIT is quiet (tens of seconds on 2 busy cores; record.json " +
+                "measurement.readiness.self_warmup_s says how long)%n", r, duration, maxTokens);
         return RunCommand.execute(options);
     }
 

@@ -20,11 +20,14 @@ import io.tokenclock.text.UntrustedText;
  */
 @Command(name = "tokenclock", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
     description = "Benchmark harness for OpenAI-compatible streaming LLM endpoints.",
+    footer = {"The launcher also takes:", "  test       Build and run the whole test suite (./mvnw -B verify).",
+        "  aot-train  Make the JVM's ahead-of-time cache for this build from a training run (docs/CLI.md).",
+        "tokenclock COMMAND --help gives a command's options."},
     subcommands = {RunCommand.class, AbCommand.class, SweepCommand.class, DemoCommand.class, ServeSimCommand.class,
         ValidateCommand.class, RecordCommand.class, ReportCommand.class, CompareCommand.class, ReplayCommand.class,
         MergeCommand.class, ExportCommand.class, SlurmCommand.class, K8sCommand.class,
         CommandLine.HelpCommand.class})
-public final class Main implements Runnable
+public final class Main implements java.util.concurrent.Callable<Integer>
 {
     public static final int EXIT_OK = 0;
     public static final int EXIT_FAILED = 1;
@@ -32,6 +35,8 @@ public final class Main implements Runnable
     public static final int EXIT_UNREACHABLE = 3;
     /** {@code compare} and {@code ab}: the results differ in a rule that makes their figures incomparable. */
     public static final int EXIT_INCOMPARABLE = 4;
+    /** The width of {@code --help}: one line per command in the command list. */
+    static final int USAGE_WIDTH = 120;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -73,11 +78,7 @@ public final class Main implements Runnable
     public static int execute(final String... args)
     {
         KnownSecrets.forget(); // a command remembers its own credentials (runner.Preparation), no earlier one's
-        final CommandLine cli = new CommandLine(new Main());
-        // Every number flag is finite: NaN and Infinity parse as doubles, and would flow silently into a request
-        // body (--temperature NaN) or a schedule.
-        cli.registerConverter(Double.class, Main::finiteNumber);
-        cli.registerConverter(Double.TYPE, Main::finiteNumber);
+        final CommandLine cli = commandLine();
         cli.setParameterExceptionHandler((ex, a) ->
         {
             final PrintWriter err = ex.getCommandLine().getErr();
@@ -130,6 +131,21 @@ public final class Main implements Runnable
         }
     }
 
+    /** @return the command line: its help laid out, its number flags held finite. */
+    private static CommandLine commandLine()
+    {
+        final CommandLine cli = new CommandLine(new Main());
+        // Wide enough that every command's description is one line of the command list.
+        cli.setUsageHelpWidth(USAGE_WIDTH);
+        HelpGroups.install(cli.getSubcommands().get("run"));
+        HelpGroups.install(cli.getSubcommands().get("sweep"));
+        // Every number flag is finite: NaN and Infinity parse as doubles, and would flow silently into a request
+        // body (--temperature NaN) or a schedule.
+        cli.registerConverter(Double.class, Main::finiteNumber);
+        cli.registerConverter(Double.TYPE, Main::finiteNumber);
+        return cli;
+    }
+
     /** @return whether {@code ex} is a reader's failure: a JSON error, or an internal one a file's content caused. */
     private static boolean unreadable(final Exception ex)
     {
@@ -148,10 +164,15 @@ public final class Main implements Runnable
         return "tokenclock: " + UntrustedText.escaped(Redaction.urlsIn(message), Integer.MAX_VALUE);
     }
 
+    /**
+     * With no command: every command with one line each (the usage), on stderr, and exit status 2; the list is
+     * picocli's, from each command's {@code header}, so it cannot leave one out.
+     */
     @Override
-    public void run()
+    public Integer call()
     {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, demo or serve-sim");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return EXIT_USAGE;
     }
 
     /** Reports the jar's version. */

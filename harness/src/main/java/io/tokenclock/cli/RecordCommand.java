@@ -19,20 +19,27 @@ import io.tokenclock.runner.Refusal;
  * set's, an A/B's or a sweep's tables, an imported peer file's figures beside tokenclock's.
  */
 @Command(name = "record", mixinStandardHelpOptions = true,
-    description = "Print a result: a run's record block (MODEL ... REPORT, grade), or the tables of repetitions, a " +
-        "sweep, an A/B, a merged run or a peer's result file, or the server's refusal (refusal.json) of a run " +
-        "that the preflight ended.")
+    description = {"Print any result: a run's record block, the tables of repetitions, a sweep, an A/B or a peer file.",
+        "A merged run prints as a run; a run the server refused at its preflight prints its refusal (refusal.json)."})
 public final class RecordCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(index = "0", paramLabel = "DIR",
         description = "A results directory of any kind, one of its files, or a peer tool's result file.")
     Path dir;
 
+    /** @return {@code dir}'s refusal.json when it holds a run the preflight ended (no record); else null. */
+    static Path refusal(final Path dir)
+    {
+        final Path refusal = Files.isDirectory(dir) ? dir.resolve(Refusal.FILE) : null;
+        return refusal != null && Files.isReadable(refusal) && !Files.exists(dir.resolve("record.json")) ? refusal :
+            null;
+    }
+
     @Override
     public Integer call() throws IOException
     {
-        final Path refusal = Files.isDirectory(dir) ? dir.resolve(Refusal.FILE) : null;
-        if (refusal != null && Files.isReadable(refusal) && !Files.exists(dir.resolve("record.json")))
+        final Path refusal = refusal(dir);
+        if (refusal != null)
         {
             // A run the server refused at the preflight has no record, only what the server answered.
             System.out.print(Refusal.render(Json.MAPPER.readTree(refusal.toFile())));

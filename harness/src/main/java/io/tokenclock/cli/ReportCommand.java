@@ -9,12 +9,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import io.tokenclock.json.Json;
 import io.tokenclock.report.html.HtmlReport;
+import io.tokenclock.runner.Refusal;
 
 /** {@code tokenclock report DIR... [--output FILE]}: one self-contained report.html of any results. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-    description = "Write one self-contained report.html of a run, repetitions, a sweep or an A/B comparison, " +
-        "or of several results overlaid.")
+    description = {"Write one self-contained report.html of any result, or of several results overlaid.",
+        "A run, repetitions, a sweep, an A/B, a merged run, a peer's result file, or a run the server refused."})
 public final class ReportCommand implements Callable<Integer>, ReadsFiles
 {
     @Parameters(arity = "1..*", paramLabel = "DIR", description = "Result directories.")
@@ -32,6 +34,15 @@ public final class ReportCommand implements Callable<Integer>, ReadsFiles
     public Integer call() throws IOException
     {
         final Path file;
+        final Path refusal = dirs.size() == 1 ? RecordCommand.refusal(dirs.get(0)) : null;
+        if (refusal != null)
+        {
+            // A run the server refused at the preflight: record prints its refusal, so the report shows it too.
+            file = HtmlReport.writeRefusal(dirs.get(0), Refusal.render(Json.MAPPER.readTree(refusal.toFile())),
+                output);
+            System.out.println("report: " + file.toAbsolutePath().normalize());
+            return Main.EXIT_OK;
+        }
         try
         {
             file = HtmlReport.write(dirs, output, force);

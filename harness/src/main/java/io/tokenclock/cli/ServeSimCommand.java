@@ -30,7 +30,8 @@ public final class ServeSimCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final SimServer server = SimServer.start(sim.toConfig().host(host).port(port));
-        System.out.println("tokenclock serve-sim: listening on " + server.baseUrl() + " (" + server.config() + ")");
+        System.out.println("tokenclock serve-sim: listening on " + server.baseUrl() + " (" +
+            server.config().describe() + ")");
         System.out.flush();
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() ->

@@ -284,6 +284,7 @@ final class SweepDriver
             StopRule.format(p.load()), p.ceiling() ? " (ceiling)" : "", StopRule.format(plan.pointDurationS()),
             runDir);
         final RunResult r;
+        final long startNs = System.nanoTime();
         try
         {
             r = new BenchmarkRunner().interruptedBy(signals).run(o, System.err);
@@ -297,9 +298,27 @@ final class SweepDriver
             throw ex;
         }
         final SweepPoint point = SweepPoint.of(r, p.loop(), p.load());
-        System.out.printf(Locale.ROOT, "tokenclock sweep: %d ok, %d errors, %d cancelled; %.2f req/s, TTFT p99 %.1f " +
-            "ms%n", point.ok(), point.errors(), point.cancelled(), point.achievedRps(), point.ttftP99Ms());
+        final double tookS = (System.nanoTime() - startNs) / 1e9;
+        System.out.printf(Locale.ROOT, "tokenclock sweep: %d ok, %d errors, %d cancelled; %.2f req/s in the window, " +
+            "TTFT p99 %.1f ms; the run took %.0f s%s%n", point.ok(), point.errors(), point.cancelled(),
+            point.achievedRps(), point.ttftP99Ms(), tookS, remaining(p, tookS));
+        if (point.shortWindow())
+        {
+            System.out.println("tokenclock sweep: warning: " + SweepAnalysis.shortWindows(List.of(point)));
+        }
         return point;
+    }
+
+    /**
+     * @return how long the planned points still to run will take at this run's pace (the search, if any, comes on
+     * top), e.g. {@code ; about 3.5 min left for 6 points}; empty after the last point and for the search's runs.
+     */
+    private String remaining(final Point p, final double tookS)
+    {
+        final int planned = plan.mode().equals("auto") ? plan.autoPoints() : plan.loads().size();
+        final int left = p.ceiling() ? planned : "points".equals(p.folder()) ? planned - p.index() : 0;
+        return left <= 0 ? "" : String.format(Locale.ROOT, "; about %.1f min left for %d point%s", left * tookS / 60,
+            left, left == 1 ? "" : "s");
     }
 
     /** @return the {@code run} command line that reproduces this point alone. */

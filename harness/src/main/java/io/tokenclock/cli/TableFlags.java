@@ -143,10 +143,15 @@ public final class TableFlags implements CommandLine.IModelTransformer
         return b.build();
     }
 
-    /** @return the doc line, with the entry's default before its full stop when it has one. */
+    /**
+     * @return the doc line, with the entry's default before its full stop when it has one; the table's "or null" (the
+     * Java field's absent value) said as a person would: ", or null for the server's." is "(default: the server's).",
+     * a bare "; or null." goes.
+     */
     static String help(final RunOption<?> entry)
     {
-        final String doc = entry.doc();
+        final String doc = entry.doc().replaceFirst("[,;] or null for (.+)\\.$", " (default: $1).")
+            .replaceFirst("[,;] or null\\.$", ".");
         if (entry.defaultText() == null)
         {
             return doc;

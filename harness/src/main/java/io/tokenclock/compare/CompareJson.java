@@ -52,11 +52,15 @@ public record CompareJson(String format, List<String> inputs, boolean forced, bo
      * @param relative     the difference over {@code mean_a}, null when it is 0.
      * @param ci95         the 95% percentile bootstrap interval of the difference, null with fewer than two runs on
      *                     a side.
-     * @param exceedsNoise whether the interval excludes 0; null without an interval.
+     * @param ci95T        Welch's t interval of the difference ({@code ci95_t}), null with fewer than two runs on a
+     *                     side.
+     * @param exceedsNoise whether both intervals exclude 0 ({@code stats.SmallSample}); null without an interval.
+     * @param verdict      {@code differs}, {@code within noise} or {@code n too small to tell}; null without an
+     *                     interval.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Figure(List<Double> a, List<Double> b, double meanA, double meanB, double difference,
-        Double relative, List<Double> ci95, Boolean exceedsNoise)
+        Double relative, List<Double> ci95, List<Double> ci95T, Boolean exceedsNoise, String verdict)
     {
     }
 }

@@ -13,6 +13,8 @@ import io.tokenclock.record.Dist;
 import io.tokenclock.record.RunRecord;
 import io.tokenclock.results.Result;
 import io.tokenclock.stats.Bootstrap;
+import io.tokenclock.stats.SmallSample;
+import io.tokenclock.stats.StudentT;
 import io.tokenclock.text.UntrustedText;
 
 /**
@@ -78,15 +80,19 @@ public final class Comparison
         final double meanB = Bootstrap.mean(b);
         final double diff = meanB - meanA;
         List<Double> ci = null;
-        Boolean exceeds = null;
+        List<Double> ciT = null;
+        SmallSample.Verdict verdict = null;
         if (a.length >= 2 && b.length >= 2)
         {
             final Bootstrap.Interval i = Bootstrap.difference(a, b, Bootstrap::mean, 0.95, seed);
+            final Bootstrap.Interval t = StudentT.welch(a, b, 0.95);
             ci = Dist.interval(i.low(), i.high());
-            exceeds = !Double.isNaN(i.low()) && !i.contains(0);
+            ciT = Dist.interval(t.low(), t.high());
+            verdict = SmallSample.verdict(i, t);
         }
         return new CompareJson.Figure(Arrays.stream(a).boxed().toList(), Arrays.stream(b).boxed().toList(), meanA,
-            meanB, diff, meanA != 0 ? diff / meanA : null, ci, exceeds);
+            meanB, diff, meanA != 0 ? diff / meanA : null, ci, ciT, verdict == null ? null :
+            verdict == SmallSample.Verdict.DIFFERS, verdict == null ? null : verdict.label());
     }
 
     /** Prints each pair: the verdict, the differences by group, then (unless refused) the figures' table. */
@@ -119,15 +125,45 @@ public final class Comparison
 
     private static void table(final CompareJson.Pair p, final PrintStream out)
     {
-        out.printf(Locale.ROOT, "%-22s %12s %12s %12s %9s %25s %s%n", "figure", "baseline", "other", "difference",
-            "rel", "ci95", "verdict");
+        final int n = Math.min(p.samples().get(0), p.samples().get(1));
+        if (n >= 2 && n < Bootstrap.N_NEAR_NOMINAL_COVERAGE)
+        {
+            out.printf(Locale.ROOT, "note: with %d runs a side the bootstrap interval covers about %d%% of the time, " +
+                "not 95%%; \"differs\" needs Welch's t interval to exclude 0 as well (docs/METRICS.md)%n", n,
+                SmallSample.differenceCoveragePercent(n));
+        }
+        out.printf(Locale.ROOT, ROW, "figure", "baseline", "other", "difference", "rel", "bootstrap ci95", "t ci95",
+            "verdict");
         for (final Map.Entry<String, CompareJson.Figure> e : p.figures().entrySet())
         {
             final CompareJson.Figure f = e.getValue();
-            out.printf(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %8.1f%% %25s %s%n", e.getKey(), f.meanA(), f.meanB(),
-                f.difference(), f.relative() == null ? Double.NaN : 100 * f.relative(), f.ci95() == null ? "-" :
-                String.format(Locale.ROOT, "[%s, %s]", f.ci95().get(0), f.ci95().get(1)), f.exceedsNoise() == null ?
-                "one run a side: no interval" : f.exceedsNoise() ? "differs" : "within noise");
+            out.printf(Locale.ROOT, ROW, e.getKey(), fixed(f.meanA()), fixed(f.meanB()), fixed(f.difference()),
+                relative(f), interval(f.ci95()), interval(f.ci95T()), f.verdict() == null ?
+                "one run a side: no interval" : f.verdict());
         }
+    }
+
+    /** One row: figure, both means, difference, relative, both intervals, verdict. */
+    private static final String ROW = "%-22s %12s %12s %12s %9s %21s %21s %s%n";
+
+    /** @return the relative difference, or what stands for it when the baseline is 0 (0 vs 0 errors is no NaN%). */
+    static String relative(final CompareJson.Figure f)
+    {
+        if (f.relative() != null)
+        {
+            return String.format(Locale.ROOT, "%.1f%%", 100 * f.relative());
+        }
+        return f.meanB() == 0 ? "0 vs 0" : "base 0";
+    }
+
+    private static String fixed(final double v)
+    {
+        return String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static String interval(final List<Double> ci)
+    {
+        return ci == null || ci.get(0) == null || ci.get(1) == null ? "-" : String.format(Locale.ROOT,
+            "[%.3f, %.3f]", ci.get(0), ci.get(1));
     }
 }

@@ -102,10 +102,19 @@ public record ContractDiff(List<Difference> differences)
         return n == 0 ? "same" : n == 1 ? "one-variable" : "whole-stack";
     }
 
-    /** @return the verdict as a plain sentence. */
+    /**
+     * @return the verdict as a plain sentence; a pair that breaks a refusal rule has no identified effect, whatever
+     * changed, and the sentence says so rather than claim one under its own refusal.
+     */
     public String sentence()
     {
         final List<Difference> v = variables();
+        if (!refusals().isEmpty())
+        {
+            return "they differ in " + String.join(", ", brokenRules()) + ", which makes their figures " +
+                "incomparable: no effect is identified" + (v.isEmpty() ? "" : " (declared variables changed: " +
+                String.join(", ", v.stream().map(x -> x.group() + " " + x.key()).toList()) + ")");
+        }
         if (v.isEmpty())
         {
             return "the same contract: any difference is run-to-run noise or drift";

@@ -201,7 +201,8 @@ public final class RunOption<T>
         .doc("Gamma shape of the arrival gaps (1: Poisson).");
     public static final RunOption<Integer> MAX_CONCURRENCY = loadShape("maxConcurrency", Integer.class)
         .flag("--max-concurrency").key("load.max_concurrency").unit("requests").within(1, MAX_STREAMS)
-        .doc("Open loop or a fixed schedule: cap on requests in flight, or null for RunOptions.DEFAULT_OPEN_LOOP_CAP.");
+        .doc("Open loop or a fixed schedule: cap on requests in flight (none given: " +
+            RunOptions.DEFAULT_OPEN_LOOP_CAP + ").");
     public static final RunOption<Integer> USERS = loadShape("users", Integer.class).flag("--users").key("load.users")
         .unit("users").within(1, MAX_STREAMS)
         .doc("User-centric load: simulated users running multi-turn sessions, or null.");
@@ -217,7 +218,7 @@ public final class RunOption<T>
         .defaultsTo(List.of()).doc("Open loop: stages of constant rate; empty for one --rate.");
     public static final RunOption<Long> REQUESTS = loadShape("requests", Long.class).flag("--requests")
         .key("load.requests").unit("requests").atLeast(1)
-        .doc("Measured requests, or null when the duration ends the run.");
+        .doc("Measured requests to start (none given: 100, unless --duration, stages or a trace end the run).");
     public static final RunOption<Double> DURATION_S = loadShape("durationS", Double.class).flag("--duration")
         .key("load.duration_s").unit("s").above(0).doc("The measured window, s, or null.");
     public static final RunOption<Boolean> FIXED_SCHEDULE = loadShape("fixedSchedule", Boolean.class)
@@ -292,8 +293,8 @@ public final class RunOption<T>
         .doc("Warn when client hiccup p99 >= this fraction of inter-chunk latency p50.");
     public static final RunOption<Long> HICCUP_INTERVAL_US = measurement("hiccupIntervalUs", Long.class)
         .flag("--hiccup-interval-us").key("measurement.hiccup_interval_us").unit("us").within(100, 1_000_000)
-        .doc("How often the client's hiccup monitor asks to wake, us (100 to 1000000), or null: 1000 (jHiccup's) " +
-            "when reads are stamped in user space, 10000 when the kernel stamps them.");
+        .doc("How often the client's hiccup monitor asks to wake, us (100 to 1000000); none given: 1000 " +
+            "(jHiccup's) when reads are stamped in user space, 10000 when the kernel stamps them.");
     public static final RunOption<String> SERVER_METRICS = measurement("serverMetrics", String.class)
         .flag("--server-metrics").namedKey("measurement.server_metrics")
         .label("URL|off")
@@ -340,6 +341,9 @@ public final class RunOption<T>
     public static final RunOption<Boolean> HTML_REPORT = output("htmlReport", Boolean.class).flag("--no-report")
         .defaultsTo(true).doc("Whether report.html is written when the run ends (`--no-report`: not; record.json, " +
             "requests.jsonl and the CSV files are written either way).");
+    public static final RunOption<Boolean> VERBOSE = output("verbose", Boolean.class).flag("--verbose")
+        .defaultsTo(false).doc("Print the client's internals after the summary (stamping, CPU by thread, JIT, " +
+            "safepoints, the server's gauges) and every warning, not only the most serious one.");
     public static final RunOption<List<String>> COMMAND_LINE =
         RunOption.<List<String>>output("commandLine", List.class).defaultsTo(List.of())
         .doc("The command line that produced these options (never holds a credential).");

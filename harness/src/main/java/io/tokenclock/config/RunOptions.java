@@ -225,12 +225,14 @@ public final class RunOptions
      * @param progress     Draw the live progress line (only when stderr is a terminal).
      * @param jfrEvents    Commit a JFR event per finished request ({@code --jfr-events}), recorded in requests.jfr.
      * @param htmlReport   Write report.html and the CSV files when the run ends (off with {@code --no-report}).
+     * @param verbose      Print the client's internals and every warning after the summary ({@code --verbose}).
      * @param commandLine  The command line that produced these options (never holds a credential).
      * @param contract     The contract file as written (redacted), or null.
      * @param contractPath The contract file's path, or null.
      */
     public record Output(Path outputDir, String runId, boolean force, boolean saveText, boolean progress,
-        boolean jfrEvents, boolean htmlReport, List<String> commandLine, ObjectNode contract, Path contractPath)
+        boolean jfrEvents, boolean htmlReport, boolean verbose, List<String> commandLine, ObjectNode contract,
+        Path contractPath)
     {
         public Output
         {

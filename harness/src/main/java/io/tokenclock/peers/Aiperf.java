@@ -116,7 +116,8 @@ final class Aiperf
         notes.add(samples == null ? "no " + REQUESTS + " beside it: only AIPerf's own figures" :
             REQUESTS + " read: distributions recomputed from its per-request records");
         return List.of(new PeerRun("aiperf", "aiperf " + FILE + (samples == null ? "" : " + " + REQUESTS),
-            PeerRecord.of(spec, TIMING, duration), reported, DEFINITIONS, notes));
+            PeerRecord.of(spec, TIMING, duration), reported, DEFINITIONS, notes,
+            samples == null ? null : samples.perRequest()));
     }
 
     /** @return the model: 2026's {@code models.items[0].name}, or 2025's {@code endpoint.model_names[0]}. */

@@ -44,6 +44,7 @@ final class DetailArrays
         }
         lengths(f, root, at, ttfts.length, sent);
         final double[] lens = f.counts(n, "output_lens", at + "output_lens");
+        final double[] starts = f.clock(n, "start_times", at + "start_times");
         final JsonNode errors = n.path("errors");
         final boolean[] ok = new boolean[ttfts.length];
         for (int i = 0; i < ok.length; i++)
@@ -71,8 +72,9 @@ final class DetailArrays
             {
                 if (ok[array])
                 {
-                    s.request(ttfts[array], e2eFromGaps ? ttfts[array] + span[0] : Double.NaN,
-                        lens == null ? Double.NaN : lens[array], span[0]);
+                    s.request(starts == null ? Double.NaN : starts[array], ttfts[array],
+                        e2eFromGaps ? ttfts[array] + span[0] : Double.NaN, lens == null ? Double.NaN : lens[array],
+                        span[0]);
                 }
                 span[0] = 0;
             }

@@ -103,7 +103,8 @@ final class Guidellm
                 mean(metrics, "output_tokens_per_second"), 0),
             samples == null ? reported : samples.distributions(), samples != null, NEAREST_RANK);
         return new PeerRun("guidellm", "guidellm benchmarks.json, " + shape, PeerRecord.of(spec, TIMING,
-            duration == null || duration < 0 ? 0 : duration), reported, DEFINITIONS, notes);
+            duration == null || duration < 0 ? 0 : duration), reported, DEFINITIONS, notes,
+            samples == null ? null : samples.perRequest());
     }
 
     /** @return the benchmark's strategy: {@code config.strategy} (current), or {@code args.strategy} (older). */

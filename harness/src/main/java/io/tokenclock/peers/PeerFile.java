@@ -45,6 +45,8 @@ final class PeerFile
     static final double MAX_MS = 1e9;
     /** By how much a recomputed mean may differ from the file's own before its units contradict its summary. */
     static final double UNIT_FACTOR = 10;
+    /** The largest clock reading a start time may be, s (some 317 years: a perf_counter, or a Unix time). */
+    static final double MAX_CLOCK_S = 1e10;
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
         .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
@@ -393,6 +395,27 @@ final class PeerFile
                 {
                     throw new PeerFormatException(file, path + "[" + i + "]", "a count (a whole number from 0), " +
                         "got " + shownNumber(v[i]));
+                }
+            }
+        }
+        return v;
+    }
+
+    /**
+     * @return the clock readings of array {@code field}, s (a perf_counter: any origin, finite, within
+     * {@value #MAX_CLOCK_S} s of 0), or null when absent; else an error naming the element.
+     */
+    double[] clock(final JsonNode n, final String field, final String path)
+    {
+        final double[] v = numbers(n, field, path);
+        if (v != null)
+        {
+            for (int i = 0; i < v.length; i++)
+            {
+                if (!(Math.abs(v[i]) <= MAX_CLOCK_S))
+                {
+                    throw new PeerFormatException(file, path + "[" + i + "]", "a clock reading in s (within " +
+                        "1e10 s of 0), got " + shownNumber(v[i]));
                 }
             }
         }

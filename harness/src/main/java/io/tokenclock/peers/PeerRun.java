@@ -17,10 +17,18 @@ import io.tokenclock.record.RunRecord;
  * @param reported    the peer's own figures, by tokenclock metric key, in ms (or tokens/s), as the peer computed them.
  * @param definitions for each metric key, how the peer defines it where it differs from tokenclock (docs/RESULTS.md).
  * @param notes       what a reader must know: a sample of requests, a clock, a unit converted ...
+ * @param perRequest  the successful requests one by one, when the file has them (report.html draws them), or null.
  */
 public record PeerRun(String tool, String shape, RunRecord record, Map<String, Dist> reported,
-    Map<String, String> definitions, List<String> notes)
+    Map<String, String> definitions, List<String> notes, PerRequest perRequest)
 {
+    /** A run whose file has no per-request data. */
+    public PeerRun(final String tool, final String shape, final RunRecord record, final Map<String, Dist> reported,
+        final Map<String, String> definitions, final List<String> notes)
+    {
+        this(tool, shape, record, reported, definitions, notes, null);
+    }
+
     public PeerRun
     {
         reported = Map.copyOf(reported);

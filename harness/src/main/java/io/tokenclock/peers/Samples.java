@@ -14,7 +14,8 @@ import io.tokenclock.record.Dist;
  * interpolation, so that memory is the histograms' whatever the file's size. TPOT is {@code (last chunk - first
  * chunk) / (n_out - 1)}: the caller gives a request's span, the sum of its chunk gaps when the file has them (so a
  * latency that ends at {@code [DONE]} does not leak in), else its first-to-last token time, else {@code e2e - ttft}.
- * Not thread-safe: one per run read.
+ * Beside the histograms, the requests one by one for report.html, in bounded memory too ({@link KeptRequests}: all of
+ * them, or an evenly spread sample of a large file). Not thread-safe: one per run read.
  */
 final class Samples
 {
@@ -31,6 +32,7 @@ final class Samples
     private long requests;
     private double ttftSumMs;
     private double gapSumMs;
+    private final KeptRequests kept = new KeptRequests();
 
     /** Says that the file gives chunk gaps, so that an empty gap distribution is still shown. */
     Samples withGaps()
@@ -49,7 +51,23 @@ final class Samples
      */
     void request(final double ttftMs, final double e2eMs, final double outputTokens, final double spanMs)
     {
+        request(Double.NaN, ttftMs, e2eMs, outputTokens, spanMs);
+    }
+
+    /**
+     * One successful request with its start; NaN where the file does not give a figure.
+     *
+     * @param startS       its start, s, on the peer's own clock.
+     * @param ttftMs       its TTFT, ms.
+     * @param e2eMs        its end-to-end latency, ms.
+     * @param outputTokens its output tokens.
+     * @param spanMs       its first-to-last token time, ms.
+     */
+    void request(final double startS, final double ttftMs, final double e2eMs, final double outputTokens,
+        final double spanMs)
+    {
         requests++;
+        kept.request(startS, ttftMs, e2eMs, outputTokens);
         if (!Double.isNaN(ttftMs))
         {
             record(ttft, ttftMs);
@@ -77,6 +95,13 @@ final class Samples
         withGaps = true;
         record(gaps, ms);
         gapSumMs += ms;
+        kept.gap(ms);
+    }
+
+    /** @return the requests one by one (or an evenly spread sample of them), for report.html; null for none. */
+    PerRequest perRequest()
+    {
+        return kept.build();
     }
 
     /** @return the successful requests recorded. */

@@ -73,6 +73,6 @@ final class Sglang
                 f.number(n, "input_throughput", at + "input_throughput")),
             samples == null ? reported : samples.distributions(), samples != null, PeerRecord.LINEAR);
         return new PeerRun("sglang", "sglang bench_serving --output-file (JSONL)", PeerRecord.of(spec, TIMING,
-            duration), reported, DEFINITIONS, notes);
+            duration), reported, DEFINITIONS, notes, samples == null ? null : samples.perRequest());
     }
 }

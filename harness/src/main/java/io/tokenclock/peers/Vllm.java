@@ -127,7 +127,7 @@ final class Vllm
             notes.add(samples.requests() + " successful requests recomputed from ttfts and itls");
         }
         return new PeerRun("vllm", "vllm bench serve --save-result", PeerRecord.of(spec, TIMING, duration), reported,
-            DEFINITIONS, notes);
+            DEFINITIONS, notes, samples == null ? null : samples.perRequest());
     }
 
     /** Refuses per-request arrays whose unit contradicts the summary (ms written where seconds are meant). */

@@ -2,6 +2,7 @@ package io.tokenclock.report;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Map;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.Scenario;
 import io.tokenclock.config.TailQuantile;
+import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
@@ -31,29 +33,72 @@ public final class ConsoleSummary
         Metric.E2E_FROM_SCHEDULE, Metric.SEND_LAG
     };
 
+    /** The rows the table's legend names: the ones a reader may not know from their key (docs/METRICS.md). */
+    private static final Map<Metric, String> LEGEND = new EnumMap<>(Metric.class);
+    /** The legend's lines wrap before this column. */
+    private static final int LEGEND_WIDTH = 118;
+
+    static
+    {
+        LEGEND.put(Metric.STREAM_SETUP, "send to response headers");
+        LEGEND.put(Metric.ENGINE_TTFT, "the server's own TTFT");
+        LEGEND.put(Metric.TTFT_FROM_SCHEDULE, "TTFT from the intended start (send lag included)");
+        LEGEND.put(Metric.TTFOT, "time to first output token (not reasoning)");
+        LEGEND.put(Metric.TTST, "time to second token (first gap)");
+        LEGEND.put(Metric.INTER_CHUNK_LATENCY, "every gap between chunks (ITL)");
+        LEGEND.put(Metric.TOKEN_ITL, "each gap shared among its chunk's tokens");
+        LEGEND.put(Metric.ENGINE_TPOT, "the server's own TPOT");
+        LEGEND.put(Metric.E2E_FROM_SCHEDULE, "e2e from the intended start");
+        LEGEND.put(Metric.SEND_LAG, "sent minus intended start");
+    }
+
     private ConsoleSummary()
     {
     }
 
-    /** Prints the summary of {@code r} to {@code out}. Cold path; not thread-safe with other writers of {@code out}. */
+    /**
+     * Prints the summary of {@code r} to {@code out}: the run and its load in two lines, the latency table with its
+     * legend, then what matters in at most three lines (throughput and goodput, errors, the most serious warning);
+     * the client's internals and every other warning only with {@code --verbose} (the record keeps them all). Cold
+     * path; not thread-safe with other writers of {@code out}.
+     */
     public static void print(final RunResult r, final PrintStream out)
     {
+        final boolean verbose = r.options().output().verbose();
         title(r, out);
-        load(r, out);
         latencies(r, out);
         segments(r, out);
         otherFigures(r, out);
+        out.println();
+        headline(r, out);
         errors(r, out);
-        final List<String> client = new ArrayList<>();
-        clientHealth(r, out, client);
-        clientReadiness(r, out, client);
-        notes(r, out);
-        warnings(r, client, out);
+        final List<String> warnings = warnings(r);
+        if (!warnings.isEmpty())
+        {
+            out.println("warning: " + warnings.get(0) + (warnings.size() > 1 && !verbose ? " (" +
+                (warnings.size() - 1) + " more: --verbose)" : ""));
+        }
         CostEnergyReport.print(r, out);
-        ServerMetricsReport.print(r, out);
+        if (verbose)
+        {
+            warnings.stream().skip(1).forEach(w -> out.println("warning: " + w));
+            details(r, out);
+        }
         out.println();
         out.println("results: " + r.target().outputDir().toAbsolutePath().normalize() +
             " (record.json, requests.jsonl)");
+    }
+
+    /** What {@code --verbose} adds: the client's health and stamping, notes, goodput's misses, the server's view. */
+    private static void details(final RunResult r, final PrintStream out)
+    {
+        p999Note(r, out);
+        clientHealth(r, out);
+        clientReadiness(r, out);
+        notes(r, out);
+        GoodputSection.misses(r, out);
+        QualitySection.print(r, out);
+        ServerMetricsReport.print(r, out);
     }
 
     /** Which run, against what, and whether the record is whole and the server's certificate checked. */
@@ -71,21 +116,29 @@ public final class ConsoleSummary
         {
             out.println("warning: TLS certificates were NOT verified (--insecure)");
         }
+        load(r, out);
     }
 
-    /** The load, the measured requests by outcome, the throughput over the window and the goodput. */
+    /** The load and the measured requests by outcome, in one line. */
     private static void load(final RunResult r, final PrintStream out)
     {
-        final var o = r.options();
         out.printf(Locale.ROOT, "load: %s  measured %d requests (%d ok, %d error, %d cancelled), warmup %d%n",
-            loadDescription(o), r.counts().total(), r.counts().ok(), r.counts().errors(), r.counts().cancelled(),
-                r.counts().get(Counter.WARMUP_REQUESTS));
-        printScenario(out, o);
-        out.printf(Locale.ROOT, "window %.2f s   requests/s %.2f   output tokens/s %.1f   input tokens/s %.1f%n",
-            r.windowSeconds(), rate(r.counts().ok(), r), rate(r.counts().get(Counter.OUTPUT_TOKENS), r),
-                rate(r.counts().get(Counter.INPUT_TOKENS), r));
-        GoodputSection.print(r, out);
-        QualitySection.print(r, out);
+            loadDescription(r.options()), r.counts().total(), r.counts().ok(), r.counts().errors(),
+            r.counts().cancelled(), r.counts().get(Counter.WARMUP_REQUESTS));
+        printScenario(out, r.options());
+    }
+
+    /**
+     * The first line of what matters: throughput over the window and, when the run has an SLO or a quality rule,
+     * goodput against it.
+     */
+    private static void headline(final RunResult r, final PrintStream out)
+    {
+        final GoodputCounts g = r.goodput();
+        out.printf(Locale.ROOT, "throughput: %.2f req/s, %.1f output tok/s, %.1f input tok/s over a %.2f s window" +
+            "%s%n", rate(r.counts().ok(), r), rate(r.counts().get(Counter.OUTPUT_TOKENS), r),
+            rate(r.counts().get(Counter.INPUT_TOKENS), r), r.windowSeconds(), g == null ? "" : "; goodput " +
+                GoodputSection.summary(r));
     }
 
     /** @return the load offered, in words: each kind of load by what drives it (a user load has no rate). */
@@ -109,10 +162,18 @@ public final class ConsoleSummary
             o.load().arrival().name().toLowerCase(Locale.ROOT), o.load().rate(), cap);
     }
 
-    /** The latency table: one row per latency metric that has samples, with its p99's interval. */
+    /**
+     * The latency table: one row per latency metric that has samples, with its p99's interval, then the per-request
+     * decode rate, then a legend of the rows a reader may not know.
+     */
     private static void latencies(final RunResult r, final PrintStream out)
     {
         out.println();
+        if (r.distributions().get(Metric.E2E).count() == 0 && r.distributions().get(Metric.TTFT).count() == 0)
+        {
+            out.println("no measured request ended ok: there is no latency to show");
+            return;
+        }
         out.printf(Locale.ROOT, "%-22s %8s %9s %9s %9s %9s %9s %9s %9s %9s  %s%n",
             "metric (ms)", "n", "mean", "stdev", "p50", "p90", "p95", "p99", "p99.9", "max", "p99 95% interval");
         for (final Metric m : LATENCIES)
@@ -126,8 +187,54 @@ public final class ConsoleSummary
                 m.key(), d.count(), d.mean(), d.stdev(), d.p50(), d.p90(), d.p95(), d.p99(), d.p999(), d.max(),
                 interval(d.p99Low(), d.p99High()));
         }
-        p999Note(r, out);
+        final Distribution tps = r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST);
+        if (tps.count() > 0)
+        {
+            out.printf(Locale.ROOT, "%-22s %8d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f%n",
+                "output tok/s per req", tps.count(), tps.mean(), tps.stdev(), tps.p50(), tps.p90(), tps.p95(),
+                tps.p99(), tps.p999(), tps.max());
+        }
+        legend(r, out);
         sizedNote(r, out);
+    }
+
+    /**
+     * One line naming the rows of the table that are not self-explanatory, by their definitions in docs/METRICS.md;
+     * a row is named only when it was printed.
+     */
+    private static void legend(final RunResult r, final PrintStream out)
+    {
+        final List<String> names = new ArrayList<>();
+        for (final Metric m : LATENCIES)
+        {
+            final String words = LEGEND.get(m);
+            if (words != null && r.distributions().get(m).count() > 0)
+            {
+                names.add(m.key() + " = " + words);
+            }
+        }
+        if (r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST).count() > 0)
+        {
+            names.add("output tok/s per req = each request's decode rate, 1000 / tpot");
+        }
+        if (names.isEmpty())
+        {
+            return;
+        }
+        names.add("definitions: docs/METRICS.md");
+        final StringBuilder line = new StringBuilder("rows:");
+        for (final String name : names)
+        {
+            if (line.length() + name.length() + 2 > LEGEND_WIDTH)
+            {
+                out.println(line);
+                line.setLength(0);
+                line.append("     ");
+            }
+            line.append(' ').append(name).append(';');
+        }
+        line.setLength(line.length() - 1);
+        out.println(line);
     }
 
     /**
@@ -208,13 +315,6 @@ public final class ConsoleSummary
     /** Per-request decode rate, agent tasks, the cold start and the work cancelled requests wasted, when present. */
     private static void otherFigures(final RunResult r, final PrintStream out)
     {
-        final Distribution tps = r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST);
-        if (tps.count() > 0)
-        {
-            out.printf(Locale.ROOT, "%-22s %8d %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f%n",
-                "output tok/s per req", tps.count(), tps.mean(), tps.stdev(), tps.p50(), tps.p90(), tps.p95(),
-                tps.p99(), tps.p999(), tps.max());
-        }
         if (r.tasks() != null && r.tasks().tasks() > 0)
         {
             final var t = r.tasks();
@@ -237,63 +337,60 @@ public final class ConsoleSummary
         }
     }
 
-    /** Errors by class, and what the 429s among them mean when they were not retried. */
+    /** Errors by class in one line ("errors: none" when there were none). */
     private static void errors(final RunResult r, final PrintStream out)
     {
+        final long failed = r.counts().errors() + r.counts().cancelled();
         if (r.counts().errorsByClass().isEmpty())
         {
+            out.println(failed == 0 ? "errors: none" : String.format(Locale.ROOT, "errors: %d failed, %d " +
+                "cancelled", r.counts().errors(), r.counts().cancelled()));
             return;
         }
-        out.print("errors:");
+        final StringBuilder line = new StringBuilder("errors:");
         for (final Map.Entry<String, Long> e : r.counts().errorsByClass().entrySet())
         {
-            out.printf(Locale.ROOT, "  %s %d", e.getKey(), e.getValue());
+            line.append(String.format(Locale.ROOT, " %s %d,", e.getKey(), e.getValue()));
         }
-        out.println();
-        final long refused = r.counts().errorsByClass().getOrDefault(ErrorClass.CLIENT_LIMIT.label(), 0L);
-        if (refused > 0)
-        {
-            out.printf(Locale.ROOT, "CLIENT LIMIT: %d requests could not open a connection: this client ran out of " +
-                "file descriptors (ulimit -n), so the client, not the server, was the limit; raise the limit or set " +
-                "--max-concurrency%n", refused);
-        }
-        final long limited = r.counts().errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
-        if (limited > 0 && r.options().target().retries429() == 0)
-        {
-            out.printf(Locale.ROOT, "rate limited: %d responses 429, %.1f per second of window (Retry-After, " +
-                "when given, is in requests.jsonl; tokenclock does not retry: each 429 is an error)%n", limited,
-                rate(limited, r));
-        }
+        line.setLength(line.length() - 1);
+        out.println(line.append(String.format(Locale.ROOT, " (%.1f%% of %d measured)%s",
+            100.0 * r.counts().errors() / Math.max(1, r.counts().total()), r.counts().total(),
+            r.counts().cancelled() > 0 ? "; " + r.counts().cancelled() + " cancelled" : "")));
     }
 
     /**
-     * The warnings, ranked, one line per problem: first stamps the client's late reading compromised (chunks that took
-     * a later chunk's stamp, above {@code StampingReport.SHARED_CHUNKS_BOUND}), then the client's own interference (it
-     * may have shaped every figure; its hiccups, safepoints and JIT in one line), then a run too short for its p99s
-     * (one line for every metric). The record keeps the details: {@code measurement.stamping}, {@code
-     * report.tail_warnings} per metric, the client's figures.
+     * Every warning of the run, most serious first, one phrase per problem: the client ran out of descriptors (the
+     * client, not the server, was the limit); the client machine may have moved the stamps ({@link ClientShaping});
+     * 429s not retried; a run too short for its p99s. The summary prints the first; {@code --verbose} the rest.
      */
-    private static void warnings(final RunResult r, final List<String> client, final PrintStream out)
+    static List<String> warnings(final RunResult r)
     {
-        // first: the one that says the stamps themselves were compromised, with the count and the remedy
-        StampingSection.compromised(r.provenance().stamping(), r.clientHealth().stampingSaturation())
-            .ifPresent(line -> out.println("warning: " + line));
-        if (!client.isEmpty())
+        final List<String> warnings = new ArrayList<>();
+        final long refused = r.counts().errorsByClass().getOrDefault(ErrorClass.CLIENT_LIMIT.label(), 0L);
+        if (refused > 0)
         {
-            out.println("warning: the client machine may be shaping these figures: " + String.join("; ", client) +
-                " (record.json report.harness)");
+            warnings.add(String.format(Locale.ROOT, "CLIENT LIMIT: %d requests could not open a connection: this " +
+                "client ran out of file descriptors (ulimit -n), so the client, not the server, was the limit; " +
+                "raise the limit or set --max-concurrency", refused));
+        }
+        ClientShaping.warning(r).ifPresent(warnings::add);
+        final long limited = r.counts().errorsByClass().getOrDefault(ErrorClass.HTTP_429.label(), 0L);
+        if (limited > 0 && r.options().target().retries429() == 0)
+        {
+            warnings.add(String.format(Locale.ROOT, "rate limited: %d responses 429, %.1f per second of window " +
+                "(Retry-After, when given, is in requests.jsonl; tokenclock does not retry: each 429 is an error; " +
+                "--retry-429 N retries)", limited, rate(limited, r)));
         }
         final String tail = TailWarnings.consoleLine(r.distributions());
         if (tail != null)
         {
-            out.println("warning: " + tail);
+            warnings.add(tail);
         }
+        return warnings;
     }
 
-    /**
-     * The client's own hiccups, GC and CPU cost; a warning (into {@code warnings}) when its hiccups approach the gaps.
-     */
-    private static void clientHealth(final RunResult r, final PrintStream out, final List<String> warnings)
+    /** The client's own hiccups, GC and CPU cost ({@code --verbose}). */
+    private static void clientHealth(final RunResult r, final PrintStream out)
     {
         final var health = r.clientHealth();
         final Distribution hiccups = health.hiccupsMs();
@@ -303,12 +400,6 @@ public final class ConsoleSummary
                 "%d ms total, %d ms max%s%n", hiccups.p50(), hiccups.p99(), hiccups.max(), health.gcCount(),
                 health.gcTotalMs(), health.gcMaxMs(), health.gcConcurrentCycles() == 0 ? "" : String.format(
                 Locale.ROOT, "; %d concurrent cycles, %d ms", health.gcConcurrentCycles(), health.gcConcurrentMs()));
-            final Distribution icl = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
-            if (icl.count() > 0 && hiccups.p99() >= r.options().measurement().hiccupWarnFraction() * icl.p50())
-            {
-                warnings.add(String.format(Locale.ROOT, "its own hiccups (p99 %.3f ms) reach %.0f%% of the " +
-                    "inter-chunk latency p50 (%.3f ms)", hiccups.p99(), 100.0 * hiccups.p99() / icl.p50(), icl.p50()));
-            }
         }
         stamping(r.provenance().stamping(), out);
         final long chunks = r.counts().get(Counter.CHUNKS);
@@ -361,11 +452,8 @@ public final class ConsoleSummary
         }
     }
 
-    /**
-     * How ready the client was at t0, then warnings when safepoints or the JIT took, during load, as long as the
-     * chunk gaps being measured; and the profile written, if any.
-     */
-    private static void clientReadiness(final RunResult r, final PrintStream out, final List<String> warnings)
+    /** How ready the client was at t0, its JIT and safepoints during load, its profile ({@code --verbose}). */
+    private static void clientReadiness(final RunResult r, final PrintStream out)
     {
         final var health = r.clientHealth();
         final var ready = health.readiness();
@@ -375,20 +463,6 @@ public final class ConsoleSummary
             ready.warmupChunks(), ready.warmupS(), ready.preconnected(), health.jitMsDuringLoad(), ready.aotCache(),
             safepoints == null ? "safepoints not readable" : String.format(Locale.ROOT,
                 "%d safepoints during load, %.1f ms stopped", safepoints.safepoints(), safepoints.totalNs() / 1e6));
-        final Distribution gaps = r.distributions().get(Metric.INTER_CHUNK_LATENCY);
-        if (gaps.count() > 0 && safepoints != null && safepoints.totalNs() / 1e6 >= gaps.p50())
-        {
-            warnings.add(String.format(Locale.ROOT, "its threads were stopped at safepoints for %.1f ms during " +
-                "load (GC pauses included), at least one inter-chunk latency (p50 %.3f ms): chunks arriving then " +
-                "were stamped late", safepoints.totalNs() / 1e6, gaps.p50()));
-        }
-        if (gaps.count() > 0 && health.jitMsDuringLoad() >= JIT_WARN_GAPS * gaps.p50())
-        {
-            warnings.add(String.format(Locale.ROOT, "the JIT compiled for %d ms during load, over %d inter-chunk " +
-                "latencies (p50 %.3f ms), %s", health.jitMsDuringLoad(), JIT_WARN_GAPS, gaps.p50(),
-                ready.compilerThreadsIdle() > 0 ? "in the idle scheduling class (code ran slower until compiled)" :
-                    "competing with the stamping thread"));
-        }
         if (!health.profileFiles().isEmpty())
         {
             out.println("profile (" + health.profileEvent() + "): " + String.join(", ", health.profileFiles()));
@@ -430,9 +504,6 @@ public final class ConsoleSummary
                 r.counts().get(Counter.RING_FULL_WAITS));
         }
     }
-
-    /** Warn when compilation during load exceeds this many inter-chunk latencies (p50) of CPU. */
-    private static final int JIT_WARN_GAPS = 10;
 
     private static String abbreviate(final String s, final int width)
     {

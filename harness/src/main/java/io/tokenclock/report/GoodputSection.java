@@ -49,22 +49,35 @@ public final class GoodputSection
             c.failed(), c.cancelled()), c.excluded(), c.attempted() + c.excluded(), Formulas.rate(c.good(), windowS));
     }
 
-    /** Prints the summary's GOODPUT lines, when the run has goodput. */
-    public static void print(final RunResult r, final PrintStream out)
+    /**
+     * @return the summary's goodput phrase, e.g. {@code 10.90 req/s, 1046.4 output tok/s: 218 of 232 requests met
+     * ttft<=500ms (94.0%)}; null when the run has no goodput.
+     */
+    public static String summary(final RunResult r)
+    {
+        final GoodputCounts c = r.goodput();
+        if (c == null)
+        {
+            return null;
+        }
+        final Slo slo = r.options().quality().slo();
+        final String rule = (slo == null ? "" : slo.describe()) + (r.options().quality().rule().judgesOutputs() ?
+            (slo == null ? "" : " and ") + "the quality rule" : "");
+        return String.format(Locale.ROOT, "%.2f req/s, %.1f output tok/s: %d of %d requests met %s (%.1f%%)",
+            Formulas.rate(c.good(), r.windowSeconds()), Formulas.rate(c.goodOutputTokens(), r.windowSeconds()),
+            c.good(), c.attempted(), rule, 100.0 * c.goodFraction());
+    }
+
+    /** Prints what the requests that were not good missed, per constraint ({@code --verbose}). */
+    public static void misses(final RunResult r, final PrintStream out)
     {
         final GoodputCounts c = r.goodput();
         if (c == null)
         {
             return;
         }
-        final Slo slo = r.options().quality().slo();
-        final String rule = (slo == null ? "" : slo.describe()) + (r.options().quality().rule().judgesOutputs() ?
-            (slo == null ? "" : " and ") + "the quality rule" : "");
-        out.printf(Locale.ROOT, "goodput %.2f req/s, %.1f output tok/s: %d of %d requests met %s (%.1f%%)%n",
-            Formulas.rate(c.good(), r.windowSeconds()), Formulas.rate(c.goodOutputTokens(), r.windowSeconds()),
-            c.good(), c.attempted(), rule, 100.0 * c.goodFraction());
-        out.printf(Locale.ROOT, "  missed: ttft %d, tpot %d, itl %d, e2e %d, quality %d; failed %d, cancelled %d%s%n",
-            c.ttft(), c.tpot(), c.itl(), c.e2e(), c.quality(), c.failed(), c.cancelled(),
+        out.printf(Locale.ROOT, "goodput missed: ttft %d, tpot %d, itl %d, e2e %d, quality %d; failed %d, " +
+            "cancelled %d%s%n", c.ttft(), c.tpot(), c.itl(), c.e2e(), c.quality(), c.failed(), c.cancelled(),
             c.excluded() > 0 ? "; excluded " + c.excluded() : "");
     }
 

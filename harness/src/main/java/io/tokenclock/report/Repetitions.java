@@ -21,6 +21,8 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.result.RunResult;
 import io.tokenclock.stats.Bootstrap;
 import io.tokenclock.stats.Outliers;
+import io.tokenclock.stats.SmallSample;
+import io.tokenclock.stats.StudentT;
 import io.tokenclock.util.WholeFile;
 
 /**
@@ -34,6 +36,9 @@ import io.tokenclock.util.WholeFile;
 public final class Repetitions
 {
     private static final ObjectMapper JSON = Json.MAPPER;
+    /** The printed table: figure, mean, stdev, cv, the bootstrap interval and what it covers, the t interval. */
+    private static final String HEAD = "%-22s %12s %12s %8s %21s %-11s %21s %s%n";
+    private static final String ROW = "%-22s %12.3f %12.3f %7.1f%% %21s %-11s %21s %s%n";
 
     private Repetitions()
     {
@@ -118,6 +123,16 @@ public final class Repetitions
         out.println("repetitions: " + file.toAbsolutePath().normalize());
     }
 
+    /**
+     * @param n the repetitions the interval rests on.
+     * @return what to print beside a bootstrap interval of their mean ({@link SmallSample#caveat}): {@code range},
+     * {@code covers ~K%}, or nothing.
+     */
+    public static String caveat(final int n)
+    {
+        return SmallSample.caveat(n);
+    }
+
     /** What the interval over few repetitions is, for {@code repetitions.json} and the console. */
     static final String CI_NOTE = "with 2 or 3 repetitions a 95% percentile-bootstrap interval of the mean is always " +
         "[min, max]: each end is a resample of one value drawn n times, with probability (1/n)^n >= 2.5%; it shows " +
@@ -134,14 +149,20 @@ public final class Repetitions
             out.println("PARTIAL: " + partialReason + "; " + (runs.size() - partialReps) + " whole repetition(s) " +
                 "kept, the one cut short is listed but left out of the figures below");
         }
-        out.printf(Locale.ROOT,
-            "run-to-run over %d repetitions (95%% interval of the mean: bootstrap; outliers: Tukey)%n",
-            runs.size() - partialReps);
-        if (runs.size() - partialReps < Bootstrap.MIN_N_NARROWER_THAN_RANGE)
+        final int n = runs.size() - partialReps;
+        out.printf(Locale.ROOT, "run-to-run over %d repetitions (95%% interval of the mean: bootstrap, and Student's " +
+            "t; outliers: Tukey)%n", n);
+        if (n >= 2 && n < Bootstrap.MIN_N_NARROWER_THAN_RANGE)
         {
             out.println("note: " + CI_NOTE);
         }
-        out.printf(Locale.ROOT, "%-22s %12s %12s %8s %25s %s%n", "figure", "mean", "stdev", "cv", "ci95", "excluded");
+        else if (n >= 2 && n < Bootstrap.N_NEAR_NOMINAL_COVERAGE)
+        {
+            out.printf(Locale.ROOT, "note: with %d repetitions the bootstrap interval covers the true mean about " +
+                "%d%% of the time, not 95%%; the t interval beside it is the one to quote (docs/METRICS.md)%n", n,
+                SmallSample.coveragePercent(n));
+        }
+        out.printf(Locale.ROOT, HEAD, "figure", "mean", "stdev", "cv", "bootstrap ci95", "", "t ci95", "excluded");
     }
 
     /** Writes one figure's values (all), its spread and interval (over the whole repetitions), and prints its line. */
@@ -178,12 +199,21 @@ public final class Repetitions
             n.putNull("ci95");
         }
         n.put("ci95_is_range", hasInterval && kept.length < Bootstrap.MIN_N_NARROWER_THAN_RANGE);
+        final Bootstrap.Interval t = StudentT.mean(kept, 0.95);
+        if (Double.isNaN(t.low()))
+        {
+            n.putNull("ci95_t");
+        }
+        else
+        {
+            n.putArray("ci95_t").add(t.low()).add(t.high());
+        }
+        n.put("ci95_caveat", hasInterval ? SmallSample.caveat(kept.length) : "one repetition: no interval");
         final ArrayNode ex = n.putArray("excluded_repetitions");
         excluded.forEach(i -> ex.add(i + 1));
-        out.printf(Locale.ROOT, "%-22s %12.3f %12.3f %7.1f%% %25s %s%n", name, mean, stdev,
-            mean != 0 ? 100 * stdev / mean : 0.0, hasInterval ? String.format(Locale.ROOT, "[%.3f, %.3f]%s",
-                ci.low(), ci.high(), kept.length < Bootstrap.MIN_N_NARROWER_THAN_RANGE ? " range" : "") :
-                "none (1 repetition)",
+        out.printf(Locale.ROOT, ROW, name, mean, stdev, mean != 0 ? 100 * stdev / mean : 0.0,
+            hasInterval ? AbReport.interval(ci) : "none (1 repetition)", hasInterval ? SmallSample.caveat(kept.length) :
+                "", AbReport.interval(t),
             excluded.isEmpty() ? "-" : excluded.stream().map(i -> "rep " + (i + 1)).toList().toString());
     }
 

@@ -32,6 +32,8 @@ import io.tokenclock.text.UntrustedText;
 public final class ResultTables
 {
     private static final String SWEEP_ROW = "%10s %9s %9s %9s %9s %9s %10s %9s %7s %7s%n";
+    private static final String AB_ROW = "%-22s %12s %12s %12s %9s %21s %21s %s%n";
+    private static final String REPETITION_ROW = "%-22s %12s %12s %8s %21s %-11s %21s %s%n";
 
     private ResultTables()
     {
@@ -111,54 +113,88 @@ public final class ResultTables
     {
         final StringBuilder sb = new StringBuilder();
         final JsonNode s = reps.spread();
-        sb.append(String.format(Locale.ROOT, "repetitions: %s, %d runs (95%% interval of the mean: bootstrap; " +
-            "outliers: Tukey)%n", reps.path(), reps.repetitions().size()));
+        sb.append(String.format(Locale.ROOT, "repetitions: %s, %d runs (95%% interval of the mean: bootstrap, and " +
+            "Student's t; outliers: Tukey)%n", reps.path(), reps.repetitions().size()));
         sb.append(pooled(PooledRepetitions.of(reps)));
         if (s == null)
         {
             return sb.append("  no repetitions.json: the set was stopped before its end\n").toString();
         }
         sb.append("run to run (repetitions.json: each figure's spread over the repetitions)\n");
-        sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %8s %25s %s%n", "figure", "mean", "stdev", "cv", "ci95",
-            "excluded"));
+        sb.append(String.format(Locale.ROOT, REPETITION_ROW, "figure", "mean", "stdev", "cv", "bootstrap ci95", "",
+            "t ci95", "excluded"));
         for (final Iterator<Map.Entry<String, JsonNode>> it = s.path("figures").properties().iterator(); it.hasNext(); )
         {
             final Map.Entry<String, JsonNode> e = it.next();
             final JsonNode f = e.getValue();
             final double mean = f.path("mean").asDouble(Double.NaN);
             final double stdev = f.path("stdev").asDouble(Double.NaN);
-            sb.append(String.format(Locale.ROOT, "%-22s %12.3f %12.3f %7.1f%% %25s %s%n", e.getKey(), mean, stdev,
-                mean != 0 ? 100 * stdev / mean : 0.0, interval(f.path("ci95")),
-                f.path("excluded_repetitions").isEmpty() ? "-" : "reps " + f.path("excluded_repetitions")));
+            sb.append(String.format(Locale.ROOT, REPETITION_ROW, field(e.getKey()), number(mean), number(stdev),
+                mean != 0 ? String.format(Locale.ROOT, "%.1f%%", 100 * stdev / mean) : "-", interval(f.path("ci95")),
+                caveat(f), interval(f.path("ci95_t")), f.path("excluded_repetitions").isEmpty() ? "-" : "reps " +
+                    f.path("excluded_repetitions")));
         }
         return sb.toString();
+    }
+
+    /**
+     * @return what a repetition figure's bootstrap interval may be said to show: the file's own words
+     * ({@code ci95_caveat}), else, for a file written before them, {@code range} where {@code ci95_is_range}.
+     */
+    private static String caveat(final JsonNode f)
+    {
+        if (f.path("ci95_caveat").isTextual())
+        {
+            return field(f.path("ci95_caveat").asText());
+        }
+        return f.path("ci95_is_range").asBoolean(false) ? "range" : "";
     }
 
     private static String ab(final AbResult ab)
     {
         final StringBuilder sb = new StringBuilder();
         final JsonNode j = ab.ab();
-        sb.append(String.format(Locale.ROOT, "A/B: %s, %d + %d runs%s (B - A, 95%% bootstrap interval)%n",
-            ab.path(), ab.a().size(), ab.b().size(), j == null ? "" : ", order " + j.path("order")));
+        sb.append(String.format(Locale.ROOT, "A/B: %s, %d + %d runs%s (B - A, 95%% intervals: bootstrap, and " +
+            "Welch's t)%n", ab.path(), ab.a().size(), ab.b().size(), j == null ? "" : ", order " + j.path("order")));
         if (j == null)
         {
             return sb.append("  no ab.json: the A/B was stopped before its end\n").toString();
         }
         sb.append(String.format(Locale.ROOT, "  A = %s, B = %s%n", field(j.path("variants").path("A").asText()),
             field(j.path("variants").path("B").asText())));
-        sb.append(String.format(Locale.ROOT, "%-22s %12s %12s %12s %9s %25s %s%n", "figure", "mean A", "mean B",
-            "B - A", "rel", "ci95", "verdict"));
+        sb.append(String.format(Locale.ROOT, AB_ROW, "figure", "mean A", "mean B", "B - A", "rel", "bootstrap ci95",
+            "t ci95", "verdict"));
         for (final Iterator<Map.Entry<String, JsonNode>> it = j.path("figures").properties().iterator(); it.hasNext(); )
         {
             final Map.Entry<String, JsonNode> e = it.next();
             final JsonNode f = e.getValue();
-            sb.append(String.format(Locale.ROOT, "%-22s %12.3f %12.3f %12.3f %8.1f%% %25s %s%n", e.getKey(),
-                f.path("mean_a").asDouble(), f.path("mean_b").asDouble(), f.path("difference").asDouble(),
-                100 * f.path("relative").asDouble(Double.NaN), f.path("ci95").isArray() ? interval(f.path("ci95")) :
-                "none", !f.path("exceeds_noise").isBoolean() ? AbReport.NO_VERDICT :
-                f.path("exceeds_noise").asBoolean() ? "differs" : "within noise"));
+            sb.append(String.format(Locale.ROOT, AB_ROW, field(e.getKey()),
+                number(f.path("mean_a").asDouble(Double.NaN)), number(f.path("mean_b").asDouble(Double.NaN)),
+                number(f.path("difference").asDouble(Double.NaN)), f.path("relative").isNumber() ?
+                    String.format(Locale.ROOT, "%.1f%%", 100 * f.path("relative").asDouble()) :
+                    f.path("mean_b").asDouble(Double.NaN) == 0 ? "0 vs 0" : "base 0",
+                interval(f.path("ci95")), interval(f.path("ci95_t")), field(verdict(f))));
         }
         return sb.toString();
+    }
+
+    /**
+     * @return a figure's verdict: the file's own ({@code verdict}); none where the file has no interval (fewer than 2
+     * whole runs a side); for a file written before Welch's check, from {@code exceeds_noise}, said to rest on the
+     * bootstrap alone.
+     */
+    public static String verdict(final JsonNode f)
+    {
+        if (f.path("verdict").isTextual())
+        {
+            return f.path("verdict").asText();
+        }
+        if (!f.path("exceeds_noise").isBoolean())
+        {
+            return AbReport.NO_VERDICT;
+        }
+        return f.path("exceeds_noise").asBoolean(false) ? "differs (bootstrap alone: written before the t check)" :
+            "within noise";
     }
 
     private static String sweep(final Sweep sweep)
@@ -166,26 +202,46 @@ public final class ResultTables
         final StringBuilder sb = new StringBuilder();
         final JsonNode j = sweep.sweep();
         sb.append(String.format(Locale.ROOT, "sweep: %s, %s loop, %d points of %s s%s%n", sweep.path(),
-            field(j.path("mode").asText("?")), j.path("points").size(), field(j.path("point_duration_s").asText("?")),
-            j.path("slo").isTextual() ? ", SLO " + field(j.get("slo").asText()) : ""));
+            field(j.path("loop").asText(j.path("mode").asText("?"))), j.path("points").size(),
+            load(j.path("point_duration_s")), j.path("slo").isTextual() ? ", SLO " +
+            field(j.get("slo").asText()) : ""));
         sb.append(String.format(Locale.ROOT, SWEEP_ROW, "offered", "req/s", "ttft p50", "ttft p99", "tpot p50",
             "tpot p99", "out tok/s", "goodput", "errors", "cancel"));
         for (final JsonNode p : j.path("points"))
         {
-            sb.append(String.format(Locale.ROOT, SWEEP_ROW, p.path("offered").asText(), fixed(p, "achieved_rps", 2),
+            sb.append(String.format(Locale.ROOT, SWEEP_ROW, load(p.path("offered")), fixed(p, "achieved_rps", 2),
                 fixed(p, "ttft_p50_ms", 1), fixed(p, "ttft_p99_ms", 1), fixed(p, "tpot_p50_ms", 2),
                 fixed(p, "tpot_p99_ms", 2), fixed(p, "output_tokens_per_s", 1), fixed(p, "goodput_rps", 2),
-                p.path("errors").asText(), p.path("cancelled").asText()));
+                p.path("errors").asText("-"), p.path("cancelled").asText("-")));
         }
         final JsonNode k = j.path("knee");
-        sb.append("knee (TTFT p99 factor): ").append(k.path("latency_factor").path("offered").asText("not reached"))
-            .append('\n');
-        sb.append("knee (two-segment fit): ").append(k.path("throughput_fit").path("offered").asText("none"))
-            .append('\n');
-        sb.append("max goodput: ").append(j.path("max_goodput").isObject() ? j.get("max_goodput").path("goodput_rps")
-            .asText() + " req/s at " + j.get("max_goodput").path("offered").asText() : "none").append('\n');
-        sb.append("max rate meeting the SLO: ").append(j.path("max_rate_meeting_slo").asText("none")).append('\n');
+        sb.append("knee (TTFT p99 factor): ").append(k.path("latency_factor").path("offered").isNumber() ?
+            load(k.path("latency_factor").path("offered")) : "not reached").append('\n');
+        sb.append("knee (two-segment fit): ").append(k.path("throughput_fit").path("offered").isNumber() ?
+            load(k.path("throughput_fit").path("offered")) + (k.path("throughput_fit").path("saturated")
+            .asBoolean(true) ? "" : " (not saturated: no knee)") : "none").append('\n');
+        k.path("warnings").forEach(w -> sb.append("warning: ").append(field(w.asText())).append('\n'));
+        if (k.path("advice").isTextual())
+        {
+            sb.append("which knee: ").append(field(k.get("advice").asText())).append('\n');
+        }
+        sb.append("max goodput: ").append(j.path("max_goodput").isObject() ? String.format(Locale.ROOT,
+            "%.2f req/s at %s", j.get("max_goodput").path("goodput_rps").asDouble(),
+            load(j.get("max_goodput").path("offered"))) : "none").append('\n');
+        sb.append("max rate meeting the SLO: ").append(j.path("max_rate_meeting_slo").isNumber() ?
+            load(j.get("max_rate_meeting_slo")) + " req/s" : "none").append('\n');
         return sb.toString();
+    }
+
+    /** @return a load as the sweep names it: 4 significant digits, no trailing zeros (2.5646... is 2.565). */
+    static String load(final JsonNode n)
+    {
+        if (!n.isNumber())
+        {
+            return field(n.asText("-"));
+        }
+        final String s = String.format(Locale.ROOT, "%.4g", n.asDouble());
+        return s.contains("e") || !s.contains(".") ? s : s.replaceAll("0+$", "").replaceAll("\\.$", "");
     }
 
     /** A peer's figures as it computed them, beside tokenclock's recomputation from its per-request data. */
@@ -220,8 +276,8 @@ public final class ResultTables
 
     private static String interval(final JsonNode ci)
     {
-        return String.format(Locale.ROOT, "[%.3f, %.3f]", ci.path(0).asDouble(Double.NaN),
-            ci.path(1).asDouble(Double.NaN));
+        return !ci.isArray() || !ci.path(0).isNumber() || !ci.path(1).isNumber() ? "-" : String.format(Locale.ROOT,
+            "[%.3f, %.3f]", ci.path(0).asDouble(), ci.path(1).asDouble());
     }
 
     private static String fixed(final JsonNode n, final String key, final int digits)

@@ -17,25 +17,59 @@ import io.tokenclock.metrics.Distribution;
  * @param maxGoodput     the point of highest goodput (the lowest load among equals), or null when there is no point.
  * @param baselineSamples the requests the latency knee's baseline p99 rests on (those that ended ok at the lowest
  *                       load with a p99), 0 when there is none.
+ * @param points         the points measured.
+ * @param shortPoints    the points whose window was shorter than {@value SweepPoint#MIN_WINDOW_E2E} e2e p50s, in
+ *                       increasing load.
  */
 public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit, SweepPoint maxGoodput,
-    long baselineSamples)
+    long baselineSamples, int points, List<SweepPoint> shortPoints)
 {
+    public SweepAnalysis
+    {
+        shortPoints = List.copyOf(shortPoints);
+    }
+
     /**
      * @return what makes the knees less trustworthy than they look, one line each: a baseline p99 from fewer samples
      * than its 95% interval needs for an upper end (368) sets the threshold from a figure that may be far too low.
      */
     public List<String> warnings()
     {
-        final long needed = Distribution.samplesForUpperEnd(0.99);
-        if (Double.isNaN(latencyKnee.baselineMs()) || baselineSamples >= needed)
+        final List<String> warnings = new ArrayList<>();
+        if (!shortPoints.isEmpty())
         {
-            return List.of();
+            warnings.add(shortWindows(shortPoints));
         }
-        return List.of(String.format(Locale.ROOT, "the low-load baseline TTFT p99 (%.1f ms) rests on %d samples, " +
-            "fewer than the %d a p99 needs for its 95%% interval to have an upper end: the latency knee's threshold " +
-            "(%s x it) is uncertain; lengthen --point-duration or raise the lowest rate", latencyKnee.baselineMs(),
-            baselineSamples, needed, StopRule.format(latencyKnee.factor())));
+        final long needed = Distribution.samplesForUpperEnd(0.99);
+        if (!Double.isNaN(latencyKnee.baselineMs()) && baselineSamples < needed)
+        {
+            warnings.add(String.format(Locale.ROOT, "the low-load baseline TTFT p99 (%.1f ms) rests on %d samples, " +
+                "fewer than the %d a p99 needs for its 95%% interval to have an upper end: the latency knee's " +
+                "threshold (%s x it) is uncertain; lengthen --point-duration or raise the lowest rate",
+                latencyKnee.baselineMs(), baselineSamples, needed, StopRule.format(latencyKnee.factor())));
+        }
+        return warnings;
+    }
+
+    /**
+     * @return one line naming the points whose window was shorter than {@value SweepPoint#MIN_WINDOW_E2E} e2e p50s,
+     * and the window that would do.
+     */
+    public static String shortWindows(final List<SweepPoint> shortPoints)
+    {
+        final StringBuilder loads = new StringBuilder();
+        double longestE2eMs = 0;
+        for (final SweepPoint p : shortPoints)
+        {
+            loads.append(loads.isEmpty() ? "" : ", ").append(StopRule.format(p.offered()));
+            longestE2eMs = Math.max(longestE2eMs, p.e2eP50Ms());
+        }
+        final SweepPoint first = shortPoints.get(0);
+        return String.format(Locale.ROOT, "%d point%s (offered %s) ran a %s s window, under %s times the e2e p50 " +
+            "(up to %.2f s): the rates and knees there rest on the first requests, not on a steady load; " +
+            "--point-duration %s or more", shortPoints.size(), shortPoints.size() == 1 ? "" : "s", loads,
+            StopRule.format(first.windowS()), StopRule.format(SweepPoint.MIN_WINDOW_E2E), longestE2eMs / 1e3,
+            StopRule.format(Math.ceil(SweepPoint.MIN_WINDOW_E2E * longestE2eMs / 1e3)));
     }
 
     /**
@@ -46,6 +80,10 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
      */
     public String advice()
     {
+        if (points == 0)
+        {
+            return "No point was measured, so there is no knee to trust.";
+        }
         final boolean latency = !Double.isNaN(latencyKnee.offered());
         if (throughputFit != null && throughputFit.saturated())
         {
@@ -95,6 +133,7 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         final double[] achieved = new double[sorted.size()];
         SweepPoint best = null;
         long baselineSamples = 0;
+        final List<SweepPoint> shortPoints = new ArrayList<>();
         for (int i = 0; i < x.length; i++)
         {
             final SweepPoint p = sorted.get(i);
@@ -106,8 +145,12 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
             ttftP99[i] = p.ttftP99Ms();
             achieved[i] = p.achievedRps();
             best = best == null || p.goodputRps() > best.goodputRps() ? p : best;
+            if (p.shortWindow())
+            {
+                shortPoints.add(p);
+            }
         }
         return new SweepAnalysis(LatencyKnee.find(x, ttftP99, kneeFactor), TwoSegmentFit.fit(x, achieved), best,
-            baselineSamples);
+            baselineSamples, x.length, shortPoints);
     }
 }

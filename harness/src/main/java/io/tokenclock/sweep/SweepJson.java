@@ -45,6 +45,7 @@ public final class SweepJson
         n.put("loop", r.plan().loop().key());
         n.put("offered_unit", r.plan().loop().unit());
         n.put("point_duration_s", r.plan().pointDurationS());
+        n.put("achieved_definition", SweepPoint.ACHIEVED_DEFINITION);
         n.put("slo", r.slo());
         n.put("slo_attainment", r.plan().sloAttainment());
         n.put("goodput_definition", r.slo() == null ? "no SLO: every request that ended ok counts as good" :
@@ -98,8 +99,13 @@ public final class SweepJson
         number(n, "ttft_p99_ms", p.ttftP99Ms());
         number(n, "tpot_p50_ms", p.tpotP50Ms());
         number(n, "tpot_p99_ms", p.tpotP99Ms());
+        number(n, "e2e_p50_ms", p.e2eP50Ms());
         number(n, "e2e_p99_ms", p.e2eP99Ms());
         number(n, "output_tokens_per_s", p.outputTokensPerS());
+        number(n, "output_tps_per_user", p.tpsPerUser());
+        number(n, "window_s", p.windowS());
+        n.put("ok_in_window", p.okInWindow());
+        n.put("short_window", p.shortWindow());
         number(n, "goodput_rps", p.goodputRps());
         number(n, "good_fraction", p.goodFraction());
         n.put("samples", p.samples());

@@ -60,16 +60,45 @@ public record SweepPlan(String mode, List<Double> loads, double pointDurationS, 
         return maxRuns(sloSet) * (pointDurationS + perRunExtraS);
     }
 
-    /** @return the planned duration in one line, for the console before the sweep starts. */
+    /**
+     * @return the runs an SLO search typically makes: the search itself ({@link SloSearch}) run against a server whose
+     * highest passing rate lies halfway between its start and twice that (the start is the highest swept rate that
+     * met the SLO, so the first doubling fails), every verdict agreed on at once; within {@link #searchMaxRuns()}.
+     * With the default tolerance of 0.05: 6 verdicts of 2 runs, 12 runs.
+     */
+    public int typicalSearchRuns()
+    {
+        return SloSearch.run(new SloSearch.Settings(1, searchTolerance, searchMaxRuns), rate -> rate <= 1.5).runs();
+    }
+
+    /** @return the runs the sweep typically makes: the ceiling (auto), every point, a typical SLO search. */
+    public int typicalRuns(final boolean sloSet)
+    {
+        return (mode.equals("auto") ? 1 + autoPoints : loads.size()) + (sloSet && search ? typicalSearchRuns() : 0);
+    }
+
+    /**
+     * @return the plan in one line, for the console before the sweep starts: the runs, the time they typically take
+     * (each its window and warm-up time, and a drain that, while the server keeps up, lasts about one request), and
+     * the bound (every search run used, every drain to its timeout). Example, {@code --auto --point-duration 30} with
+     * an SLO: {@code tokenclock sweep: 1 ceiling + 8 points + an SLO search of typically 12 runs (at most 30):
+     * typically 21 runs, 10.5 min of windows (30 s each) plus each run's drain (about one request while the server
+     * keeps up); at most 39 runs, 58.5 min, if the search uses its budget and every drain reaches its 60 s timeout}.
+     */
     public String describeDuration(final boolean sloSet, final double warmupS, final double drainS)
     {
-        final double total = maxDurationS(sloSet, warmupS + drainS);
-        return String.format(java.util.Locale.ROOT, "tokenclock sweep: planned at most %d runs (%s%d points%s), each " +
-            "at most %s s (window %s s + warm-up %s s + drain %s s): at most %.0f s (%.1f min) in all, plus warm-up " +
-            "requests and preflights", maxRuns(sloSet), mode.equals("auto") ? "1 ceiling + " : "",
-            mode.equals("auto") ? autoPoints : loads.size(), sloSet && search ? " + up to " + searchMaxRuns +
-                " SLO-search runs" : "", StopRule.format(pointDurationS + warmupS + drainS),
-            StopRule.format(pointDurationS), StopRule.format(warmupS), StopRule.format(drainS), total, total / 60);
+        final boolean searching = sloSet && search;
+        final int typical = typicalRuns(sloSet);
+        final double typicalS = typical * (pointDurationS + warmupS);
+        final double boundS = maxDurationS(sloSet, warmupS + drainS);
+        return String.format(java.util.Locale.ROOT, "tokenclock sweep: %s%d point%s%s: typically %d runs, %.1f min " +
+            "of windows (%s s each)%s plus each run's drain (about one request while the server keeps up); at most " +
+            "%d runs, %.1f min, if %severy drain reaches its %s s timeout", mode.equals("auto") ? "1 ceiling + " : "",
+            mode.equals("auto") ? autoPoints : loads.size(), (mode.equals("auto") ? autoPoints : loads.size()) == 1 ?
+                "" : "s", searching ? " + an SLO search of typically " + typicalSearchRuns() + " runs (at most " +
+                searchMaxRuns + ")" : "", typical, typicalS / 60, StopRule.format(pointDurationS), warmupS > 0 ?
+                " and warm-up (" + StopRule.format(warmupS) + " s each)" : "", maxRuns(sloSet), boundS / 60,
+            searching ? "the search uses its budget and " : "", StopRule.format(drainS));
     }
 
     private static List<Double> sortedDistinct(final String mode, final List<Double> loads)

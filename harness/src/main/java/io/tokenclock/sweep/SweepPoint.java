@@ -10,21 +10,27 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
 
 /**
  * One measured point of a sweep: the load offered and what the server did with it, taken from the point's own run
- * ({@link #of}). Latencies are in milliseconds, rates per second over the run's measurement window (the same figures
- * as its record.json). A figure with no sample is NaN. Immutable and thread-safe.
+ * ({@link #of}). Latencies are in milliseconds, from the point's record.json. The rates are not the record's: the
+ * record divides by a window that runs to the last measured request's end, drain included, so that a point barely
+ * longer than one request reads as saturated (offered 15.4 req/s, 3 s requests, a 5 s point: 10.7 "achieved"). A
+ * point's {@code achievedRps} is instead every request that ended ok inside its nominal window (from the window's
+ * opening, for {@code --point-duration} seconds; a warm-up request that ends inside counts, a measured one that ends
+ * in the drain does not), over that window: what the server completed per second while the load was offered
+ * ({@link WindowCount}). Goodput and output tokens/s follow it: {@code achievedRps} times the share of ok requests
+ * that were good, and times their mean output tokens. A figure with no sample is NaN. Immutable and thread-safe.
  *
  * @param loop             how the load was offered: an open-loop rate or a closed-loop concurrency.
  * @param offered          the offered load: requests/s for {@link Loop#RATE}, requests in flight for
  *                         {@link Loop#CONCURRENCY}.
- * @param achievedRps      requests that ended ok per second of the window.
+ * @param achievedRps      requests that ended ok inside the nominal window, per second of it (above).
  * @param ttftP50Ms        TTFT median, ms.
  * @param ttftP99Ms        TTFT 99th percentile, ms.
  * @param tpotP50Ms        TPOT median, ms.
  * @param tpotP99Ms        TPOT 99th percentile, ms.
  * @param e2eP99Ms         end-to-end latency 99th percentile, ms.
- * @param outputTokensPerS output tokens of the measured requests per second of the window.
- * @param goodputRps       good requests per second of the window ({@code report.goodput}; with neither an SLO nor a
- *                         quality rule every request that ended ok is good).
+ * @param outputTokensPerS {@code achievedRps} times the mean output tokens of a measured ok request.
+ * @param goodputRps       {@code achievedRps} times the share of measured ok requests that were good
+ *                         ({@code report.goodput}; with neither an SLO nor a quality rule every ok request is good).
  * @param ok               measured requests that ended ok.
  * @param errors           measured requests that failed.
  * @param cancelled        measured requests that were cancelled (the workload's rule, or the end of the drain).
@@ -33,11 +39,26 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
  * @param runDir           the point's run directory.
  * @param energyJPerToken  the energy in the power boundary per output token of a completed request, J (the point's
  *                         {@code report.energy.per_output_token_j}); NaN when no energy was measured.
+ * @param e2eP50Ms         end-to-end latency median, ms: the point's window should be 10 times it
+ *                         ({@link SweepAnalysis#warnings()}).
+ * @param tpsPerUser       the median request's decode rate, output tokens/s ({@code output_tps_per_request} p50):
+ *                         the Pareto plot's "per user" axis.
+ * @param windowS          the point's nominal window, s ({@code --point-duration}).
+ * @param okInWindow       requests that ended ok inside it.
  */
 public record SweepPoint(Loop loop, double offered, double achievedRps, double ttftP50Ms, double ttftP99Ms,
     double tpotP50Ms, double tpotP99Ms, double e2eP99Ms, double outputTokensPerS, double goodputRps, long ok,
-    long errors, long cancelled, long good, Queue queue, String runDir, double energyJPerToken)
+    long errors, long cancelled, long good, Queue queue, String runDir, double energyJPerToken, double e2eP50Ms,
+    double tpsPerUser, double windowS, long okInWindow)
 {
+    /** A point's window should be at least this many e2e p50s long, or its rates read the drain, not the load. */
+    public static final double MIN_WINDOW_E2E = 10;
+
+    /** The definition of {@link #achievedRps()}, as sweep.json states it. */
+    public static final String ACHIEVED_DEFINITION = "requests that ended ok (any phase) inside the point's " +
+        "nominal window (from its opening, for point_duration_s), over that window; goodput and output tokens/s are " +
+        "it times the good share and the mean output tokens of the measured ok requests";
+
     /** A point that measured no energy. */
     public SweepPoint(final Loop loop, final double offered, final double achievedRps, final double ttftP50Ms,
         final double ttftP99Ms, final double tpotP50Ms, final double tpotP99Ms, final double e2eP99Ms,
@@ -45,7 +66,13 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
         final long cancelled, final long good, final Queue queue, final String runDir)
     {
         this(loop, offered, achievedRps, ttftP50Ms, ttftP99Ms, tpotP50Ms, tpotP99Ms, e2eP99Ms, outputTokensPerS,
-            goodputRps, ok, errors, cancelled, good, queue, runDir, Double.NaN);
+            goodputRps, ok, errors, cancelled, good, queue, runDir, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
+    }
+
+    /** @return whether the window is shorter than {@link #MIN_WINDOW_E2E} e2e p50s: its rates read the drain. */
+    public boolean shortWindow()
+    {
+        return windowS > 0 && e2eP50Ms > 0 && windowS * 1e3 < MIN_WINDOW_E2E * e2eP50Ms;
     }
 
     /** How a point offers its load. */
@@ -122,11 +149,20 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
         final Distribution ttft = r.distributions().get(Metric.TTFT);
         final Distribution tpot = r.distributions().get(Metric.TPOT);
         final Distribution e2e = r.distributions().get(Metric.E2E);
-        final long good = r.goodput() == null ? r.counts().ok() : r.goodput().good();
-        return new SweepPoint(loop, offered, Formulas.rate(r.counts().ok(), w), ttft.p50(), ttft.p99(), tpot.p50(),
-            tpot.p99(), e2e.p99(), Formulas.rate(r.counts().get(Counter.OUTPUT_TOKENS), w), Formulas.rate(good, w),
-            r.counts().ok(), r.counts().errors(), r.counts().cancelled(), good, queue(r, e2e, w),
-            r.target().outputDir().toString(), energyPerToken(r));
+        final long ok = r.counts().ok();
+        final long good = r.goodput() == null ? ok : r.goodput().good();
+        final Double nominalS = r.options().load().durationS();
+        final double windowS = nominalS != null && nominalS > 0 ? nominalS : w;
+        final long counted = WindowCount.okInWindow(r.target().outputDir().resolve("requests.jsonl"),
+            r.window().startNs(), r.window().startNs() + Math.round(windowS * 1e9));
+        // Without requests.jsonl (a run that wrote none) the record's own rate is all there is.
+        final long inWindow = counted >= 0 ? counted : ok;
+        final double achieved = counted >= 0 ? Formulas.rate(counted, windowS) : Formulas.rate(ok, w);
+        return new SweepPoint(loop, offered, achieved, ttft.p50(), ttft.p99(), tpot.p50(), tpot.p99(), e2e.p99(),
+            ok > 0 ? achieved * r.counts().get(Counter.OUTPUT_TOKENS) / ok : 0, ok > 0 ? achieved * good / ok : 0, ok,
+            r.counts().errors(), r.counts().cancelled(), good, queue(r, e2e, w), r.target().outputDir().toString(),
+            energyPerToken(r), e2e.p50(), r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST).p50(), windowS,
+            inWindow);
     }
 
     /** The record's {@code per_output_token_j}: joules in the boundary over the completed requests' output tokens. */

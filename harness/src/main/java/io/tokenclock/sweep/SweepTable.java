@@ -15,7 +15,10 @@ public final class SweepTable
     {
     }
 
-    /** Prints the table and the findings of {@code r}. */
+    /**
+     * Prints the table and the findings of {@code r}. The achieved rate is the point's own ({@link SweepPoint}:
+     * requests that ended ok inside its window, over the window), said in the heading.
+     */
     public static void print(final SweepReport r, final PrintStream out)
     {
         final SweepPoint.Loop loop = r.plan().loop();
@@ -28,6 +31,7 @@ public final class SweepTable
             out.printf(Locale.ROOT, "ceiling: closed loop at concurrency %d: %.2f req/s%n",
                 (int)r.ceiling().offered(), r.ceiling().achievedRps());
         }
+        out.println("req/s: requests that ended ok inside each point's window, over the window (docs/RESULTS.md)");
         out.printf(Locale.ROOT, ROW, "offered", "req/s", "ttft p50", "ttft p99", "tpot p50", "tpot p99", "out tok/s",
             "goodput", "errors", "cancel", "running", "waiting", "in flight");
         for (final SweepPoint p : r.points())
@@ -50,6 +54,12 @@ public final class SweepTable
 
     private static void findings(final SweepReport r, final SweepPoint.Loop loop, final PrintStream out)
     {
+        if (r.analysis().points() == 0)
+        {
+            // A sweep that measured nothing (the server refused the first point) has no knee to place or judge.
+            out.println("which knee: " + r.analysis().advice());
+            return;
+        }
         final String unit = loop.unit();
         final LatencyKnee k = r.analysis().latencyKnee();
         out.printf(Locale.ROOT, "knee (TTFT p99 > %s x its %s ms at the lowest load): %s%n",

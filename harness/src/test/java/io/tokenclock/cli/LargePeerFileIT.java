@@ -22,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A peer's file larger than the heap (issue 40: a 190 MB vLLM file took 4.5 GB and died of an OutOfMemoryError):
  * {@code record} in a child JVM of 64 MiB of heap reads a generated 100 MB {@code --save-detailed} file of 16,000
  * requests and 4.8 million gaps, streamed into the histograms. Read as a tree, the gaps alone are some 200 MB of nodes.
+ * {@code report} of the same file in the same heap draws an evenly spread sample of its requests.
  */
 @Tag("slow")
 final class LargePeerFileIT
@@ -52,6 +53,26 @@ final class LargePeerFileIT
         assertTrue(Pattern.compile("(?m)^inter_chunk_latency +10\\.000 +10\\.000 +10\\.\\d+ +10\\.\\d+ ").matcher(out)
             .find(), out);
         assertTrue(out.contains(REQUESTS + " successful requests recomputed from ttfts and itls"), out);
+
+        // report.html draws the requests one by one: in the same heap, an evenly spread sample (peers.KeptRequests)
+        final Path page = dir.resolve("report.html");
+        assertEquals(0, child(dir, "report", file.toString(), "--output", page.toString()),
+            Files.readString(dir.resolve("out.txt")));
+        assertTrue(Files.readString(page).contains("The charts draw 2,000 of the file&#39;s 16,000 successful " +
+            "requests: every 8th"), "the sample named");
+    }
+
+    /** @return the exit status of {@code tokenclock ARGS} in a child JVM of 64 MiB of heap, its output in out.txt. */
+    private static int child(final Path dir, final String... args) throws Exception
+    {
+        final List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"),
+            "bin", "java").toString(), System.getProperty("tokenclock.jvmFlags"), "-Xmx64m", "-jar",
+            Path.of("target", "tokenclock.jar").toString()));
+        command.addAll(List.of(args));
+        final Process p = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(dir.resolve("out.txt").toFile()).start();
+        assertTrue(p.waitFor(300, TimeUnit.SECONDS), "ended");
+        return p.exitValue();
     }
 
     /** Writes a vLLM {@code --save-detailed} result, its summary keys agreeing with its arrays. */

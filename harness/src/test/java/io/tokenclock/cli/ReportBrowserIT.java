@@ -30,12 +30,14 @@ import io.tokenclock.fixtures.sim.SimServer;
 /**
  * report.html in a real browser: Debian's Chromium, headless, with a fresh profile and background networking off,
  * driven over the DevTools protocol ({@link Cdp}). Every kind of result is made against the simulator (a run, a
- * second run, repetitions, a sweep, an A/B comparison, two shards merged) and reported, the two runs overlaid, and a
- * vLLM result file imported (tables only: it has no per-request file); each page must
+ * second run, repetitions, a sweep, an A/B comparison, two shards merged) and reported, the two runs overlaid, and
+ * two peer files imported: vLLM's fixture, and the first run's requests written out as {@code vllm bench serve
+ * --save-result} would write them (ttfts, itls, start_times), which must draw as a run draws; each page must
  * load with no console error, no log error (a Content-Security-Policy violation is one), no uncaught exception and
  * no network request but its own file, and every chart must be drawn: a canvas in its element, and coloured
- * pixels (the series' strokes) inside its box on the screenshot. The screenshots go to results/report/
- * (browser-KIND.jpg).
+ * pixels (the series' strokes) inside its box on the screenshot. Every page must lead with the answer (its cards
+ * or its sentence above the first chart). The screenshots go to results/report/ (browser-KIND.jpg, rewritten by
+ * each run; the committed ones, report-KIND.jpg, are copies: results/report/README.md).
  * Skipped, saying how to install it, where /usr/bin/chromium is missing.
  */
 @Timeout(600)
@@ -85,9 +87,74 @@ final class ReportBrowserIT
         }
         assertEquals(Main.EXIT_OK, Main.execute("report", path("vllm.json"), "--output", path("imported.html")),
             console.err());
+        Files.write(dir.resolve("vllm-run.json"), JSON.writeValueAsBytes(asVllm(dir.resolve("one"))));
+        assertEquals(Main.EXIT_OK, Main.execute("report", path("vllm-run.json"), "--output",
+            path("imported-requests.html")), console.err());
         assertEquals(Main.EXIT_INCOMPARABLE, Main.execute("report", path("one"), path("sweep"), "--output",
             path("refused.html")), "a closed loop and an open-loop sweep: compare's load-model rule");
         assertTrue(console.err().contains("load model"), console.err());
+    }
+
+    /**
+     * @return run {@code dir}'s measured requests as {@code vllm bench serve --save-result} writes them: ttfts and
+     * itls in seconds, start_times on a relative clock, output_lens, and the summary keys the importer needs.
+     */
+    private static ObjectNode asVllm(final Path run) throws IOException
+    {
+        final ObjectNode v = JSON.createObjectNode();
+        final var ttfts = v.putArray("ttfts");
+        final var itls = v.putArray("itls");
+        final var starts = v.putArray("start_times");
+        final var lens = v.putArray("output_lens");
+        final var errors = v.putArray("errors");
+        long first = Long.MAX_VALUE;
+        long last = 0;
+        int n = 0;
+        long tokens = 0;
+        final List<Double> ttftMs = new ArrayList<>();
+        final List<Double> e2eMs = new ArrayList<>();
+        for (final String line : Files.readAllLines(run.resolve("requests.jsonl")))
+        {
+            final JsonNode r = JSON.readTree(line);
+            if (!"measure".equals(r.path("phase").asText()) || !"ok".equals(r.path("status").asText()))
+            {
+                continue;
+            }
+            final long sent = r.path("sent_ns").asLong();
+            first = Math.min(first, sent);
+            last = Math.max(last, r.path("end_ns").asLong());
+            ttfts.add((r.path("first_token_ns").asLong() - sent) / 1e9);
+            starts.add(sent / 1e9);
+            final var gaps = itls.addArray();
+            final JsonNode chunks = r.path("chunk_ns");
+            for (int i = 1; i < chunks.size(); i++)
+            {
+                gaps.add((chunks.get(i).asLong() - chunks.get(i - 1).asLong()) / 1e9);
+            }
+            ttftMs.add(r.path("ttft_ms").asDouble());
+            e2eMs.add(r.path("e2e_ms").asDouble());
+            lens.add(r.path("output_tokens").asLong());
+            tokens += r.path("output_tokens").asLong();
+            errors.add("");
+            n++;
+        }
+        final double duration = (last - first) / 1e9;
+        v.put("backend", "openai-chat").put("model_id", "tokenclock-sim").put("num_prompts", n)
+            .put("duration", duration).put("completed", n).put("failed", 0).put("total_input_tokens", 16L * n)
+            .put("total_output_tokens", tokens).put("request_throughput", n / duration)
+            .put("output_throughput", tokens / duration);
+        summary(v, "ttft", ttftMs);
+        summary(v, "e2el", e2eMs);
+        return v;
+    }
+
+    /** Puts vLLM's mean_K_ms, median_K_ms and p99_K_ms of {@code values} (nearest rank: a fixture, not numpy). */
+    private static void summary(final ObjectNode v, final String key, final List<Double> values)
+    {
+        final List<Double> sorted = values.stream().sorted().toList();
+        v.put("mean_" + key + "_ms", sorted.stream().mapToDouble(Double::doubleValue).average().orElse(0))
+            .put("median_" + key + "_ms", sorted.get(sorted.size() / 2))
+            .put("p99_" + key + "_ms", sorted.get((int)Math.ceil(0.99 * sorted.size()) - 1));
     }
 
     private static String path(final String name)
@@ -145,10 +212,11 @@ final class ReportBrowserIT
             check(cdp, dir.resolve("one").resolve("report.html"), "run", 10);
             check(cdp, dir.resolve("reps").resolve("report.html"), "repetitions", 10);
             check(cdp, dir.resolve("sweep").resolve("report.html"), "sweep", 5);
-            check(cdp, dir.resolve("ab").resolve("report.html"), "ab", 5);
+            check(cdp, dir.resolve("ab").resolve("report.html"), "ab", 4);
             check(cdp, dir.resolve("merged.html"), "merged", 10);
             check(cdp, dir.resolve("overlay.html"), "overlay", 4);
-            check(cdp, dir.resolve("imported.html"), "imported", 0);
+            check(cdp, dir.resolve("imported.html"), "imported", 4);
+            check(cdp, dir.resolve("imported-requests.html"), "peer-file", 6);
         }
     }
 
@@ -167,6 +235,9 @@ final class ReportBrowserIT
         assertClean(name, url, events);
         assertEquals("0", status.path("errors").asText(), name + ": " + status);
         assertEquals(status.path("charts").asText(), status.path("drawn").asText(), name + ": " + status);
+        assertTrue(cdp.eval("(() => { const lead = document.querySelector('.cards, p.answer'); const chart = " +
+            "document.querySelector('.chart, svg'); return !!lead && (!chart || (lead.compareDocumentPosition(" +
+            "chart) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0); })()").asBoolean(), name + ": leads with the answer");
         assertTrue(status.path("charts").asInt() >= minCharts, name + ": " + status);
         final JsonNode charts = JSON.readTree(cdp.eval("JSON.stringify(Array.from(document.querySelectorAll(" +
             "'.chart')).map(e => { const c = e.querySelector('canvas'); const r = (c || e).getBoundingClientRect(); " +

@@ -44,6 +44,31 @@ final class Chart
         return this;
     }
 
+    /** An x axis of whole numbers (repetitions, concurrencies): ticks only at integers. */
+    Chart xInt()
+    {
+        node.put("xint", true);
+        return this;
+    }
+
+    /**
+     * Colour the series light to dark in order, on one hue ramp (viridis), for series that are one variable at
+     * increasing values (a sweep's loads), so that the colour says where each lies.
+     */
+    Chart sequential()
+    {
+        node.put("sequential", true);
+        return this;
+    }
+
+    /** Adds a series drawn as points only, no line (a scatter, e.g. every point of a Pareto plot). */
+    Chart scatter(final String label, final List<Double> y)
+    {
+        series(label, y);
+        ((ObjectNode)series.get(series.size() - 1)).put("points_only", true);
+        return this;
+    }
+
     /** Draw each point (few points, e.g. a sweep or repetitions) as well as the line. */
     Chart points()
     {

@@ -35,8 +35,15 @@ final class Definitions
             "woke: the client machine's own stalls.");
         SENTENCES.put("knee", "Knee: the load past which a sweep's latency rises (by latency factor) or its " +
             "achieved rate stops following the offered one (two-segment fit).");
+        SENTENCES.put("achieved", "Achieved rate (a sweep's point): requests that ended ok inside the point's " +
+            "window, whatever their phase, over the window: what the server completed while the load was offered.");
+        SENTENCES.put("pareto", "Pareto plot: each sweep point's output tokens/s against its median request's " +
+            "decode rate (tokens/s per user); the frontier joins the points no other beats on both.");
         SENTENCES.put("interval", "95% interval: for a percentile, a distribution-free interval from order " +
-            "statistics; across repetitions or A/B runs, a percentile bootstrap of the mean.");
+            "statistics; across repetitions or A/B runs, a percentile bootstrap of the mean, with Student's t " +
+            "(Welch's, for a difference) beside it. Below about 12 runs the bootstrap covers less than 95% (range: " +
+            "with 2 or 3 it is exactly [min, max]); a difference is called differs only when both exclude 0, else " +
+            "n too small to tell (docs/METRICS.md).");
     }
 
     private Definitions()

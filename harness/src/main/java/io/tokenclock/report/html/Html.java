@@ -53,6 +53,32 @@ final class Html
         return sb.append("</tbody></table>\n").toString();
     }
 
+    /** @return a table of (label, value[, note]) rows, left-aligned: words, not columns of figures. */
+    static String kv(final List<String> head, final List<List<String>> rows)
+    {
+        return table(head, rows).replaceFirst("<table>", "<table class=\"kv\">");
+    }
+
+    /**
+     * @return a headline figure to about 4 significant digits, as a card shows it: 1072.806 is "1073", 58.622 is
+     * "58.6", 11.175 is "11.18", 0.4312 is "0.431"; "-" for a missing one.
+     */
+    static String headline(final double v)
+    {
+        if (!Double.isFinite(v))
+        {
+            return "-";
+        }
+        final double a = Math.abs(v);
+        final String pattern = a >= 1000 || v == Math.rint(v) ? "%.0f" : a >= 100 ? "%.1f" : a >= 10 ? "%.2f" : "%.3f";
+        return String.format(Locale.ROOT, pattern, v);
+    }
+
+    static String headline(final JsonNode n)
+    {
+        return n.isNumber() ? headline(n.asDouble()) : "-";
+    }
+
     /** @return a number with 3 decimals, or "-" for a missing or non-finite one. */
     static String num(final JsonNode n)
     {

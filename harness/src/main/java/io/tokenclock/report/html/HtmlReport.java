@@ -76,6 +76,27 @@ public final class HtmlReport
         return file;
     }
 
+    /**
+     * Writes the report of a run that the server refused at its preflight: it has no record and no requests, only
+     * what the server answered ({@code refusal.json}), which {@code rendered} says in the words {@code record} prints.
+     *
+     * @return the file written: {@code output}, or DIR/report.html.
+     */
+    public static Path writeRefusal(final Path dir, final String rendered, final Path output) throws IOException
+    {
+        final Page page = new Page();
+        page.raw("<p class=\"answer\">" + Html.text("The server refused this run at its preflight: nothing was " +
+            "measured. What it answered:") + "</p>\n").pre(rendered);
+        if (output != null)
+        {
+            WholeFile.checkTarget(output);
+        }
+        final Path file = output != null ? output : dir.resolve(FILE);
+        WholeFile.writeString(file, page.render("tokenclock report: refused " + dir.toAbsolutePath().normalize()
+            .getFileName()));
+        return file;
+    }
+
     private static String single(final Page page, final Result r) throws IOException
     {
         final String name = r.path().toAbsolutePath().normalize().getFileName().toString();
@@ -97,7 +118,11 @@ public final class HtmlReport
             case RepetitionSet reps -> SpreadSection.repetitions(page, reps.spread(), PooledRepetitions.of(reps));
             case Imported imported -> Members.imported(page, imported);
         }
-        if (r instanceof Sweep || r instanceof AbResult || r instanceof RepetitionSet)
+        if (r instanceof Sweep sweep)
+        {
+            Members.sweep(page, sweep.sweep(), r.runs());
+        }
+        else if (r instanceof AbResult || r instanceof RepetitionSet)
         {
             Members.render(page, r.runs());
         }

@@ -35,6 +35,7 @@ final class Overlay
         final List<String> labels = new ArrayList<>();
         final List<RunSeries> series = new ArrayList<>();
         final List<List<String>> rows = new ArrayList<>();
+        final List<JsonNode> records = new ArrayList<>();
         for (final Result r : results)
         {
             for (final Result.Run run : r.runs())
@@ -46,12 +47,43 @@ final class Overlay
                 final String label = name(r) + (r.runs().size() == 1 ? "" : " " + run.role());
                 labels.add(label);
                 series.add(RunSeries.read(run.dir()));
-                rows.add(row(label, RecordJson.tree(run.record())));
+                records.add(RecordJson.tree(run.record()));
+                rows.add(row(label, records.get(records.size() - 1)));
             }
         }
+        page.answer(sentence(labels, records));
         page.raw(Html.table(List.of("result", "ok", "req/s", "output tok/s", "TTFT p50", "TTFT p99", "TPOT p99",
             "e2e p99"), rows));
         RunCharts.percentiles(page, labels, series);
+    }
+
+    /** @return which run had the highest throughput and which the lowest TTFT and TPOT p99, in one sentence. */
+    static String sentence(final List<String> labels, final List<JsonNode> records)
+    {
+        return "Highest throughput: " + best(labels, records, "throughput", "requests_per_s", true, " req/s") +
+            "; lowest TTFT p99: " + best(labels, records, "ttft", "p99", false, " ms") + "; lowest TPOT p99: " +
+            best(labels, records, "tpot", "p99", false, " ms") + ". Each figure of one run is one sample: a " +
+            "difference between two runs is not shown to exceed run-to-run noise (repetitions, or tokenclock ab, " +
+            "can show it).";
+    }
+
+    private static String best(final List<String> labels, final List<JsonNode> records, final String section,
+        final String figure, final boolean highest, final String unit)
+    {
+        int at = -1;
+        double v = highest ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        for (int i = 0; i < records.size(); i++)
+        {
+            final JsonNode r = records.get(i).path("report");
+            final JsonNode n = "throughput".equals(section) ? r.path("throughput").path(figure) :
+                r.path("distributions").path(section).path(figure);
+            if (n.isNumber() && (highest ? n.asDouble() > v : n.asDouble() < v))
+            {
+                v = n.asDouble();
+                at = i;
+            }
+        }
+        return at < 0 ? "-" : labels.get(at) + " (" + Html.headline(v) + unit + ")";
     }
 
     private static String name(final Result r)

@@ -33,10 +33,63 @@ final class Page
     private final List<Chart> charts = new ArrayList<>();
     private int nextId;
 
+    /** One headline figure: what it is, its value, and one line under it (its interval, its share, its cause). */
+    record Card(String title, String value, String detail)
+    {
+    }
+
     /** Appends a section heading. */
     Page h2(final String text)
     {
         body.append("<h2>").append(Html.text(text)).append("</h2>\n");
+        return this;
+    }
+
+    /** Appends a section heading that a link can reach ({@code #id}). */
+    Page h2(final String text, final String id)
+    {
+        body.append("<h2 id=\"").append(Html.attr(id)).append("\">").append(Html.text(text)).append("</h2>\n");
+        return this;
+    }
+
+    /** Appends the headline figures, as cards in a row that wraps. */
+    Page cards(final List<Card> cards)
+    {
+        body.append("<div class=\"cards\">\n");
+        for (final Card c : cards)
+        {
+            body.append("<div class=\"card\"><div class=\"card-title\">").append(Html.text(c.title()))
+                .append("</div><div class=\"card-value\">").append(Html.text(c.value()))
+                .append("</div><div class=\"card-detail\">").append(Html.text(c.detail())).append("</div></div>\n");
+        }
+        body.append("</div>\n");
+        return this;
+    }
+
+    /** Appends the sentence that says what the result shows. */
+    Page answer(final String sentence)
+    {
+        body.append("<p class=\"answer\">").append(Html.text(sentence)).append("</p>\n");
+        return this;
+    }
+
+    /** Appends a warning line, marked as one. */
+    Page warning(final String text)
+    {
+        body.append("<p class=\"warning\">warning: ").append(Html.text(text)).append("</p>\n");
+        return this;
+    }
+
+    /** Appends the grade in one line, linking to the record's list of what is missing ({@code #record}). */
+    Page grade(final String grade, final int missing)
+    {
+        body.append("<p class=\"grade\">Grade: <b>").append(Html.text(grade)).append("</b>");
+        if (missing > 0)
+        {
+            body.append(" &mdash; <a href=\"#record\">").append(missing).append(missing == 1 ? " thing" : " things")
+                .append(" missing for a comparison-grade record</a>");
+        }
+        body.append("</p>\n");
         return this;
     }
 
@@ -62,6 +115,14 @@ final class Page
     Page raw(final String html)
     {
         body.append(html);
+        return this;
+    }
+
+    /** Appends a figure drawn as inline SVG that the caller built (every value escaped there), with a caption. */
+    Page svg(final String svg, final String caption)
+    {
+        body.append("<figure>").append(svg).append("<figcaption>").append(Html.text(caption))
+            .append("</figcaption></figure>\n");
         return this;
     }
 

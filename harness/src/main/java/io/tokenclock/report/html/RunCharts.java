@@ -40,18 +40,29 @@ final class RunCharts
     /** TTFT (with stream setup), TPOT, ITL and e2e against 1/(1-p), one line per run. */
     static void percentiles(final Page page, final List<String> labels, final List<RunSeries> runs)
     {
+        percentiles(page, labels, runs, false);
+    }
+
+    /**
+     * The same, the lines coloured on a sequential palette when {@code ordered} (runs at increasing values of one
+     * variable, e.g. a sweep's loads).
+     */
+    static void percentiles(final Page page, final List<String> labels, final List<RunSeries> runs,
+        final boolean ordered)
+    {
         page.h2("Percentiles");
         page.p("HdrHistogram's percentile plot: x is 1/(1-p) on a log axis, so p90, p99 and p99.9 are evenly " +
             "spaced and the tail is as wide as the body. Measured requests that ended ok; a line stops where its " +
             "samples do.");
-        plot(page, "TTFT", labels, runs, s -> s.ttft, true);
-        plot(page, "TPOT", labels, runs, s -> s.tpot, false);
-        plot(page, "ITL (inter-chunk gap)", labels, runs, s -> s.itl, false);
-        plot(page, "End-to-end latency", labels, runs, s -> s.e2e, false);
+        plot(page, "TTFT", labels, runs, s -> s.ttft, true, ordered);
+        plot(page, "TPOT", labels, runs, s -> s.tpot, false, ordered);
+        plot(page, "ITL (inter-chunk gap)", labels, runs, s -> s.itl, false, ordered);
+        plot(page, "End-to-end latency", labels, runs, s -> s.e2e, false, ordered);
     }
 
     private static void plot(final Page page, final String title, final List<String> labels,
-        final List<RunSeries> runs, final Function<RunSeries, Histogram> metric, final boolean withSetup)
+        final List<RunSeries> runs, final Function<RunSeries, Histogram> metric, final boolean withSetup,
+        final boolean ordered)
     {
         long most = 1;
         for (final RunSeries s : runs)
@@ -61,6 +72,10 @@ final class RunCharts
         final double[] x = grid(most);
         final Chart c = Chart.of(page.id(title), title + " by percentile", "percentile", "ms").percentileAxis()
             .logY().x(x);
+        if (ordered)
+        {
+            c.sequential();
+        }
         for (int i = 0; i < runs.size(); i++)
         {
             final String label = runs.size() == 1 ? title : labels.get(i);
@@ -70,8 +85,9 @@ final class RunCharts
                 add(c, "stream setup (to headers)", runs.get(i).streamSetup, x);
             }
         }
-        page.chart(c, title + " (ms) at each percentile" + (withSetup && runs.size() == 1 ?
-            ", with the stream setup (send to response headers) beside it" : ""));
+        page.chart(c, title + " (ms) at each percentile" + (withSetup && runs.size() == 1 &&
+            runs.get(0).streamSetup.getTotalCount() > 0 ? ", with the stream setup (send to response headers) " +
+            "beside it" : ""));
     }
 
     private static void add(final Chart c, final String label, final Histogram h, final double[] x)
@@ -89,22 +105,39 @@ final class RunCharts
         c.series(label, y);
     }
 
-    /** TTFT, ITL, throughput, in flight, send lag and errors by class per time bin, the window's edges marked. */
-    static void overTime(final Page page, final JsonNode record, final RunSeries s)
+    /** @return the x of each time bin, s from the first request's intended start. */
+    private static double[] binStarts(final RunSeries s)
     {
-        page.h2("Over time");
-        final double w = s.binSeconds();
-        page.p("Every request, warm-up included, in bins of " + Html.num(w) + " s from the first request's intended " +
-            "start; the measured window's edges are marked. Per-bin percentiles come from 2%-wide buckets.");
         final double[] x = new double[s.bins];
         for (int b = 0; b < s.bins; b++)
         {
-            x[b] = b * w;
+            x[b] = b * s.binSeconds();
         }
+        return x;
+    }
+
+    /** TTFT and ITL per time bin (p50 and p99), the window's edges marked: the charts people read first. */
+    static void latencyOverTime(final Page page, final JsonNode record, final RunSeries s)
+    {
+        page.h2("TTFT and ITL over time");
+        page.p("Every request, warm-up included, in bins of " + Html.num(s.binSeconds()) + " s from the first " +
+            "request's intended start; the measured window's edges are marked. Per-bin percentiles come from " +
+            "2%-wide buckets.");
+        final double[] x = binStarts(s);
         final Double from = s.seconds(record.path("report").path("window").path("start_ns").asLong(0));
         final Double to = s.seconds(record.path("report").path("window").path("end_ns").asLong(0));
         quantiles(page, "TTFT over time", s.ttftBins, x, from, to, "by the first token's arrival");
         quantiles(page, "ITL over time", s.itlBins, x, from, to, "gaps between chunks, by the later chunk");
+    }
+
+    /** Throughput, in flight, send lag and errors by class per time bin, the window's edges marked. */
+    static void overTime(final Page page, final JsonNode record, final RunSeries s)
+    {
+        page.h2("Throughput, load and errors over time");
+        final double w = s.binSeconds();
+        final double[] x = binStarts(s);
+        final Double from = s.seconds(record.path("report").path("window").path("start_ns").asLong(0));
+        final Double to = s.seconds(record.path("report").path("window").path("end_ns").asLong(0));
         page.chart(marked(Chart.of(page.id("throughput"), "Throughput: output tokens", "s", "tokens/s"), x, from,
             to).series("output tokens/s", perSecond(s.tokens, w)), "Output tokens per second, at each chunk's arrival");
         page.chart(marked(Chart.of(page.id("completions"), "Throughput: requests", "s", "requests/s"), x, from, to)
@@ -113,16 +146,17 @@ final class RunCharts
             .series("in flight (mean)", box(s.inFlight)), "Mean requests in flight in each bin (send to end)");
         quantiles(page, "Send lag over time", s.sendLagBins, x, from, to, "sent minus intended start, by the " +
             "intended start: the client falling behind its schedule");
+        if (s.errors.isEmpty())
+        {
+            page.p("Errors by class: no request failed.");
+            return;
+        }
         final Chart errors = marked(Chart.of(page.id("errors"), "Errors by class", "s", "per s"), x, from, to);
         for (final Map.Entry<String, double[]> e : s.errors.entrySet())
         {
             errors.series(e.getKey(), perSecond(e.getValue(), w));
         }
-        page.chart(errors, s.errors.isEmpty() ? "Errors by class" : "Requests that failed, per class, by their end");
-        if (s.errors.isEmpty())
-        {
-            page.p("No request failed.");
-        }
+        page.chart(errors, "Requests that failed, per class, by their end");
     }
 
     private static Chart marked(final Chart c, final double[] x, final Double from, final Double to)

@@ -12,7 +12,11 @@ import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.tokenclock.peers.PerRequest;
 import io.tokenclock.report.RequestLines;
 
 /**
@@ -50,6 +54,8 @@ final class RunSeries
     LogBuckets itlBins;
     LogBuckets sendLagBins;
     final Map<String, double[]> errors = new TreeMap<>();
+    /** Whether the requests have a place in time (a run; a peer's file only with start times). */
+    boolean timed = true;
     /** Each scrape of the server: seconds from t0, running, waiting, KV-cache usage (%), or nulls. */
     final List<Double[]> server = new ArrayList<>();
 
@@ -78,6 +84,99 @@ final class RunSeries
             eachLine(metrics, s::scrape);
         }
         return s;
+    }
+
+    /**
+     * The series of a peer's file from its per-request data, each request set out as a line of requests.jsonl would
+     * be (sent at its start, first token after its TTFT, chunks at its gaps, ended at its e2e), so that a peer's file
+     * draws as a run does. Without start times the requests have no place in time: the percentile plots draw, the
+     * figures over time do not.
+     */
+    static RunSeries of(final PerRequest p)
+    {
+        final RunSeries s = new RunSeries();
+        s.timed = p.startS() != null;
+        final double t0S = p.startS() == null ? 0 : min(p.startS());
+        for (int i = 0; i < p.size(); i++)
+        {
+            s.span(line(p, i, t0S)); // two passes, one line at a time, as a run's file is read
+        }
+        s.allocate();
+        for (int i = 0; i < p.size(); i++)
+        {
+            s.add(line(p, i, t0S));
+        }
+        return s;
+    }
+
+    private static ObjectNode line(final PerRequest p, final int i, final double t0S)
+    {
+        final double[] gaps = p.gapsMs() == null || i >= p.gapsMs().size() ? new double[0] : p.gapsMs().get(i);
+        final double ttft = p.ttftMs()[i];
+        final double e2e = p.e2eMs() != null && i < p.e2eMs().length ? p.e2eMs()[i] : Double.NaN;
+        final double out = p.outputTokens() != null && i < p.outputTokens().length &&
+            !Double.isNaN(p.outputTokens()[i]) ? p.outputTokens()[i] : 0;
+        double span = 0;
+        for (final double g : gaps)
+        {
+            span += g;
+        }
+        final double spanMs = gaps.length > 0 ? span : e2e - ttft;
+        final ObjectNode n = JsonNodeFactory.instance.objectNode().put("phase", "measure").put("status", "ok")
+            .put("ttft_ms", ttft).put("output_tokens", out);
+        if (!Double.isNaN(e2e))
+        {
+            n.put("e2e_ms", e2e);
+        }
+        if (out >= 2 && spanMs >= 0)
+        {
+            n.put("tpot_ms", spanMs / (out - 1));
+        }
+        // A peer's clock is its own: its start times place the requests relative to each other, from 1 s in.
+        final long sent = p.startS() == null ? 0 : SECOND_NS + Math.round((p.startS()[i] - t0S) * 1e9);
+        final ArrayNode chunks = n.putArray("chunk_ns");
+        long at = sent + Math.round(ttft * 1e6);
+        chunks.add(at);
+        for (final double g : gaps)
+        {
+            at += Math.round(g * 1e6);
+            chunks.add(at);
+        }
+        if (sent > 0)
+        {
+            n.put("sent_ns", sent).put("scheduled_ns", sent).put("first_token_ns", sent + Math.round(ttft * 1e6))
+                .put("end_ns", Double.isNaN(e2e) ? at : sent + Math.round(e2e * 1e6));
+        }
+        else
+        {
+            n.remove("chunk_ns");
+            n.set("chunk_ns", gapsAsStamps(ttft, gaps));
+        }
+        return n;
+    }
+
+    /** @return chunk stamps from 1 s in (their gaps are all the ITL histogram reads), for a request with no start. */
+    private static ArrayNode gapsAsStamps(final double ttftMs, final double[] gaps)
+    {
+        final ArrayNode a = JsonNodeFactory.instance.arrayNode();
+        long at = SECOND_NS + Math.round(ttftMs * 1e6);
+        a.add(at);
+        for (final double g : gaps)
+        {
+            at += Math.round(g * 1e6);
+            a.add(at);
+        }
+        return a;
+    }
+
+    private static double min(final double[] v)
+    {
+        double m = Double.POSITIVE_INFINITY;
+        for (final double x : v)
+        {
+            m = Math.min(m, x);
+        }
+        return m;
     }
 
     private static void eachLine(final Path file, final Consumer<JsonNode> each) throws IOException

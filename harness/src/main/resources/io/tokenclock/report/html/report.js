@@ -10,7 +10,20 @@
   window.addEventListener("error", function (e) { fail(e.message); });
   var palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
     "#7f7f7f", "#bcbd22"];
+  // viridis, light to dark, for series that are one variable at increasing values (a sweep's loads)
+  var sequential = ["#7ad151", "#22a884", "#2a788e", "#414487", "#440154"];
   var data = JSON.parse(document.getElementById("report-data").textContent);
+  function seqColour(i, n) {
+    if (n <= 1) { return sequential[2]; }
+    return sequential[Math.round(i * (sequential.length - 1) / (n - 1))];
+  }
+  function intSplits(u) {
+    var lo = Math.ceil(u.scales.x.min), hi = Math.floor(u.scales.x.max);
+    var step = Math.max(1, Math.ceil((hi - lo) / 10));
+    var out = [];
+    for (var v = lo; v <= hi; v += step) { out.push(v); }
+    return out;
+  }
   function pctLabel(v) {
     var p = 100 * (1 - 1 / v);
     var digits = v >= 10 ? Math.min(4, Math.max(0, Math.round(Math.log10(v)) - 2)) : 0;
@@ -45,10 +58,17 @@
     var width = Math.max(360, Math.min(el.clientWidth || 1000, 1150));
     var series = [{ label: c.xlabel, value: c.pct ? function (u, v) { return v == null ? "-" : pctLabel(v); } : null }];
     c.series.forEach(function (s, i) {
-      series.push({ label: s.label, stroke: palette[i % palette.length], width: 1.6, spanGaps: true,
-        points: { show: !!c.points, size: 6 } });
+      var colour = c.sequential ? seqColour(i, c.series.length) : palette[i % palette.length];
+      var one = { label: s.label, stroke: colour, width: 1.6, spanGaps: true,
+        points: { show: !!c.points || !!s.points_only, size: s.points_only ? 8 : 6, fill: colour } };
+      if (s.points_only) { one.paths = function () { return null; }; }
+      series.push(one);
     });
     var xAxis = { label: c.xlabel };
+    if (c.xint) {
+      xAxis.splits = intSplits;
+      xAxis.values = function (u, splits) { return splits.map(function (v) { return String(v); }); };
+    }
     if (c.pct) {
       xAxis.splits = function (u) {
         var out = [];

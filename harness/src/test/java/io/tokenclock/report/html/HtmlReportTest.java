@@ -109,6 +109,74 @@ final class HtmlReportTest
     }
 
     @Test
+    void shouldLeadWithTheAnswerAndEndWithTheRecordAsATable() throws IOException
+    {
+        final String page = Files.readString(HtmlReport.write(List.of(run("one", "aa")), null, false));
+        final int cards = page.indexOf("<div class=\"cards\">");
+        final int answer = page.indexOf("<p class=\"answer\">");
+        final int grade = page.indexOf("<p class=\"grade\">");
+        final int overTime = page.indexOf("TTFT and ITL over time");
+        final int percentiles = page.indexOf("<h2>Percentiles</h2>");
+        final int record = page.indexOf("<h2 id=\"record\">");
+        assertTrue(cards > 0 && cards < answer && answer < grade && grade < overTime && overTime < percentiles &&
+            percentiles < record, "cards, sentence, grade, TTFT and ITL over time, percentiles ... the record last");
+        for (final String card : List.of("requests/s", "output tokens/s", "TTFT p50", "TTFT p99", "TPOT p50",
+            "TPOT p99", "errors"))
+        {
+            assertTrue(page.contains("<div class=\"card-title\">" + card + "</div>"), card);
+        }
+        assertTrue(page.contains("<a href=\"#record\">"), "the grade links to what is missing");
+        assertTrue(page.contains("<table class=\"record\">") && page.contains("<tr class=\"section\"><th colspan=" +
+            "\"2\">MODEL</th></tr>"), "the record block as a table, not monospace");
+        assertFalse(page.contains("<pre>MODEL"), "no monospaced dump");
+    }
+
+    @Test
+    void shouldDrawAnAbAsAForestPlotWithItsVerdictsColoured() throws IOException
+    {
+        final Path ab = Files.createDirectories(dir.resolve("ab"));
+        for (final String side : List.of("A", "B"))
+        {
+            final Path rep = Files.createDirectories(ab.resolve(side).resolve("rep-1"));
+            Files.copy(run("src-" + side, "aa").resolve("record.json"), rep.resolve("record.json"));
+        }
+        Files.writeString(ab.resolve("ab.json"), "{\"variants\": {\"A\": \"a.yaml\", \"B\": \"b.yaml\"}, " +
+            "\"order\": [\"A\", \"B\"], \"figures\": {\"tpot_p99_ms\": {\"a\": [10.1, 12.3, 11.0], \"b\": " +
+            "[9.2, 9.6, 8.1], \"mean_a\": 11.133, \"mean_b\": 8.967, \"difference\": -2.167, \"relative\": " +
+            "-0.195, \"ci95\": [-3.4, -0.933], \"ci95_t\": [-4.435, 0.102], \"exceeds_noise\": false, " +
+            "\"verdict\": \"n too small to tell\"}, \"e2e_p50_ms\": {\"a\": [10, 10.2, 10.1], \"b\": " +
+            "[12, 12.1, 12.2], \"mean_a\": 10.1, \"mean_b\": 12.1, \"difference\": 2.0, \"relative\": 0.198, " +
+            "\"ci95\": [1.9, 2.1], \"ci95_t\": [1.7, 2.3], \"exceeds_noise\": true, \"verdict\": " +
+            "\"differs\"}}}");
+        final String page = Files.readString(HtmlReport.write(List.of(ab), null, false));
+        assertTrue(page.contains("<svg class=\"forest\""), "a forest plot");
+        assertTrue(page.contains("<td class=\"v-too-few\">n too small to tell</td>") &&
+            page.contains("<td class=\"v-differs\">differs</td>"), "verdicts coloured");
+        assertTrue(page.contains("B differs from A in e2e_p50_ms; tpot_p99_ms moved, but 3 runs a side are too " +
+            "few to tell"), "the answer in one sentence");
+        assertFalse(page.contains("figure (numbered as in the table)"), "no line through unrelated metrics");
+    }
+
+    @Test
+    void shouldSayBesideTwoRepetitionsIntervalThatItIsOnlyTheirRange() throws IOException
+    {
+        final Path reps = Files.createDirectories(dir.resolve("reps"));
+        for (int k = 1; k <= 2; k++)
+        {
+            final Path rep = Files.createDirectories(reps.resolve("rep-" + k));
+            Files.copy(run("src-" + k, "aa").resolve("record.json"), rep.resolve("record.json"));
+        }
+        Files.writeString(reps.resolve("repetitions.json"), "{\"repetitions\": 2, \"ci\": \"bootstrap\", " +
+            "\"figures\": {\"requests_per_s\": {\"values\": [10, 11], \"mean\": 10.5, \"stdev\": 0.7, " +
+            "\"cv\": 0.067, \"ci95\": [10, 11], \"ci95_is_range\": true, \"excluded_repetitions\": []}}}");
+        final String page = Files.readString(HtmlReport.write(List.of(reps), null, false));
+        assertTrue(page.contains("<td>[10, 11]</td><td>range</td>"), "the n = 2 interval marked as the range");
+        assertFalse(page.contains("95% interval of the mean</th>"), "not called a 95% interval of the mean");
+        assertTrue(page.contains("n is too small to tell more"), "said in the answer");
+        assertTrue(page.contains("\"xint\":true"), "the repetition axis has whole-number ticks");
+    }
+
+    @Test
     void shouldRefuseToOverlayResultsOfDifferentWorkloadsUnlessForced() throws IOException
     {
         final Path a = run("a", "hash-1");
@@ -145,6 +213,11 @@ final class HtmlReportTest
         final String page = Files.readString(out);
         assertTrue(page.contains("<h2>Imported from vllm.json</h2>"), "the imported kind");
         assertTrue(page.contains("<td>ttft</td>"), "its distributions, read into tokenclock's record");
+        assertTrue(page.contains("<div class=\"cards\">"), "it leads with the answer, as a run does");
+        final Matcher charts = Pattern.compile("data-charts=\"(\\d+)\"").matcher(page);
+        assertTrue(charts.find() && Integer.parseInt(charts.group(1)) >= 4, "its per-request data drawn, as a " +
+            "run's: the percentile plots and TTFT and ITL over time");
+        assertTrue(page.contains("TTFT over time"), "start_times place the requests in time");
     }
 
     @Test
