@@ -22,6 +22,8 @@ import io.tokenclock.quality.JudgeSpec;
 import io.tokenclock.transport.PacketTapChoice;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.Stamping;
+import io.tokenclock.workload.ImageFormat;
+import io.tokenclock.workload.RerankShape;
 import io.tokenclock.workload.SessionChain;
 import io.tokenclock.workload.SharedPrefixes;
 import io.tokenclock.workload.dataset.Datasets;
@@ -65,7 +67,8 @@ public final class RunOption<T>
         .doc("The API base URL, e.g. `http://127.0.0.1:8000/v1`.");
     public static final RunOption<Api> API = target("api", Api.class).flag("--endpoint")
         .key("target.endpoint").defaultsTo(Api.CHAT).spelled(Api::word)
-        .doc("The API: chat, completions, responses (OpenAI Responses) or messages (Anthropic Messages).");
+        .doc("The API: chat, completions, responses (OpenAI Responses), messages (Anthropic Messages), embeddings " +
+            "or rerank (the last two answer whole: no TTFT, TPOT or ITL).");
     public static final RunOption<Map<String, String>> HEADERS =
         RunOption.<Map<String, String>>target("headers", Map.class).flag("--header").namedKey("target.headers")
         .defaultsTo(Map.of()).doc("Extra request headers (credentials never written out).");
@@ -184,6 +187,21 @@ public final class RunOption<T>
         .flag("--session-chain").key("workload.sessions.chain").defaultsTo(SessionChain.HISTORY)
         .doc("How a session's next turn carries the conversation: history (resend every message) or " +
             "previous-response-id (Responses API: the new message and the last response's id).");
+    public static final RunOption<Integer> EMBED_BATCH = workload("embedBatch", Integer.class).flag("--embed-batch")
+        .key("workload.embed_batch").defaultsTo(1).unit("inputs").within(1, 100_000).within(1, 100_000)
+        .doc("Embeddings: texts per request; rerank: documents per query. Each of the input length.");
+    public static final RunOption<RerankShape> RERANK_SHAPE = workload("rerankShape", RerankShape.class)
+        .flag("--rerank-shape").key("workload.rerank_shape").defaultsTo(RerankShape.DOCUMENTS)
+        .doc("Rerank's request: documents (vLLM, Cohere, Jina, llama.cpp) or texts (Hugging Face TEI).");
+    public static final RunOption<Integer> IMAGE_COUNT = workload("imageCount", Integer.class).flag("--image-count")
+        .key("workload.images.count").defaultsTo(0).unit("images").within(0, 64).within(0, 64)
+        .doc("Synthetic images added to every prompt, made from the seed (chat, responses, messages); 0: none.");
+    public static final RunOption<String> IMAGE_SIZE = workload("imageSize", String.class).flag("--image-size")
+        .key("workload.images.size").defaultsTo("512x512").label("WxH")
+        .doc("The synthetic images' width x height, pixels.");
+    public static final RunOption<ImageFormat> IMAGE_FORMAT = workload("imageFormat", ImageFormat.class)
+        .flag("--image-format").key("workload.images.format").defaultsTo(ImageFormat.PNG)
+        .doc("How the synthetic images are encoded: png or jpeg.");
     public static final RunOption<AgentSpec> AGENT = workload("agent", AgentSpec.class).flag("--agent-steps")
         .namedKey("workload.agent").doc("Tool-using agents, or null.");
 

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.energy.PowerSourceSpec;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.metrics.Distribution;
@@ -23,6 +24,7 @@ import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.ImageSpec;
 import io.tokenclock.workload.SessionChain;
 
 import static io.tokenclock.config.RunOption.AGENT;
@@ -42,11 +44,15 @@ import static io.tokenclock.config.RunOption.CONNECT_TIMEOUT_S;
 import static io.tokenclock.config.RunOption.DATASET;
 import static io.tokenclock.config.RunOption.DATASET_FORMAT;
 import static io.tokenclock.config.RunOption.DURATION_S;
+import static io.tokenclock.config.RunOption.EMBED_BATCH;
 import static io.tokenclock.config.RunOption.EXTRA_BODY;
 import static io.tokenclock.config.RunOption.FIRST_BYTE_TIMEOUT_S;
 import static io.tokenclock.config.RunOption.FIXED_SCHEDULE;
 import static io.tokenclock.config.RunOption.HEADERS;
 import static io.tokenclock.config.RunOption.IDLE_TIMEOUT_S;
+import static io.tokenclock.config.RunOption.IMAGE_COUNT;
+import static io.tokenclock.config.RunOption.IMAGE_FORMAT;
+import static io.tokenclock.config.RunOption.IMAGE_SIZE;
 import static io.tokenclock.config.RunOption.INPUT_LENGTHS;
 import static io.tokenclock.config.RunOption.INSECURE;
 import static io.tokenclock.config.RunOption.JUDGE;
@@ -66,6 +72,7 @@ import static io.tokenclock.config.RunOption.RATE;
 import static io.tokenclock.config.RunOption.REASONING_EFFORT;
 import static io.tokenclock.config.RunOption.REPETITIONS;
 import static io.tokenclock.config.RunOption.REQUESTS;
+import static io.tokenclock.config.RunOption.RERANK_SHAPE;
 import static io.tokenclock.config.RunOption.RETRIES_429;
 import static io.tokenclock.config.RunOption.SCENARIO;
 import static io.tokenclock.config.RunOption.SEED;
@@ -73,6 +80,7 @@ import static io.tokenclock.config.RunOption.SEGMENTS;
 import static io.tokenclock.config.RunOption.SERVER_METRICS;
 import static io.tokenclock.config.RunOption.SESSION_CHAIN;
 import static io.tokenclock.config.RunOption.SHARD;
+import static io.tokenclock.config.RunOption.SLO;
 import static io.tokenclock.config.RunOption.STAGES;
 import static io.tokenclock.config.RunOption.TEMPERATURE;
 import static io.tokenclock.config.RunOption.THINKING_TOKENS;
@@ -373,7 +381,7 @@ public final class RunRules
             {
                 throw fail(b.name(USERS) + " runs multi-turn sessions: it excludes " + b.name(CONCURRENCY) +
                     ", " + b.name(RATE) + ", " + b.name(FIXED_SCHEDULE) + ", " + b.name(DATASET) + ", " +
-                    b.name(PROMPT) + " and " + b.name(API) + " completions");
+                    b.name(PROMPT) + " and " + b.name(API) + " completions, embeddings or rerank");
             }
         }
         else if (b.get(FIXED_SCHEDULE))
@@ -527,6 +535,71 @@ public final class RunRules
         {
             throw fail(b.name(SESSION_CHAIN) + " previous_response_id chains the turns of sessions on the Responses " +
                 "API: it needs " + b.name(API) + " responses and " + b.name(USERS));
+        }
+        batched(b, api);
+        images(b, api);
+    }
+
+    /**
+     * What an API that answers whole (embeddings, rerank) can be asked for: inputs per request, rerank's shape; not
+     * what exists only for a stream (a token to cancel after, an SLO on TTFT, TPOT or ITL).
+     */
+    private static void batched(final RunOptionsBuilder b, final Api api)
+    {
+        if (!api.batched() && b.get(EMBED_BATCH) != 1)
+        {
+            throw fail(b.name(EMBED_BATCH) + " puts several texts in an embeddings or rerank request: it needs " +
+                b.name(API) + " embeddings or rerank, not " + api.word());
+        }
+        if (api != Api.RERANK && b.get(RERANK_SHAPE) != RERANK_SHAPE.defaultValue())
+        {
+            throw fail(b.name(RERANK_SHAPE) + " shapes a rerank request: it needs " + b.name(API) + " rerank, not " +
+                api.word());
+        }
+        if (api.streamed())
+        {
+            return;
+        }
+        if (b.get(CANCEL_AFTER_TOKENS) > 0)
+        {
+            throw fail(b.name(CANCEL_AFTER_TOKENS) + " counts streamed tokens: " + b.name(API) + " " + api.word() +
+                " streams none (cancel by time: " + b.name(CANCEL_AFTER_MS) + ")");
+        }
+        final Slo slo = b.get(SLO);
+        if (slo != null && (slo.ttftNs() > 0 || slo.tpotNs() > 0 || slo.itlNs() > 0))
+        {
+            throw fail(b.name(SLO) + ": " + b.name(API) + " " + api.word() + " answers whole, with no TTFT, TPOT or " +
+                "ITL to bound: bound its end to end (--slo-e2e-ms, quality.slo.e2e_ms)");
+        }
+    }
+
+    /**
+     * Synthetic images: only on an API with a conversation (chat, Responses, Messages), with synthetic prompts or a
+     * dataset (not sessions or agents, whose turns would each need images of their own), at a size that parses.
+     */
+    private static void images(final RunOptionsBuilder b, final Api api)
+    {
+        // every flag is given without a contract, its default too: what is asked is a value other than the default
+        final boolean size = !IMAGE_SIZE.defaultValue().equals(b.get(IMAGE_SIZE));
+        final boolean format = IMAGE_FORMAT.defaultValue() != b.get(IMAGE_FORMAT);
+        if ((b.get(IMAGE_COUNT) != 0 || size || format) && !api.takesImages())
+        {
+            final RunOption<?> flag = b.get(IMAGE_COUNT) != 0 ? IMAGE_COUNT : size ? IMAGE_SIZE : IMAGE_FORMAT;
+            throw fail(b.name(flag) + " adds images to a prompt: " + b.name(API) + " " + api.word() + " takes none " +
+                "(chat, responses and messages do)");
+        }
+        try
+        {
+            ImageSpec.parseSize(b.get(IMAGE_SIZE));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw fail(b.name(IMAGE_SIZE) + " " + ex.getMessage());
+        }
+        if (b.get(IMAGE_COUNT) > 0 && (b.get(USERS) != null || b.get(AGENT) != null))
+        {
+            throw fail(b.name(IMAGE_COUNT) + " adds images to synthetic prompts and dataset lines: sessions (" +
+                b.name(USERS) + ") and agents take none yet");
         }
     }
 

@@ -376,6 +376,7 @@ public abstract sealed class LoadGenerator implements Runnable
         slot.bodyLength = request.body().length;
         slot.promptTokensHint = request.promptTokensHint();
         slot.group = request.group();
+        slot.inputs = request.inputs();
         slot.requestId = i;
         slot.phase = phase;
         final boolean limitReached = countMeasured(phase, slot.scheduledNs);

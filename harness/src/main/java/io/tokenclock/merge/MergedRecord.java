@@ -73,7 +73,7 @@ final class MergedRecord
         {
             g.put("good_fraction", g.path("good").asDouble() / g.path("attempted").asDouble());
         }
-        RecordWriter.putDistributions(report, distributions);
+        RecordWriter.putDistributions(report, distributions, record);
         report.remove("segments");
         final JsonNode load = record.get("load");
         if (load instanceof ObjectNode l)

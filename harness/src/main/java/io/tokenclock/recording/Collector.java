@@ -57,7 +57,9 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_STALE_RESENDS = 16;
     /** Events of measured requests of a type the API's grammar does not know. */
     public static final int MEASURED_UNKNOWN_EVENTS = 17;
-    private static final int COUNTER_COUNT = 18;
+    /** Inputs of measured requests that ended ok: one per request, or its texts or documents (embeddings, rerank). */
+    public static final int MEASURED_INPUTS = 18;
+    private static final int COUNTER_COUNT = 19;
     static final long MAX_PARK_NS = 100_000_000;
 
     private final RingBuffer ring;
@@ -69,13 +71,13 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
      * second; a producer that finds the ring full wakes the collector at once ({@link ChunkRecords}), so a fuller
      * ring costs a wake-up, never a lost or a late record. End records wake the collector at once as well
      * ({@link ChunkRecords#publishEnd}), so a closed loop's refill is not delayed, and {@link #close} wakes it to stop.
-     * Why not 1 ms: a scheduler trace of a one-stream run ({@code perf sched timehist}, docs/ACCURACY.md) showed the
-     * collector waking 2,000 times a second on the stamping thread's core, and occupying it at some of the stamping
-     * thread's late wake-ups. Why not 10 ms, as until 2026-12-02: at one stream x 8 ms its 100 wake-ups a second took
-     * 36 µs of CPU per chunk, 40% of the stamping thread's own figure (client_cpu_by_thread, docs/OVERHEAD.md). Why no
-     * ramp of yields and parks from 1 µs up (Agrona's usual back-off, here until 2026-12): each chunk restarted it,
-     * so between chunks 0.2 ms apart the collector yielded 16 times and parked about 8 times, and took 37.7 µs of CPU
-     * per chunk, 37% of the client's, at 100 streams x 20 ms.
+     * Why not 1 ms: a scheduler trace of a one-stream run ({@code perf sched timehist},
+     * results/accuracy/sessions-2026-11-30) showed the collector waking 2,000 times a second on the stamping thread's
+     * core, and occupying it at some of the stamping thread's late wake-ups. Why not 10 ms, as until 2026-12-02: at one
+     * stream x 8 ms its 100 wake-ups a second took 36 µs of CPU per chunk, 40% of the stamping thread's own figure
+     * (client_cpu_by_thread, results/client-cpu). Why no ramp of yields and parks from 1 µs up (Agrona's usual
+     * back-off, here until 2026-12): each chunk restarted it, so between chunks 0.2 ms apart the collector yielded 16
+     * times and parked about 8 times, and took 37.7 µs of CPU per chunk, 37% of the client's, at 100 streams x 20 ms.
      */
     private final IdleStrategy idle = new BackoffIdleStrategy(64, 0, MAX_PARK_NS, MAX_PARK_NS);
     private final ChunkRecords records;

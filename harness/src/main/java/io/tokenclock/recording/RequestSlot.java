@@ -107,6 +107,8 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public int group;
     /** The simulated user the request belongs to (user-centric load), or -1. */
     public int user = -1;
+    /** The inputs the request carries: 1, or {@code --embed-batch}'s texts (embeddings) or documents (rerank). */
+    public int inputs = 1;
     /** Cancellation rule: abort after this many content-bearing chunks (0: never). */
     public int cancelAfterChunks;
     /** Cancellation rule: abort this long after the send (0: never). */
@@ -162,6 +164,16 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public long engineDecodeNs = -1;
     /** The engine's count of generated tokens ({@code timings.predicted_n}), or -1. */
     public long enginePredictedTokens = -1;
+    /**
+     * The items of an answer read whole (embeddings, results of a rerank), as its body counted them, or -1: a
+     * stream's answer, or a body without its answer array.
+     */
+    public long answerItems = -1;
+    /**
+     * The answer comes whole, not streamed (embeddings, rerank; set by the recorder): no token is generated, and the
+     * stream's metrics do not exist for the request.
+     */
+    public boolean wholeAnswer;
     public byte[] responseId = new byte[64];
     public int responseIdLength;
     /** Raw (still JSON-escaped) answer bytes. */
@@ -211,6 +223,9 @@ public final class RequestSlot extends RequestSlotRhsPadding
         promptTokensHint = -1;
         group = 0;
         user = -1;
+        inputs = 1;
+        answerItems = -1;
+        wholeAnswer = false;
         cancelAfterChunks = 0;
         cancelAfterNs = 0;
         connectionId = -1;

@@ -76,8 +76,9 @@ final class RunDefaultsTest
         final String help = new CommandLine(new RunCommand()).getUsageMessage(CommandLine.Help.Ansi.OFF)
             .replaceAll("\\s+", " ");
         assertTrue(help.contains("--seed=N Seed of prompts, lengths and arrivals (default: 42)"), help);
-        assertTrue(help.contains("--endpoint=chat|completions|responses|messages The API: chat, completions, " +
-            "responses (OpenAI Responses) or messages (Anthropic Messages) (default: chat)"), help);
+        assertTrue(help.contains("--endpoint=chat|completions|responses|messages|embeddings|rerank The API: " +
+            "chat, completions, responses (OpenAI Responses), messages (Anthropic Messages), embeddings or rerank " +
+            "(the last two answer whole: no TTFT, TPOT or ITL) (default: chat)"), help);
         assertTrue(help.contains("--arrival=constant|poisson|gamma The open loop's arrival process (default: " +
             "poisson)"), help);
         assertTrue(help.contains("Environment variable holding the API key (ANTHROPIC_API_KEY, in x-api-key, for " +
