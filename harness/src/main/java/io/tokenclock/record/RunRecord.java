@@ -135,8 +135,13 @@ public record RunRecord(Header tokenclock, String runId, boolean partial, String
     {
     }
 
-    /** The {@code contract} section: the file, and its document as declared. */
-    public record Contract(String file, JsonNode declared)
+    /**
+     * The {@code contract} section: the file, its document as declared, and every option as the run resolved it
+     * (flags over the contract over the defaults), by its contract key or else its option's name: made from
+     * {@code config.RunOption}'s table by {@code report.RecordWriter#options}, so a new option is in it with no other
+     * edit. Null in a record written before it existed.
+     */
+    public record Contract(String file, JsonNode declared, JsonNode options)
     {
     }
 

@@ -18,7 +18,9 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.config.LengthSpec;
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
@@ -33,6 +35,7 @@ import io.tokenclock.record.ReportSection;
 import io.tokenclock.record.RunRecord;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
@@ -100,13 +103,55 @@ public final class RecordWriter
             .ifPresent(line -> gaps.add("measurement.stamping: " + line));
         final RunRecord.Contract contractSection = new RunRecord.Contract(
             o.output().contractPath() == null ? null : o.output().contractPath().toString(),
-            o.output().contract() == null ? null : o.output().contract().deepCopy());
+            o.output().contract() == null ? null : o.output().contract().deepCopy(), options(o, RunOption.all()));
         final RunRecord.Grade grade = new RunRecord.Grade(gaps.isEmpty() ? RunRecord.COMPARISON_GRADE :
             "local-debugging", List.copyOf(gaps));
         return new RunRecord(new RunRecord.Header(RECORD_FORMAT, FORMULAS_VERSION, version()), r.target().runId(),
             r.partial(), r.partialReason(), r.target().startedAt().toString(),
             List.copyOf(o.output().commandLine()), model, runtime, hardware, workload, load(r),
             r.shard() == null ? null : ShardSection.of(r), measurement, report, contractSection, grade);
+    }
+
+    /**
+     * {@code contract.options}: each plain option of {@code table} that a user can name (by a flag or a key) as the
+     * run resolved it, under its contract key, else its option's name (never a {@code --no-} flag, whose value would
+     * read backwards); an enum by its word, a string with any URL in it redacted (a {@code --server-metrics} token, a
+     * URL's user information). E.g. {@code "measurement.io_threads" : 0, "target.endpoint" : "chat", "runId" :
+     * null, "htmlReport" : true}.
+     *
+     * @param o     the run's options.
+     * @param table the options, as {@link RunOption#all()} (a test passes others).
+     * @return one member per option, in the table's order.
+     */
+    public static ObjectNode options(final RunOptions o, final List<RunOption<?>> table)
+    {
+        final RunOptionsBuilder resolved = o.toBuilder();
+        final ObjectNode out = JSON.createObjectNode();
+        for (final RunOption<?> option : table)
+        {
+            if (option.plain() && (option.key() != null || option.flag() != null))
+            {
+                out.set(option.key() != null ? option.key() : option.field(), value(option, resolved.get(option)));
+            }
+        }
+        return out;
+    }
+
+    private static <T> JsonNode value(final RunOption<T> option, final Object value)
+    {
+        if (value == null)
+        {
+            return NullNode.getInstance();
+        }
+        if (value instanceof Enum<?>)
+        {
+            return TextNode.valueOf(option.word(option.cast(value)));
+        }
+        if (value instanceof Number || value instanceof Boolean)
+        {
+            return JSON.valueToTree(value);
+        }
+        return TextNode.valueOf(Redaction.urlsIn(value.toString()));
     }
 
     /** The {@code model} section: what was asked for and served, as declared, and how it decoded. */
