@@ -8,10 +8,11 @@ import java.util.stream.Collectors;
 import io.tokenclock.framing.ChunkParser;
 import io.tokenclock.framing.EventParser;
 import io.tokenclock.framing.MessagesEventParser;
+import io.tokenclock.framing.PoolingBodyParser;
 import io.tokenclock.framing.ResponsesEventParser;
 
 /**
- * The streamed APIs, and everything about each that differs from the others. {@link #word()} is how a user, a
+ * The APIs, and everything about each that differs from the others. {@link #word()} is how a user, a
  * contract, {@code record.json} ({@code runtime.api}) and {@code requests.jsonl} ({@code api}) name it.
  * <table>
  * <caption>The APIs</caption>
@@ -25,7 +26,14 @@ import io.tokenclock.framing.ResponsesEventParser;
  * <tr><td>{@code messages}</td><td>{@code /messages}</td><td>{@code x-api-key}, and
  *     {@code anthropic-version: 2023-06-01}</td><td>{@code ANTHROPIC_API_KEY}</td><td>{@link MessagesBody}</td>
  *     <td>{@link MessagesEventParser}</td></tr>
+ * <tr><td>{@code embeddings}</td><td>{@code /embeddings}</td><td>{@code Authorization: Bearer}</td>
+ *     <td>{@code OPENAI_API_KEY}</td><td>{@link EmbeddingsBody}</td><td>{@link PoolingBodyParser} (one body)</td></tr>
+ * <tr><td>{@code rerank}</td><td>{@code /rerank}</td><td>{@code Authorization: Bearer}</td>
+ *     <td>{@code OPENAI_API_KEY}</td><td>{@link RerankBody}</td><td>{@link PoolingBodyParser} (one body)</td></tr>
  * </table>
+ * The first four stream their answers ({@link #streamed()}); embeddings and rerank answer with one JSON body, whose
+ * grammar reads it whole ({@link EventParser#wholeBody()}): for them the request's latency is its end to end, and the
+ * stream's metrics (TTFT, TPOT, ITL and the rest, {@code metrics.Metric.streamOnly()}) do not exist.
  * Immutable and thread-safe; {@link #newParser()} gives each caller a parser of its own.
  */
 public enum Api
@@ -39,7 +47,12 @@ public enum Api
     RESPONSES("responses", "OpenAI Responses API", "/responses", Key.BEARER, "OPENAI_API_KEY", new ResponsesBody()),
     /** Anthropic's Messages API. */
     MESSAGES("messages", "Anthropic Messages API", "/messages", Key.X_API_KEY, "ANTHROPIC_API_KEY",
-        new MessagesBody());
+        new MessagesBody()),
+    /** OpenAI Embeddings (vLLM, TEI's OpenAI route, llama.cpp's server): not streamed. */
+    EMBEDDINGS("embeddings", "OpenAI Embeddings API", "/embeddings", Key.BEARER, "OPENAI_API_KEY",
+        new EmbeddingsBody()),
+    /** Rerank (vLLM, Cohere, Jina, TEI, llama.cpp's server): a query and documents; not streamed. */
+    RERANK("rerank", "rerank API", "/rerank", Key.BEARER, "OPENAI_API_KEY", new RerankBody());
 
     /** The {@code anthropic-version} the Messages API is spoken in (the version its streaming events are of). */
     public static final String ANTHROPIC_VERSION = "2023-06-01";
@@ -124,13 +137,39 @@ public enum Api
             case CHAT, COMPLETIONS -> new ChunkParser();
             case RESPONSES -> new ResponsesEventParser();
             case MESSAGES -> new MessagesEventParser();
+            case EMBEDDINGS -> new PoolingBodyParser(PoolingBodyParser.EMBEDDINGS);
+            case RERANK -> new PoolingBodyParser(PoolingBodyParser.RERANK);
         };
     }
 
-    /** @return whether the API carries a conversation (a list of messages); completions carries one prompt. */
+    /**
+     * @return whether the API carries a conversation (a list of messages); completions carries one prompt, embeddings
+     * and rerank texts.
+     */
     public boolean conversational()
     {
-        return this != COMPLETIONS;
+        return this == CHAT || this == RESPONSES || this == MESSAGES;
+    }
+
+    /**
+     * @return whether the answer streams, token by token; false for the APIs that answer with one JSON body
+     * (embeddings, rerank), which generate no token: their requests have an end to end and no TTFT, TPOT or ITL.
+     */
+    public boolean streamed()
+    {
+        return this != EMBEDDINGS && this != RERANK;
+    }
+
+    /** @return whether a request of the API may carry images: those with a conversation (chat, Responses, Messages). */
+    public boolean takesImages()
+    {
+        return conversational();
+    }
+
+    /** @return whether a request carries several inputs ({@code --embed-batch}): embeddings' texts, rerank's. */
+    public boolean batched()
+    {
+        return !streamed();
     }
 
     /**
@@ -150,7 +189,7 @@ public enum Api
         throw new IllegalArgumentException("must be " + words() + ": " + word);
     }
 
-    /** @return {@code "chat, completions, responses or messages"}. */
+    /** @return {@code "chat, completions, responses, messages, embeddings or rerank"}. */
     public static String words()
     {
         final String all = Arrays.stream(values()).map(Api::word).collect(Collectors.joining(", "));

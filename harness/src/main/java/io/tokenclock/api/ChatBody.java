@@ -5,8 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenclock.json.Json;
 
 /**
- * OpenAI Chat Completions: {@code messages}, {@code max_tokens}, {@code reasoning_effort}, and {@code stream: true}
- * with {@code stream_options.include_usage}, so that the server reports exact token counts in a last usage chunk.
+ * OpenAI Chat Completions: {@code messages} (images as {@code image_url} parts with data URLs: {@link Conversation}),
+ * {@code max_tokens}, {@code reasoning_effort}, and {@code stream: true} with {@code stream_options.include_usage}, so
+ * that the server reports exact token counts in a last usage chunk.
  */
 final class ChatBody implements BodyShape
 {
@@ -14,14 +15,7 @@ final class ChatBody implements BodyShape
     public ObjectNode body(final Request r)
     {
         final ObjectNode root = Json.MAPPER.createObjectNode().put("model", r.model());
-        if (r.messages() != null)
-        {
-            root.set("messages", r.messages().deepCopy());
-        }
-        else
-        {
-            root.putArray("messages").addObject().put("role", "user").put("content", r.prompt());
-        }
+        root.set("messages", Conversation.of(r));
         openAiTail(root, r, "max_tokens");
         if (r.decoding().reasoningEffort() != null)
         {

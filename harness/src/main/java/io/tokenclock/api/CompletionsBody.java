@@ -15,25 +15,35 @@ final class CompletionsBody implements BodyShape
     public ObjectNode body(final Request r)
     {
         final ObjectNode root = Json.MAPPER.createObjectNode().put("model", r.model());
-        if (r.messages() != null)
-        {
-            final StringBuilder sb = new StringBuilder();
-            for (final JsonNode m : r.messages())
-            {
-                if (sb.length() > 0)
-                {
-                    sb.append("\n\n");
-                }
-                sb.append(m.path("content").asText(""));
-            }
-            root.put("prompt", sb.toString());
-        }
-        else
-        {
-            root.put("prompt", r.prompt());
-        }
+        root.put("prompt", r.messages() != null ? joined(r.messages()) : r.prompt());
         ChatBody.openAiTail(root, r, "max_tokens");
         ChatBody.streamWithUsage(root);
         return root;
+    }
+
+    /** @return a conversation's text contents joined by blank lines (parts of other types, images, left out). */
+    static String joined(final JsonNode messages)
+    {
+        final StringBuilder sb = new StringBuilder();
+        for (final JsonNode m : messages)
+        {
+            if (sb.length() > 0)
+            {
+                sb.append("\n\n");
+            }
+            final JsonNode content = m.path("content");
+            if (content.isArray())
+            {
+                for (final JsonNode part : content)
+                {
+                    sb.append(part.path("text").asText(""));
+                }
+            }
+            else
+            {
+                sb.append(content.asText(""));
+            }
+        }
+        return sb.toString();
     }
 }

@@ -55,7 +55,6 @@ final class HelpGroups implements CommandLine.IHelpSectionRenderer
     /** A flag outside the table: the group of the mixin (by its field's name) that declares it. */
     private static final Map<String, String> BY_MIXIN = Map.of(
         "target", ORDER.get(0),
-        "model", ORDER.get(2),
         "workload", ORDER.get(2),
         "load", ORDER.get(1),
         "state", ORDER.get(3),

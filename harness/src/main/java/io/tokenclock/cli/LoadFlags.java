@@ -8,7 +8,6 @@ import picocli.CommandLine.Option;
 
 import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.config.Scenario;
 import io.tokenclock.config.TailQuantile;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.load.RateSchedule;
@@ -19,26 +18,6 @@ import io.tokenclock.load.RateSchedule;
  */
 final class LoadFlags
 {
-    @Option(names = "--concurrency", description = "Closed loop: requests kept in flight.")
-    Integer concurrency;
-
-    @Option(names = "--rate", description = "Open loop: mean arrival rate, requests/s.")
-    Double rate;
-
-    @Option(names = "--arrival",
-        description = "constant, poisson or gamma (default: ${DEFAULT-VALUE}).")
-    String arrival;
-
-    @Option(names = "--burstiness",
-        description = "Gamma shape k; CV of gaps = 1/sqrt(k); 1 = Poisson.")
-    double burstiness;
-
-    @Option(names = "--users", description = "User-centric load: N simulated users running multi-turn chat sessions.")
-    Integer users;
-
-    @Option(names = "--sticky", description = "With --users: keep each user on one connection (session affinity).")
-    boolean sticky;
-
     @Option(names = "--ramp", description = "Open loop: ramp the rate FROM:TO:SECONDS[:exponential] before the " +
         "measured window (ramp requests are recorded and excluded from metrics).")
     String ramp;
@@ -55,23 +34,9 @@ final class LoadFlags
         description = "Closed loop: a stage CONCURRENCY:SECONDS (repeatable); each is reported on its own.")
     List<String> concurrencyStage = new ArrayList<>();
 
-    @Option(names = "--requests", description = "Measured requests to start (default 100 unless --duration).")
-    Long requests;
-
-    @Option(names = "--duration", description = "Seconds during which measured requests start.")
-    Double duration;
-
-    @Option(names = "--scenario", description = "A load preset after MLPerf: single-stream (one request at a time, " +
-        "p90), server (Poisson at --rate, p99) or offline (all --requests in flight at once).")
-    String scenario;
-
     @Option(names = "--min-samples-for", description = "Measure as many requests as a percentile (p90, p99, p99.9) " +
         "needs for its 95%% interval to have an upper end (p99: 368).")
     String minSamplesFor;
-
-    @Option(names = "--grace", description = "After Ctrl-C or SIGTERM: seconds the requests in " +
-        "flight may finish before they are cancelled and a partial record is written (a second signal: at once).")
-    double grace;
 
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
@@ -82,9 +47,6 @@ final class LoadFlags
 
     private void applyLoopKind(final RunOptionsBuilder o, final Given given)
     {
-        given.apply(o, RunOption.GRACE_S, grace);
-        given.apply(o, RunOption.CONCURRENCY, concurrency);
-        given.apply(o, RunOption.RATE, rate);
         if (given.overContract() && given.typed("--concurrency"))
         {
             // the flag replaces the contract's loop: its rate, and the keys that apply to an open loop alone
@@ -94,24 +56,9 @@ final class LoadFlags
         {
             o.concurrency(null);
         }
-        if (given.typed("--arrival"))
-        {
-            o.arrival(RunCommand.parseArrival(arrival));
-        }
-        if (given.typed("--burstiness"))
-        {
-            // only when written (as --arrival): RunRules refuses a burstiness beside a load without arrivals
-            o.burstiness(burstiness);
-        }
-        given.apply(o, RunOption.STICKY, sticky);
-        given.apply(o, RunOption.USERS, users);
         if (given.set("--ramp") && ramp != null)
         {
             o.ramp(RunCommand.parseRamp(ramp, "--ramp"));
-        }
-        if (given.set("--scenario") && scenario != null)
-        {
-            o.scenario(parsed("--scenario", scenario, Scenario::parse));
         }
         if (given.set("--min-samples-for") && minSamplesFor != null)
         {
@@ -169,7 +116,5 @@ final class LoadFlags
             }
             o.concurrencyStages(new ConcurrencySchedule(c, d));
         }
-        given.apply(o, RunOption.REQUESTS, requests);
-        given.apply(o, RunOption.DURATION_S, duration);
     }
 }

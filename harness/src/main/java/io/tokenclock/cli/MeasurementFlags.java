@@ -1,6 +1,5 @@
 package io.tokenclock.cli;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import picocli.CommandLine.Option;
@@ -8,7 +7,6 @@ import picocli.CommandLine.Option;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.quality.Checks;
-import io.tokenclock.transport.Stamping;
 
 /** {@code run}'s flags for how the client measures itself and judges requests: event loops, profiling, SLO (E, Q);
  * documented in docs/CLI.md. */
@@ -36,23 +34,9 @@ final class MeasurementFlags
         "numeric[=TOLERANCE], json, json_schema=FILE, finish_stop, command=PROGRAM.")
     List<String> qualityChecks;
 
-    @Option(names = "--stamping", paramLabel = "user|kernel", description = "Where each read's stamp comes from: " +
-        "kernel (the default: SO_TIMESTAMPING receive stamps through recvmsg; Linux x86-64, http and https; falls " +
-        "back to user stamps, in one line, where the kernel gives none) or user (System.nanoTime() on Netty's " +
-        "event loop).")
-    String stamping;
-
-    @Option(names = "--profile", description = "Profile the harness with async-profiler: cpu, wall, alloc or lock.")
-    String profile;
-
-    @Option(names = "--profile-out", description = "Where flame graph and JFR go (default: the output directory).")
-    Path profileOut;
-
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        o.profile(profile);
-        o.profileOut(profileOut);
         if (given.typed("--slo-ttft-ms") || given.typed("--slo-tpot-ms") || given.typed("--slo-e2e-ms") ||
             given.typed("--slo-itl-ms") || given.typed("--slo-itl-percentile"))
         {
@@ -61,10 +45,6 @@ final class MeasurementFlags
         if (given.typed("--quality-check"))
         {
             o.qualityChecks(qualityChecks.stream().map(Checks::fromFlag).toList());
-        }
-        if (given.typed("--stamping"))
-        {
-            o.stamping(Stamping.of(stamping));
         }
     }
 }

@@ -6,28 +6,22 @@ import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 
 /**
- * {@code run}'s flags for where the results go. Each one is documented in docs/CLI.md; {@link Given} says which apply.
+ * {@code run}'s two {@code --no-} switches for where the results go; {@code --output-dir}, {@code --run-id},
+ * {@code --force} and the rest are {@link TableFlags}' from their entries. Each one is documented in docs/CLI.md;
+ * {@link Given} says which apply.
  */
 final class OutputFlags
 {
-    @Option(names = "--run-id", description = "Name of the run (default: run-<UTC time>).")
-    String runId;
-
-    @Option(names = "--force", description = "Replace the results of a run already in the output directory " +
-        "(without it, such a directory is refused).")
-    boolean force;
-
     @Option(names = "--no-progress", negatable = false, description = "No live progress line.")
     boolean noProgress;
 
-    @Option(names = "--no-report", negatable = false, description = "Write no report.html and no CSV files.")
+    /** Its help is {@link RunOption#HTML_REPORT}'s doc line ({@link TableFlags}). */
+    @Option(names = "--no-report", negatable = false)
     boolean noReport;
 
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        o.force(force);
-        o.runId(runId);
         given.apply(o, RunOption.HTML_REPORT, !noReport);
         o.progress(!noProgress && Terminal.stderrIsTerminal());
     }

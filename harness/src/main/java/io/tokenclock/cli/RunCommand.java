@@ -21,7 +21,6 @@ import picocli.CommandLine;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.RateSchedule;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.PooledRepetitions;
@@ -39,7 +38,7 @@ import io.tokenclock.secrets.Redaction;
 
 /** {@code tokenclock run}: benchmark any OpenAI-compatible streaming endpoint. Flags: docs/CLI.md. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-    defaultValueProvider = RunDefaults.class, modelTransformer = TableFlags.class,
+    modelTransformer = TableFlags.class,
     description = "Benchmark an OpenAI-compatible streaming endpoint.")
 public final class RunCommand implements Callable<Integer>
 {
@@ -203,18 +202,6 @@ public final class RunCommand implements Callable<Integer>
             members.add(new Index.Member(base.resolve("rep-" + k).toAbsolutePath().toString(), "repetition " + k));
         }
         Index.write(base, Kind.REPETITIONS, members);
-    }
-
-    static ArrivalProcess.Kind parseArrival(final String s)
-    {
-        try
-        {
-            return ArrivalProcess.Kind.valueOf(s.toUpperCase(Locale.ROOT));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("--arrival must be constant, poisson or gamma: " + s);
-        }
     }
 
     static Map<String, String> parseHeaders(final List<String> raw)

@@ -25,9 +25,6 @@ final class RunFlags
     TargetFlags target;
 
     @Mixin
-    ModelFlags model;
-
-    @Mixin
     WorkloadFlags workload;
 
     @Mixin
@@ -66,10 +63,9 @@ final class RunFlags
         o.from(RunOptionsBuilder.Source.FLAG);
         final Given given = new Given(parsed, config != null);
         target.applyTo(o, given);
-        model.applyTo(o, given);
         workload.applyTo(o, given);
         load.applyTo(o, given);
-        state.applyTo(o, given);
+        state.applyTo(o);
         measurement.applyTo(o, given);
         output.applyTo(o, given);
         costEnergy.applyTo(o, given);

@@ -41,6 +41,10 @@ public final class SimOptions
     @Option(names = "--sim-reasoning-tokens", defaultValue = "0", description = "Leading tokens streamed as reasoning.")
     int reasoningTokens;
 
+    @Option(names = "--sim-embedding-dims", defaultValue = "64",
+        description = "Numbers in each embedding the embeddings API answers (sets the answer's size).")
+    int embeddingDimensions;
+
     @Option(names = "--sim-tool-steps", defaultValue = "2",
         description = "Tool calls before a final answer when a request offers tools.")
     int toolSteps;
@@ -111,6 +115,7 @@ public final class SimOptions
             .tokensPerChunk(tokensPerChunk)
             .outputTokens(outputTokens)
             .reasoningTokens(reasoningTokens)
+            .embeddingDimensions(embeddingDimensions)
             .toolSteps(toolSteps)
             .faultRate(faultRate)
             .faultKinds(faultKinds())

@@ -31,7 +31,7 @@ import io.tokenclock.sweep.SweepPlan;
  * docs/RESULTS.md.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
-    defaultValueProvider = RunDefaults.class, modelTransformer = TableFlags.class,
+    modelTransformer = TableFlags.class,
     description = "Sweep the load to find the knee, the maximum goodput and the highest rate meeting the SLO.")
 public final class SweepCommand implements Callable<Integer>
 {

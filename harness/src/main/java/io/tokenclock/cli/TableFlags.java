@@ -42,18 +42,32 @@ public final class TableFlags implements CommandLine.IModelTransformer
     @Override
     public CommandSpec transform(final CommandSpec spec)
     {
+        return addTo(spec, RunOption.all());
+    }
+
+    /**
+     * Makes the flags of {@code table}'s entries in {@code spec} and lays all its options out in the table's order.
+     *
+     * @param spec  a command's spec, holding its hand-written options.
+     * @param table the options, as {@link RunOption#all()} (a test passes others).
+     * @return {@code spec}.
+     */
+    static CommandSpec addTo(final CommandSpec spec, final List<RunOption<?>> table)
+    {
         final List<OptionSpec> written = new ArrayList<>(spec.options());
         for (final OptionSpec option : written)
         {
             spec.remove(option);
         }
-        for (final RunOption<?> entry : RunOption.all())
+        for (final RunOption<?> entry : table)
         {
             final OptionSpec own = entry.flag() == null ? null : find(written, entry.flag());
             if (own != null)
             {
                 written.remove(own);
-                spec.addOption(own);
+                // a hand-written flag with no help of its own shows its entry's doc line: one text, not two
+                spec.addOption(own.description().length > 0 ? own :
+                    own.toBuilder().description(entry.doc()).build());
             }
             else if (entry.flag() != null && spec.findOption(entry.flag()) == null && generated(entry))
             {
@@ -68,45 +82,56 @@ public final class TableFlags implements CommandLine.IModelTransformer
     }
 
     /**
-     * Hands the builder the value of every flag made from the table that {@code given} says applies.
+     * Hands the builder the value of every flag made from the table that the user typed. An untyped flag hands over
+     * nothing: the builder holds the table's default already (or the contract's key), and a value handed over would
+     * count as given (a {@code --burstiness} beside a closed loop is refused only when written).
      *
-     * @param spec the parsed command's spec, holding the values picocli converted (or its defaults).
+     * @param spec the parsed command's spec, holding the values picocli converted.
      */
     static void applyTo(final RunOptionsBuilder o, final Given given, final CommandSpec spec)
     {
-        for (final RunOption<?> entry : RunOption.all())
+        for (final OptionSpec option : spec.options())
         {
-            final OptionSpec option = entry.flag() == null ? null : spec.findOption(entry.flag());
-            if (option != null && option.userObject() == entry)
+            if (option.userObject() instanceof RunOption<?> entry && given.typed(entry.flag()))
             {
-                apply(o, given, entry, option.getValue());
+                apply(o, entry, option.getValue());
             }
         }
     }
 
-    /** @return whether the table's entry alone makes {@code entry}'s flag: a plain type, not a {@code --no-} switch. */
+    /**
+     * @return whether the table's entry alone makes {@code entry}'s flag: a plain type or an enum's word, not a
+     * {@code --no-} switch.
+     */
     static boolean generated(final RunOption<?> entry)
     {
-        return PLAIN.contains(entry.type()) && !entry.flag().startsWith("--no-");
+        return (PLAIN.contains(entry.type()) || entry.type().isEnum()) && !entry.flag().startsWith("--no-");
     }
 
-    private static <T> void apply(final RunOptionsBuilder o, final Given given, final RunOption<T> entry,
-        final Object value)
+    private static <T> void apply(final RunOptionsBuilder o, final RunOption<T> entry, final Object value)
     {
-        // An untyped flag with no value hands over nothing: the builder holds the default already, and a value it
-        // was handed would count as given (a --max-concurrency beside a closed loop is refused only when written).
-        if (value == null && !given.typed(entry.flag()))
+        if (entry.words().isEmpty())
         {
+            o.set(entry, entry.cast(value));
             return;
         }
-        given.apply(o, entry, value == null ? entry.defaultValue() : entry.cast(value));
+        try
+        {
+            o.set(entry, entry.parseWord((String)value));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException(entry.flag() + " " + ex.getMessage());
+        }
     }
 
     private static OptionSpec optionOf(final RunOption<?> entry)
     {
         final boolean isSwitch = entry.type() == Boolean.class;
-        final OptionSpec.Builder b = OptionSpec.builder(entry.flag()).type(entry.type()).userObject(entry)
-            .description(help(entry));
+        // a worded flag's text goes to RunOption.parseWord, its one parser (a contract's key takes the same)
+        final Class<?> type = entry.words().isEmpty() ? entry.type() : String.class;
+        final OptionSpec.Builder b = OptionSpec.builder(entry.flag()).type(type).userObject(entry)
+            .description(help(entry)).defaultValue(entry.defaultText());
         if (isSwitch)
         {
             b.arity("0");
@@ -119,9 +144,9 @@ public final class TableFlags implements CommandLine.IModelTransformer
     }
 
     /**
-     * @return the doc line, with picocli's default ({@link RunDefaults}) before its full stop when it has one; the
-     * table's "or null" (the Java field's absent value) said as a person would: ", or null for the server's." is
-     * "(default: the server's).", a bare "; or null." goes.
+     * @return the doc line, with the entry's default before its full stop when it has one; the table's "or null" (the
+     * Java field's absent value) said as a person would: ", or null for the server's." is "(default: the server's).",
+     * a bare "; or null." goes.
      */
     static String help(final RunOption<?> entry)
     {

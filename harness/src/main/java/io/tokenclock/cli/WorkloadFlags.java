@@ -1,7 +1,5 @@
 package io.tokenclock.cli;
 
-import java.nio.file.Path;
-import java.util.Locale;
 
 import picocli.CommandLine.Option;
 
@@ -9,7 +7,6 @@ import io.tokenclock.config.AgentSpec;
 import io.tokenclock.config.LengthSpec;
 import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.workload.SessionChain;
 
 /**
  * {@code run}'s flags for what is sent: prompts, datasets, sessions, cancellation (W). Each one is documented in
@@ -25,11 +22,6 @@ final class WorkloadFlags
         description = "Think time between an answer and the user's next turn, ms (default: ${DEFAULT-VALUE}).")
     int thinkMs;
 
-    @Option(names = "--session-chain",
-        description = "With --users: history (resend every message) or previous-response-id (--endpoint responses: " +
-            "the new message and the last response's id) (default: ${DEFAULT-VALUE}).")
-    String sessionChain;
-
     @Option(names = "--agent-steps",
         description = "With --users: tool-using agents offered a search tool, at most N model steps per task.")
     Integer agentSteps;
@@ -38,59 +30,19 @@ final class WorkloadFlags
         description = "Simulated tool latency for --agent-steps, ms (default: ${DEFAULT-VALUE}).")
     int toolLatencyMs;
 
-    @Option(names = "--seed",
-        description = "Seed of the schedule and prompts (default: ${DEFAULT-VALUE}).")
-    long seed;
-
-    @Option(names = "--input-tokens", description = "Synthetic prompt length in words (~tokens).")
-    int inputTokens;
-
-    @Option(names = "--prompt", description = "Use this prompt for every request instead of synthetic ones.")
-    String prompt;
-
-    @Option(names = "--dataset", description = "Replay prompts from a dataset or trace file instead of synthesizing.")
-    Path dataset;
-
-    @Option(names = "--dataset-format",
-        description = "jsonl (prompt or messages per line), sharegpt, or a trace: mooncake (Mooncake's and AIPerf's " +
-            "mooncake_trace, sessions included), tracelab (TraceLab round traces), weka (Weka/AgentX cc-traces) " +
-            "(default: ${DEFAULT-VALUE}).")
-    String datasetFormat;
-
     /** Sets the builder from the flags that {@code given} says apply. */
     void applyTo(final RunOptionsBuilder o, final Given given)
     {
-        given.apply(o, RunOption.SEED, seed);
-        if (given.set("--input-tokens"))
+        if (given.typed("--input-tokens"))
         {
-            o.inputTokens(inputTokens);
+            // the fixed length replaces a contract's distribution ({@link TableFlags} sets the length itself)
             o.inputLengths(null);
         }
-        given.apply(o, RunOption.PROMPT, prompt);
-        given.apply(o, RunOption.DATASET, dataset);
-        given.apply(o, RunOption.DATASET_FORMAT, datasetFormat.toLowerCase(Locale.ROOT));
         if (given.set("--agent-steps") && agentSteps != null)
         {
             o.agent(AgentSpec.simulated(agentSteps, toolLatencyMs));
         }
         given.apply(o, RunOption.SESSION_TURNS, LengthSpec.fixed(turns));
         given.apply(o, RunOption.THINK_TIME_MS, LengthSpec.fixed(thinkMs));
-        if (given.set("--session-chain"))
-        {
-            o.set(RunOption.SESSION_CHAIN, sessionChain(sessionChain));
-        }
-    }
-
-    /** @return the chain {@code --session-chain} names (case, dashes and underscores alike), or one line. */
-    static SessionChain sessionChain(final String word)
-    {
-        for (final SessionChain chain : SessionChain.values())
-        {
-            if (chain.name().equalsIgnoreCase(word.strip().replace('-', '_')))
-            {
-                return chain;
-            }
-        }
-        throw new IllegalArgumentException("--session-chain must be history or previous-response-id: " + word);
     }
 }

@@ -33,7 +33,9 @@ public final class Figures
         f.put("requests_per_s", r -> r.report() == null || r.report().throughput() == null ? Double.NaN :
             r.report().throughput().requestsPerS());
         f.put("output_tokens_per_s", r -> r.report() == null || r.report().throughput() == null ? Double.NaN :
-            r.report().throughput().outputTokensPerS());
+            r.report().throughput().outputTokensPerSOrNaN());
+        f.put("inputs_per_s", r -> r.report() == null || r.report().throughput() == null ? Double.NaN :
+            r.report().throughput().inputsPerSOrNaN());
         f.put("goodput_rps", r -> r.report() == null || r.report().goodput() == null ? Double.NaN :
             r.report().goodput().requestsPerS());
         f.put("errors", r -> r.report() == null || r.report().counts() == null ? Double.NaN :

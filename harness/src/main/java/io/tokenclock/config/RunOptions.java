@@ -20,6 +20,9 @@ import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
+import io.tokenclock.workload.ImageFormat;
+import io.tokenclock.workload.ImageSpec;
+import io.tokenclock.workload.RerankShape;
 import io.tokenclock.workload.SessionChain;
 import io.tokenclock.workload.SharedPrefixes;
 import io.tokenclock.workload.dataset.SessionTrace;
@@ -110,12 +113,18 @@ public final class RunOptions
      * @param sessionTurns      Turns per session (distribution), for user-centric load.
      * @param thinkTimeMs       Think time between turns, ms (distribution).
      * @param sessionChain      How a session's next turn carries the conversation (history, or a previous response).
+     * @param embedBatch        Embeddings: texts per request; rerank: documents per query.
+     * @param rerankShape       Rerank's request shape: documents (vLLM, Cohere, Jina, llama.cpp) or texts (TEI).
+     * @param imageCount        Synthetic images added to every prompt; 0 for none.
+     * @param imageSize         The synthetic images' size, {@code WxH} in pixels.
+     * @param imageFormat       How the synthetic images are encoded.
      * @param agent             Tool-using agents, or null.
      */
     public record Workload(long seed, int inputTokens, String prompt, LengthSpec inputLengths,
         LengthSpec outputLengths, double lengthCorrelation, List<SegmentSpec> segments, Path dataset,
         String datasetFormat, Integer blockSize, SharedPrefixes prefixes, double cancelRate, double cancelAfterMs,
         int cancelAfterTokens, LengthSpec sessionTurns, LengthSpec thinkTimeMs, SessionChain sessionChain,
+        int embedBatch, RerankShape rerankShape, int imageCount, String imageSize, ImageFormat imageFormat,
         AgentSpec agent)
     {
         public Workload
@@ -127,6 +136,17 @@ public final class RunOptions
         public boolean trace()
         {
             return dataset != null && datasetFormat != null && SessionTrace.FORMATS.contains(datasetFormat);
+        }
+
+        /** @return the synthetic images every prompt carries, or null for none ({@code --image-count} 0). */
+        public ImageSpec images()
+        {
+            if (imageCount <= 0)
+            {
+                return null;
+            }
+            final int[] size = ImageSpec.parseSize(imageSize);
+            return new ImageSpec(imageCount, size[0], size[1], imageFormat);
         }
     }
 

@@ -138,7 +138,8 @@ public final class RunOptionsBuilder
     @SuppressWarnings("unchecked")
     public <T> T get(final RunOption<T> option)
     {
-        return (T)values.get(option);
+        // an entry outside the table (a test's) is at its default
+        return (T)(values.containsKey(option) ? values.get(option) : option.defaultValue());
     }
 
     /** Sets a value that a rule derived from others: it keeps the provenance it had. Collections are copied. */
@@ -188,12 +189,6 @@ public final class RunOptionsBuilder
         return set(RunOption.API, api);
     }
 
-    /** Sets {@link RunOption#HEADERS}. */
-    public RunOptionsBuilder headers(final Map<String, String> headers)
-    {
-        return set(RunOption.HEADERS, headers);
-    }
-
     /** Sets {@link RunOption#API_KEY_ENV}. */
     public RunOptionsBuilder apiKeyEnv(final String apiKeyEnv)
     {
@@ -210,12 +205,6 @@ public final class RunOptionsBuilder
     public RunOptionsBuilder waitReadyS(final double waitReadyS)
     {
         return set(RunOption.WAIT_READY_S, waitReadyS);
-    }
-
-    /** Sets {@link RunOption#CA_CERT}. */
-    public RunOptionsBuilder caCert(final Path caCert)
-    {
-        return set(RunOption.CA_CERT, caCert);
     }
 
     /** Sets {@link RunOption#INSECURE}. */
@@ -252,18 +241,6 @@ public final class RunOptionsBuilder
     public RunOptionsBuilder retries429(final int retries429)
     {
         return set(RunOption.RETRIES_429, retries429);
-    }
-
-    /** Sets {@link RunOption#MAX_EVENT_BYTES}. */
-    public RunOptionsBuilder maxEventBytes(final int maxEventBytes)
-    {
-        return set(RunOption.MAX_EVENT_BYTES, maxEventBytes);
-    }
-
-    /** Sets {@link RunOption#MAX_OUTPUT_BYTES}. */
-    public RunOptionsBuilder maxOutputBytes(final int maxOutputBytes)
-    {
-        return set(RunOption.MAX_OUTPUT_BYTES, maxOutputBytes);
     }
 
     /** Sets {@link RunOption#MODEL}. */
@@ -354,12 +331,6 @@ public final class RunOptionsBuilder
     public RunOptionsBuilder datasetFormat(final String datasetFormat)
     {
         return set(RunOption.DATASET_FORMAT, datasetFormat);
-    }
-
-    /** Sets {@link RunOption#BLOCK_SIZE}. */
-    public RunOptionsBuilder blockSize(final int blockSize)
-    {
-        return set(RunOption.BLOCK_SIZE, blockSize);
     }
 
     /** Sets {@link RunOption#PREFIXES}. */
@@ -494,12 +465,6 @@ public final class RunOptionsBuilder
         return set(RunOption.DRAIN_TIMEOUT_S, drainTimeoutS);
     }
 
-    /** Sets {@link RunOption#GRACE_S}. */
-    public RunOptionsBuilder graceS(final double graceS)
-    {
-        return set(RunOption.GRACE_S, graceS);
-    }
-
     /** Sets {@link RunOption#SCENARIO}. */
     public RunOptionsBuilder scenario(final Scenario scenario)
     {
@@ -516,12 +481,6 @@ public final class RunOptionsBuilder
     public RunOptionsBuilder warmupRequests(final long warmupRequests)
     {
         return set(RunOption.WARMUP_REQUESTS, warmupRequests);
-    }
-
-    /** Sets {@link RunOption#WARMUP_DURATION_S}. */
-    public RunOptionsBuilder warmupDurationS(final double warmupDurationS)
-    {
-        return set(RunOption.WARMUP_DURATION_S, warmupDurationS);
     }
 
     /** Sets {@link RunOption#COLD_START}. */
@@ -602,18 +561,6 @@ public final class RunOptionsBuilder
         return set(RunOption.PROFILE, profile);
     }
 
-    /** Sets {@link RunOption#PROFILE_OUT}. */
-    public RunOptionsBuilder profileOut(final Path profileOut)
-    {
-        return set(RunOption.PROFILE_OUT, profileOut);
-    }
-
-    /** Sets {@link RunOption#HICCUP_WARN_FRACTION}. */
-    public RunOptionsBuilder hiccupWarnFraction(final double hiccupWarnFraction)
-    {
-        return set(RunOption.HICCUP_WARN_FRACTION, hiccupWarnFraction);
-    }
-
     /** Sets {@link RunOption#SERVER_METRICS}. */
     public RunOptionsBuilder serverMetrics(final String serverMetrics)
     {
@@ -678,24 +625,6 @@ public final class RunOptionsBuilder
     public RunOptionsBuilder saveText(final boolean saveText)
     {
         return set(RunOption.SAVE_TEXT, saveText);
-    }
-
-    /** Sets {@link RunOption#JFR_EVENTS}. */
-    public RunOptionsBuilder jfrEvents(final boolean jfrEvents)
-    {
-        return set(RunOption.JFR_EVENTS, jfrEvents);
-    }
-
-    /** Sets {@link RunOption#HTML_REPORT}. */
-    public RunOptionsBuilder htmlReport(final boolean htmlReport)
-    {
-        return set(RunOption.HTML_REPORT, htmlReport);
-    }
-
-    /** Sets {@link RunOption#VERBOSE}. */
-    public RunOptionsBuilder verbose(final boolean verbose)
-    {
-        return set(RunOption.VERBOSE, verbose);
     }
 
     /** Sets {@link RunOption#PROGRESS}. */

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.energy.PowerSourceSpec;
+import io.tokenclock.goodput.Slo;
 import io.tokenclock.load.ArrivalProcess;
 import io.tokenclock.load.ConcurrencySchedule;
 import io.tokenclock.metrics.Distribution;
@@ -23,8 +24,8 @@ import io.tokenclock.transport.RequestLimits;
 import io.tokenclock.transport.TlsTrust;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.ImageSpec;
 import io.tokenclock.workload.SessionChain;
-import io.tokenclock.workload.dataset.Datasets;
 import io.tokenclock.workload.dataset.SessionTrace;
 
 import static io.tokenclock.config.RunOption.AGENT;
@@ -44,20 +45,18 @@ import static io.tokenclock.config.RunOption.CONCURRENCY_STAGES;
 import static io.tokenclock.config.RunOption.CONNECT_TIMEOUT_S;
 import static io.tokenclock.config.RunOption.DATASET;
 import static io.tokenclock.config.RunOption.DATASET_FORMAT;
-import static io.tokenclock.config.RunOption.DRAIN_TIMEOUT_S;
 import static io.tokenclock.config.RunOption.DURATION_S;
+import static io.tokenclock.config.RunOption.EMBED_BATCH;
 import static io.tokenclock.config.RunOption.EXTRA_BODY;
 import static io.tokenclock.config.RunOption.FIRST_BYTE_TIMEOUT_S;
 import static io.tokenclock.config.RunOption.FIXED_SCHEDULE;
-import static io.tokenclock.config.RunOption.GRACE_S;
 import static io.tokenclock.config.RunOption.HEADERS;
-import static io.tokenclock.config.RunOption.HICCUP_INTERVAL_US;
-import static io.tokenclock.config.RunOption.HICCUP_WARN_FRACTION;
 import static io.tokenclock.config.RunOption.IDLE_TIMEOUT_S;
+import static io.tokenclock.config.RunOption.IMAGE_COUNT;
+import static io.tokenclock.config.RunOption.IMAGE_FORMAT;
+import static io.tokenclock.config.RunOption.IMAGE_SIZE;
 import static io.tokenclock.config.RunOption.INPUT_LENGTHS;
-import static io.tokenclock.config.RunOption.INPUT_TOKENS;
 import static io.tokenclock.config.RunOption.INSECURE;
-import static io.tokenclock.config.RunOption.IO_THREADS;
 import static io.tokenclock.config.RunOption.JUDGE;
 import static io.tokenclock.config.RunOption.MAX_CONCURRENCY;
 import static io.tokenclock.config.RunOption.MAX_EVENT_BYTES;
@@ -67,9 +66,7 @@ import static io.tokenclock.config.RunOption.MIN_SAMPLES_FOR;
 import static io.tokenclock.config.RunOption.OUTPUT_LENGTHS;
 import static io.tokenclock.config.RunOption.PACKET_TAP;
 import static io.tokenclock.config.RunOption.POWER;
-import static io.tokenclock.config.RunOption.PRECONNECT;
 import static io.tokenclock.config.RunOption.PREFIXES;
-import static io.tokenclock.config.RunOption.PROFILE;
 import static io.tokenclock.config.RunOption.PROMPT;
 import static io.tokenclock.config.RunOption.QUALITY_CHECKS;
 import static io.tokenclock.config.RunOption.RAMP;
@@ -77,14 +74,15 @@ import static io.tokenclock.config.RunOption.RATE;
 import static io.tokenclock.config.RunOption.REASONING_EFFORT;
 import static io.tokenclock.config.RunOption.REPETITIONS;
 import static io.tokenclock.config.RunOption.REQUESTS;
+import static io.tokenclock.config.RunOption.RERANK_SHAPE;
 import static io.tokenclock.config.RunOption.RETRIES_429;
 import static io.tokenclock.config.RunOption.SCENARIO;
 import static io.tokenclock.config.RunOption.SEED;
 import static io.tokenclock.config.RunOption.SEGMENTS;
 import static io.tokenclock.config.RunOption.SERVER_METRICS;
-import static io.tokenclock.config.RunOption.SERVER_METRICS_INTERVAL_MS;
 import static io.tokenclock.config.RunOption.SESSION_CHAIN;
 import static io.tokenclock.config.RunOption.SHARD;
+import static io.tokenclock.config.RunOption.SLO;
 import static io.tokenclock.config.RunOption.STAGES;
 import static io.tokenclock.config.RunOption.TEMPERATURE;
 import static io.tokenclock.config.RunOption.THINKING_TOKENS;
@@ -92,9 +90,6 @@ import static io.tokenclock.config.RunOption.TIMEOUT_S;
 import static io.tokenclock.config.RunOption.TRACE_SPEEDUP;
 import static io.tokenclock.config.RunOption.URL;
 import static io.tokenclock.config.RunOption.USERS;
-import static io.tokenclock.config.RunOption.WAIT_READY_S;
-import static io.tokenclock.config.RunOption.WARMUP_DURATION_S;
-import static io.tokenclock.config.RunOption.WARMUP_REQUESTS;
 
 /**
  * Every rule a run's options must satisfy, in one place, checked by {@link RunOptionsBuilder#build()} whether the
@@ -106,15 +101,8 @@ import static io.tokenclock.config.RunOption.WARMUP_REQUESTS;
  * load it presets, and {@code --min-samples-for} sets the request count. A contradiction is an error, never resolved
  * silently.
  */
-final class RunRules
+public final class RunRules
 {
-    /** The scrape interval's bounds, ms: 100 ms at the fastest, an hour at the slowest. */
-    static final long MIN_SCRAPE_INTERVAL_MS = 100;
-    static final long MAX_SCRAPE_INTERVAL_MS = 3_600_000;
-    /** The hiccup monitor's interval bounds, us: below 100 us its own wake-ups would be the client's main work. */
-    static final long MIN_HICCUP_INTERVAL_US = 100;
-    static final long MAX_HICCUP_INTERVAL_US = 1_000_000;
-
     private RunRules()
     {
     }
@@ -124,6 +112,7 @@ final class RunRules
 
     static void check(final RunOptionsBuilder b)
     {
+        ranges(b, RunOption.all());
         target(b);
         scenario(b);
         minSamples(b);
@@ -140,6 +129,22 @@ final class RunRules
         quality(b);
         power(b);
         shard(b);
+    }
+
+    /**
+     * Each option's own range or words, from its entry in {@link RunOption}'s table ({@link RunOption#check}): one
+     * rule and one message per option, whether a flag, a contract key or code gave the value. The contract's schema
+     * holds its keys to the same entries, so a flag and its key never disagree.
+     *
+     * @param b     the options being built.
+     * @param table the options to check, as {@link RunOption#all()}.
+     */
+    public static void ranges(final RunOptionsBuilder b, final List<RunOption<?>> table)
+    {
+        for (final RunOption<?> option : table)
+        {
+            option.check(b.name(option), b.get(option));
+        }
     }
 
     /**
@@ -201,16 +206,6 @@ final class RunRules
         }
         Endpoint.parse(b.get(URL), b.get(API));
         HeaderRules.check(b.get(HEADERS));
-        nonNegative(b, WAIT_READY_S, "seconds");
-        if (!(b.get(CONNECT_TIMEOUT_S) >= 0) || !(b.get(FIRST_BYTE_TIMEOUT_S) >= 0) || !(b.get(IDLE_TIMEOUT_S) >= 0))
-        {
-            throw fail(b.name(CONNECT_TIMEOUT_S) + ", " + b.name(FIRST_BYTE_TIMEOUT_S) + " and " +
-                b.name(IDLE_TIMEOUT_S) + " must be >= 0 (0: no limit)");
-        }
-        if (!(b.get(TIMEOUT_S) > 0))
-        {
-            throw fail(b.name(TIMEOUT_S) + " must be > 0: " + b.get(TIMEOUT_S));
-        }
         RequestLimits.of(b.get(CONNECT_TIMEOUT_S), b.get(FIRST_BYTE_TIMEOUT_S), b.get(IDLE_TIMEOUT_S), b.get(TIMEOUT_S),
             b.get(MAX_EVENT_BYTES), b.get(MAX_OUTPUT_BYTES), b.get(RETRIES_429));
         new TlsTrust(b.get(CA_CERT), b.get(INSECURE));
@@ -383,17 +378,13 @@ final class RunRules
         }
         if (b.get(USERS) != null)
         {
-            if (b.get(USERS) < 1)
-            {
-                throw fail(b.name(USERS) + " must be >= 1: " + b.get(USERS));
-            }
             if (b.get(CONCURRENCY) != null || b.get(RATE) != null || b.get(FIXED_SCHEDULE) ||
                 b.get(DATASET) != null || b.get(PROMPT) != null ||
                 !b.get(API).conversational())
             {
                 throw fail(b.name(USERS) + " runs multi-turn sessions: it excludes " + b.name(CONCURRENCY) +
                     ", " + b.name(RATE) + ", " + b.name(FIXED_SCHEDULE) + ", " + b.name(DATASET) + ", " +
-                    b.name(PROMPT) + " and " + b.name(API) + " completions");
+                    b.name(PROMPT) + " and " + b.name(API) + " completions, embeddings or rerank");
             }
         }
         else if (b.get(FIXED_SCHEDULE))
@@ -476,16 +467,6 @@ final class RunRules
 
     private static void loadValues(final RunOptionsBuilder b)
     {
-        atLeastOne(b, CONCURRENCY);
-        atLeastOne(b, MAX_CONCURRENCY);
-        if (b.get(RATE) != null && (!(b.get(RATE) > 0) || b.get(RATE).isInfinite()))
-        {
-            throw fail(b.name(RATE) + " must be a positive number of requests/s: " + b.get(RATE));
-        }
-        if (!(b.get(BURSTINESS) > 0) || Double.isInfinite(b.get(BURSTINESS)))
-        {
-            throw fail(b.name(BURSTINESS) + " must be > 0: " + b.get(BURSTINESS));
-        }
         if (b.get(BURSTINESS) != 1.0 && b.get(ARRIVAL) != ArrivalProcess.Kind.GAMMA)
         {
             if (b.isGiven(ARRIVAL))
@@ -495,23 +476,9 @@ final class RunRules
             }
             b.put(ARRIVAL, ArrivalProcess.Kind.GAMMA);
         }
-        if (b.get(REQUESTS) != null && b.get(REQUESTS) < 1)
-        {
-            throw fail(b.name(REQUESTS) + " must be >= 1: " + b.get(REQUESTS));
-        }
-        if (b.get(DURATION_S) != null && !(b.get(DURATION_S) > 0))
-        {
-            throw fail(b.name(DURATION_S) + " must be > 0 seconds: " + b.get(DURATION_S));
-        }
         if (b.get(REQUESTS) == null && b.get(DURATION_S) == null && !b.get(FIXED_SCHEDULE) && b.get(STAGES).isEmpty())
         {
             b.put(REQUESTS, DEFAULT_REQUESTS);
-        }
-        nonNegative(b, DRAIN_TIMEOUT_S, "seconds");
-        nonNegative(b, GRACE_S, "seconds");
-        if (b.get(PRECONNECT) != null && b.get(PRECONNECT) < 0)
-        {
-            throw fail(b.name(PRECONNECT) + " must be >= 0, got " + b.get(PRECONNECT));
         }
     }
 
@@ -535,10 +502,6 @@ final class RunRules
             throw fail("a weka trace gives its own block_size: drop " + b.name(BLOCK_SIZE));
         }
         final double speedup = b.get(TRACE_SPEEDUP);
-        if (!(speedup > 0) || Double.isInfinite(speedup))
-        {
-            throw fail(b.name(TRACE_SPEEDUP) + " must be a number > 0: " + speedup);
-        }
         final boolean traced = format != null && SessionTrace.FORMATS.contains(format);
         if (speedup != 1.0 && (!traced || b.get(RATE) != null))
         {
@@ -550,10 +513,6 @@ final class RunRules
 
     private static void workload(final RunOptionsBuilder b)
     {
-        if (b.get(DATASET) != null && !Datasets.FORMATS.contains(b.get(DATASET_FORMAT)))
-        {
-            throw fail(b.name(DATASET_FORMAT) + " must be one of " + Datasets.FORMATS + ": " + b.get(DATASET_FORMAT));
-        }
         if (b.get(DATASET) != null && (b.get(PROMPT) != null || b.get(INPUT_LENGTHS) != null))
         {
             throw fail(b.name(DATASET) + " replaces " + b.name(PROMPT) + " and " + b.name(INPUT_LENGTHS) +
@@ -565,19 +524,7 @@ final class RunRules
                 b.name(CANCEL_AFTER_MS) + " > 0 or " + b.name(CANCEL_AFTER_TOKENS) + " >= 1");
         }
         new CancellationRule(b.get(CANCEL_RATE), b.get(CANCEL_AFTER_MS), b.get(CANCEL_AFTER_TOKENS), b.get(SEED));
-        if (b.get(BLOCK_SIZE) != null && b.get(BLOCK_SIZE) < 1)
-        {
-            throw fail(b.name(BLOCK_SIZE) + " must be >= 1: " + b.get(BLOCK_SIZE));
-        }
         trace(b);
-        if (b.get(MAX_TOKENS) < 0)
-        {
-            throw fail(b.name(MAX_TOKENS) + " must be >= 0 (0 leaves it to the server): " + b.get(MAX_TOKENS));
-        }
-        if (b.get(INPUT_TOKENS) < 1)
-        {
-            throw fail(b.name(INPUT_TOKENS) + " must be >= 1: " + b.get(INPUT_TOKENS));
-        }
     }
 
     /**
@@ -623,6 +570,71 @@ final class RunRules
         {
             throw fail(b.name(SESSION_CHAIN) + " previous_response_id chains the turns of sessions on the Responses " +
                 "API: it needs " + b.name(API) + " responses and " + b.name(USERS));
+        }
+        batched(b, api);
+        images(b, api);
+    }
+
+    /**
+     * What an API that answers whole (embeddings, rerank) can be asked for: inputs per request, rerank's shape; not
+     * what exists only for a stream (a token to cancel after, an SLO on TTFT, TPOT or ITL).
+     */
+    private static void batched(final RunOptionsBuilder b, final Api api)
+    {
+        if (!api.batched() && b.get(EMBED_BATCH) != 1)
+        {
+            throw fail(b.name(EMBED_BATCH) + " puts several texts in an embeddings or rerank request: it needs " +
+                b.name(API) + " embeddings or rerank, not " + api.word());
+        }
+        if (api != Api.RERANK && b.get(RERANK_SHAPE) != RERANK_SHAPE.defaultValue())
+        {
+            throw fail(b.name(RERANK_SHAPE) + " shapes a rerank request: it needs " + b.name(API) + " rerank, not " +
+                api.word());
+        }
+        if (api.streamed())
+        {
+            return;
+        }
+        if (b.get(CANCEL_AFTER_TOKENS) > 0)
+        {
+            throw fail(b.name(CANCEL_AFTER_TOKENS) + " counts streamed tokens: " + b.name(API) + " " + api.word() +
+                " streams none (cancel by time: " + b.name(CANCEL_AFTER_MS) + ")");
+        }
+        final Slo slo = b.get(SLO);
+        if (slo != null && (slo.ttftNs() > 0 || slo.tpotNs() > 0 || slo.itlNs() > 0))
+        {
+            throw fail(b.name(SLO) + ": " + b.name(API) + " " + api.word() + " answers whole, with no TTFT, TPOT or " +
+                "ITL to bound: bound its end to end (--slo-e2e-ms, quality.slo.e2e_ms)");
+        }
+    }
+
+    /**
+     * Synthetic images: only on an API with a conversation (chat, Responses, Messages), with synthetic prompts or a
+     * dataset (not sessions or agents, whose turns would each need images of their own), at a size that parses.
+     */
+    private static void images(final RunOptionsBuilder b, final Api api)
+    {
+        // every flag is given without a contract, its default too: what is asked is a value other than the default
+        final boolean size = !IMAGE_SIZE.defaultValue().equals(b.get(IMAGE_SIZE));
+        final boolean format = IMAGE_FORMAT.defaultValue() != b.get(IMAGE_FORMAT);
+        if ((b.get(IMAGE_COUNT) != 0 || size || format) && !api.takesImages())
+        {
+            final RunOption<?> flag = b.get(IMAGE_COUNT) != 0 ? IMAGE_COUNT : size ? IMAGE_SIZE : IMAGE_FORMAT;
+            throw fail(b.name(flag) + " adds images to a prompt: " + b.name(API) + " " + api.word() + " takes none " +
+                "(chat, responses and messages do)");
+        }
+        try
+        {
+            ImageSpec.parseSize(b.get(IMAGE_SIZE));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw fail(b.name(IMAGE_SIZE) + " " + ex.getMessage());
+        }
+        if (b.get(IMAGE_COUNT) > 0 && (b.get(USERS) != null || b.get(AGENT) != null))
+        {
+            throw fail(b.name(IMAGE_COUNT) + " adds images to synthetic prompts and dataset lines: sessions (" +
+                b.name(USERS) + ") and agents take none yet");
         }
     }
 
@@ -747,36 +759,10 @@ final class RunRules
             throw fail(b.name(CACHE_POLICY) + " preload replays the shared prefixes first: declare " +
                 b.name(PREFIXES));
         }
-        if (b.get(REPETITIONS) < 1 || b.get(REPETITIONS) > 1000)
-        {
-            throw fail(b.name(REPETITIONS) + " must be in [1, 1000]: " + b.get(REPETITIONS));
-        }
-        if (b.get(WARMUP_REQUESTS) < 0 || b.get(WARMUP_DURATION_S) < 0)
-        {
-            throw fail(b.name(WARMUP_REQUESTS) + " and " + b.name(WARMUP_DURATION_S) + " must not be negative");
-        }
     }
 
     private static void measurement(final RunOptionsBuilder b)
     {
-        if (b.get(PROFILE) != null && !RunOptions.PROFILE_MODES.contains(b.get(PROFILE).toLowerCase(Locale.ROOT)))
-        {
-            throw fail(b.name(PROFILE) + " must be one of " + RunOptions.PROFILE_MODES + ": " + b.get(PROFILE));
-        }
-        if (!(b.get(HICCUP_WARN_FRACTION) > 0))
-        {
-            throw fail(b.name(HICCUP_WARN_FRACTION) + " must be > 0: " + b.get(HICCUP_WARN_FRACTION));
-        }
-        if (b.get(IO_THREADS) < 0)
-        {
-            throw fail(b.name(IO_THREADS) + " must be >= 0 (0: one per core)");
-        }
-        final Long hiccupUs = b.get(HICCUP_INTERVAL_US);
-        if (hiccupUs != null && (hiccupUs < MIN_HICCUP_INTERVAL_US || hiccupUs > MAX_HICCUP_INTERVAL_US))
-        {
-            throw fail(b.name(HICCUP_INTERVAL_US) + " must be in [" + MIN_HICCUP_INTERVAL_US + ", " +
-                MAX_HICCUP_INTERVAL_US + "] us: " + hiccupUs);
-        }
         try
         {
             PacketTapChoice.parse(b.get(PACKET_TAP));
@@ -788,15 +774,9 @@ final class RunRules
         serverMetrics(b);
     }
 
-    /** The scrape interval's range, and a metrics URL that is {@code off} or an http(s) URL with a host. */
+    /** A metrics URL that is {@code off} or an http(s) URL with a host. */
     private static void serverMetrics(final RunOptionsBuilder b)
     {
-        if (b.get(SERVER_METRICS_INTERVAL_MS) < MIN_SCRAPE_INTERVAL_MS ||
-            b.get(SERVER_METRICS_INTERVAL_MS) > MAX_SCRAPE_INTERVAL_MS)
-        {
-            throw fail(b.name(SERVER_METRICS_INTERVAL_MS) + " must be in [" + MIN_SCRAPE_INTERVAL_MS + ", " +
-                MAX_SCRAPE_INTERVAL_MS + "] ms: " + b.get(SERVER_METRICS_INTERVAL_MS));
-        }
         if (b.get(SERVER_METRICS) == null || RunOptions.SERVER_METRICS_OFF.equalsIgnoreCase(b.get(SERVER_METRICS)))
         {
             return;
@@ -837,24 +817,6 @@ final class RunRules
             {
                 throw fail(b.name(POWER) + ": rapl is given twice");
             }
-        }
-    }
-
-    private static void atLeastOne(final RunOptionsBuilder b, final RunOption<Integer> option)
-    {
-        final Integer value = b.get(option);
-        if (value != null && value < 1)
-        {
-            throw fail(b.name(option) + " must be >= 1: " + value);
-        }
-    }
-
-    private static void nonNegative(final RunOptionsBuilder b, final RunOption<Double> option, final String unit)
-    {
-        final double value = b.get(option);
-        if (!(value >= 0) || Double.isInfinite(value))
-        {
-            throw fail(b.name(option) + " must be a finite number of " + unit + " >= 0: " + value);
         }
     }
 

@@ -20,7 +20,6 @@ import io.tokenclock.load.RateSchedule;
 import io.tokenclock.quality.Check;
 import io.tokenclock.quality.Checks;
 import io.tokenclock.quality.JudgeSpec;
-import io.tokenclock.transport.Stamping;
 import io.tokenclock.workload.SharedPrefixes;
 
 /**
@@ -82,7 +81,8 @@ public final class ContractOptions
 
     private static <T> void set(final RunOptionsBuilder o, final RunOption<T> option, final JsonNode node)
     {
-        o.set(option, option.cast(value(option.type(), node)));
+        o.set(option, option.words().isEmpty() ? option.cast(value(option.type(), node)) :
+            option.parseWord(node.asText()));
     }
 
     /** @return the contract's value as {@code type}; the schema has checked its kind and range. */
@@ -107,18 +107,6 @@ public final class ContractOptions
         if (type == Path.class)
         {
             return Path.of(node.asText());
-        }
-        if (type.isEnum())
-        {
-            final String word = node.asText().trim().toUpperCase(Locale.ROOT).replace('-', '_');
-            for (final Object constant : type.getEnumConstants())
-            {
-                if (((Enum<?>)constant).name().equals(word))
-                {
-                    return constant;
-                }
-            }
-            throw new IllegalArgumentException("not one of " + List.of(type.getEnumConstants()) + ": " + node);
         }
         return node.isTextual() ? node.asText() : node.toString();
     }
@@ -151,11 +139,6 @@ public final class ContractOptions
             o.prefixes(new SharedPrefixes(prefix.path("system_tokens").asInt(0),
                 prefix.path("groups").asInt(0), prefix.path("group_tokens").asInt(0),
                 prefix.path("sharing").asDouble(prefix.path("groups").asInt(0) > 0 ? 1.0 : 0.0)));
-        }
-        final JsonNode dataset = workload.path("dataset");
-        if (dataset.has("path"))
-        {
-            o.datasetFormat(dataset.path("format").asText("jsonl").toLowerCase(Locale.ROOT));
         }
     }
 
@@ -199,10 +182,6 @@ public final class ContractOptions
 
     private static void applyMeasurement(final JsonNode measurement, final RunOptionsBuilder o)
     {
-        if (measurement.has("stamping"))
-        {
-            o.stamping(Stamping.of(measurement.get("stamping").asText()));
-        }
         if (measurement.has("server_metrics"))
         {
             final JsonNode metrics = measurement.get("server_metrics");

@@ -13,15 +13,15 @@ import static io.tokenclock.contract.Schema.stringMap;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOption;
+import io.tokenclock.quality.Checks;
+import io.tokenclock.quality.JudgeSpec;
 
 /**
  * Every key a contract file may hold, its type and its range; and the checks that span keys of the document itself (a
@@ -43,8 +43,7 @@ public final class ContractSchema
         .field("e2e_ms", number(0, true, 1e12));
     /** One built-in quality check: its type and that type's parameters. */
     private static final Schema CHECK = object()
-        .requiredField("type", oneOf("exact", "normalized", "contains", "regex", "numeric", "json", "json_schema",
-            "finish_stop", "command"))
+        .requiredField("type", oneOf(Checks.TYPES))
         .field("pattern", string())
         .field("tolerance", number(0, false, 1e300))
         .field("relative", number(0, false, 1e300))
@@ -65,59 +64,154 @@ public final class ContractSchema
         .field("max_tokens", integer(1, 100_000_000))
         .field("seed", integer(Long.MIN_VALUE, Long.MAX_VALUE))
         .field("samples", integer(1, 1000))
-        .field("aggregation", oneOf("majority", "all", "any"))
-        .field("abstain", oneOf("fail", "exclude"))
-        .field("on_error", oneOf("fail", "exclude"))
+        .field("aggregation", oneOf(JudgeSpec.AGGREGATIONS))
+        .field("abstain", oneOf(JudgeSpec.TREATMENTS))
+        .field("on_error", oneOf(JudgeSpec.TREATMENTS))
         .field("api_key_env", string())
         .field("timeout_s", number(0, true, 1e12))
         .field("concurrency", integer(1, 1024));
 
-    /** The whole document. */
-    public static final Schema ROOT = object()
-        .field("name", string())
-        .field("description", string())
-        .field("seed", integer(0, Long.MAX_VALUE))
-        .requiredField("target", object()
-            .requiredField("url", string())
-            .field("endpoint", oneOf(Arrays.stream(Api.values()).map(Api::word).toArray(String[]::new)))
-            .field("headers", stringMap())
-            .field("api_key_env", string())
-            .field("wait_ready_s", number(0, false, HUGE)))
-        .field("model", object()
+    /** The whole document: {@link #of} the table. */
+    public static final Schema ROOT = of(RunOption.all());
+
+    private ContractSchema()
+    {
+    }
+
+    /**
+     * The contract's schema for {@code table}: the document's structure and every key of a shape of its own
+     * (distributions, lists, maps) are written here ({@link #structure}); each key of a plain value (a number, a
+     * string, a boolean, a path, an enum's word) is made from its entry in {@code config.RunOption}'s table, with the
+     * entry's range or words, so that a flag and its key hold one rule. A key this file already declares keeps its
+     * own schema (a YAML {@code off} read as false, a map given as JSON text).
+     *
+     * @param table the options, as {@link RunOption#all()} (a test passes others).
+     * @return the whole document's schema.
+     */
+    public static Schema of(final List<RunOption<?>> table)
+    {
+        final Schema.ObjectSchema root = structure();
+        for (final RunOption<?> option : table)
+        {
+            final Schema leaf = leaf(option);
+            if (option.key() != null && leaf != null)
+            {
+                place(root, option.key(), leaf);
+            }
+        }
+        return root;
+    }
+
+    /** Puts {@code leaf} at the dotted key, opening sections the structure does not name, unless one is declared. */
+    private static void place(final Schema.ObjectSchema root, final String key, final Schema leaf)
+    {
+        final String[] parts = key.split("\\.");
+        Schema.ObjectSchema at = root;
+        for (int i = 0; i < parts.length - 1 && at != null; i++)
+        {
+            at = at.section(parts[i]);
+        }
+        if (at == null)
+        {
+            throw new IllegalStateException(key + ": a table's key inside a value that is no map");
+        }
+        if (!at.declares(parts[parts.length - 1]))
+        {
+            at.field(parts[parts.length - 1], leaf);
+        }
+    }
+
+    /** @return the schema of a plain option's value, from its type and its range or words; null for other shapes. */
+    public static Schema leaf(final RunOption<?> option)
+    {
+        final Class<?> type = option.type();
+        final RunOption.Range range = option.range();
+        if (!option.words().isEmpty())
+        {
+            return oneOf(option.words().toArray(String[]::new));
+        }
+        if (type == Boolean.class)
+        {
+            return bool();
+        }
+        if (type == String.class || type == Path.class)
+        {
+            return string();
+        }
+        if (type == Integer.class || type == Long.class)
+        {
+            final boolean wide = type == Long.class;
+            return range == null ? integer(wide ? Long.MIN_VALUE : Integer.MIN_VALUE,
+                wide ? Long.MAX_VALUE : Integer.MAX_VALUE) :
+                Schema.integer(range.min(), range.minExclusive(), Math.min(range.max(),
+                wide ? Long.MAX_VALUE : Integer.MAX_VALUE));
+        }
+        if (type == Double.class)
+        {
+            return range == null ? number(-Double.MAX_VALUE, false, Double.MAX_VALUE) :
+                number(range.min(), range.minExclusive(), range.max());
+        }
+        return null;
+    }
+
+    /** The document's structure, and the keys whose shape the table does not hold. */
+    private static Schema.ObjectSchema structure()
+    {
+        return object()
             .field("name", string())
-            .field("revision", string())
-            .field("tokenizer", string())
-            .field("context_limit", integer(1, 100_000_000))
-            .field("decoding", object()
-                .field("max_tokens", integer(0, 100_000_000))
-                // its range (the OpenAI API's) is config.RunRules's, as for --temperature
-                .field("temperature", number(-HUGE, false, HUGE))
-                .field("ignore_eos", bool())
-                .field("reasoning_effort", string())
-                .field("thinking_tokens", integer(0, 100_000_000))
-                .field("extra_body", jsonObject())))
-        .field("runtime", object()
-            .field("engine", string())
-            .field("version", string())
-            .field("precision", string())
-            .field("quantization", string())
-            .field("parallelism", anyValue())
-            .field("scheduler", anyValue())
-            .field("cache", anyValue())
-            .field("notes", string()))
-        .field("hardware", object()
-            .field("accelerators", string())
-            .field("accelerator_count", integer(0, 1_000_000))
-            .field("accelerator_memory", string())
-            .field("topology", string())
-            .field("power_cap_w", number(0, true, HUGE))
-            .field("host", string())
-            .field("notes", string()))
-        .field("workload", object()
+            .field("description", string())
+            .requiredField("target", object()
+                .requires("url")
+                .field("headers", stringMap()))
+            .field("model", object()
+                .field("revision", string())
+                .field("context_limit", integer(1, 100_000_000))
+                .field("decoding", object()
+                    .field("extra_body", jsonObject())))
+            .field("runtime", object()
+                .field("engine", string())
+                .field("version", string())
+                .field("precision", string())
+                .field("quantization", string())
+                .field("parallelism", anyValue())
+                .field("scheduler", anyValue())
+                .field("cache", anyValue())
+                .field("notes", string()))
+            .field("hardware", object()
+                .field("accelerators", string())
+                .field("accelerator_count", integer(0, 1_000_000))
+                .field("accelerator_memory", string())
+                .field("topology", string())
+                .field("power_cap_w", number(0, true, HUGE))
+                .field("host", string())
+                .field("notes", string()))
+            .field("workload", workload())
+            .field("load", load())
+            .field("state", object()
+                .field("flush", object()
+                    .requires("url")
+                    .field("method", oneOf("post", "get")))
+                .field("notes", string()))
+            .field("measurement", object()
+                .field("formulas", oneOf("tokenclock-metrics/1"))
+                // Server telemetry (issue 13): the metrics URL or off (YAML reads a bare off as false: any value,
+                // checked by RunRules).
+                .field("server_metrics", anyValue()))
+            .field("quality", object()
+                .field("checks", listOf(CHECK, 1))
+                .field("judge", JUDGE)
+                .field("slo", SLO)
+                .field("notes", string()))
+            .field("cost", CostPowerContract.COST)
+            .field("power", CostPowerContract.POWER);
+    }
+
+    /** {@code workload}: distributions, segments, sessions, agents, prefixes, cancellation and datasets. */
+    private static Schema.ObjectSchema workload()
+    {
+        return object()
             .field("input_tokens", DIST)
             .field("output_tokens", DIST)
-            .field("correlation", number(-1, false, 1))
-            .field("prompt", string())
             .field("segments", listOf(object()
                 .requiredField("name", string())
                 .requiredField("weight", number(0, true, 1))
@@ -128,9 +222,7 @@ public final class ContractSchema
                 .field("slo", SLO), 1))
             .field("sessions", object()
                 .field("turns", DIST)
-                .field("think_time_ms", DIST)
-                .field("chain", oneOf("history", "previous_response_id"))
-                .field("sticky", bool()))
+                .field("think_time_ms", DIST))
             .field("agent", object()
                 .field("tools", listOf(jsonObject(), 1))
                 .field("max_steps", integer(1, 1000))
@@ -147,23 +239,16 @@ public final class ContractSchema
                 .field("group_tokens", integer(1, 10_000_000))
                 .field("sharing", number(0, false, 1)))
             .field("cancellation", object()
-                .requiredField("rate", number(0, false, 1))
-                .field("after_ms", number(0, true, HUGE))
-                .field("after_tokens", integer(1, 100_000_000)))
+                .requires("rate"))
             .field("dataset", object()
-                .requiredField("path", string())
-                .field("format", oneOf("jsonl", "sharegpt", "mooncake", "tracelab", "weka"))
-                .field("block_size", integer(1, 1_000_000))))
-        .field("load", object()
+                .requires("path"));
+    }
+
+    /** {@code load}: the loop's written mode, its ramp and stages, and how a window ends. */
+    private static Schema.ObjectSchema load()
+    {
+        return object()
             .field("mode", oneOf("open", "closed", "users"))
-            .field("users", integer(1, 1_000_000))
-            .field("concurrency", integer(1, 1_000_000))
-            .field("rate", number(0, true, HUGE))
-            .field("arrival", oneOf("constant", "poisson", "gamma"))
-            .field("burstiness", number(0, true, HUGE))
-            .field("max_concurrency", integer(1, 1_000_000))
-            .field("fixed_schedule", bool())
-            .field("trace_speedup", number(0, true, HUGE))
             .field("ramp", object()
                 .field("from", number(0, false, HUGE))
                 .requiredField("to", number(0, true, HUGE))
@@ -173,51 +258,8 @@ public final class ContractSchema
                 .field("rate", number(0, true, HUGE))
                 .field("concurrency", integer(1, 1_000_000))
                 .requiredField("duration_s", number(0, true, HUGE)), 1))
-            .field("requests", integer(1, Long.MAX_VALUE))
-            .field("scenario", oneOf("offline", "server", "single-stream"))
             .field("min_samples_for", string())
-            .field("duration_s", number(0, true, HUGE))
-            .field("request_timeout_s", number(0, true, HUGE))
-            .field("connect_timeout_s", number(0, false, HUGE))
-            .field("first_byte_timeout_s", number(0, false, HUGE))
-            .field("idle_timeout_s", number(0, false, HUGE))
-            .field("drain_timeout_s", number(0, false, HUGE))
-            .field("end_of_window", oneOf("grace", "cancel")))
-        .field("state", object()
-            .field("warmup", object()
-                .field("requests", integer(0, Long.MAX_VALUE))
-                .field("duration_s", number(0, false, HUGE)))
-            .field("cache", oneOf("preserve", "flush", "preload"))
-            .field("cold_start", bool())
-            .field("flush", object()
-                .requiredField("url", string())
-                .field("method", oneOf("post", "get")))
-            .field("repetitions", integer(1, 1000))
-            .field("notes", string()))
-        .field("measurement", object()
-            .field("formulas", oneOf("tokenclock-metrics/1"))
-            .field("io_threads", integer(0, 1024))
-            .field("stamping", oneOf("user", "kernel"))
-            .field("hiccup_warn_fraction", number(0, true, HUGE))
-            .field("hiccup_interval_us", integer(1, Long.MAX_VALUE)) // its range is the run rules'
-            // Server telemetry (issue 13): the metrics URL or off (YAML reads a bare off as false: any value, checked
-            // by RunRules), and the scrape interval.
-            .field("server_metrics", anyValue())
-            .field("server_metrics_interval_ms", integer(100, 3_600_000)))
-        .field("quality", object()
-            .field("success", oneOf("none", "completed", "finish_stop"))
-            .field("checks", listOf(CHECK, 1))
-            .field("judge", JUDGE)
-            .field("slo", SLO)
-            .field("notes", string()))
-        .field("output", object()
-            .field("dir", string())
-            .field("save_text", bool()))
-        .field("cost", CostPowerContract.COST)
-        .field("power", CostPowerContract.POWER);
-
-    private ContractSchema()
-    {
+            .field("end_of_window", oneOf("grace", "cancel"));
     }
 
     private static void checkSegments(final JsonNode workload, final JsonNode model, final List<String> errors)

@@ -9,6 +9,7 @@ import static io.tokenclock.contract.Schema.string;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,14 +43,16 @@ final class CostPowerContract
 
     /** {@code power}: a list of sources. */
     static final Schema POWER = listOf(object()
-        .requiredField("source", oneOf("nvml", "nvidia-smi", "dcgm", "rapl", "meter"))
+        .requiredField("source", oneOf(Arrays.stream(PowerSourceSpec.Kind.values()).map(PowerSourceSpec.Kind::word)
+            .toList()))
         .field("devices", listOf(integer(0, 1_000_000), 1))
         .field("interval_ms", integer(PowerSourceSpec.MIN_INTERVAL_MS, PowerSourceSpec.MAX_INTERVAL_MS))
         .field("root", string())
         .field("command", string())
         .field("url", string())
         .field("path", string())
-        .field("align", oneOf("wall", "run_start"))
+        .field("align", oneOf(Arrays.stream(PowerSourceSpec.Align.values()).map(PowerSourceSpec.Align::word)
+            .toList()))
         .field("offset_s", number(-HUGE, false, HUGE)), 1);
 
     private CostPowerContract()

@@ -94,10 +94,22 @@ public abstract class Schema
         return new NumberSchema(min, exclusiveMin, max, false);
     }
 
+    /** An integer from {@code min} (exclusive: above it) to {@code max}. */
+    public static Schema integer(final double min, final boolean exclusiveMin, final double max)
+    {
+        return new NumberSchema(min, exclusiveMin, max, true);
+    }
+
     /** An integer in [min, max]. */
     public static Schema integer(final long min, final long max)
     {
         return new NumberSchema(min, false, max, true);
+    }
+
+    /** One of the given lower-case words (an enum's, or a list its code declares). */
+    public static Schema oneOf(final List<String> words)
+    {
+        return new OneOf(List.copyOf(words));
     }
 
     /** One of the given lower-case words. */
@@ -136,6 +148,32 @@ public abstract class Schema
         {
             fields.put(name, schema);
             return this;
+        }
+
+        /**
+         * Says that key {@code name}, whose schema comes from {@code config.RunOption}'s table
+         * ({@link ContractSchema#of}), must be present; returns this, for chaining.
+         */
+        public ObjectSchema requires(final String name)
+        {
+            required.add(name);
+            return this;
+        }
+
+        /**
+         * @return the map declared at key {@code name}, added empty when there is none (a table's key may open a
+         * section of its own); null when {@code name} holds another kind of value.
+         */
+        ObjectSchema section(final String name)
+        {
+            final Schema child = fields.computeIfAbsent(name, n -> new ObjectSchema());
+            return child instanceof ObjectSchema map ? map : null;
+        }
+
+        /** @return whether key {@code name} has a schema here. */
+        boolean declares(final String name)
+        {
+            return fields.containsKey(name);
         }
 
         /** Adds a key {@code name} that must be present and match {@code schema}; returns this, for chaining. */

@@ -47,6 +47,8 @@ import io.tokenclock.results.Result;
  */
 public final class LlmdReport
 {
+    /** The last instant a date-time of four-digit years holds, 9999-12-31T23:59:59.999Z, as epoch ms. */
+    private static final long LAST_DATE_TIME_MS = 253_402_300_799_999L;
     /** The schema version written in every report. */
     public static final String VERSION = "0.2.1";
 
@@ -144,7 +146,8 @@ public final class LlmdReport
     {
         final ObjectNode time = Json.MAPPER.createObjectNode();
         final Histogram stamped = histograms.values().stream().filter(h -> h.getStartTimeStamp() > 0 &&
-            h.getEndTimeStamp() >= h.getStartTimeStamp()).findFirst().orElse(null);
+            h.getEndTimeStamp() >= h.getStartTimeStamp() && h.getEndTimeStamp() <= LAST_DATE_TIME_MS).findFirst()
+            .orElse(null);
         if (stamped != null)
         {
             final Instant start = Instant.ofEpochMilli(stamped.getStartTimeStamp());
@@ -166,7 +169,11 @@ public final class LlmdReport
         return time;
     }
 
-    /** @return {@code text} as an instant, or null when it is no ISO-8601 date-time (a peer's own date format). */
+    /**
+     * @return {@code text} as an instant, or null when it is no ISO-8601 date-time (a peer's own date format) or one
+     * the schema's {@code date-time} cannot hold (RFC 3339 has four-digit years; a damaged peer file's start time can
+     * be year 292278994): the report then states no start rather than an invalid one.
+     */
     private static Instant instant(final String text)
     {
         if (text == null)
@@ -175,9 +182,10 @@ public final class LlmdReport
         }
         try
         {
-            return OffsetDateTime.parse(text).toInstant();
+            final Instant at = OffsetDateTime.parse(text).toInstant();
+            return at.toEpochMilli() >= 0 && at.toEpochMilli() <= LAST_DATE_TIME_MS ? at : null;
         }
-        catch (final DateTimeParseException ex)
+        catch (final DateTimeParseException | ArithmeticException ex)
         {
             return null;
         }

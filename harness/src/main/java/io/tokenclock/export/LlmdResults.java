@@ -105,9 +105,13 @@ final class LlmdResults
             final ReportSection.Throughput t = report.throughput();
             final ObjectNode throughput = a.putObject("throughput");
             set(throughput, "input_token_rate", Stats.mean(t.inputTokensPerS(), Stats.TOKENS_PER_S));
-            set(throughput, "output_token_rate", Stats.mean(t.outputTokensPerS(), Stats.TOKENS_PER_S));
-            set(throughput, "total_token_rate",
-                Stats.mean(t.inputTokensPerS() + t.outputTokensPerS(), Stats.TOKENS_PER_S));
+            // embeddings and rerank generate no token: no output rate (absent, never 0), the total is the input's
+            final double output = t.outputTokensPerS() == null ? 0 : t.outputTokensPerS();
+            if (t.outputTokensPerS() != null)
+            {
+                set(throughput, "output_token_rate", Stats.mean(output, Stats.TOKENS_PER_S));
+            }
+            set(throughput, "total_token_rate", Stats.mean(t.inputTokensPerS() + output, Stats.TOKENS_PER_S));
             set(throughput, "request_rate", Stats.mean(t.requestsPerS(), Stats.QUERIES_PER_S));
         }
         return a;

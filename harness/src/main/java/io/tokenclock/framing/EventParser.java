@@ -80,9 +80,37 @@ public abstract class EventParser
     long enginePredictedTokens;
     long engineDraftTokens;
     long engineDraftAccepted;
+    long items;
+
+    private final boolean wholeBody;
 
     EventParser()
     {
+        this(false);
+    }
+
+    /** @param wholeBody whether the grammar reads one whole JSON body ({@link #wholeBody()}) rather than events. */
+    EventParser(final boolean wholeBody)
+    {
+        this.wholeBody = wholeBody;
+    }
+
+    /**
+     * @return whether this grammar reads an answer that is one JSON body (embeddings, rerank), skimmed by a
+     * {@link BodySkim} as it arrives and parsed once, at its end, rather than a stream of SSE events.
+     */
+    public final boolean wholeBody()
+    {
+        return wholeBody;
+    }
+
+    /**
+     * @return the answer's items, a whole body's count of embeddings or rerank results (as {@link BodySkim} counted
+     * them), or -1 if the body had none or the grammar is a stream's.
+     */
+    public final long items()
+    {
+        return items;
     }
 
     /**
@@ -316,6 +344,7 @@ public abstract class EventParser
         enginePredictedTokens = -1;
         engineDraftTokens = -1;
         engineDraftAccepted = -1;
+        items = -1;
     }
 
     /** No span: the member was absent, null or not a string. */

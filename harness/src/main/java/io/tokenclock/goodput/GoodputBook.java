@@ -91,7 +91,7 @@ public final class GoodputBook implements RequestVerdicts
         final int verdict = verdict(slo, s, m);
         final int group = groups.length > 0 ? s.group : -1;
         final int groupVerdict = group >= 0 ? verdict(groupSlos[group], s, m) : 0;
-        final long tokens = s.status == RequestSlot.STATUS_OK ? m.outputTokens : 0;
+        final long tokens = s.status == RequestSlot.STATUS_OK ? Math.max(0, m.outputTokens) : 0; // -1: none generated
         if (!deferred)
         {
             overall.add(verdict, tokens);

@@ -98,7 +98,7 @@ public final class GroupStats implements RequestGroup
         if (slot.status == RequestSlot.STATUS_OK)
         {
             ok++;
-            outputTokens += m.outputTokens;
+            outputTokens += Math.max(0, m.outputTokens); // -1: an answer read whole generates none
             inputTokens += Math.max(0, m.inputTokens);
         }
         else if (slot.status == RequestSlot.STATUS_CANCELLED)

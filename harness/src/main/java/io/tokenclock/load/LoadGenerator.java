@@ -411,6 +411,7 @@ public abstract sealed class LoadGenerator implements Runnable
         slot.bodyLength = request.body().length;
         slot.promptTokensHint = request.promptTokensHint();
         slot.group = request.group();
+        slot.inputs = request.inputs();
         final RequestTag tag = request.tag();
         slot.sessionId = tag.sessionId();
         slot.turn = tag.turn();

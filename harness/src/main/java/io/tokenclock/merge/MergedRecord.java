@@ -75,7 +75,7 @@ final class MergedRecord
         {
             g.put("good_fraction", g.path("good").asDouble() / g.path("attempted").asDouble());
         }
-        RecordWriter.putDistributions(report, distributions);
+        RecordWriter.putDistributions(report, distributions, record);
         final List<String> sectionsNotMerged = MergedSections.merge(report, ran, unionS);
         report.remove("segments");
         final JsonNode load = record.get("load");

@@ -26,6 +26,11 @@ public enum Counter
     OUTPUT_TOKENS("output_tokens", Section.COUNTS),
     /** Input tokens of measured requests. */
     INPUT_TOKENS("input_tokens", Section.COUNTS),
+    /**
+     * Inputs of the measured requests that ended ok: one per request, or the texts embedded and the documents ranked
+     * of an embeddings or rerank request ({@code --embed-batch}).
+     */
+    INPUTS("inputs", Section.COUNTS),
     /** Output tokens streamed to measured requests that were then cancelled. */
     WASTED_OUTPUT_TOKENS("cancelled_output_tokens", Section.COUNTS),
     /** Measured requests that ended after the window closed. */

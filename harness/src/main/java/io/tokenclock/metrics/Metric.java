@@ -69,6 +69,27 @@ public enum Metric
         return this == ENGINE_TTFT || this == ENGINE_TPOT;
     }
 
+    /**
+     * @return whether the metric exists only for an answer that streams tokens: TTFT and every latency after the first
+     * token, the output's tokens and rates, the engine's token timings. An API that answers whole (embeddings, rerank)
+     * has none of them: they are left out of its record, summary, CSV and report, never written as 0; what it has is
+     * {@link #E2E}, {@link #E2E_FROM_SCHEDULE}, {@link #SEND_LAG}, {@link #STREAM_SETUP} and {@link #INPUT_TOKENS}.
+     */
+    public boolean streamOnly()
+    {
+        return switch (this)
+        {
+            case E2E, E2E_FROM_SCHEDULE, SEND_LAG, STREAM_SETUP, INPUT_TOKENS -> false;
+            default -> true;
+        };
+    }
+
+    /** @return whether the metric exists for a run whose API streams ({@code streamed}) or answers whole. */
+    public boolean appliesTo(final boolean streamed)
+    {
+        return streamed || !streamOnly();
+    }
+
     public static Metric of(final int ordinal)
     {
         return VALUES[ordinal];

@@ -89,10 +89,36 @@ public record ReportSection(Window window, Counts counts, Map<String, Long> erro
         }
     }
 
-    /** Rates over the window. */
+    /**
+     * Rates over the window.
+     *
+     * @param outputTokensPerS output tokens of the requests that ended ok per second; null, and absent, for an API
+     *                   that generates none (embeddings, rerank): never 0 for a rate that does not exist.
+     * @param inputsPerS the inputs (texts embedded, documents ranked) of the requests that ended ok per second, for
+     *                   an API that answers whole (embeddings, rerank); null, and absent, for the others.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Throughput(double requestsPerS, double outputTokensPerS, double inputTokensPerS)
+    public record Throughput(double requestsPerS,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double outputTokensPerS, double inputTokensPerS,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double inputsPerS)
     {
+        /** Rates without inputs: a streamed API's, or a peer's file. */
+        public Throughput(final double requestsPerS, final double outputTokensPerS, final double inputTokensPerS)
+        {
+            this(requestsPerS, outputTokensPerS, inputTokensPerS, null);
+        }
+
+        /** @return output tokens per second, or NaN for an API that generates none (embeddings, rerank). */
+        public double outputTokensPerSOrNaN()
+        {
+            return outputTokensPerS == null ? Double.NaN : outputTokensPerS;
+        }
+
+        /** @return inputs per second, or NaN where the record states none (a streamed API, a peer's file). */
+        public double inputsPerSOrNaN()
+        {
+            return inputsPerS == null ? Double.NaN : inputsPerS;
+        }
     }
 
     /**
@@ -133,10 +159,14 @@ public record ReportSection(Window window, Counts counts, Map<String, Long> erro
     {
     }
 
-    /** The cold-start request, measured alone before the run. */
+    /**
+     * The cold-start request, measured alone before the run. Its TTFT, TPOT and output tokens are null, and absent,
+     * for an API that answers whole (embeddings, rerank).
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record ColdStart(String status, String error, double ttftMs, double tpotMs, double e2eMs,
-        long outputTokens)
+    public record ColdStart(String status, String error, @JsonInclude(JsonInclude.Include.NON_NULL) Double ttftMs,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Double tpotMs, double e2eMs,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Long outputTokens)
     {
     }
 

@@ -94,15 +94,54 @@ public record RunRecord(Header tokenclock, String runId, boolean partial, String
     {
     }
 
-    /** The {@code workload} section. */
+    /**
+     * The {@code workload} section.
+     *
+     * @param inputsPerRequest the texts (embeddings) or documents (rerank) of each request, or null (absent) for an
+     *                         API of one prompt per request.
+     * @param images           the synthetic images every prompt carried, or null (absent) for none.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Workload(String prompts, JsonNode inputTokens, JsonNode outputTokens, double correlation, long seed,
-        String hash, long hashRequests, long promptTokenResiduals, String successCriterion, String cancellation)
+        String hash, long hashRequests, long promptTokenResiduals, String successCriterion, String cancellation,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer inputsPerRequest,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Images images)
+    {
+        /** A workload of one prompt per request, without images. */
+        public Workload(final String prompts, final JsonNode inputTokens, final JsonNode outputTokens,
+            final double correlation, final long seed, final String hash, final long hashRequests,
+            final long promptTokenResiduals, final String successCriterion, final String cancellation)
+        {
+            this(prompts, inputTokens, outputTokens, correlation, seed, hash, hashRequests, promptTokenResiduals,
+                successCriterion, cancellation, null, null);
+        }
+    }
+
+    /**
+     * {@code workload.images}: the synthetic images every prompt carried.
+     *
+     * @param perRequest images per request.
+     * @param size       {@code WxH}, pixels.
+     * @param format     {@code png} or {@code jpeg}.
+     * @param source     how they were made.
+     * @param sent       images in the requests the workload hash covers.
+     * @param bytes      their encoded bytes (before base64), all of them.
+     * @param meanBytes  bytes per image, on average.
+     * @param tokens     how their tokens are counted: by the server only.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Images(int perRequest, String size, String format, String source, long sent, long bytes,
+        double meanBytes, String tokens)
     {
     }
 
-    /** The {@code contract} section: the file, and its document as declared. */
-    public record Contract(String file, JsonNode declared)
+    /**
+     * The {@code contract} section: the file, its document as declared, and every option as the run resolved it
+     * (flags over the contract over the defaults), by its contract key or else its option's name: made from
+     * {@code config.RunOption}'s table by {@code report.RecordWriter#options}, so a new option is in it with no other
+     * edit. Null in a record written before it existed.
+     */
+    public record Contract(String file, JsonNode declared, JsonNode options)
     {
     }
 

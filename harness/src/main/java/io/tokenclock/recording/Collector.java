@@ -57,21 +57,23 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
     public static final int MEASURED_STALE_RESENDS = 16;
     /** Events of measured requests of a type the API's grammar does not know. */
     public static final int MEASURED_UNKNOWN_EVENTS = 17;
+    /** Inputs of measured requests that ended ok: one per request, or its texts or documents (embeddings, rerank). */
+    public static final int MEASURED_INPUTS = 18;
     /** Prompt tokens the server said it served from its prefix cache, over measured ok requests that said. */
-    public static final int MEASURED_CACHED_TOKENS = 18;
+    public static final int MEASURED_CACHED_TOKENS = 19;
     /** Measured ok requests whose server reported their cached tokens (0 among them included). */
-    public static final int MEASURED_CACHE_REPORTING = 19;
+    public static final int MEASURED_CACHE_REPORTING = 20;
     /** The input tokens of those requests: the denominator of the per-request hit rate. */
-    public static final int MEASURED_CACHE_REPORTING_INPUT_TOKENS = 20;
+    public static final int MEASURED_CACHE_REPORTING_INPUT_TOKENS = 21;
     /** Prompt tokens an infinite prefix cache would have held, over measured ok requests whose workload says. */
-    public static final int MEASURED_IDEAL_CACHED_TOKENS = 21;
+    public static final int MEASURED_IDEAL_CACHED_TOKENS = 22;
     /** The input tokens (as the workload counted them) of those requests: the ideal hit rate's denominator. */
-    public static final int MEASURED_IDEAL_INPUT_TOKENS = 22;
+    public static final int MEASURED_IDEAL_INPUT_TOKENS = 23;
     /** Tokens the engine's speculative decoder drafted, over measured ok requests that reported it. */
-    public static final int MEASURED_ENGINE_DRAFT_TOKENS = 23;
+    public static final int MEASURED_ENGINE_DRAFT_TOKENS = 24;
     /** Drafted tokens the engine accepted, over the same requests. */
-    public static final int MEASURED_ENGINE_DRAFT_ACCEPTED = 24;
-    private static final int COUNTER_COUNT = 25;
+    public static final int MEASURED_ENGINE_DRAFT_ACCEPTED = 25;
+    private static final int COUNTER_COUNT = 26;
     static final long MAX_PARK_NS = 100_000_000;
 
     private final RingBuffer ring;
@@ -83,13 +85,13 @@ public final class Collector implements Runnable, MessageHandler, AutoCloseable
      * second; a producer that finds the ring full wakes the collector at once ({@link ChunkRecords}), so a fuller
      * ring costs a wake-up, never a lost or a late record. End records wake the collector at once as well
      * ({@link ChunkRecords#publishEnd}), so a closed loop's refill is not delayed, and {@link #close} wakes it to stop.
-     * Why not 1 ms: a scheduler trace of a one-stream run ({@code perf sched timehist}, docs/ACCURACY.md) showed the
-     * collector waking 2,000 times a second on the stamping thread's core, and occupying it at some of the stamping
-     * thread's late wake-ups. Why not 10 ms, as until 2026-12-02: at one stream x 8 ms its 100 wake-ups a second took
-     * 36 µs of CPU per chunk, 40% of the stamping thread's own figure (client_cpu_by_thread, docs/OVERHEAD.md). Why no
-     * ramp of yields and parks from 1 µs up (Agrona's usual back-off, here until 2026-12): each chunk restarted it,
-     * so between chunks 0.2 ms apart the collector yielded 16 times and parked about 8 times, and took 37.7 µs of CPU
-     * per chunk, 37% of the client's, at 100 streams x 20 ms.
+     * Why not 1 ms: a scheduler trace of a one-stream run ({@code perf sched timehist},
+     * results/accuracy/sessions-2026-11-30) showed the collector waking 2,000 times a second on the stamping thread's
+     * core, and occupying it at some of the stamping thread's late wake-ups. Why not 10 ms, as until 2026-12-02: at one
+     * stream x 8 ms its 100 wake-ups a second took 36 µs of CPU per chunk, 40% of the stamping thread's own figure
+     * (client_cpu_by_thread, results/client-cpu). Why no ramp of yields and parks from 1 µs up (Agrona's usual
+     * back-off, here until 2026-12): each chunk restarted it, so between chunks 0.2 ms apart the collector yielded 16
+     * times and parked about 8 times, and took 37.7 µs of CPU per chunk, 37% of the client's, at 100 streams x 20 ms.
      */
     private final IdleStrategy idle = new BackoffIdleStrategy(64, 0, MAX_PARK_NS, MAX_PARK_NS);
     private final ChunkRecords records;

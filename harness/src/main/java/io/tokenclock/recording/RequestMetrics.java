@@ -33,7 +33,8 @@ public final class RequestMetrics
     public double engineTpotNs;
 
     /**
-     * Derives every per-request metric from the slot's stamps. Output tokens come from the server's {@code usage}
+     * Derives every per-request metric from the slot's stamps. A request whose answer came whole (embeddings, rerank)
+     * has no chunk, so its TTFT, TPOT and the rest come out -1 (undefined, never recorded) and its output tokens -1. Output tokens come from the server's {@code usage}
      * when it reported one, else from the harness's own tokenizer when one is configured, else from the count of
      * content-bearing chunks (exact for one-token-per-chunk servers, an undercount otherwise);
      * {@link #tokenCountSource} says which.
@@ -43,7 +44,12 @@ public final class RequestMetrics
         final int n = s.chunkCount;
         final long first = n > 0 ? s.chunkNs[0] : 0;
         final long last = n > 0 ? s.chunkNs[n - 1] : 0;
-        if (s.usageCompletionTokens >= 0)
+        if (s.wholeAnswer)
+        {
+            outputTokens = -1; // no token generated: no count at all, not a count of 0
+            tokenCountSource = null;
+        }
+        else if (s.usageCompletionTokens >= 0)
         {
             outputTokens = s.usageCompletionTokens;
             tokenCountSource = SOURCE_USAGE;

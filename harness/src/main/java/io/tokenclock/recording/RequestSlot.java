@@ -120,6 +120,8 @@ public final class RequestSlot extends RequestSlotRhsPadding
      * in the run, and a session's history), or -1 when the workload cannot say.
      */
     public long idealCachedTokens = -1;
+    /** The inputs the request carries: 1, or {@code --embed-batch}'s texts (embeddings) or documents (rerank). */
+    public int inputs = 1;
     /** Cancellation rule: abort after this many content-bearing chunks (0: never). */
     public int cancelAfterChunks;
     /** Cancellation rule: abort this long after the send (0: never). */
@@ -182,6 +184,16 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public long engineDraftTokens = -1;
     /** Drafted tokens the model accepted ({@code timings.draft_n_accepted}), or -1. */
     public long engineDraftAccepted = -1;
+    /**
+     * The items of an answer read whole (embeddings, results of a rerank), as its body counted them, or -1: a
+     * stream's answer, or a body without its answer array.
+     */
+    public long answerItems = -1;
+    /**
+     * The answer comes whole, not streamed (embeddings, rerank; set by the recorder): no token is generated, and the
+     * stream's metrics do not exist for the request.
+     */
+    public boolean wholeAnswer;
     public byte[] responseId = new byte[64];
     public int responseIdLength;
     /** Raw (still JSON-escaped) answer bytes. */
@@ -235,12 +247,9 @@ public final class RequestSlot extends RequestSlotRhsPadding
         bodyLength = 0;
         promptTokensHint = -1;
         group = 0;
-        user = -1;
-        sessionId = null;
-        turn = -1;
-        task = -1;
-        step = -1;
-        idealCachedTokens = -1;
+        clearPlace();
+        answerItems = -1;
+        wholeAnswer = false;
         cancelAfterChunks = 0;
         cancelAfterNs = 0;
         connectionId = -1;
@@ -285,6 +294,18 @@ public final class RequestSlot extends RequestSlotRhsPadding
         goodputVerdict = 0;
         harnessOutputTokens = -1;
         tokenCountSource = null;
+    }
+
+    /** Clears what the workload said of the request: its user, session, task and inputs. */
+    private void clearPlace()
+    {
+        user = -1;
+        sessionId = null;
+        turn = -1;
+        task = -1;
+        step = -1;
+        idealCachedTokens = -1;
+        inputs = 1;
     }
 
     /** Called by the I/O thread: appends raw (still JSON-escaped) answer bytes, or marks the request capped. */

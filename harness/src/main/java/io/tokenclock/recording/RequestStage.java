@@ -55,7 +55,7 @@ public final class RequestStage implements Runnable
      * every request that finds the queue empty, and {@link #close} wakes it to stop. With something to flush it
      * parks only until the flush is due. It used to park at most 10 ms whatever it held, about 100 wake-ups a second
      * at about 30 µs of CPU each on the stamping thread's core: 26 µs per chunk at one stream x 8 ms, more than a
-     * quarter of the stamping thread's own figure (client_cpu_by_thread, 2026-12-02, docs/OVERHEAD.md).
+     * quarter of the stamping thread's own figure (client_cpu_by_thread, 2026-12-02, results/client-cpu).
      */
     static final long IDLE_PARK_NS = 1_000_000_000L;
     private LongSupplier windowCloseNs = () -> 0;
@@ -287,7 +287,8 @@ public final class RequestStage implements Runnable
                 recordOk(group.recorders(), slot, m);
             }
             increment(Collector.MEASURED_OK);
-            add(Collector.MEASURED_OUTPUT_TOKENS, m.outputTokens);
+            add(Collector.MEASURED_INPUTS, slot.inputs);
+            add(Collector.MEASURED_OUTPUT_TOKENS, Math.max(0, m.outputTokens));
             add(Collector.MEASURED_INPUT_TOKENS, Math.max(0, m.inputTokens));
             cache(slot, m);
         }
@@ -297,11 +298,11 @@ public final class RequestStage implements Runnable
             increment(cancelled ? Collector.MEASURED_CANCELLED : Collector.MEASURED_ERROR);
             if (cancelled)
             {
-                add(Collector.MEASURED_WASTED_TOKENS, m.outputTokens);
+                add(Collector.MEASURED_WASTED_TOKENS, Math.max(0, m.outputTokens));
             }
             else
             {
-                add(Collector.MEASURED_FAILED_OUTPUT_TOKENS, m.outputTokens);
+                add(Collector.MEASURED_FAILED_OUTPUT_TOKENS, Math.max(0, m.outputTokens));
             }
             wastedInput(slot, m, cancelled);
             final int errorClass = slot.errorClass.ordinal();

@@ -2,6 +2,7 @@ package io.tokenclock.recording;
 
 import java.nio.charset.StandardCharsets;
 
+import io.tokenclock.framing.BodySkim;
 import io.tokenclock.framing.ChunkParser;
 import io.tokenclock.framing.EventParser;
 import io.tokenclock.framing.SseEventHandler;
@@ -19,6 +20,11 @@ import io.tokenclock.text.UntrustedText;
  * ChunkRecords}). None of that allocates once the slot's buffers have grown to the workload. Events of a type the
  * grammar does not know are counted on the slot ({@link RequestSlot#unknownEvents}) and otherwise ignored.
  * <p>
+ * An API that answers with one JSON body (embeddings, rerank: a grammar that reads a {@link EventParser#wholeBody()})
+ * is recorded on the same path: each read, stamped as every read is, goes to a {@link BodySkim} instead of the
+ * framer, and the end of the body, stamped by the read that carried its last byte, is parsed once by the grammar
+ * ({@link #finish}); such a request publishes no chunk record, so it has an end to end and no TTFT.
+ * <p>
  * Per-chunk token counts are known only when the server reports cumulative {@code usage} on content chunks (vLLM's
  * {@code continuous_usage_stats}); otherwise a chunk's count is {@link RequestSlot#TOKENS_UNKNOWN}.
  * <p>
@@ -29,6 +35,8 @@ public final class StreamRecorder implements SseEventHandler
     private final ChunkRecords records;
     private final SseFramer framer;
     private final EventParser parser;
+    /** The skim of an answer read whole, or null for a stream's grammar. */
+    private final BodySkim skim;
 
     private RequestSlot slot;
     private int contentChunks;
@@ -57,6 +65,7 @@ public final class StreamRecorder implements SseEventHandler
         this.records = records;
         this.parser = parser;
         this.framer = new SseFramer(this, Math.min(4096, maxEventBytes), maxEventBytes);
+        this.skim = parser.wholeBody() ? new BodySkim(Math.min(4096, maxEventBytes), maxEventBytes) : null;
         this.maxEventBytes = maxEventBytes;
         this.maxOutputBytes = maxOutputBytes;
     }
@@ -78,7 +87,12 @@ public final class StreamRecorder implements SseEventHandler
         this.lastCompletionTokens = 0;
         this.cancelDue = false;
         slot.outputCapBytes = maxOutputBytes;
+        slot.wholeAnswer = skim != null;
         framer.reset();
+        if (skim != null)
+        {
+            skim.reset();
+        }
         overflowsBefore = framer.overflowCount();
     }
 
@@ -120,12 +134,17 @@ public final class StreamRecorder implements SseEventHandler
     public boolean oversize()
     {
         final RequestSlot s = slot;
-        return s != null && (s.outputCapped || framer.overflowCount() > overflowsBefore);
+        return s != null && (s.outputCapped || framer.overflowCount() > overflowsBefore ||
+            skim != null && skim.overflowed());
     }
 
     /** @return what {@link #oversize()} ran into, for the error detail. */
     public String oversizeDetail()
     {
+        if (skim != null && skim.overflowed())
+        {
+            return "an answer whose members other than its answer array pass --max-event-bytes " + maxEventBytes;
+        }
         return framer.overflowCount() > overflowsBefore ? "an SSE event longer than --max-event-bytes " +
             maxEventBytes : "more answer text than --max-output-bytes " + maxOutputBytes;
     }
@@ -172,7 +191,14 @@ public final class StreamRecorder implements SseEventHandler
     /** Feeds one read of the response body, stamped on arrival. */
     public void onBytes(final byte[] src, final int offset, final int length, final long arrivalNs)
     {
-        framer.onBytes(src, offset, length, arrivalNs);
+        if (skim != null)
+        {
+            skim.onBytes(src, offset, length); // the end's stamp is the transport's, at finish
+        }
+        else
+        {
+            framer.onBytes(src, offset, length, arrivalNs);
+        }
     }
 
     /**
@@ -193,11 +219,22 @@ public final class StreamRecorder implements SseEventHandler
         }
         if (transportError == ErrorClass.NONE)
         {
-            framer.onEndOfStream(endNs);
+            if (skim != null)
+            {
+                onWholeBody(s);
+            }
+            else
+            {
+                framer.onEndOfStream(endNs);
+            }
         }
         s.endNs = endNs;
         ErrorClass error = transportError;
-        if (error == ErrorClass.NONE)
+        if (error == ErrorClass.NONE && skim != null)
+        {
+            error = wholeBodyOutcome(s);
+        }
+        else if (error == ErrorClass.NONE)
         {
             if (s.errorEvents > 0)
             {
@@ -228,6 +265,69 @@ public final class StreamRecorder implements SseEventHandler
         }
         slot = null;
         records.publishEnd(s.index(), endNs);
+    }
+
+    /**
+     * Reads an answer that came whole, from its skeleton: its error, response id, prompt tokens and items. Once per
+     * request, after the read that ended the body; allocation-free unless the body is malformed or an error.
+     */
+    private void onWholeBody(final RequestSlot s)
+    {
+        final EventParser p = parser;
+        if (!p.parse(skim.skeleton(), 0, skim.length()))
+        {
+            s.malformedEvents++;
+            if (s.errorDetail == null)
+            {
+                s.errorDetail = "malformed answer: " + abbreviate(skim.skeleton(), 0, skim.length());
+            }
+            return;
+        }
+        s.doneSeen = true;
+        if (p.isError())
+        {
+            s.errorEvents++;
+            if (s.errorDetail == null)
+            {
+                s.errorDetail = "error in the answer: " + abbreviate(skim.skeleton(), 0, skim.length());
+            }
+        }
+        if (p.idOffset() >= 0)
+        {
+            s.setResponseId(skim.skeleton(), p.idOffset(), p.idLength());
+        }
+        if (p.promptTokens() >= 0)
+        {
+            s.usagePromptTokens = p.promptTokens();
+        }
+        s.answerItems = p.items();
+    }
+
+    /**
+     * How an answer that came whole ended: an error in it, a malformed body, no answer item (no_content), fewer items
+     * than inputs (truncated: the answer was cut short), else ok.
+     */
+    private static ErrorClass wholeBodyOutcome(final RequestSlot s)
+    {
+        if (s.errorEvents > 0)
+        {
+            return ErrorClass.ERROR_EVENT;
+        }
+        if (s.malformedEvents > 0)
+        {
+            return ErrorClass.MALFORMED_EVENT;
+        }
+        if (s.answerItems <= 0)
+        {
+            s.errorDetail = "the answer ended cleanly without an embedding or a result";
+            return ErrorClass.NO_CONTENT;
+        }
+        if (s.answerItems < s.inputs)
+        {
+            s.errorDetail = "the answer holds " + s.answerItems + " items for " + s.inputs + " inputs";
+            return ErrorClass.TRUNCATED;
+        }
+        return ErrorClass.NONE;
     }
 
     /**

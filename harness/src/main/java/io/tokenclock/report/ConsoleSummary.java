@@ -135,6 +135,15 @@ public final class ConsoleSummary
     private static void headline(final RunResult r, final PrintStream out)
     {
         final GoodputCounts g = r.goodput();
+        if (!r.options().target().api().streamed())
+        {
+            // an answer read whole generates no token: its throughput is in inputs and their tokens
+            out.printf(Locale.ROOT, "throughput: %.2f req/s, %.1f inputs/s, %.1f input tok/s over a %.2f s window " +
+                "(%s: %d inputs per request)%s%n", rate(r.counts().ok(), r), rate(r.counts().get(Counter.INPUTS), r),
+                rate(r.counts().get(Counter.INPUT_TOKENS), r), r.windowSeconds(), r.options().target().api().word(),
+                r.options().workload().embedBatch(), g == null ? "" : "; goodput " + GoodputSection.summary(r));
+            return;
+        }
         out.printf(Locale.ROOT, "throughput: %.2f req/s, %.1f output tok/s, %.1f input tok/s over a %.2f s window" +
             "%s%n", rate(r.counts().ok(), r), rate(r.counts().get(Counter.OUTPUT_TOKENS), r),
             rate(r.counts().get(Counter.INPUT_TOKENS), r), r.windowSeconds(), g == null ? "" : "; goodput " +
@@ -299,6 +308,11 @@ public final class ConsoleSummary
             return;
         }
         out.println();
+        if (!r.options().target().api().streamed())
+        {
+            wholeAnswerSegments(r, out);
+            return;
+        }
         out.printf(Locale.ROOT, "%-16s %6s %6s %9s %9s %9s %9s %9s%n", "segment", "ok", "fail", "ttft p50",
             "ttft p99", "tpot p50", "e2e p50", "tok/s");
         for (final RunResult.GroupResult g : r.groups())
@@ -308,6 +322,20 @@ public final class ConsoleSummary
                 g.ok(), g.errors() + g.cancelled(), ttft.p50(), ttft.p99(),
                 g.distributions().get(Metric.TPOT).p50(), g.distributions().get(Metric.E2E).p50(),
                 Formulas.rate(g.outputTokens(), g.windowSeconds()));
+        }
+        out.println();
+    }
+
+    /** The segment table of an API that answers whole: its latency is its end to end, its rate in input tokens. */
+    private static void wholeAnswerSegments(final RunResult r, final PrintStream out)
+    {
+        out.printf(Locale.ROOT, "%-16s %6s %6s %9s %9s %11s%n", "segment", "ok", "fail", "e2e p50", "e2e p99",
+            "in tok/s");
+        for (final RunResult.GroupResult g : r.groups())
+        {
+            final Distribution e2e = g.distributions().get(Metric.E2E);
+            out.printf(Locale.ROOT, "%-16s %6d %6d %9.3f %9.3f %11.1f%n", abbreviate(g.name(), 16), g.ok(),
+                g.errors() + g.cancelled(), e2e.p50(), e2e.p99(), Formulas.rate(g.inputTokens(), g.windowSeconds()));
         }
         out.println();
     }
@@ -327,7 +355,12 @@ public final class ConsoleSummary
                 t.modelSeconds(), t.toolSeconds());
         }
         CacheSection.print(r, out);
-        if (r.coldStart() != null)
+        if (r.coldStart() != null && !r.options().target().api().streamed())
+        {
+            out.printf(Locale.ROOT, "cold start (first request, alone, excluded above): %s  e2e %.3f ms%n",
+                r.coldStart().status(), r.coldStart().e2eMs());
+        }
+        else if (r.coldStart() != null)
         {
             out.printf(Locale.ROOT, "cold start (first request, alone, excluded above): %s  TTFT %.3f ms  TPOT %.3f " +
                 "ms  e2e %.3f ms%n", r.coldStart().status(), r.coldStart().ttftMs(), r.coldStart().tpotMs(),

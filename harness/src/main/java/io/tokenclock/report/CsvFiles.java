@@ -36,7 +36,8 @@ public final class CsvFiles
         "first_output_ns", "end_ns", "chunks", "input_tokens", "output_tokens", "token_count_source",
         "finish_reason", "done_marker", "late", "truncated", "retries_429", "success", "ttft_ms", "stream_setup_ms",
         "ttft_from_schedule_ms", "ttfot_ms", "ttst_ms", "tpot_ms", "e2e_ms", "e2e_from_schedule_ms", "send_lag_ms",
-        "stale_connection_resends", "api", "cached_tokens", "usage_reasoning_tokens", "unknown_events");
+        "stale_connection_resends", "api", "cached_tokens", "usage_reasoning_tokens", "unknown_events", "inputs",
+        "answer_items");
     /** summary.csv: one row per distribution of record.json, the run's then each segment's. */
     public static final List<String> SUMMARY_COLUMNS = List.of("scope", "metric", "unit", "count", "min", "mean",
         "stdev", "p50", "p90", "p95", "p99", "p99_9", "max", "p99_ci95_low", "p99_ci95_high", "p99_9_ci95_low",

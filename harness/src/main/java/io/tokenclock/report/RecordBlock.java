@@ -169,8 +169,11 @@ public final class RecordBlock
             c == null ? 0 : c.get(Counter.CANCELLED),
             rep == null || rep.window() == null ? 0.0 : rep.window().durationS()));
         final ReportSection.Throughput t = rep == null ? null : rep.throughput();
-        line(sb, "throughput", String.format(Locale.ROOT, "%.2f req/s, %.1f output tok/s",
-            t == null ? 0.0 : t.requestsPerS(), t == null ? 0.0 : t.outputTokensPerS()));
+        line(sb, "throughput", t != null && t.outputTokensPerS() == null ?
+            String.format(Locale.ROOT, "%.2f req/s, %.1f inputs/s, %.1f input tok/s", t.requestsPerS(),
+                t.inputsPerSOrNaN(), t.inputTokensPerS()) :
+            String.format(Locale.ROOT, "%.2f req/s, %.1f output tok/s", t == null ? 0.0 : t.requestsPerS(),
+                t == null ? 0.0 : t.outputTokensPerS()));
         for (final String metric : List.of("ttft", "engine_ttft", "tpot", "engine_tpot", "inter_chunk_latency",
             "e2e"))
         {

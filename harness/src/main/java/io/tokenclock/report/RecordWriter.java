@@ -3,6 +3,7 @@ package io.tokenclock.report;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,8 +16,11 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.config.LengthSpec;
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
@@ -31,9 +35,12 @@ import io.tokenclock.record.ReportSection;
 import io.tokenclock.record.RunRecord;
 import io.tokenclock.result.ReadinessReport;
 import io.tokenclock.result.RunResult;
+import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
+import io.tokenclock.workload.ImageSpec;
+import io.tokenclock.workload.ImageSynthesizer;
 
 /**
  * Writes {@code record.json}: the benchmark record, one section per part of the contract (model, runtime, hardware,
@@ -96,13 +103,55 @@ public final class RecordWriter
             .ifPresent(line -> gaps.add("measurement.stamping: " + line));
         final RunRecord.Contract contractSection = new RunRecord.Contract(
             o.output().contractPath() == null ? null : o.output().contractPath().toString(),
-            o.output().contract() == null ? null : o.output().contract().deepCopy());
+            o.output().contract() == null ? null : o.output().contract().deepCopy(), options(o, RunOption.all()));
         final RunRecord.Grade grade = new RunRecord.Grade(gaps.isEmpty() ? RunRecord.COMPARISON_GRADE :
             "local-debugging", List.copyOf(gaps));
         return new RunRecord(new RunRecord.Header(RECORD_FORMAT, FORMULAS_VERSION, version()), r.target().runId(),
             r.partial(), r.partialReason(), r.target().startedAt().toString(),
             List.copyOf(o.output().commandLine()), model, runtime, hardware, workload, load(r),
             r.shard() == null ? null : ShardSection.of(r), measurement, report, contractSection, grade);
+    }
+
+    /**
+     * {@code contract.options}: each plain option of {@code table} that a user can name (by a flag or a key) as the
+     * run resolved it, under its contract key, else its option's name (never a {@code --no-} flag, whose value would
+     * read backwards); an enum by its word, a string with any URL in it redacted (a {@code --server-metrics} token, a
+     * URL's user information). E.g. {@code "measurement.io_threads" : 0, "target.endpoint" : "chat", "runId" :
+     * null, "htmlReport" : true}.
+     *
+     * @param o     the run's options.
+     * @param table the options, as {@link RunOption#all()} (a test passes others).
+     * @return one member per option, in the table's order.
+     */
+    public static ObjectNode options(final RunOptions o, final List<RunOption<?>> table)
+    {
+        final RunOptionsBuilder resolved = o.toBuilder();
+        final ObjectNode out = JSON.createObjectNode();
+        for (final RunOption<?> option : table)
+        {
+            if (option.plain() && (option.key() != null || option.flag() != null))
+            {
+                out.set(option.key() != null ? option.key() : option.field(), value(option, resolved.get(option)));
+            }
+        }
+        return out;
+    }
+
+    private static <T> JsonNode value(final RunOption<T> option, final Object value)
+    {
+        if (value == null)
+        {
+            return NullNode.getInstance();
+        }
+        if (value instanceof Enum<?>)
+        {
+            return TextNode.valueOf(option.word(option.cast(value)));
+        }
+        if (value instanceof Number || value instanceof Boolean)
+        {
+            return JSON.valueToTree(value);
+        }
+        return TextNode.valueOf(Redaction.urlsIn(value.toString()));
     }
 
     /** The {@code model} section: what was asked for and served, as declared, and how it decoded. */
@@ -150,7 +199,25 @@ public final class RecordWriter
         return new RunRecord.Workload(description, declared(w.inputLengths()), declared(w.outputLengths()),
             w.lengthCorrelation(), w.seed(), r.provenance().hash(), r.provenance().requests(),
             r.provenance().residualRequests(), success, w.cancelRate() > 0 ? new CancellationRule(w.cancelRate(),
-            w.cancelAfterMs(), w.cancelAfterTokens(), w.seed()).describe() : null);
+            w.cancelAfterMs(), w.cancelAfterTokens(), w.seed()).describe() : null,
+            r.options().target().api().batched() ? w.embedBatch() : null, images(r));
+    }
+
+    /** The synthetic images, or null without any: what they were, how many were sent, their bytes. */
+    private static RunRecord.Images images(final RunResult r)
+    {
+        final ImageSpec spec = r.options().workload().images();
+        if (spec == null)
+        {
+            return null;
+        }
+        final long sent = r.provenance().imagesSent();
+        return new RunRecord.Images(spec.count(), spec.width() + "x" + spec.height(), spec.format().word(),
+            "synthetic: tiles of " + ImageSynthesizer.TILE + " pixels in colours drawn from the seed, request and " +
+            "image index; encoded by javax.imageio", sent, r.provenance().imageBytesSent(),
+            sent == 0 ? 0 : (double)r.provenance().imageBytesSent() / sent,
+            "counted by the server only: its usage's prompt tokens include the images' tokens; the harness cannot " +
+            "count image tokens itself, so its own input count (input_tokens without usage) leaves them out");
     }
 
     private static LoadSection load(final RunResult r)
@@ -269,13 +336,16 @@ public final class RecordWriter
         final RunResult.Counts c = r.counts();
         final ReportSection.Window window = new ReportSection.Window(r.window().startNs(), r.window().endNs(), w,
             r.window().wallSeconds());
+        final boolean streamed = r.options().target().api().streamed();
         final ReportSection.Throughput throughput = new ReportSection.Throughput(Formulas.rate(c.ok(), w),
-            Formulas.rate(c.get(Counter.OUTPUT_TOKENS), w), Formulas.rate(c.get(Counter.INPUT_TOKENS), w));
+            streamed ? Formulas.rate(c.get(Counter.OUTPUT_TOKENS), w) : null,
+            Formulas.rate(c.get(Counter.INPUT_TOKENS), w),
+            streamed ? null : Formulas.rate(c.get(Counter.INPUTS), w));
         final StampingReport stamping = r.provenance().stamping();
         return new ReportSection(window, counts(r), new LinkedHashMap<>(c.errorsByClass()), throughput,
-            distributions(r.distributions()), tailWarnings(r), StampingSection.receiveDelay(stamping),
-            StampingSection.sendDelay(stamping), coldStart(r.coldStart()), tasks(r.tasks(), w),
-            segments(r.groups(), r.options().quality().rule().judgesOutputs()),
+            distributions(r.distributions(), streamed), tailWarnings(r), StampingSection.receiveDelay(stamping),
+            StampingSection.sendDelay(stamping), coldStart(r.coldStart(), streamed), tasks(r.tasks(), w),
+            segments(r.groups(), r.options().quality().rule().judgesOutputs(), streamed),
             new ReportSection.Harness(c.values()), GoodputSection.json(r),
             QualitySection.json(r), repetitions(r.options().state()), ServerMetricsReport.window(r),
             CostEnergyReport.costSection(r), CostEnergyReport.energySection(r), CacheSection.json(r),
@@ -298,11 +368,12 @@ public final class RecordWriter
         return new ReportSection.Counts(c.total(), c.values(), Formulas.rate(limited, r.windowSeconds()));
     }
 
-    /** @return the cold-start request's figures, or null when there was none. */
-    private static ReportSection.ColdStart coldStart(final RunResult.ColdStart cold)
+    /** @return the cold-start request's figures (a stream's only for a streamed API), or null when there was none. */
+    private static ReportSection.ColdStart coldStart(final RunResult.ColdStart cold, final boolean streamed)
     {
-        return cold == null ? null : new ReportSection.ColdStart(cold.status(), cold.error(), cold.ttftMs(),
-            cold.tpotMs(), cold.e2eMs(), cold.outputTokens());
+        return cold == null ? null : new ReportSection.ColdStart(cold.status(), cold.error(),
+            streamed ? cold.ttftMs() : null, streamed ? cold.tpotMs() : null, cold.e2eMs(),
+            streamed ? cold.outputTokens() : null);
     }
 
     /** @return the agent tasks' outcomes and timings over a window of {@code windowS} seconds, or null if none ran. */
@@ -322,7 +393,7 @@ public final class RecordWriter
 
     /** One member per segment (or stage): its counts, rates over its own window, goodput, and distributions. */
     private static Map<String, ReportSection.Segment> segments(
-        final List<RunResult.GroupResult> results, final boolean judgesOutputs)
+        final List<RunResult.GroupResult> results, final boolean judgesOutputs, final boolean streamed)
     {
         final Map<String, ReportSection.Segment> segments = new LinkedHashMap<>();
         for (final RunResult.GroupResult g : results)
@@ -334,7 +405,7 @@ public final class RecordWriter
                 goodput == null ? null : goodput.slo() == null ? NullNode.getInstance() :
                 TextNode.valueOf(goodput.slo()),
                 goodput == null ? null : goodput.good(), goodput == null ? null : goodput.goodFraction(),
-                goodput == null ? null : goodput.goodputPerS(), goodput, distributions(g.distributions())));
+                goodput == null ? null : goodput.goodputPerS(), goodput, distributions(g.distributions(), streamed)));
         }
         return segments;
     }
@@ -369,20 +440,33 @@ public final class RecordWriter
      * Fills {@code report.distributions} and {@code report.tail_warnings} of a record from {@code distributions}, as
      * a run's record has them: what {@code merge} writes from the shards' histograms added together.
      */
-    public static void putDistributions(final ObjectNode report, final Map<Metric, Distribution> distributions)
+    public static void putDistributions(final ObjectNode report, final Map<Metric, Distribution> distributions,
+        final JsonNode record)
     {
-        report.set("distributions", RecordJson.tree(distributions(distributions)));
+        report.set("distributions", RecordJson.tree(distributions(distributions, streamed(record))));
         final ArrayNode tail = report.putArray("tail_warnings");
         TailWarnings.of(distributions).forEach(tail::add);
     }
 
-    /** One member per metric; a server-reported one only when the server reported it (see docs/RESULTS.md). */
-    private static Map<String, Dist> distributions(final Map<Metric, Distribution> distributions)
+    /** @return whether the API a record names ({@code runtime.api}) streams; a record that names none streamed. */
+    public static boolean streamed(final JsonNode record)
+    {
+        final String word = record.path("runtime").path("api").asText("chat");
+        return Arrays.stream(Api.values()).noneMatch(a -> a.word().equals(word) && !a.streamed());
+    }
+
+    /**
+     * One member per metric that exists for the run's API ({@code streamed}: a stream's metrics are absent for an
+     * answer read whole, never written as 0); a server-reported one only when the server reported it (see
+     * docs/RESULTS.md).
+     */
+    private static Map<String, Dist> distributions(final Map<Metric, Distribution> distributions,
+        final boolean streamed)
     {
         final Map<String, Dist> n = new LinkedHashMap<>();
         for (final Map.Entry<Metric, Distribution> e : distributions.entrySet())
         {
-            if (!e.getKey().serverReported() || e.getValue().count() > 0)
+            if (e.getKey().appliesTo(streamed) && (!e.getKey().serverReported() || e.getValue().count() > 0))
             {
                 n.put(e.getKey().key(), dist(e.getValue()));
             }

@@ -45,6 +45,8 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     private final boolean saveText;
     /** The API every line names ({@code api}), as its word. */
     private final String api;
+    /** Whether the API streams: an answer read whole (embeddings, rerank) has no chunk, token or TTFT to write. */
+    private final boolean streamed;
     private IOException failure;
 
     /** Opens {@code file} for requests.jsonl of a chat run; {@code saveText} keeps each answer's text in its line. */
@@ -59,6 +61,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         this.out = WholeFile.replace(file);
         this.saveText = saveText;
         this.api = api.word();
+        this.streamed = api.streamed();
         this.generator = FACTORY.createGenerator(lines, JsonEncoding.UTF8);
         generator.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
         // Lines are separated by the newline written after each object, not by Jackson's default root separator.
@@ -120,6 +123,12 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     {
         g.writeStartObject();
         identity(g, s);
+        if (!streamed)
+        {
+            whole(g, s, m);
+            g.writeEndObject();
+            return;
+        }
         timeline(g, s);
         tokens(g, s, m);
         durations(g, s, m);
@@ -198,6 +207,33 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     public static boolean finalStep(final RequestSlot s)
     {
         return s.task >= 0 && s.status == RequestSlot.STATUS_OK && s.toolCalls.length() == 0;
+    }
+
+    /**
+     * The line of a request whose answer came whole (embeddings, rerank): its stamps, inputs, the answer's items, the
+     * server's prompt tokens, and the latencies it has; no chunk, output token, TTFT, TPOT or ITL, which it has not.
+     */
+    private void whole(final JsonGenerator g, final RequestSlot s, final RequestMetrics m) throws IOException
+    {
+        g.writeNumberField("scheduled_ns", s.scheduledNs);
+        g.writeNumberField("submit_ns", s.submitNs);
+        g.writeNumberField("sent_ns", s.sentNs);
+        if (s.sentKernelNs != 0)
+        {
+            g.writeNumberField("sent_kernel_ns", s.sentKernelNs);
+        }
+        g.writeNumberField("headers_ns", s.headersNs);
+        g.writeNumberField("end_ns", s.endNs);
+        g.writeNumberField("inputs", s.inputs);
+        longOrNull(g, "answer_items", s.answerItems);
+        longOrNull(g, "input_tokens", m.inputTokens);
+        longOrNull(g, "usage_prompt_tokens", s.usagePromptTokens);
+        g.writeBooleanField("late", s.late);
+        g.writeBooleanField("truncated", s.truncated || s.errorClass == ErrorClass.TRUNCATED);
+        ms(g, "stream_setup_ms", m.streamSetupNs);
+        ms(g, "e2e_ms", m.e2eNs);
+        ms(g, "e2e_from_schedule_ms", m.e2eFromScheduleNs);
+        ms(g, "send_lag_ms", m.sendLagNs);
     }
 
     /** The request's stamps, ns on the run's clock, and every chunk's arrival (and token count, when known). */

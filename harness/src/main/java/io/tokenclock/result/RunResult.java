@@ -213,12 +213,22 @@ public record RunResult(
      * What identifies and conditions the run beyond its options: a SHA-256 over every request body in request order
      * and, in open loop, over the intended start offsets; the tokenizer and its file hash; how many prompts missed
      * their exact token count; what the cache flush answered; TCP connect round trips to the server before the run;
-     * the transport, and how its reads were stamped (kernel or user, fallbacks, the client's receive delay).
+     * the transport, and how its reads were stamped (kernel or user, fallbacks, the client's receive delay); the
+     * synthetic images the hashed bodies carried and their encoded bytes.
      */
     public record Provenance(String hash, String scheduleHash, long requests, long residualRequests,
         String tokenizerSha256, String tokenizerId, String cacheAction, Map<String, Object> connectRtt,
-        String transport, StampingReport stamping)
+        String transport, StampingReport stamping, long imagesSent, long imageBytesSent)
     {
+        /** Provenance of a run without synthetic images. */
+        public Provenance(final String hash, final String scheduleHash, final long requests,
+            final long residualRequests, final String tokenizerSha256, final String tokenizerId,
+            final String cacheAction, final Map<String, Object> connectRtt, final String transport,
+            final StampingReport stamping)
+        {
+            this(hash, scheduleHash, requests, residualRequests, tokenizerSha256, tokenizerId, cacheAction,
+                connectRtt, transport, stamping, 0, 0);
+        }
     }
 
     /**

@@ -62,9 +62,10 @@ public final class BackgroundPriority
      * Puts the JVM's JIT compiler threads ({@code C1 CompilerThread*}, {@code C2 CompilerThread*}) in the idle class:
      * called once the self-warm-up has compiled the harness's hot paths, so that whatever the JIT still compiles during
      * the measured window runs only when the stamping core is otherwise idle. Why: a scheduler trace of a 40 req/s
-     * open-loop run ({@code perf sched timehist}, docs/ACCURACY.md) found a compiler thread on the core at five of the
-     * event loop's seven wake-ups that waited over 0.3 ms (the longest 4.4 ms). Threads the JVM starts later (it may
-     * add compiler threads under load) keep their normal priority. Unless {@link #PROPERTY} is {@code normal}.
+     * open-loop run ({@code perf sched timehist}, results/accuracy/sessions-2026-11-30) found a compiler thread on the
+     * core at five of the event loop's seven wake-ups that waited over 0.3 ms (the longest 4.4 ms). Threads the JVM
+     * starts later (it may add compiler threads under load) keep their normal priority. Unless {@link #PROPERTY} is
+     * {@code normal}.
      *
      * @return how many compiler threads were lowered; 0 where none could be.
      */

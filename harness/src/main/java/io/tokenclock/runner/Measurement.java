@@ -165,7 +165,7 @@ final class Measurement implements AutoCloseable, RequestListener
         generatorThread.setUncaughtExceptionHandler((t, ex) -> generatorFailure = ex);
         // A record exists from the window's first moment: what a kill -9 leaves beside requests.jsonl. It is
         // written before the window's CPU is read, since no request is in flight yet: the first record a JVM writes
-        // runs Jackson cold, 65 us per chunk of a one-stream window's 400-500 (docs/OVERHEAD.md). The self-warm-up's
+        // runs Jackson cold, 65 us per chunk of a one-stream window's 400-500 (results/client-cpu). The self-warm-up's
         // runs write theirs too (into their own directory), so that the measured run's is not the first.
         writeRecord(result(monitors.inLoadSince(monitors.atLoadStart()), 0, null, BenchmarkRunner.IN_PROGRESS));
         final Monitors.AtLoadStart start = monitors.atLoadStart();
@@ -365,6 +365,7 @@ final class Measurement implements AutoCloseable, RequestListener
         v.put(Counter.CHUNKS, c.get(Collector.CHUNKS));
         v.put(Counter.OUTPUT_TOKENS, c.get(Collector.MEASURED_OUTPUT_TOKENS));
         v.put(Counter.INPUT_TOKENS, c.get(Collector.MEASURED_INPUT_TOKENS));
+        v.put(Counter.INPUTS, c.get(Collector.MEASURED_INPUTS));
         v.put(Counter.WASTED_OUTPUT_TOKENS, c.get(Collector.MEASURED_WASTED_TOKENS));
         v.put(Counter.LATE_COMPLETIONS, c.get(Collector.MEASURED_LATE));
         v.put(Counter.TRUNCATED, c.get(Collector.MEASURED_TRUNCATED));
@@ -390,7 +391,8 @@ final class Measurement implements AutoCloseable, RequestListener
     {
         return new RunResult.Provenance(prep.workload().hash(), generator.scheduleHash(), prep.workload().requests(),
             prep.workload().residualRequests(), prep.tokenizer().fileSha256(), prep.tokenizer().id(),
-            prep.cacheAction(), prep.networkRtt(), client.transport(), client.stamping());
+            prep.cacheAction(), prep.networkRtt(), client.transport(), client.stamping(),
+            prep.workload().imagesSent(), prep.workload().imageBytesSent());
     }
 
     private List<RunResult.GroupResult> groupResults()

@@ -29,7 +29,7 @@ final class Monitors implements AutoCloseable
     /**
      * With kernel stamps, every 10 ms. A wake-up from sleep costs this 2-core VM 20-30 us of CPU (a parking loop,
      * interleaved 1 and 5 ms, 2026-12-02), so 1,000 a second were the client's largest cost at 1 stream (about 24 ms
-     * of CPU a second, more than the stamping thread's 15: docs/OVERHEAD.md). Kernel stamps no longer move with the
+     * of CPU a second, more than the stamping thread's 15: results/client-cpu). Kernel stamps no longer move with the
      * client's own lateness, and each read's kernel-to-user delay (measurement.stamping.client_receive_delay) now
      * measures that lateness on the stamping thread itself, at every read and at no cost; the monitor is then a
      * coarse witness of longer stalls (GC, safepoints, a descheduled process), which 10 ms still catches.

@@ -15,6 +15,7 @@ import io.tokenclock.result.ServerInfo;
 import io.tokenclock.secrets.KnownSecrets;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.RerankShape;
 import io.tokenclock.workload.Workload;
 import io.tokenclock.workload.WorkloadGenerator;
 import io.tokenclock.workload.tokenizer.Tokenizer;
@@ -103,7 +104,8 @@ final class Preparation
         final RunOptions options, final Endpoint endpoint, final String model, final int maxTokens)
     {
         return new RequestBodyFactory(endpoint.api(), model, maxTokens, Workloads.decoding(options.model(), false),
-            RequestBodyFactory.parseExtraBody(options.model().extraBody()));
+            RequestBodyFactory.parseExtraBody(options.model().extraBody()),
+            options.workload().rerankShape() == RerankShape.TEXTS);
     }
 
     /**

@@ -10,7 +10,9 @@ import java.util.stream.Stream;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.clock.SystemNanoClock;
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
@@ -178,6 +180,26 @@ public final class Readiness
         }
     }
 
+    /** The run's inputs per request and rerank shape (embeddings, rerank), and its images, each where it applies. */
+    private static void rehearseInputsAndImages(final RunOptions o, final RunOptionsBuilder w)
+    {
+        final RunOptions.Workload workload = o.workload();
+        if (o.target().api().batched())
+        {
+            w.set(RunOption.EMBED_BATCH, workload.embedBatch());
+        }
+        if (o.target().api() == Api.RERANK)
+        {
+            w.set(RunOption.RERANK_SHAPE, workload.rerankShape());
+        }
+        if (workload.imageCount() > 0)
+        {
+            w.set(RunOption.IMAGE_COUNT, workload.imageCount());
+            w.set(RunOption.IMAGE_SIZE, workload.imageSize());
+            w.set(RunOption.IMAGE_FORMAT, workload.imageFormat());
+        }
+    }
+
     /** @return the long streams' {requests, tokens} for a run of {@code o}. */
     static int[] longPhase(final RunOptions o)
     {
@@ -218,6 +240,7 @@ public final class Readiness
         w.inputTokens(o.workload().inputTokens());
         w.prompt(o.workload().prompt());
         w.inputLengths(o.workload().inputLengths());
+        rehearseInputsAndImages(o, w);
         // The simulator's own page, as often as the option allows: a scrape a second compiled the parser inside the
         // window, method by method, as each crossed its threshold
         w.serverMetrics(o.serverMetricsUrl() == null ? RunOptions.SERVER_METRICS_OFF : null);

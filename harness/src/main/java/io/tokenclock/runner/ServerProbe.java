@@ -300,7 +300,7 @@ public final class ServerProbe
         return (System.nanoTime() - firstProbeNs) / 1e9;
     }
 
-    /** Sends one streaming request with {@code body}; throws with a clear line unless the answer is 200. */
+    /** Sends one request of the API with {@code body}; throws with a clear line unless the answer is 200. */
     public ServerInfo preflight(final ServerInfo models, final byte[] body) throws UnreachableException
     {
         return preflight(models, body, Long.MAX_VALUE);
@@ -339,7 +339,8 @@ public final class ServerProbe
                 Refusal.of(Refusal.Kind.ERROR_EVENT, shown, status, response.errorEvent()));
         }
         final String type = response.headers().firstValue("content-type").orElse("");
-        if (type.toLowerCase(Locale.ROOT).contains("json"))
+        // an API that answers whole (embeddings, rerank) answers JSON: that is its answer, not a stream ignored
+        if (endpoint.api().streamed() && type.toLowerCase(Locale.ROOT).contains("json"))
         {
             throw new UnreachableException(shown + " answered 200 with a JSON body, not an event stream: the " +
                 "server ignored stream: true, so there is nothing to time per token (" +

@@ -21,7 +21,9 @@ import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
+import io.tokenclock.workload.ImageSynthesizer;
 import io.tokenclock.workload.RequestBodyFactory;
+import io.tokenclock.workload.RerankShape;
 import io.tokenclock.workload.SessionWorkload;
 import io.tokenclock.workload.TraceWorkload;
 import io.tokenclock.workload.Workload;
@@ -74,7 +76,12 @@ public final class Workloads
                 w.blockSize() == null ? 0 : w.blockSize(), o.load().fixedSchedule()), w.seed(), tokenizer,
                 bodies(o, endpoint.api(), model, parsedExtraBody(o)), o.load().traceSpeedup());
         }
-        final WorkloadGenerator generator = generatorOf(o, endpoint, model, tokenizer).prefixes(w.prefixes());
+        final WorkloadGenerator generator = generatorOf(o, endpoint, model, tokenizer).prefixes(w.prefixes())
+            .inputsPerRequest(w.embedBatch());
+        if (w.images() != null)
+        {
+            generator.images(new ImageSynthesizer(w.images(), w.seed()));
+        }
         return w.cancelRate() > 0 ? generator.cancellation(new CancellationRule(w.cancelRate(), w.cancelAfterMs(),
             w.cancelAfterTokens(), w.seed())) : generator;
     }
@@ -146,7 +153,8 @@ public final class Workloads
         final RunOptions o, final Api api, final String model, final ObjectNode extraBody)
     {
         final RunOptions.Model m = o.model();
-        return new RequestBodyFactory(api, model, m.maxTokens(), decoding(m, m.ignoreEos()), extraBody);
+        return new RequestBodyFactory(api, model, m.maxTokens(), decoding(m, m.ignoreEos()), extraBody,
+            o.workload().rerankShape() == RerankShape.TEXTS);
     }
 
     /** @return the run's decoding settings as every body places them; {@code ignoreEos} as this body wants. */

@@ -71,7 +71,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     /** The raw kernel stamp of the last piece that carried a content chunk, to count chunks that share it. */
     private long lastContentStampNs = -1;
     private long cancelAtNs = Long.MAX_VALUE;
-    private final ResponseHead head = new ResponseHead();
+    private final ResponseHead head;
     private int user = -1;
     /** The request in flight waits for its send stamp: the one whose key reaches {@link #requestLastByte}. */
     private boolean awaitingSendStamp;
@@ -94,6 +94,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         final RequestLimits limits = loop.settings().limits();
         this.recorder = new StreamRecorder(loop.settings().records(), loop.settings().endpoint().api().newParser(),
             limits.maxEventBytes(), limits.maxOutputBytes());
+        this.head = new ResponseHead(loop.settings().endpoint().api().streamed());
         this.connectDeadlineNs = limits.connectNs() > 0 ? loop.settings().clock().nanoTime() + limits.connectNs() :
             Long.MAX_VALUE;
         this.out = arena.allocate(4096, 8);

@@ -68,7 +68,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     /** The limits of the request in flight, counted from its send stamp and its last read. */
     private final Deadlines deadlines = new Deadlines();
     private final HttpResponseDecoder decoder = new HttpResponseDecoder();
-    private final ResponseHead head = new ResponseHead();
+    private final ResponseHead head;
     private RequestLimits limits = RequestLimits.DEFAULT;
     private Channel channel;
 
@@ -79,6 +79,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         this.id = id;
         this.clock = clock;
         this.recorder = new StreamRecorder(records, api.newParser(), limits.maxEventBytes(), limits.maxOutputBytes());
+        this.head = new ResponseHead(api.streamed());
         this.client = client;
         this.channel = ch;
     }

@@ -24,10 +24,18 @@ final class ResponseHead
     /** The most bytes of an error body kept for the record's detail. */
     static final int ERROR_BODY_LIMIT = 1024;
 
+    /** Whether the API streams: a whole JSON answer is then a server that ignored stream; else it is the answer. */
+    private final boolean streamed;
     private int status;
     private boolean keepAlive;
     private boolean notStreaming;
     private StringBuilder errorBody;
+
+    /** @param streamed whether the API's answers stream (chat and the others), or come whole (embeddings, rerank). */
+    ResponseHead(final boolean streamed)
+    {
+        this.streamed = streamed;
+    }
 
     void reset()
     {
@@ -49,7 +57,7 @@ final class ResponseHead
         this.keepAlive = keepAlive;
         slot.headersNs = readNs;
         slot.httpStatus = status;
-        notStreaming = ErrorClassifier.notStreaming(status, contentType);
+        notStreaming = streamed && ErrorClassifier.notStreaming(status, contentType);
         if (ErrorClassifier.keepsBody(status, notStreaming))
         {
             errorBody = new StringBuilder();

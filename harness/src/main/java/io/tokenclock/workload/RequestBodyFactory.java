@@ -2,6 +2,7 @@ package io.tokenclock.workload;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,7 +16,7 @@ import io.tokenclock.api.BodyShape;
 import io.tokenclock.json.Json;
 
 /**
- * Builds the JSON body of each streaming request. Per request, on the load generator's thread, ahead of the request's
+ * Builds the JSON body of each request. Per request, on the load generator's thread, ahead of the request's
  * intended start, so building never delays a send.
  * <p>
  * The API's {@link BodyShape} lays the body out (where the prompt goes, what the output cap is called, how a stream
@@ -41,6 +42,7 @@ public final class RequestBodyFactory
     private final int maxTokens;
     private final BodyShape.Decoding decoding;
     private final ObjectNode extraBody;
+    private final boolean teiRerank;
 
     /**
      * @param chat        true for {@code /chat/completions} ({@code messages}), false for {@code /completions}.
@@ -66,6 +68,21 @@ public final class RequestBodyFactory
         final Api api, final String model, final int maxTokens, final BodyShape.Decoding decoding,
         final ObjectNode extraBody)
     {
+        this(api, model, maxTokens, decoding, extraBody, false);
+    }
+
+    /**
+     * @param api       the API whose bodies to build.
+     * @param maxTokens the output cap, or 0 to leave it to the server.
+     * @param decoding  the run's decoding settings.
+     * @param extraBody extra top-level fields, or null.
+     * @param teiRerank rerank bodies in Hugging Face TEI's shape ({@code texts}) rather than {@code documents}.
+     */
+    public RequestBodyFactory(
+        final Api api, final String model, final int maxTokens, final BodyShape.Decoding decoding,
+        final ObjectNode extraBody, final boolean teiRerank)
+    {
+        this.teiRerank = teiRerank;
         this.api = api;
         this.model = model;
         this.maxTokens = maxTokens;
@@ -88,7 +105,25 @@ public final class RequestBodyFactory
     /** @return the UTF-8 JSON body for {@code prompt} with this request's own {@code max_tokens} (0: none). */
     public byte[] body(final String prompt, final int requestMaxTokens)
     {
-        return finish(api.shape().body(new BodyShape.Request(model, prompt, null, requestMaxTokens, decoding, null)));
+        return body(prompt, requestMaxTokens, List.of());
+    }
+
+    /** @return the UTF-8 JSON body for {@code prompt} and {@code images} with this request's own cap (0: none). */
+    public byte[] body(final String prompt, final int requestMaxTokens, final List<BodyShape.Image> images)
+    {
+        return finish(api.shape().body(new BodyShape.Request(model, prompt, null, requestMaxTokens, decoding, null,
+            null, images)));
+    }
+
+    /**
+     * @param texts the texts to embed, or the documents to rank.
+     * @param query the rerank query, or null (embeddings; a rerank request then ranks against its first text).
+     * @return the UTF-8 JSON body of an embeddings or rerank request.
+     */
+    public byte[] inputsBody(final List<String> texts, final String query)
+    {
+        return finish(api.shape().body(new BodyShape.Request(model, null, null, 0, decoding, null,
+            new BodyShape.Inputs(texts, query, teiRerank), List.of())));
     }
 
     /**
@@ -107,12 +142,20 @@ public final class RequestBodyFactory
      */
     public byte[] body(final JsonNode messages, final int requestMaxTokens, final String previousResponseId)
     {
+        return body(messages, requestMaxTokens, previousResponseId, List.of());
+    }
+
+    /** @return the UTF-8 JSON body for a conversation and {@code images} (added to its last user message). */
+    public byte[] body(
+        final JsonNode messages, final int requestMaxTokens, final String previousResponseId,
+        final List<BodyShape.Image> images)
+    {
         if (!(messages instanceof ArrayNode list))
         {
             throw new IllegalArgumentException("messages must be a JSON array");
         }
         return finish(api.shape().body(new BodyShape.Request(model, null, list, requestMaxTokens, decoding,
-            previousResponseId)));
+            previousResponseId, null, images)));
     }
 
     private byte[] finish(final ObjectNode root)

@@ -29,6 +29,18 @@ public interface Workload
     /** @return a one-line description for the record. */
     String describe();
 
+    /** @return the synthetic images in the requests counted by {@link #requests()}; 0 without images. */
+    default long imagesSent()
+    {
+        return 0;
+    }
+
+    /** @return the encoded bytes (before base64) of those images. */
+    default long imageBytesSent()
+    {
+        return 0;
+    }
+
     /** @return names of the groups requests are reported in (segments), or an empty list. */
     default List<String> groupNames()
     {

@@ -2,12 +2,17 @@ package io.tokenclock.workload;
 
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+import io.tokenclock.api.Api;
+import io.tokenclock.api.BodyShape;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.load.BuiltRequest;
 import io.tokenclock.load.LoadGenerator;
@@ -69,10 +74,19 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
     private final List<String> groupNames = new ArrayList<>();
     private CancellationRule cancellation;
     private SharedPrefixes prefixes;
+    /** The synthetic images every request carries, or null for none. */
+    private ImageSynthesizer images;
+    /** Texts (embeddings) or documents (rerank) per request; 1 for the other APIs. */
+    private int inputsPerRequest = 1;
     private final Map<Long, String> prefixBlocks = new HashMap<>();
     private long requests;
     /** The body of the last request built, not yet in {@link #digest}: see {@link #settlePending()}. */
     private byte[] pending;
+    /** The images of {@link #pending}, and their encoded bytes. */
+    private long pendingImages;
+    private long pendingImageBytes;
+    private long imagesSent;
+    private long imageBytesSent;
     private long residualRequests;
 
     /**
@@ -233,15 +247,47 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         {
             outputTokens = segments.get(0).output().sample(random);
         }
+        if (bodies.api().batched())
+        {
+            return datasetInputs(i, random, group);
+        }
+        final List<BodyShape.Image> extra = imagesOf(i);
         if (e.messages() != null)
         {
-            return new BuiltRequest(bodies.body(e.messages(), outputTokens), -1, group);
+            return new BuiltRequest(bodies.body(e.messages(), outputTokens, null, extra), -1, group);
         }
         if (e.prompt() != null)
         {
-            return new BuiltRequest(bodies.body(e.prompt(), outputTokens), tokenizer.count(e.prompt()), group);
+            return new BuiltRequest(bodies.body(e.prompt(), outputTokens, extra), tokenizer.count(e.prompt()), group);
         }
-        return tracePrompt(e, random, outputTokens, group);
+        final TracePrompt p = tracePrompt(e, random);
+        return new BuiltRequest(bodies.body(p.text(), outputTokens, extra), e.inputLength(), group,
+            RequestTag.ideal(p.idealTokens()));
+    }
+
+    /**
+     * An embeddings or rerank request of a dataset: the texts of entries {@code i * n} to {@code i * n + n - 1} (in
+     * file order, wrapping), {@code n} the inputs per request; a rerank request ranks them against the first.
+     */
+    private BuiltRequest datasetInputs(final long i, final SplittableRandom random, final int group)
+    {
+        final List<String> texts = new ArrayList<>(inputsPerRequest);
+        int tokens = 0;
+        for (int j = 0; j < inputsPerRequest; j++)
+        {
+            final DatasetEntry e = dataset.get((int)((i * inputsPerRequest + j) % dataset.size()));
+            final String text = e.prompt() != null ? e.prompt() : e.messages() instanceof ArrayNode m ?
+                BodyShape.textOf(m) : tracePrompt(e, random).text();
+            texts.add(text);
+            tokens += tokenizer.count(text);
+        }
+        return new BuiltRequest(bodies.inputsBody(texts, null), tokens, group, inputsPerRequest);
+    }
+
+    /** @return request {@code i}'s synthetic images, or none. */
+    private List<BodyShape.Image> imagesOf(final long i)
+    {
+        return images == null ? Collections.emptyList() : images.images(i);
     }
 
     /**
@@ -250,8 +296,7 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
      * sharing), then text of its own for any tokens no block covers; tagged with the tokens an infinite prefix cache
      * would have held (the blocks sent before in this run).
      */
-    private BuiltRequest tracePrompt(final DatasetEntry e, final SplittableRandom random, final int outputTokens,
-        final int group)
+    private TracePrompt tracePrompt(final DatasetEntry e, final SplittableRandom random)
     {
         final long residualsBefore = traceBlocks.residualBlocks();
         final StringBuilder text = new StringBuilder();
@@ -273,8 +318,17 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         {
             residualRequests++;
         }
-        return new BuiltRequest(bodies.body(text.toString(), outputTokens), e.inputLength(), group,
-            RequestTag.ideal(ideal));
+        return new TracePrompt(text.toString(), ideal);
+    }
+
+    /**
+     * A trace entry's prompt text, and the tokens of it an infinite prefix cache would have held.
+     *
+     * @param text        the prompt.
+     * @param idealTokens the tokens of blocks sent before in this run.
+     */
+    private record TracePrompt(String text, long idealTokens)
+    {
     }
 
     /** @return request {@code i}, from {@code i} and the seed alone; its body goes into the workload's hash. */
@@ -282,9 +336,13 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
     public BuiltRequest build(final long i)
     {
         final SplittableRandom random = new SplittableRandom(Seeds.mix(seed, i));
+        final long imagesBefore = images == null ? 0 : images.imagesMade();
+        final long bytesBefore = images == null ? 0 : images.bytesMade();
         final BuiltRequest request = dataset != null ? datasetRequest(i, random) : syntheticRequest(i, random);
         settlePending();
         pending = request.body();
+        pendingImages = images == null ? 0 : images.imagesMade() - imagesBefore;
+        pendingImageBytes = images == null ? 0 : images.bytesMade() - bytesBefore;
         return request;
     }
 
@@ -299,8 +357,24 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         {
             digest.update(pending);
             requests++;
+            imagesSent += pendingImages;
+            imageBytesSent += pendingImageBytes;
             pending = null;
         }
+    }
+
+    @Override
+    public long imagesSent()
+    {
+        settlePending();
+        return imagesSent;
+    }
+
+    @Override
+    public long imageBytesSent()
+    {
+        settlePending();
+        return imageBytesSent;
     }
 
     @Override
@@ -339,9 +413,15 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         {
             inputTokens = segment.input() != null ? segment.input().sample(random) : 1;
         }
+        if (segment.bodies().api().batched())
+        {
+            return syntheticInputs(i, random, segment, k, inputTokens);
+        }
+        final List<BodyShape.Image> extra = imagesOf(i);
         if (fixedPrompt != null)
         {
-            return new BuiltRequest(segment.bodies().body(fixedPrompt, outputTokens), tokenizer.count(fixedPrompt), k);
+            return new BuiltRequest(segment.bodies().body(fixedPrompt, outputTokens, extra),
+                tokenizer.count(fixedPrompt), k);
         }
         final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, inputTokens), random,
             sharedPrefix(random) + "request " + i + ":");
@@ -349,7 +429,74 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         {
             residualRequests++;
         }
-        return new BuiltRequest(segment.bodies().body(p.text(), outputTokens), p.tokens(), k);
+        return new BuiltRequest(segment.bodies().body(p.text(), outputTokens, extra), p.tokens(), k);
+    }
+
+    /**
+     * A synthetic embeddings or rerank request: {@code n} texts (documents), the first of the length already drawn,
+     * each further one of a length of its own from the segment's input distribution; a rerank request's query is a
+     * prompt of one more such length, drawn first. Each text is made to its exact length, as a prompt is.
+     */
+    private BuiltRequest syntheticInputs(
+        final long i, final SplittableRandom random, final Segment segment, final int k, final int firstLength)
+    {
+        final List<String> texts = new ArrayList<>(inputsPerRequest);
+        int tokens = 0;
+        String query = null;
+        if (segment.bodies().api() == Api.RERANK)
+        {
+            final PromptSynthesizer.Prompt q = text(random, firstLength, "query " + i + ":");
+            query = q.text();
+            tokens += q.tokens();
+        }
+        for (int j = 0; j < inputsPerRequest; j++)
+        {
+            final int length = j == 0 || segment.input() == null ? firstLength : segment.input().sample(random);
+            final PromptSynthesizer.Prompt p = text(random, length, "request " + i + " input " + j + ":");
+            texts.add(p.text());
+            tokens += p.tokens();
+        }
+        return new BuiltRequest(segment.bodies().inputsBody(texts, query), tokens, k, inputsPerRequest);
+    }
+
+    /** @return the fixed prompt, or a synthetic text of {@code length} tokens after the shared prefix and a tag. */
+    private PromptSynthesizer.Prompt text(final SplittableRandom random, final int length, final String tag)
+    {
+        if (fixedPrompt != null)
+        {
+            return new PromptSynthesizer.Prompt(fixedPrompt, tokenizer.count(fixedPrompt), 0);
+        }
+        final PromptSynthesizer.Prompt p = synthesizer.synthesize(tokenizer, Math.max(1, length), random,
+            sharedPrefix(random) + tag);
+        if (p.residual() != 0)
+        {
+            residualRequests++;
+        }
+        return p;
+    }
+
+    /** Adds {@code synthesizer}'s images to every request from now on (chat, Responses, Messages); null for none. */
+    public WorkloadGenerator images(final ImageSynthesizer synthesizer)
+    {
+        this.images = synthesizer;
+        return this;
+    }
+
+    /** @return the images this workload sends, or null for none. */
+    public ImageSynthesizer images()
+    {
+        return images;
+    }
+
+    /** Puts {@code n} texts (embeddings) or documents (rerank) in every request from now on ({@code --embed-batch}). */
+    public WorkloadGenerator inputsPerRequest(final int n)
+    {
+        if (n < 1)
+        {
+            throw new IllegalArgumentException("--embed-batch must be >= 1: " + n);
+        }
+        this.inputsPerRequest = n;
+        return this;
     }
 
     /** Starts synthetic prompts with shared prefix blocks from now on; null for none. */
@@ -476,7 +623,15 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
         for (final Segment segment : segments)
         {
             sb.append("; ").append(segment.name() == null ? "" : segment.name() + " (weight " + segment.weight() +
-                "): ").append("input ").append(segment.input().describe()).append(", output ")
+                "): ").append("input ").append(segment.input().describe());
+            if (segment.bodies().api().batched())
+            {
+                // an answer read whole has no output; each request carries several inputs of this length
+                sb.append(", ").append(inputsPerRequest).append(segment.bodies().api() == Api.RERANK ?
+                    " documents and a query per request" : " inputs per request");
+                continue;
+            }
+            sb.append(", output ")
                 .append(segment.output() == null ? (fixedOutput > 0 ? "max_tokens " + fixedOutput : "server default") :
                     segment.output().describe());
         }

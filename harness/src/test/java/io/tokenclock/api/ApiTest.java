@@ -21,8 +21,10 @@ final class ApiTest
     {
         assertEquals(Api.MESSAGES, Api.ofWord(" Messages "));
         assertEquals(Api.RESPONSES, Api.ofWord("responses"));
+        assertEquals(Api.EMBEDDINGS, Api.ofWord("embeddings"));
+        assertEquals(Api.RERANK, Api.ofWord("RERANK"));
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> Api.ofWord("embed"));
-        assertEquals("must be chat, completions, responses or messages: embed", ex.getMessage());
+        assertEquals("must be chat, completions, responses, messages, embeddings or rerank: embed", ex.getMessage());
     }
 
     @Test

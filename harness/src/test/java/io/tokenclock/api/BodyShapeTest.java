@@ -83,7 +83,7 @@ final class BodyShapeTest
     @Test
     void shouldJoinAConversationIntoOnePromptForCompletions()
     {
-        assertEquals("be brief\n\nhi\n\nhello\n\n", body(Api.COMPLETIONS, null, conversation(), 0, DECODING, null)
-            .path("prompt").asText(), "a part list has no text of its own (as before)");
+        assertEquals("be brief\n\nhi\n\nhello\n\nmore", body(Api.COMPLETIONS, null, conversation(), 0, DECODING,
+            null).path("prompt").asText(), "a part list's text parts are its text (images left out)");
     }
 }

@@ -39,13 +39,18 @@ final class OptionDocsTest
     /** Values and outside fields CONTRACT.md's keys column names that are no key and no word of the schema. */
     private static final Set<String> NOT_KEYS = Set.of("cl100k_base", "o200k_base", "hash_ids", "response_format");
 
+    /**
+     * A flag with code of its own (a hand-written {@code @Option}: a structure's syntax, a {@code --no-} switch) has a
+     * row in the run table saying how to write it; a flag the table makes alone is documented by its row of the
+     * option table below it, rendered from the entry.
+     */
     @Test
-    void shouldListEveryFlagOfTheTableInCliMdsRunTable() throws IOException
+    void shouldListEveryHandWrittenFlagOfTheTableInCliMdsRunTable() throws IOException
     {
         final Set<String> documented = runTableFlags();
         for (final RunOption<?> o : RunOption.all())
         {
-            if (o.flag() != null)
+            if (o.flag() != null && !TableFlags.generated(o))
             {
                 assertTrue(documented.contains(o.flag()), o.flag() + " (" + o.field() + ") is missing from the " +
                     "run table of docs/CLI.md");
@@ -107,13 +112,17 @@ final class OptionDocsTest
         }
     }
 
+    /**
+     * A key of a shape of its own (a distribution, a list, a map) is explained in its section of CONTRACT.md; a key
+     * the table makes a leaf of is documented by its option's row of CLI.md's option table (key, default, range).
+     */
     @Test
-    void shouldDocumentEveryContractKeyOfTheTableInItsSectionOfContractMd() throws IOException
+    void shouldDocumentEveryHandWrittenContractKeyOfTheTableInItsSectionOfContractMd() throws IOException
     {
         final Map<String, String> rows = contractRows();
         for (final RunOption<?> o : RunOption.all())
         {
-            if (o.key() != null)
+            if (o.key() != null && ContractSchema.leaf(o) == null)
             {
                 final String[] parts = o.key().split("\\.");
                 final String row = rows.get(parts[0]);
@@ -147,8 +156,8 @@ final class OptionDocsTest
     /** @return the table of every option as docs/CLI.md shows it, one row per option in the table's order. */
     static String render()
     {
-        final StringBuilder out = new StringBuilder("| option | flag | contract key | default | unit | meaning |\n" +
-            "|---|---|---|---|---|---|\n");
+        final StringBuilder out = new StringBuilder("| option | flag | contract key | default | unit | range | " +
+            "meaning |\n|---|---|---|---|---|---|---|\n");
         for (final RunOption<?> o : RunOption.all())
         {
             final Object value = o.defaultValue();
@@ -156,10 +165,21 @@ final class OptionDocsTest
                 value instanceof Boolean b ? String.valueOf(b) : "";
             out.append("| `").append(o.field()).append("` | ").append(code(o.flag())).append(" | ")
                 .append(code(o.key())).append(" | ").append(code(shown.isEmpty() ? null : shown)).append(" | ")
-                .append(o.unit() == null ? "" : o.unit()).append(" | ").append(o.doc().replace("|", "\\|"))
+                .append(o.unit() == null ? "" : o.unit()).append(" | ").append(range(o)).append(" | ")
+                .append(o.doc().replace("|", "\\|"))
                 .append(" |\n");
         }
         return out.toString().strip();
+    }
+
+    /** @return the entry's range ({@code in [0, 1024]}) or words ({@code `chat`, `completions`}), or nothing. */
+    private static String range(final RunOption<?> o)
+    {
+        if (o.range() != null)
+        {
+            return o.range().shown();
+        }
+        return String.join(", ", o.words().stream().map(OptionDocsTest::code).toList());
     }
 
     private static String code(final String text)

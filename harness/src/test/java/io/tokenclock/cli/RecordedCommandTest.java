@@ -57,8 +57,8 @@ final class RecordedCommandTest
         final RunCommand again = new RunCommand();
         new CommandLine(again).parseArgs(command.subList(2, command.size()).toArray(String[]::new));
         assertEquals(List.of("1:2", "3:4"), again.flags.load.stage);
-        assertEquals(4.0, again.flags.load.rate);
-        assertEquals(0.5, again.flags.load.burstiness);
+        assertEquals(4.0, again.spec.findOption("--rate").<Double>getValue());
+        assertEquals(0.5, again.spec.findOption("--burstiness").<Double>getValue());
         assertEquals(command, recorded(command.subList(2, command.size()).toArray(String[]::new)));
     }
 }

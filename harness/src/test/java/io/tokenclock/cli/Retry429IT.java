@@ -110,9 +110,18 @@ final class Retry429IT
         assertEquals(2, rows.size());
         assertEquals("ok", rows.get(0).path("status").asText(), rows.get(0).toString());
         assertEquals(2, rows.get(0).path("retries_429").asInt(), "two 429s, then the stream");
-        assertTrue(rows.get(0).path("ttft_from_schedule_ms").asDouble() >= 400 - 1,
-            "from the first intended start: both 200 ms waits are in it");
-        assertTrue(rows.get(0).path("ttft_ms").asDouble() < 200, "from the last send");
+        // On the row's own stamps, not on the wall clock: the send stamp is the last send's, both 200 ms waits lie
+        // between the intended start and it, TTFT counts from that last send and TTFT from schedule from the start.
+        final JsonNode row = rows.get(0);
+        final long scheduledNs = row.path("scheduled_ns").asLong();
+        final long sentNs = row.path("sent_ns").asLong();
+        final long firstTokenNs = row.path("first_token_ns").asLong();
+        assertTrue(sentNs - scheduledNs >= 400_000_000L - 1_000_000L,
+            "the send stamp is the last send's, after both 200 ms waits: " + row);
+        assertTrue(firstTokenNs > sentNs, row.toString());
+        assertEquals((firstTokenNs - sentNs) / 1e6, row.path("ttft_ms").asDouble(), 0.001, "TTFT from the last send");
+        assertEquals((firstTokenNs - scheduledNs) / 1e6, row.path("ttft_from_schedule_ms").asDouble(), 0.001,
+            "TTFT from schedule from the first intended start");
         assertEquals(2, counts("retry").path("retries_429").asInt());
         assertEquals(4, posts.get());
     }

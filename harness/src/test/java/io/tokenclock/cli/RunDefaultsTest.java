@@ -75,10 +75,12 @@ final class RunDefaultsTest
     {
         final String help = new CommandLine(new RunCommand()).getUsageMessage(CommandLine.Help.Ansi.OFF)
             .replaceAll("\\s+", " ");
-        assertTrue(help.contains("Seed of the schedule and prompts (default: 42)"), help);
-        assertTrue(help.contains("chat, completions, responses (OpenAI Responses API) or messages (Anthropic " +
-            "Messages API) (default: chat)"), help);
-        assertTrue(help.contains("constant, poisson or gamma (default: poisson)"), help);
+        assertTrue(help.contains("--seed=N Seed of prompts, lengths and arrivals (default: 42)"), help);
+        assertTrue(help.contains("--endpoint=chat|completions|responses|messages|embeddings|rerank The API: " +
+            "chat, completions, responses (OpenAI Responses), messages (Anthropic Messages), embeddings or rerank " +
+            "(the last two answer whole: no TTFT, TPOT or ITL) (default: chat)"), help);
+        assertTrue(help.contains("--arrival=constant|poisson|gamma The open loop's arrival process (default: " +
+            "poisson)"), help);
         assertTrue(help.contains("Environment variable holding the API key (ANTHROPIC_API_KEY, in x-api-key, for " +
             "the Messages API) (default: OPENAI_API_KEY)"), help);
     }

@@ -110,7 +110,7 @@ final class SweepIT
         assertEquals("points/01-rate-10", index.path("members").path(0).path("path").asText(), index.toString());
         assertEquals("point 1", index.path("members").path(0).path("role").asText());
         assertEquals(Main.EXIT_OK, Main.execute("record", out.toString()), console.err());
-        assertTrue(console.out().contains("sweep: " + out + ", rates loop, 6 points"), console.out());
+        assertTrue(console.out().contains("sweep: " + out + ", rate loop, 6 points"), console.out());
     }
 
     @Test

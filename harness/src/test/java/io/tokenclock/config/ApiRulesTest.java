@@ -97,7 +97,7 @@ final class ApiRulesTest
         assertEquals(Api.MESSAGES, RunOptions.builder().url("http://127.0.0.1:9/v1/messages").users(2).build()
             .target().api());
         assertEquals("--users runs multi-turn sessions: it excludes --concurrency, --rate, --fixed-schedule, " +
-            "--dataset, --prompt and --endpoint completions",
+            "--dataset, --prompt and --endpoint completions, embeddings or rerank",
             refusal(RunOptions.builder().url("http://127.0.0.1:9/v1/completions").users(2)));
     }
 
@@ -107,5 +107,58 @@ final class ApiRulesTest
         assertEquals("--agent-steps runs tool-using agents over chat's tool calls: it needs --endpoint chat, not " +
             "responses", refusal(RunOptions.builder().url("http://127.0.0.1:9/v1/responses").users(2)
                 .agent(AgentSpec.simulated(3, 10))));
+    }
+
+    @Test
+    void shouldKeepInputsPerRequestToEmbeddingsAndRerankAndTheirSloToTheEndToEnd()
+    {
+        final RunOptionsBuilder embeddings = closed("http://127.0.0.1:9/v1/embeddings");
+        embeddings.set(RunOption.EMBED_BATCH, 8);
+        assertEquals(Api.EMBEDDINGS, embeddings.build().target().api(), "the URL names the API");
+        assertEquals(8, embeddings.build().workload().embedBatch());
+        final RunOptionsBuilder chat = closed("http://127.0.0.1:9/v1");
+        chat.set(RunOption.EMBED_BATCH, 8);
+        assertEquals("--embed-batch puts several texts in an embeddings or rerank request: it needs --endpoint " +
+            "embeddings or rerank, not chat", refusal(chat));
+        final RunOptionsBuilder zero = closed("http://127.0.0.1:9/v1").api(Api.RERANK);
+        zero.set(RunOption.EMBED_BATCH, 0);
+        assertEquals("--embed-batch must be in [1, 100000]: 0", refusal(zero));
+        final RunOptionsBuilder ttft = closed("http://127.0.0.1:9/v1").api(Api.EMBEDDINGS);
+        ttft.set(RunOption.SLO, new io.tokenclock.goodput.Slo(100_000_000L, 0, 0));
+        assertEquals("--slo-ttft-ms: --endpoint embeddings answers whole, with no TTFT, TPOT or ITL to bound: bound " +
+            "its end to end (--slo-e2e-ms, quality.slo.e2e_ms)", refusal(ttft));
+        final RunOptionsBuilder shape = closed("http://127.0.0.1:9/v1").api(Api.EMBEDDINGS);
+        shape.set(RunOption.RERANK_SHAPE, io.tokenclock.workload.RerankShape.TEXTS);
+        assertEquals("--rerank-shape shapes a rerank request: it needs --endpoint rerank, not embeddings",
+            refusal(shape));
+    }
+
+    @Test
+    void shouldRefuseImagesOnEmbeddingsAndCompletionsInOneLine()
+    {
+        for (final Api api : new Api[] {Api.EMBEDDINGS, Api.RERANK, Api.COMPLETIONS})
+        {
+            final RunOptionsBuilder b = closed("http://127.0.0.1:9/v1").api(api);
+            b.set(RunOption.IMAGE_COUNT, 1);
+            assertEquals("--image-count adds images to a prompt: --endpoint " + api.word() + " takes none (chat, " +
+                "responses and messages do)", refusal(b));
+        }
+        final RunOptionsBuilder format = closed("http://127.0.0.1:9/v1").api(Api.COMPLETIONS);
+        format.set(RunOption.IMAGE_FORMAT, io.tokenclock.workload.ImageFormat.JPEG);
+        assertEquals("--image-format adds images to a prompt: --endpoint completions takes none (chat, responses " +
+            "and messages do)", refusal(format));
+        for (final Api api : new Api[] {Api.CHAT, Api.RESPONSES, Api.MESSAGES})
+        {
+            final RunOptionsBuilder b = closed("http://127.0.0.1:9/v1").api(api).maxTokens(8);
+            b.set(RunOption.IMAGE_COUNT, 2);
+            b.set(RunOption.IMAGE_SIZE, "64x32");
+            assertEquals(new io.tokenclock.workload.ImageSpec(2, 64, 32, io.tokenclock.workload.ImageFormat.PNG),
+                b.build().workload().images(), api.word());
+        }
+        final RunOptionsBuilder size = closed("http://127.0.0.1:9/v1");
+        size.set(RunOption.IMAGE_COUNT, 1);
+        size.set(RunOption.IMAGE_SIZE, "big");
+        assertEquals("--image-size must be WIDTHxHEIGHT in pixels, each in [1, 8192] (e.g. 512x512): big",
+            refusal(size));
     }
 }

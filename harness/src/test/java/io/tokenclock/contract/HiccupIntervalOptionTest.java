@@ -61,8 +61,8 @@ final class HiccupIntervalOptionTest
             .hiccupIntervalUs());
 
         final ContractFile low = contract(50);
-        assertEquals(List.of("measurement.hiccup_interval_us must be in [100, 1000000] us: 50"), low.errors(),
-            "one line, the run rules' (the schema checks only the type)");
+        assertEquals(List.of("measurement.hiccup_interval_us: must be >= 100, got 50"), low.errors(),
+            "one line, the schema's, from the same table entry as the flag's rule");
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> ContractOptions.apply(low, RunOptions.builder()).build());
         assertEquals(low.errors().get(0), ex.getMessage(), "validate and run refuse it alike");

@@ -378,6 +378,17 @@ final class LlmdReportTest
     }
 
     @Test
+    void shouldStateNoStartRatherThanADateTimeTheSchemaCannotHold() throws IOException
+    {
+        // a damaged GuideLLM start_time of 1e300 s reads as the last instant Java holds, year 292278994
+        final Path file = dir.resolve("guidellm.json");
+        Files.writeString(file, Files.readString(PEERS.resolve("guidellm-current.json"))
+            .replaceFirst("\"start_time\": *[0-9.]+", "\"start_time\": 1e300"));
+        final JsonNode time = reports(file).get(0).path("run").path("time");
+        assertTrue(time.path("start").isMissingNode(), time.toString());
+    }
+
+    @Test
     void shouldExportEveryPeerFixtureHandMadeAndRealWithThePeerAsTheLoadGenerator() throws IOException
     {
         // the hand-made files in each tool's published shape, and the real files the tools wrote (peers/real)

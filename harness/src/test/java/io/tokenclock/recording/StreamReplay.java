@@ -22,7 +22,7 @@ final class StreamReplay
     record Seen(int status, ErrorClass error, String detail, int chunks, String text, String reasoning,
         String toolCalls, long promptTokens, long completionTokens, long cachedTokens, long reasoningTokens,
         int finish, boolean done, int unknownEvents, String responseId, long ttftNs, long ttfotNs, long[] chunkNs,
-        long outputTokens, long enginePromptNs)
+        long outputTokens, long enginePromptNs, long answerItems, long e2eNs)
     {
     }
 
@@ -31,6 +31,8 @@ final class StreamReplay
     private final List<Seen> seen = new ArrayList<>();
     private final Collector collector;
     private final StreamRecorder recorder;
+    /** The inputs each replayed request carries (an embeddings or rerank request's texts). */
+    private int inputs = 1;
 
     StreamReplay(final Api api)
     {
@@ -40,8 +42,16 @@ final class StreamReplay
             new String(s.toolCalls.array(), 0, s.toolCalls.length(), StandardCharsets.UTF_8), s.usagePromptTokens,
             s.usageCompletionTokens, s.cachedTokens, s.usageReasoningTokens, s.finishReason, s.doneSeen,
             s.unknownEvents, new String(s.responseId, 0, s.responseIdLength, StandardCharsets.UTF_8), m.ttftNs,
-            m.ttfotNs, Arrays.copyOf(s.chunkNs, s.chunkCount), m.outputTokens, s.enginePromptNs)));
+            m.ttfotNs, Arrays.copyOf(s.chunkNs, s.chunkCount), m.outputTokens, s.enginePromptNs, s.answerItems,
+            m.e2eNs)));
         recorder = new StreamRecorder(records, api.newParser(), 1 << 20, Integer.MAX_VALUE);
+    }
+
+    /** @return this, its requests each carrying {@code n} inputs from now on. */
+    StreamReplay inputs(final int n)
+    {
+        this.inputs = n;
+        return this;
     }
 
     /**
@@ -60,6 +70,7 @@ final class StreamReplay
         assertNotNull(slot);
         slot.phase = RequestSlot.PHASE_MEASURE;
         slot.scheduledNs = 1_000;
+        slot.inputs = inputs;
         recorder.begin(slot);
         slot.sentNs = 1_000;
         int from = 0;

@@ -13,6 +13,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
@@ -69,7 +70,7 @@ final class ConsoleLeadTest
     void shouldPrintTheClientsInternalsWithVerbose()
     {
         final String text = print(RunOptions.builder().url("http://127.0.0.1:8000/v1").rate(4.0).durationS(10.0)
-            .verbose(true).build());
+            .set(RunOption.VERBOSE, true).build());
         assertTrue(text.contains("client ready before t0"), text);
     }
 

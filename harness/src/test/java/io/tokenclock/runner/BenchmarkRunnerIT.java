@@ -333,9 +333,21 @@ final class BenchmarkRunnerIT
             assertEquals(4, r.counts().cancelled());
             for (final JsonNode line : requests())
             {
-                // The event loop's timer is armed just before the send stamp and is precise to about 0.1 ms.
-                assertTrue(line.get("e2e_ms").asDouble() >= 99.0 && line.get("e2e_ms").asDouble() < 400,
-                    "cancelled 100 ms after the send: " + line.get("e2e_ms"));
+                // On the line's own stamps, not on the wall clock. The event loop's timer is armed just before the
+                // send stamp and is precise to about 0.1 ms, so the end is at least 100 ms after the send; and it
+                // cut the stream while the server was still sending: fewer than the 50 tokens (a second of 20 ms
+                // gaps) came, every one between the send and the end.
+                final long sentNs = line.get("sent_ns").asLong();
+                final long endNs = line.get("end_ns").asLong();
+                assertTrue(endNs - sentNs >= 99_000_000L, "cancelled 100 ms after the send: " + line);
+                assertEquals((endNs - sentNs) / 1e6, line.get("e2e_ms").asDouble(), 0.001, "e2e is send to cancel");
+                final JsonNode chunks = line.get("chunk_ns");
+                assertTrue(chunks.size() < 50, "cut before the stream's end: " + chunks.size() + " chunks");
+                for (final JsonNode chunkNs : chunks)
+                {
+                    assertTrue(chunkNs.asLong() > sentNs && chunkNs.asLong() <= endNs,
+                        "no chunk after the cancel: " + line);
+                }
             }
         }
     }

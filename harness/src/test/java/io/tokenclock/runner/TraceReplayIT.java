@@ -23,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.tokenclock.api.Api;
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.config.ShardSpec;
 import io.tokenclock.cost.PriceModel;
@@ -216,7 +217,8 @@ final class TraceReplayIT
             "{\"timestamp\":240,\"input_length\":80,\"output_length\":3,\"hash_ids\":[1,2,7]}"));
         try (SimServer server = SimServer.start(sim()))
         {
-            final RunOptionsBuilder o = options(server, trace, "mooncake").fixedSchedule(true).blockSize(32);
+            final RunOptionsBuilder o = options(server, trace, "mooncake").fixedSchedule(true)
+                .set(RunOption.BLOCK_SIZE, 32);
             o.preflight(false).model("tokenclock-sim").api(api);
             o.price(new PriceModel.Api("USD", 1_000_000, 0, 100_000, 0));
             run(o);

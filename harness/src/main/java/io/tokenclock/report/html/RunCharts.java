@@ -9,6 +9,8 @@ import org.HdrHistogram.Histogram;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.report.RecordWriter;
+
 /** The charts of runs: percentile plots (one run or several overlaid), figures over time, the server's gauges. */
 final class RunCharts
 {
@@ -64,11 +66,16 @@ final class RunCharts
         final List<RunSeries> runs, final Function<RunSeries, Histogram> metric, final boolean withSetup,
         final boolean ordered)
     {
-        long most = 1;
+        long most = 0;
         for (final RunSeries s : runs)
         {
             most = Math.max(most, metric.apply(s).getTotalCount());
         }
+        if (most == 0 && !title.startsWith("End"))
+        {
+            return; // a metric no run has (TTFT, TPOT, ITL of embeddings and rerank): no empty chart
+        }
+        most = Math.max(1, most);
         final double[] x = grid(most);
         final Chart c = Chart.of(page.id(title), title + " by percentile", "percentile", "ms").percentileAxis()
             .logY().x(x);
@@ -119,6 +126,10 @@ final class RunCharts
     /** TTFT and ITL per time bin (p50 and p99), the window's edges marked: the charts people read first. */
     static void latencyOverTime(final Page page, final JsonNode record, final RunSeries s)
     {
+        if (!RecordWriter.streamed(record))
+        {
+            return; // an answer read whole (embeddings, rerank) has no token: no TTFT or ITL to chart
+        }
         page.h2("TTFT and ITL over time");
         page.p("Every request, warm-up included, in bins of " + Html.num(s.binSeconds()) + " s from the first " +
             "request's intended start; the measured window's edges are marked. Per-bin percentiles come from " +

@@ -67,7 +67,9 @@ final class RunSection
         page.p("Measured " + Html.value(c.path("measured")) + " requests: " + Html.value(c.path("ok")) + " ok, " +
             Html.value(c.path("error")) + " failed, " + Html.value(c.path("cancelled")) + " cancelled over " +
             Html.value(report.path("window").path("duration_s")) + " s; " + Html.value(t.path("requests_per_s")) +
-            " req/s, " + Html.value(t.path("output_tokens_per_s")) + " output tok/s.");
+            " req/s, " + (t.has("output_tokens_per_s") ? Html.value(t.path("output_tokens_per_s")) + " output tok/s." :
+            Html.value(t.path("inputs_per_s")) + " inputs/s, " + Html.value(t.path("input_tokens_per_s")) +
+            " input tok/s (an API that answers whole: no token is generated, no TTFT, TPOT or ITL)."));
         page.raw(distributions(report.path("distributions")));
         final Iterator<Map.Entry<String, JsonNode>> segments = report.path("segments").properties().iterator();
         while (segments.hasNext())

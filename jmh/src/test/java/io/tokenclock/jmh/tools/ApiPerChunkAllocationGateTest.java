@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The Responses and Messages grammars' benchmarks under the allocation gate, in {@code ./tokenclock test}: every
  * method of {@code ResponsesPerChunkBenchmark} and {@code MessagesPerChunkBenchmark} (each API's event through the
- * whole per-chunk path, and chat's chunk beside it) run through {@link AllocationCheck}, which counts the
+ * whole per-chunk path, and chat's chunk beside it) and of {@code PoolingBodyBenchmark} (a read of an embeddings or
+ * rerank answer, skimmed, and its end) run through {@link AllocationCheck}, which counts the
  * steady-state heap bytes per operation exactly and holds them to zero (under one byte). The harness's own gate for
  * the same grammars is {@code PerChunkAllocationTest}.
  */
@@ -23,15 +24,16 @@ class ApiPerChunkAllocationGateTest
     {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int status = AllocationCheck.run(new String[] {"(Responses|Messages)PerChunkBenchmark", "--warmup-ms",
-            "1500"}, new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
+        final String benchmarks = "(Responses|Messages)PerChunkBenchmark|PoolingBodyBenchmark";
+        final int status = AllocationCheck.run(new String[] {benchmarks, "--warmup-ms", "1500"},
+            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         final String report = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
         System.out.print(report);
         assertEquals(0, status, report);
         for (final String method : new String[] {"ResponsesPerChunkBenchmark.perEvent ",
             "ResponsesPerChunkBenchmark.perEventSortedMembers ", "MessagesPerChunkBenchmark.perEvent ",
-            "MessagesPerChunkBenchmark.perEventWithPings "})
+            "MessagesPerChunkBenchmark.perEventWithPings ", "PoolingBodyBenchmark.perRead ",
+            "PoolingBodyBenchmark.perReadRerank "})
         {
             assertTrue(report.contains(method), "measured " + method + ":\n" + report);
         }
