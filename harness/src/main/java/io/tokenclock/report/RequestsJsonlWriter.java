@@ -215,14 +215,7 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
      */
     private void whole(final JsonGenerator g, final RequestSlot s, final RequestMetrics m) throws IOException
     {
-        g.writeNumberField("scheduled_ns", s.scheduledNs);
-        g.writeNumberField("submit_ns", s.submitNs);
-        g.writeNumberField("sent_ns", s.sentNs);
-        if (s.sentKernelNs != 0)
-        {
-            g.writeNumberField("sent_kernel_ns", s.sentKernelNs);
-        }
-        g.writeNumberField("headers_ns", s.headersNs);
+        sendStamps(g, s);
         g.writeNumberField("end_ns", s.endNs);
         g.writeNumberField("inputs", s.inputs);
         longOrNull(g, "answer_items", s.answerItems);
@@ -236,8 +229,8 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         ms(g, "send_lag_ms", m.sendLagNs);
     }
 
-    /** The request's stamps, ns on the run's clock, and every chunk's arrival (and token count, when known). */
-    private static void timeline(final JsonGenerator g, final RequestSlot s) throws IOException
+    /** The stamps every line starts with, streamed or whole: scheduled, submitted, sent, and the response's head. */
+    private static void sendStamps(final JsonGenerator g, final RequestSlot s) throws IOException
     {
         g.writeNumberField("scheduled_ns", s.scheduledNs);
         g.writeNumberField("submit_ns", s.submitNs);
@@ -248,6 +241,12 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
             g.writeNumberField("sent_kernel_ns", s.sentKernelNs);
         }
         g.writeNumberField("headers_ns", s.headersNs);
+    }
+
+    /** The request's stamps, ns on the run's clock, and every chunk's arrival (and token count, when known). */
+    private static void timeline(final JsonGenerator g, final RequestSlot s) throws IOException
+    {
+        sendStamps(g, s);
         g.writeNumberField("first_token_ns", s.firstTokenNs);
         g.writeNumberField("first_output_ns", s.firstOutputNs);
         g.writeNumberField("end_ns", s.endNs);

@@ -71,7 +71,7 @@ final class AotCacheIT
     {
         final SimServer server = sim.start(new SimConfig().port(0).prefillBaseMs(1).decodeBaseMs(1));
         return List.of("run", "--url", server.baseUrl(), "--model", "m", "--concurrency", "1", "--requests", "2",
-            "--max-tokens", "4", "--no-progress", "--output-dir", run.toString());
+            "--max-tokens", "4", "--no-progress", "--verbose", "--output-dir", run.toString());
     }
 
     private static String aotCache(final Path run) throws IOException

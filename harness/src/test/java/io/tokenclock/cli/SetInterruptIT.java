@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -269,14 +270,29 @@ final class SetInterruptIT
     {
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         final long oldSize = Files.size(out.resolve("requests.jsonl"));
-        while (files(out).stream().noneMatch(f -> f.getFileName().toString().endsWith(".tmp") && size(f) > 0) &&
-            size(out.resolve("requests.jsonl")) == oldSize)
+        while (!writingTemporary(out) && size(out.resolve("requests.jsonl")) == oldSize)
         {
             assertTrue(p.isAlive(), "the merge ended before it was stopped");
             assertTrue(System.nanoTime() < deadlineNs, "the merge never wrote");
             Thread.sleep(5);
         }
         assertTrue(p.isAlive(), "the merge ended before it was stopped");
+    }
+
+    /**
+     * @return whether a non-empty temporary file is under {@code out}; a file that vanished while the tree was walked
+     * (renamed into place under the walk) says the merge is writing too.
+     */
+    private static boolean writingTemporary(final Path out) throws IOException
+    {
+        try
+        {
+            return files(out).stream().anyMatch(f -> f.getFileName().toString().endsWith(".tmp") && size(f) > 0);
+        }
+        catch (final UncheckedIOException ex)
+        {
+            return true;
+        }
     }
 
     private static long size(final Path f)
