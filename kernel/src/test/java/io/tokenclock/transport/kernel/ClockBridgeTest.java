@@ -102,6 +102,92 @@ final class ClockBridgeTest
         assertEquals(m, bridge.lastMonotonicNs(), "its monotonic reading is still the user stamp");
     }
 
+    /** A clock pair whose readings are {@code tickNs} apart, plus a pause after the listed realtime calls (1-based). */
+    private static ClockBridge.Clocks pausing(final FakeClocks clocks, final long pauseNs, final int... afterCalls)
+    {
+        return new ClockBridge.Clocks()
+        {
+            private int calls;
+
+            @Override
+            public long realtimeNs()
+            {
+                final long r = clocks.realtimeNs();
+                calls++;
+                for (final int c : afterCalls)
+                {
+                    clocks.monotonicNs += c == calls ? pauseNs : 0;
+                }
+                return r;
+            }
+
+            @Override
+            public long monotonicNs()
+            {
+                return clocks.monotonicNs();
+            }
+        };
+    }
+
+    @Test
+    void shouldTakeTheNarrowestOfSeveralReadingsForTheFirstSampleWhichHasNoOffsetToKeep()
+    {
+        final FakeClocks clocks = new FakeClocks(10);
+        // the first two tries are preempted by 3 us and 5 us between their two realtime readings; the third is tight
+        final ClockBridge bridge = new ClockBridge(new ClockBridge.Clocks()
+        {
+            private int calls;
+
+            @Override
+            public long realtimeNs()
+            {
+                final long r = clocks.realtimeNs();
+                calls++;
+                clocks.monotonicNs += calls == 1 ? 3_000 : calls == 3 ? 5_000 : 0;
+                return r;
+            }
+
+            @Override
+            public long monotonicNs()
+            {
+                return clocks.monotonicNs();
+            }
+        }, 1_000_000);
+        bridge.sample();
+        assertEquals(clocks.offsetNs, bridge.offsetNs(), "a preempted first try would have put 1.5 us into it");
+        assertEquals(1, bridge.samples());
+    }
+
+    @Test
+    void shouldCountASampleLooseThatIsFarWiderThanTheNarrowestSeenThoughUnderTheCap()
+    {
+        final FakeClocks clocks = new FakeClocks(10);
+        // realtime call 3 is the second sample's first reading: 4 us pass before its monotonic reading
+        final ClockBridge bridge = new ClockBridge(pausing(clocks, 4_000, 3), 1_000_000);
+        bridge.sample();
+        assertEquals(1_000, bridge.usableSpreadNs(), "a 20 ns spread: samples up to the tight bound are used");
+        bridge.sample();
+        assertEquals(clocks.offsetNs, bridge.offsetNs(), "a 4 us sample would have moved the offset by 2 us");
+        assertEquals(1, bridge.looseSamples());
+        bridge.sample();
+        assertEquals(2, bridge.samples(), "the next tight sample is used");
+    }
+
+    @Test
+    void shouldUseWiderSamplesWhereEveryClockReadIsSlow()
+    {
+        // 1.5 us per clock read (a clock without a vDSO): every spread is 3 us, and every sample must still be used
+        final FakeClocks clocks = new FakeClocks(1_500);
+        final ClockBridge bridge = new ClockBridge(clocks, 1_000_000);
+        for (int i = 0; i < 5; i++)
+        {
+            bridge.sample();
+        }
+        assertEquals(5, bridge.samples());
+        assertEquals(0, bridge.looseSamples());
+        assertEquals(6_000, bridge.usableSpreadNs());
+    }
+
     @Test
     void shouldReportNoRangeBeforeAnySample()
     {
