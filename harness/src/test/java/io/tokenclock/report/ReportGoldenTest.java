@@ -40,10 +40,10 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
-import io.tokenclock.result.ClientHost;
-import io.tokenclock.result.ReadinessReport;
-import io.tokenclock.result.RunResult;
-import io.tokenclock.result.ServerInfo;
+import io.tokenclock.run.ClientHost;
+import io.tokenclock.run.ReadinessReport;
+import io.tokenclock.run.RunResult;
+import io.tokenclock.run.ServerInfo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
@@ -120,7 +120,7 @@ final class ReportGoldenTest
         }
         compare(name + "-record.json", JSON.writeValueAsString(record));
         compare(name + "-summary.txt", summary.toString(StandardCharsets.UTF_8));
-        compare(name + "-block.txt", RecordBlock.render(io.tokenclock.record.RecordJson.of(record)));
+        compare(name + "-block.txt", RecordBlock.render(io.tokenclock.results.record.RecordJson.of(record)));
     }
 
     private static void compare(final String file, final String actual) throws IOException

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.health.StampingSaturation;
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.transport.StampingReport;
 
 /**

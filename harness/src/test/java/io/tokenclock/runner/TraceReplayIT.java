@@ -32,7 +32,7 @@ import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.json.Json;
 import io.tokenclock.load.Stripe;
 import io.tokenclock.merge.ShardMerge;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 import io.tokenclock.workload.dataset.SessionTrace;
 import io.tokenclock.workload.dataset.TraceSession;

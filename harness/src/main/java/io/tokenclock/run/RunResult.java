@@ -1,4 +1,4 @@
-package io.tokenclock.result;
+package io.tokenclock.run;
 
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.tokenclock.record;
+package io.tokenclock.results.record;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tokenclock.result;
+package io.tokenclock.run;
 
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.tokenclock.record;
+package io.tokenclock.results.record;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.tokenclock.result;
+package io.tokenclock.run;
 
 /**
  * What the runner did before t0 to be ready (self-warm-up, pre-connection, GC), for the record.

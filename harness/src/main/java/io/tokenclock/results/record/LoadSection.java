@@ -1,4 +1,4 @@
-package io.tokenclock.record;
+package io.tokenclock.results.record;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;

@@ -1,4 +1,4 @@
-package io.tokenclock.result;
+package io.tokenclock.run;
 
 import java.util.ArrayList;
 import java.util.Collections;

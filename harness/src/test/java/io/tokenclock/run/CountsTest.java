@@ -1,4 +1,4 @@
-package io.tokenclock.result;
+package io.tokenclock.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
