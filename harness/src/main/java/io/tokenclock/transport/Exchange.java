@@ -17,15 +17,15 @@ import io.tokenclock.recording.StreamRecorder;
  * response's end, sent again after a 429 ({@link RetryPolicy}), sent again once on a new connection when a kept one
  * turned out stale, or ended by a limit, a cancellation, a failed read or write, or the peer's close.
  * <p>
- * What a transport adds is a reader and a {@link Connection}. The reader stamps each read ({@link #stamped}) and
- * hands its bytes here ({@link #read}); the connection arms the transport's own timers, keeps or closes the socket,
- * and reaches the client's pool and retry queue. Netty's {@link ResponseHandler} and the kernel-stamped
+ * What a transport adds is a reader and a connection owner. The reader stamps each read ({@link #stamped}) and
+ * hands its bytes here ({@link #read}); its {@link Connection} arms the transport's own timers and keeps or closes
+ * the socket, and its {@link Owner} (the client's pool, an I/O loop) sends a request again elsewhere. Netty's {@link ResponseHandler} and the kernel-stamped
  * {@link KernelConnection} are the two so far.
  * <p>
  * Worked example: a kept connection carries a request; {@link #begin} stamps {@code sentNs}; the server closed the
  * connection while it was idle, so the read returns the end of the stream before any byte of the answer: the reader
  * calls {@link #closedByPeer}, which finds the response {@linkplain HttpResponseDecoder#untouched untouched}, detaches
- * the request from this connection, counts a stale resend and asks the connection to send it on a new one; the
+ * the request from this connection, counts a stale resend and asks the owner to send it on a new one; the
  * request's permit stays taken and its intended start stays the first one.
  * <p>
  * One per connection, reused by each request it carries. The connection's I/O thread only; nothing here allocates
@@ -60,7 +60,14 @@ final class Exchange implements HttpResponseDecoder.Sink
 
         /** Closes the connection; a request still in flight on it has been ended or detached. */
         void close();
+    }
 
+    /**
+     * What an exchange asks of whatever owns its connection (a client's pool, an I/O loop): to send a request again
+     * elsewhere. Thread: the connection's I/O thread.
+     */
+    interface Owner
+    {
         /** Sends {@code slot} again after {@code delayNs} (a 429 under {@code --retry-429}), on any connection. */
         void retryLater(RequestSlot slot, long delayNs);
 
@@ -71,6 +78,7 @@ final class Exchange implements HttpResponseDecoder.Sink
     private final NanoClock clock;
     private final StreamRecorder recorder;
     private final Connection connection;
+    private final Owner owner;
     private final HttpResponseDecoder decoder = new HttpResponseDecoder();
     /** The limits of the request in flight, counted from its send stamp and its last read. */
     private final Deadlines deadlines = new Deadlines();
@@ -86,15 +94,17 @@ final class Exchange implements HttpResponseDecoder.Sink
     /**
      * @param limits     the per-request limits whose event and output caps size the recorder.
      * @param api        the API, whose grammar parses the events and which says whether its answers stream.
-     * @param connection the transport's side.
+     * @param connection the transport's side of this connection.
+     * @param owner      what owns the connection.
      */
     Exchange(final NanoClock clock, final ChunkRecords records, final RequestLimits limits, final Api api,
-        final Connection connection)
+        final Connection connection, final Owner owner)
     {
         this.clock = clock;
         this.recorder = new StreamRecorder(records, api.newParser(), limits.maxEventBytes(), limits.maxOutputBytes());
         this.head = new ResponseHead(api.streamed());
         this.connection = connection;
+        this.owner = owner;
     }
 
     /** Marks the connection as opened ahead of any request. Before its first request. */
@@ -244,7 +254,7 @@ final class Exchange implements HttpResponseDecoder.Sink
         slot.retries429++;
         slot.httpStatus = 0;
         connection.reuseOrClose(head.keepAlive());
-        connection.retryLater(slot, RetryPolicy.delayNs(slot.retryAfterMs));
+        owner.retryLater(slot, RetryPolicy.delayNs(slot.retryAfterMs));
     }
 
     /** Ends the request in flight, if any, with {@code error}, and closes the connection. */
@@ -337,7 +347,7 @@ final class Exchange implements HttpResponseDecoder.Sink
         recorder.detach();
         slot.staleResends++;
         connection.close();
-        connection.sendOnNewConnection(slot);
+        owner.sendOnNewConnection(slot);
         return true;
     }
 

@@ -85,7 +85,7 @@ final class KernelConnection implements Exchange.Connection, KernelTls.Plaintext
         this.opened = opened;
         final RequestLimits limits = loop.settings().limits();
         this.exchange = new Exchange(loop.settings().clock(), loop.settings().records(), limits,
-            loop.settings().endpoint().api(), this);
+            loop.settings().endpoint().api(), this, loop);
         if (waiting == null)
         {
             exchange.markPreopened();
@@ -647,18 +647,6 @@ final class KernelConnection implements Exchange.Connection, KernelTls.Plaintext
         {
             close();
         }
-    }
-
-    @Override
-    public void retryLater(final RequestSlot slot, final long delayNs)
-    {
-        loop.retryLater(slot, delayNs);
-    }
-
-    @Override
-    public void sendOnNewConnection(final RequestSlot slot)
-    {
-        loop.sendOnNewConnection(slot);
     }
 
     /** @return the earliest time this connection must be looked at: a limit of its request, or its connect. */

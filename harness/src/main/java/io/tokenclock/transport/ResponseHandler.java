@@ -69,7 +69,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Exch
     {
         this.id = id;
         this.clock = clock;
-        this.exchange = new Exchange(clock, records, limits, api, this);
+        this.exchange = new Exchange(clock, records, limits, api, this, client);
         this.client = client;
         this.channel = ch;
     }
@@ -279,18 +279,6 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Exch
     public void close()
     {
         channel.close();
-    }
-
-    @Override
-    public void retryLater(final RequestSlot slot, final long delayNs)
-    {
-        client.retryLater(slot, delayNs);
-    }
-
-    @Override
-    public void sendOnNewConnection(final RequestSlot slot)
-    {
-        client.sendOnNewConnection(slot);
     }
 
     @Override

@@ -18,7 +18,7 @@ import io.tokenclock.recording.RequestSlot;
 
 /**
  * The exchange alone, under a connection written in the test: what a third transport would add (a reader that stamps
- * bytes, and an {@link Exchange.Connection}) is all it needs. Each test reads what the exchange asked of the
+ * bytes, an {@link Exchange.Connection} and an {@link Exchange.Owner}) is all it needs. Each test reads what the exchange asked of the
  * connection, in order.
  */
 final class ExchangeTest
@@ -30,10 +30,10 @@ final class ExchangeTest
     private final Calls connection = new Calls();
     private final RequestSlot slot = new RequestSlot(0);
     private final Exchange exchange = new Exchange(clock, new ChunkRecords(64 * 1024), noLimits(), Api.CHAT,
-        connection);
+        connection, connection);
 
-    /** The connection's side: what the exchange asked of it, in words. */
-    private static final class Calls implements Exchange.Connection
+    /** The connection and its owner: what the exchange asked of them, in words. */
+    private static final class Calls implements Exchange.Connection, Exchange.Owner
     {
         final List<String> calls = new ArrayList<>();
         long armedNs = -1;
