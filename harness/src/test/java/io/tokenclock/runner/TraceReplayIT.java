@@ -355,9 +355,9 @@ final class TraceReplayIT
                         child.get(0).get("scheduled_ns").asLong() - spawnedAt, "started when the parent's turn said");
                 }
             }
-            // Summed, not per turn: a turn's ideal counts the blocks of turns built before it, and a subagent's turn
-            // built before its parent's next one may be sent after it, so the first sight of a block can fall on
-            // either; the run's sum is the same whichever does.
+            // Summed, not per turn: a turn's ideal counts the blocks sent before it (TraceSessionDriverTest holds
+            // that per turn, on a hand-set clock), but a subagent's turn and its parent's, sent microseconds apart on
+            // two connections, may reach the simulator in the other order; the run's sum is the same either way.
             long cached = 0;
             long ideal = 0;
             for (final List<JsonNode> turns : sessions.values())
