@@ -205,7 +205,7 @@ final class TraceReplayIT
 
     /**
      * Each API that generates reports the cache in its own words; the record has one field for them all. (Embeddings
-     * and rerank answer whole, with no cached tokens in their usage: not a trace's APIs.)
+     * and rerank answer whole, with no cached tokens in their usage: a trace on them is refused, BadTraceCliTest.)
      */
     @ParameterizedTest
     @EnumSource(value = Api.class, mode = EnumSource.Mode.EXCLUDE, names = {"EMBEDDINGS", "RERANK"})
