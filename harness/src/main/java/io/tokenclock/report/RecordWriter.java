@@ -274,7 +274,7 @@ public final class RecordWriter
     /** What each of the client's threads does, and the request stage's scheduling priority. */
     private static MeasurementSection.ClientThreads clientThreads(final RunResult r, final RunResult.ClientHealth h)
     {
-        return new MeasurementSection.ClientThreads(r.provenance().transport().startsWith("recvmsg") ?
+        return new MeasurementSection.ClientThreads(StampingSection.kernelClient(r.provenance()) ?
             "the kernel client's epoll loop threads (tokenclock-kstamp-N): recvmsg, stamp, decode HTTP, frame SSE, " +
             "publish fixed-size records, send" :
             "the Netty event loop threads: read, stamp, frame SSE, publish fixed-size records, send",
