@@ -285,8 +285,6 @@ public final class RunOption<T>
     public static final RunOption<Boolean> SELF_WARMUP = state("selfWarmup", Boolean.class).flag("--no-self-warmup")
         .defaultsTo(true).doc("Warm the harness's own request path before the run (the system property " +
             "`tokenclock.selfWarmup=false` is the same as the flag).");
-    public static final RunOption<Boolean> SELF_WARMUP_RUN = state("selfWarmupRun", Boolean.class).defaultsTo(false)
-        .doc("Set on the self-warm-up's own runs: they write no final record and warm nothing.");
     public static final RunOption<Integer> PRECONNECT = state("preconnect", Integer.class).flag("--preconnect")
         .unit("connections").atLeast(0).doc("Connections to open before t0, or null for the expected concurrency.");
 

@@ -196,12 +196,11 @@ public final class RunOptions
      * @param repetitions     Repeat the whole run this many times.
      * @param repetitionIndex Which repetition this run is (1-based), or 0 for a single run.
      * @param selfWarmup      Warm the harness's own request path before the run.
-     * @param selfWarmupRun   Set on the self-warm-up's own runs: they write no final record and warm nothing.
      * @param preconnect      Connections to open before t0, or null for the expected concurrency.
      */
     public record State(long warmupRequests, double warmupDurationS, boolean coldStart, String cachePolicy,
         String flushUrl, String flushMethod, int repetitions, int repetitionIndex, boolean selfWarmup,
-        boolean selfWarmupRun, Integer preconnect)
+        Integer preconnect)
     {
     }
 
@@ -384,7 +383,7 @@ public final class RunOptions
         return new RunOptionsBuilder();
     }
 
-    /** @return a builder holding these options, to derive others from them (a repetition, a warm-up run). */
+    /** @return a builder holding these options, to derive others from them (a repetition, a sweep's point). */
     public RunOptionsBuilder toBuilder()
     {
         return new RunOptionsBuilder(this);

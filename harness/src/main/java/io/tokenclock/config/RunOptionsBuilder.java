@@ -525,12 +525,6 @@ public final class RunOptionsBuilder
         return set(RunOption.SELF_WARMUP, selfWarmup);
     }
 
-    /** Sets {@link RunOption#SELF_WARMUP_RUN}. */
-    public RunOptionsBuilder selfWarmupRun(final boolean selfWarmupRun)
-    {
-        return set(RunOption.SELF_WARMUP_RUN, selfWarmupRun);
-    }
-
     /** Sets {@link RunOption#PRECONNECT}. */
     public RunOptionsBuilder preconnect(final Integer preconnect)
     {

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import io.tokenclock.clock.NanoClock;
@@ -21,6 +22,7 @@ import io.tokenclock.result.RunResult;
 import io.tokenclock.results.OutputDir;
 import io.tokenclock.results.Results;
 import io.tokenclock.transport.ClientSettings;
+import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.PacketTapChoice;
 import io.tokenclock.transport.StreamClient;
 import io.tokenclock.transport.StreamClients;
@@ -31,7 +33,9 @@ import io.tokenclock.workload.tokenizer.Tokenizers;
  * <ol>
  * <li><b>prepare</b> ({@link Preparation}): endpoint, probe and model list, workload, preflight, round trips, cache
  * policy;</li>
- * <li><b>ready</b> ({@link Readiness}): the self-warm-up, the run directory, pre-opened connections, a collection;</li>
+ * <li><b>warm up</b> ({@link Readiness#warmHarness}): the self-warm-up's rehearsals against the embedded simulator,
+ * on a client of their own ({@link SelfWarmup}), never the server;</li>
+ * <li><b>ready</b> ({@link Readiness}): the run directory, pre-opened connections, a collection;</li>
  * <li><b>measure</b> ({@link Measurement}): wire the core, open the window, supervise it until drained;</li>
  * <li><b>finish</b>: the result and {@code record.json}.</li>
  * </ol>
@@ -47,7 +51,7 @@ public final class BenchmarkRunner
      */
     private static final int RING_BYTES = 4 * 1024 * 1024;
     /** The longest wait for pre-opened connections before the run starts anyway. */
-    private static final long PRECONNECT_TIMEOUT_MS = 10_000;
+    static final long PRECONNECT_TIMEOUT_MS = 10_000;
 
     /** {@code partial_reason} of the record written when the window opens, replaced at the end. */
     static final String IN_PROGRESS = "the run was in progress: this record was written when the measured window " +
@@ -90,7 +94,7 @@ public final class BenchmarkRunner
         {
             prep = prepare(options, err);
             checkDescriptors(options, prep.server().preflightMs());
-            warm = options.state().selfWarmup() ? Readiness.warmHarness(options, err, interruption) :
+            warm = options.state().selfWarmup() ? Readiness.warmHarness(options, prep.host(), err, interruption) :
                 Readiness.Warmup.NONE;
         }
         catch (final ServerProbe.UnreachableException | IOException | RuntimeException ex)
@@ -99,15 +103,11 @@ public final class BenchmarkRunner
             throw ex;
         }
         final RunResult.Target target = target(options, prep);
-        final StreamClient client = StreamClients.open(new ClientSettings(prep.endpoint(), clock,
-            new ChunkRecords(RING_BYTES), prep.headers(), options.maxInFlight(), options.measurement().ioThreads(),
-            options.limits(), options.measurement().busyPoll(), options.tlsTrust(),
-            options.measurement().stamping(), PacketTapChoice.parse(options.measurement().packetTap())),
-            stampingNotes(options, err));
+        final StreamClient client = openClient(options, prep.endpoint(), prep.headers(), clock, err::println);
         final ReadinessReport ready = readyBeforeT0(options, client, prep.server().preflightMs(), warm);
         final Measurement measurement = wire(options, prep, target, client, ready, err);
         final Monitors.InLoad inLoad;
-        try (measurement)
+        try (client; measurement)
         {
             interruption.windowOpens();
             inLoad = measurement.measure(err);
@@ -116,28 +116,25 @@ public final class BenchmarkRunner
         measurement.judgeQuality(err);
         final RunResult result = measurement.result(inLoad, measurement.wallSeconds(),
             interruption.requested() ? interruptedReason(options) : null);
-        if (!options.state().selfWarmupRun())
-        {
-            measurement.writeRecord(result);
-            csv(target.outputDir(), err);
-            measurement.writeHistograms();
-        }
+        measurement.writeRecord(result);
+        csv(target.outputDir(), err);
+        measurement.writeHistograms();
         return result;
     }
 
     /**
-     * @return where the client's stamping lines go (why kernel stamps cannot be had, a first fallback read): the
-     * self-warm-up's runs drop them, since the measured run that follows says the same once.
+     * Opens the client of a run, or of the self-warm-up's phase ({@link SelfWarmup}), with a ring of its own.
+     *
+     * @param notes where the client's stamping lines go (why kernel stamps cannot be had, a first fallback read).
      */
-    private static Consumer<String> stampingNotes(final RunOptions options, final PrintStream err)
+    static StreamClient openClient(
+        final RunOptions options, final Endpoint endpoint, final Map<String, String> headers, final NanoClock clock,
+        final Consumer<String> notes)
     {
-        if (options.state().selfWarmupRun())
-        {
-            return line ->
-            {
-            };
-        }
-        return err::println;
+        return StreamClients.open(new ClientSettings(endpoint, clock, new ChunkRecords(RING_BYTES), headers,
+            options.maxInFlight(), options.measurement().ioThreads(), options.limits(),
+            options.measurement().busyPoll(), options.tlsTrust(), options.measurement().stamping(),
+            PacketTapChoice.parse(options.measurement().packetTap())), notes);
     }
 
     /**
@@ -153,7 +150,7 @@ public final class BenchmarkRunner
         }
         catch (final ServerProbe.UnreachableException ex)
         {
-            if (ex.refusal() == null || options.state().selfWarmupRun())
+            if (ex.refusal() == null)
             {
                 throw ex;
             }
@@ -211,7 +208,7 @@ public final class BenchmarkRunner
         {
             refuseExistingRun(options.output().outputDir(), options);
         }
-        if (!options.state().selfWarmupRun() && !openLoopWithoutCap(options))
+        if (!openLoopWithoutCap(options))
         {
             DescriptorLimit.check(options.maxInFlight(), null);
         }
@@ -228,7 +225,7 @@ public final class BenchmarkRunner
      */
     private static void checkDescriptors(final RunOptions options, final double preflightMs)
     {
-        if (!options.state().selfWarmupRun() && openLoopWithoutCap(options))
+        if (openLoopWithoutCap(options))
         {
             final double e2eS = Readiness.expectedE2eS(options, preflightMs);
             DescriptorLimit.check(Readiness.inFlight(options, e2eS), String.format(Locale.ROOT, "--rate %s x %.1f " +
@@ -267,8 +264,7 @@ public final class BenchmarkRunner
     /** Refuses a directory that already holds a result, unless {@code --force}: no run is lost silently. */
     private static void refuseExistingRun(final Path dir, final RunOptions options)
     {
-        OutputDir.refuseExisting(dir, options.output().force() || options.state().selfWarmupRun(),
-            "--output-dir or --run-id");
+        OutputDir.refuseExisting(dir, options.output().force(), "--output-dir or --run-id");
     }
 
     /**
@@ -283,15 +279,13 @@ public final class BenchmarkRunner
         try
         {
             final long startNs = System.nanoTime();
-            // The self-warm-up's runs pre-connect too: the loop's tasks then have the types the measured run's have
-            // (a connect task recompiled KernelLoop.runTasks at the window's start otherwise)
             final int preconnected =
                 client.preconnect(Readiness.expectedConcurrency(options, preflightMs), PRECONNECT_TIMEOUT_MS);
             final double preconnectS = (System.nanoTime() - startNs) / 1e9;
-            final double gcMs = options.state().selfWarmupRun() ? 0 : Readiness.collectNow();
+            final double gcMs = Readiness.collectNow();
             // Only after a self-warm-up: without one, the JIT's work is still ahead, and waiting for it, or starving
             // it, would leave the stamping path interpreted for longer.
-            final boolean afterWarmup = !options.state().selfWarmupRun() && warm.ran();
+            final boolean afterWarmup = warm.ran();
             final double drainMs = afterWarmup ? Readiness.awaitIdleCompilerThreads() : 0;
             final int compilersIdle = afterWarmup ? BackgroundPriority.lowerCompilerThreads() : 0;
             return new ReadinessReport(warm.requests(), warm.chunks(), warm.ns() / 1e9, warm.jitMs(), preconnected,

@@ -54,7 +54,9 @@ import io.tokenclock.workload.TraceWorkload;
 /**
  * The measured phase of one run: wires the core around the client (slot pool, collector, request stage, load
  * generator, health monitors), opens the window, supervises it until every request has ended, and assembles the
- * {@link RunResult}. One instance per run; {@link #close()} releases the client, the request log and the monitors.
+ * {@link RunResult}. One instance per window: the run's, or one of the self-warm-up's rehearsals ({@link SelfWarmup},
+ * which plays them all on one client). {@link #close()} releases the request log, the scrapers and the monitors; the
+ * client belongs to whoever opened it.
  * <p>
  * Threads: the load generator, the client's event loops, the collector and the request stage each run on their own;
  * the calling thread supervises (samples histograms, draws progress, applies the drain and grace deadlines).
@@ -97,7 +99,7 @@ final class Measurement implements AutoCloseable, RequestListener
     private volatile Throwable generatorFailure;
     private volatile String stagePriority = BackgroundPriority.NORMAL;
 
-    /** Wires the run around the client, which {@link #close()} closes. */
+    /** Wires the run around the client, which stays open after {@link #close()}. */
     Measurement(
         final RunOptions options, final NanoClock clock, final Preparation.Prepared prep,
         final RunResult.Target target, final StreamClient client, final ReadinessReport ready,
@@ -166,7 +168,7 @@ final class Measurement implements AutoCloseable, RequestListener
         // A record exists from the window's first moment: what a kill -9 leaves beside requests.jsonl. It is
         // written before the window's CPU is read, since no request is in flight yet: the first record a JVM writes
         // runs Jackson cold, 65 us per chunk of a one-stream window's 400-500 (results/client-cpu). The self-warm-up's
-        // runs write theirs too (into their own directory), so that the measured run's is not the first.
+        // rehearsals write theirs too (into their own directory), so that the measured run's is not the first.
         writeRecord(result(monitors.inLoadSince(monitors.atLoadStart()), 0, null, BenchmarkRunner.IN_PROGRESS));
         final Monitors.AtLoadStart start = monitors.atLoadStart();
         if (interruption.requested())
@@ -331,7 +333,7 @@ final class Measurement implements AutoCloseable, RequestListener
     @Override
     public void close() throws IOException
     {
-        try (client; jsonl; server; power)
+        try (jsonl; server; power)
         {
             monitors.close();
         }

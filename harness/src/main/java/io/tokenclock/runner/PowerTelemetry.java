@@ -28,7 +28,7 @@ final class PowerTelemetry implements AutoCloseable
 
     static PowerTelemetry open(final RunOptions options, final NanoClock clock, final Path outputDir)
     {
-        if (options.power().sources().isEmpty() || options.state().selfWarmupRun())
+        if (options.power().sources().isEmpty())
         {
             return new PowerTelemetry(null, null);
         }

@@ -61,7 +61,7 @@ final class QualityPhase
      */
     void onRequestComplete(final RequestSlot slot, final RequestMetrics m)
     {
-        if (rule.judgesOutputs() && !options.state().selfWarmupRun() && slot.phase == RequestSlot.PHASE_MEASURE &&
+        if (rule.judgesOutputs() && slot.phase == RequestSlot.PHASE_MEASURE &&
             slot.status == RequestSlot.STATUS_OK && (slot.task < 0 || RequestsJsonlWriter.finalStep(slot)))
         {
             final String text = keepText ? AnswerText.decode(slot.text.array(), slot.text.length()) : "";
@@ -78,10 +78,6 @@ final class QualityPhase
     QualityReport judge(final GoodputBook goodput, final Path requestsJsonl, final Interruption interruption,
         final PrintStream err) throws IOException, InterruptedException
     {
-        if (options.state().selfWarmupRun())
-        {
-            return null;
-        }
         QualityReport report = null;
         if (rule.judgesOutputs())
         {

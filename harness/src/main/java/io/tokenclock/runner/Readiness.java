@@ -19,6 +19,7 @@ import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Counter;
+import io.tokenclock.result.ClientHost;
 import io.tokenclock.result.RunResult;
 
 /**
@@ -30,7 +31,8 @@ import io.tokenclock.result.RunResult;
  *       thousands of short requests (per-request code) and long streams (per-chunk code), until the JIT has compiled
  *       them. Without it, a run's first seconds execute in the interpreter and C1, and the compilations that follow
  *       run inside the measured window on the cores the stamping thread needs: at 16 streams pinned to one core,
- *       four times the warm-up cut the delay p99 2.7-fold (../shared/notes/tail.md). Each of its runs rehearses the
+ *       four times the warm-up cut the delay p99 2.7-fold (../shared/notes/tail.md). It is a phase of the run
+ *       ({@link SelfWarmup}: one client, its connections opened once), and each of its rehearsals rehearses the
  *       measured run ({@link #warmupOptions}): what the window runs differently from the warm-up, the JIT compiles
  *       again inside it. The server is not touched.</li>
  *   <li><b>Settling</b> ({@link #settle}): after the rounds, sweeps of short requests and back-to-back scrapes with
@@ -83,7 +85,7 @@ public final class Readiness
     static final int DEFAULT_NOTIFY_FREQ_LOG = 10;
     /** No pre-connection beyond this many: a run that needs more opens them as it goes, and the record says so. */
     static final int MAX_PRECONNECT = 1_024;
-    /** When the run has a warm-up phase, this fraction (1/n) of each warm-up run's requests are warm-up requests. */
+    /** When the run has a warm-up phase, this fraction (1/n) of each rehearsal's requests are warm-up requests. */
     static final int WARMUP_PHASE_FRACTION = 8;
     /** The self-warm-up scrapes the simulator's metrics this often (the option's floor), ms. */
     static final long SCRAPE_INTERVAL_MS = 100;
@@ -117,21 +119,42 @@ public final class Readiness
         }
     }
 
+    /** @return the embedded simulator's settings: fast and steady, so that the client, not it, sets the pace. */
+    static SimConfig simConfig()
+    {
+        return new SimConfig().port(0).prefillBaseMs(0.2).decodeBaseMs(0.05).prefillPerInputTokenMs(0)
+            .decodePerSeqMs(0).jitter(0).batchSlots(WARMUP_CONCURRENCY * 2);
+    }
+
     /**
-     * Runs the self-warm-up: two short runs of this harness against an embedded simulator, results discarded.
+     * Runs the self-warm-up against an embedded simulator ({@link #simConfig}), results discarded but for their
+     * counts: rounds of short and long rehearsals until the JIT is quiet, then the settling sweeps.
      *
+     * @param host         the run's client machine, for the rehearsals' records.
      * @param interruption a Ctrl-C ends the warm-up after the current round.
      * @return what it did.
      */
-    static Warmup warmHarness(final RunOptions options, final PrintStream err, final Interruption interruption)
+    static Warmup warmHarness(
+        final RunOptions options, final ClientHost host, final PrintStream err, final Interruption interruption)
         throws IOException
+    {
+        try (SimServer sim = SimServer.start(simConfig()))
+        {
+            return warmHarness(options, host, sim.baseUrl(), err, interruption);
+        }
+    }
+
+    /** {@link #warmHarness(RunOptions, ClientHost, PrintStream, Interruption)} against the simulator at {@code url}. */
+    static Warmup warmHarness(
+        final RunOptions options, final ClientHost host, final String url, final PrintStream err,
+        final Interruption interruption) throws IOException
     {
         final long startNs = System.nanoTime();
         final long jitStart = compilationMs();
         final Path dir = Files.createTempDirectory("tokenclock-self-warmup");
         final Tally sent = new Tally();
-        try (SimServer sim = SimServer.start(new SimConfig().port(0).prefillBaseMs(0.2).decodeBaseMs(0.05)
-            .prefillPerInputTokenMs(0).decodePerSeqMs(0).jitter(0).batchSlots(WARMUP_CONCURRENCY * 2)))
+        try (SelfWarmup phase = new SelfWarmup(warmupOptions(options, url, WARMUP_SHORT_REQUESTS,
+            WARMUP_SHORT_TOKENS, dir.resolve("connect")), host, err))
         {
             // Rounds until the JIT is quiet: on a single core, compilation lags the code it compiles, and a fixed
             // warm-up left C2 compiling the read path 3 s into the window.
@@ -139,10 +162,10 @@ public final class Readiness
             {
                 final long roundStartNs = System.nanoTime();
                 final long roundJitMs = compilationMs();
-                for (final int[] phase : new int[][] {{WARMUP_SHORT_REQUESTS, WARMUP_SHORT_TOKENS}, longPhase(options)})
+                for (final int[] part : new int[][] {{WARMUP_SHORT_REQUESTS, WARMUP_SHORT_TOKENS}, longPhase(options)})
                 {
-                    sent.add(new BenchmarkRunner().run(warmupOptions(options, sim.baseUrl(), phase[0], phase[1],
-                        dir.resolve("round-" + round + "-" + phase[1])), err));
+                    sent.add(phase.rehearse(warmupOptions(options, url, part[0], part[1],
+                        dir.resolve("round-" + round + "-" + part[1]))));
                 }
                 final double roundMs = (System.nanoTime() - roundStartNs) / 1e6;
                 if (round + 1 >= MIN_ROUNDS && compilationMs() - roundJitMs < QUIET_JIT_FRACTION * roundMs)
@@ -150,14 +173,11 @@ public final class Readiness
                     break;
                 }
             }
-            settle(options, sim.baseUrl(), dir, err, interruption, sent);
+            settle(options, phase, dir, interruption, sent);
         }
-        catch (final ServerProbe.UnreachableException | InterruptedException ex)
+        catch (final InterruptedException ex)
         {
-            if (ex instanceof InterruptedException)
-            {
-                Thread.currentThread().interrupt();
-            }
+            Thread.currentThread().interrupt();
             throw new IOException("the harness's self-warm-up failed: " + ex.getMessage(), ex);
         }
         finally
@@ -167,7 +187,7 @@ public final class Readiness
         return new Warmup(sent.requests, sent.chunks, System.nanoTime() - startNs, compilationMs() - jitStart);
     }
 
-    /** What the warm-up's runs sent and stamped, over its rounds and its settling sweeps. */
+    /** What the warm-up's rehearsals sent and stamped, over its rounds and its settling sweeps. */
     private static final class Tally
     {
         private long requests;
@@ -209,7 +229,8 @@ public final class Readiness
     }
 
     /**
-     * The options of one warm-up run: a rehearsal of the measured run against the embedded simulator. It sends what
+     * The options of one rehearsal of the measured run against the embedded simulator ({@link SelfWarmup}; its
+     * client's settings come from them too, and do not depend on {@code requests} or {@code tokens}). It sends what
      * the run will send (its API, prompt shape, seed and decoding options) and does what the run will do around its
      * requests (scrape metrics when the run scrapes, pre-connect, write the in-progress record), so that the code the
      * window runs is the code the warm-up compiled, with the profiles it will meet. Each difference cost the window
@@ -218,9 +239,9 @@ public final class Readiness
      * the event loop the warm-up never saw. Nothing of the run's target goes along: not its URL, headers or key.
      *
      * @param url      the embedded simulator's base URL.
-     * @param requests requests of this warm-up run.
+     * @param requests requests of this rehearsal.
      * @param tokens   {@code max_tokens} of each.
-     * @param dir      where this warm-up run's files go (a temporary directory).
+     * @param dir      where this rehearsal's files go (a temporary directory).
      */
     static RunOptions warmupOptions(
         final RunOptions o, final String url, final long requests, final int tokens, final Path dir)
@@ -229,7 +250,7 @@ public final class Readiness
         w.url(url);
         w.api(o.target().api());
         w.apiKeyEnv(null); // the simulator needs no key: none of the run's is read, let alone sent
-        w.model("tokenclock-sim");
+        w.model(SelfWarmup.MODEL);
         w.concurrency(WARMUP_CONCURRENCY);
         w.requests(requests);
         w.maxTokens(tokens);
@@ -247,7 +268,7 @@ public final class Readiness
         w.serverMetricsIntervalMs(SCRAPE_INTERVAL_MS);
         if (o.state().warmupRequests() > 0 || o.state().warmupDurationS() > 0)
         {
-            // A run with a warm-up phase of its own takes both sides of every phase test: so does each warm-up run.
+            // A run with a warm-up phase of its own takes both sides of every phase test: so does each rehearsal.
             // Measured only, it left RequestStage.process and RequestsJsonlWriter.phaseName compiled for the
             // measured side, and C2 threw both away (unstable_if) as the run's own warm-up requests ended.
             w.warmupRequests(Math.max(1, requests / WARMUP_PHASE_FRACTION));
@@ -261,7 +282,6 @@ public final class Readiness
         w.progress(false);
         w.preflight(false);
         w.selfWarmup(false);
-        w.selfWarmupRun(true);
         w.timeoutS(30);
         w.drainTimeoutS(30);
         return w.build();
@@ -289,9 +309,9 @@ public final class Readiness
             return Math.min(concurrency, MAX_PRECONNECT);
         }
         // Little's law gives the mean in flight; Poisson arrivals put about mean + 3 sqrt(mean) in flight at the
-        // 99.9th percentile, and a request that finds no open connection pays a TCP connect in its send lag (measured:
-        // 417 of 3,000 requests at 1,000 req/s with the mean x 1.25 alone, docs/ACCURACY.md). Spare connections cost
-        // a descriptor each.
+        // 99.9th percentile, and a request that finds no open connection pays a TCP connect in its send lag (each such
+        // request is a new_connection in requests.jsonl; the mean x 1.25 alone left hundreds of them at 1,000 req/s,
+        // b69d460, a measurement no committed file keeps). Spare connections cost a descriptor each.
         return Math.min(inFlight(o, expectedE2eS(o, preflightMs)), MAX_PRECONNECT);
     }
 
@@ -332,9 +352,8 @@ public final class Readiness
      * @param sent what the sweeps send is added here.
      */
     private static void settle(
-        final RunOptions options, final String url, final Path dir, final PrintStream err,
-        final Interruption interruption, final Tally sent)
-        throws IOException, InterruptedException, ServerProbe.UnreachableException
+        final RunOptions options, final SelfWarmup phase, final Path dir, final Interruption interruption,
+        final Tally sent) throws IOException, InterruptedException
     {
         final long deadlineNs = System.nanoTime() + SETTLE_MAX_NS;
         final long sweepRequests = settleSweepRequests();
@@ -345,8 +364,9 @@ public final class Readiness
         {
             final long jitMs = compilationMs();
             final Path sweepDir = dir.resolve("settle-" + sweep);
-            final RunOptions sweepOptions = warmupOptions(options, url, sweepRequests, WARMUP_SHORT_TOKENS, sweepDir);
-            sent.add(new BenchmarkRunner().run(sweepOptions, err));
+            final RunOptions sweepOptions =
+                warmupOptions(options, phase.url(), sweepRequests, WARMUP_SHORT_TOKENS, sweepDir);
+            sent.add(phase.rehearse(sweepOptions));
             scrapeBurst(sweepOptions, sweepDir, (int)sweepRequests);
             awaitQuietCompiler(deadlineNs);
             if (compilationMs() - jitMs < SETTLED_JIT_MS)

@@ -1,5 +1,6 @@
 /**
- * One run from options to result: probe and preflight, readiness before t0 (self-warm-up, pre-connection, GC), the
- * wiring of pool, collector, request stage and load generator, supervision of the window, the drain, and the result.
+ * One run from options to result: probe and preflight, the self-warm-up's phase (on a client of its own to the
+ * embedded simulator), readiness before t0 (pre-connection, GC), the wiring of pool, collector, request stage and load
+ * generator, supervision of the window, the drain, and the result.
  */
 package io.tokenclock.runner;

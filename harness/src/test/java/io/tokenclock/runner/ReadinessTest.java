@@ -2,6 +2,7 @@ package io.tokenclock.runner;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,7 +94,9 @@ final class ReadinessTest
         assertEquals(200, w.model().maxTokens());
         assertEquals("http://127.0.0.1:4242/metrics", w.serverMetricsUrl(), "the simulator's page, not the server's");
         assertEquals(Readiness.SCRAPE_INTERVAL_MS, w.measurement().serverMetricsIntervalMs());
-        assertTrue(w.state().selfWarmupRun());
+        assertEquals(SelfWarmup.MODEL, w.model().name());
+        assertFalse(w.quality().rule().judgesOutputs(), "a rehearsal judges nothing");
+        assertTrue(w.power().sources().isEmpty(), "a rehearsal reads no power meter");
         assertEquals(100 / Readiness.WARMUP_PHASE_FRACTION, w.state().warmupRequests(),
             "a run with a warm-up phase: both sides of the stage's phase test");
         o.ignoreEos(true);

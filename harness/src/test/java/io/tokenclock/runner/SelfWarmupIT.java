@@ -1,0 +1,58 @@
+package io.tokenclock.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.tokenclock.config.RunOptions;
+import io.tokenclock.config.RunOptionsBuilder;
+import io.tokenclock.fixtures.sim.SimServer;
+import io.tokenclock.result.ClientHost;
+import io.tokenclock.testing.SimServerExtension;
+
+/**
+ * The self-warm-up is a phase of the run, not runs nested in it: every rehearsal, rounds and settling sweeps alike,
+ * is played on the one client the phase opened, so the simulator sees one set of connections for the whole warm-up.
+ * Nested runs opened a client of their own each (16 pre-opened connections, and 20 more for the round trips their
+ * preparation measured), at least five of them.
+ */
+@Timeout(120)
+@Tag("slow") // the whole self-warm-up, seconds: skipped by -Pfast
+final class SelfWarmupIT
+{
+    @RegisterExtension
+    final SimServerExtension sim = new SimServerExtension();
+
+    @Test
+    void shouldPlayEveryRehearsalOnOneClientWhoseConnectionsOpenOnce() throws Exception
+    {
+        final SimServer server = sim.start(Readiness.simConfig());
+        final RunOptionsBuilder o = RunOptions.builder();
+        o.url("https://inference.example:8443/v1"); // the run's target: never reached by its warm-up
+        o.concurrency(4);
+        o.requests(12L);
+        o.maxTokens(8);
+        o.ignoreEos(true);
+        o.serverMetrics(RunOptions.SERVER_METRICS_OFF); // no scraper's connections beside the client's
+        final RunOptions options = o.build();
+        final ByteArrayOutputStream console = new ByteArrayOutputStream();
+        final Readiness.Warmup warm = Readiness.warmHarness(options, ClientHost.NONE, server.baseUrl(),
+            new PrintStream(console, true, StandardCharsets.UTF_8), Interruption.NONE);
+
+        final int[] longPhase = Readiness.longPhase(options);
+        assertTrue(warm.requests() >= Readiness.WARMUP_SHORT_REQUESTS + longPhase[0] + Readiness.settleSweepRequests(),
+            "at least a round and a settling sweep: " + warm);
+        assertTrue(warm.chunks() > (long)longPhase[0] * longPhase[1], "the long streams were stamped: " + warm);
+        assertEquals(Readiness.WARMUP_CONCURRENCY, server.connectionsAccepted(),
+            "one client, its connections opened once before the first rehearsal and kept to the last");
+        assertEquals("", console.toString(StandardCharsets.UTF_8), "the rehearsals print nothing of their own");
+    }
+}
