@@ -200,6 +200,15 @@ public final class ResultTables
             "within noise";
     }
 
+    /**
+     * @return whether the API a {@code sweep.json} names ({@code api}) streams: false for embeddings and rerank, whose
+     * points have the e2e latency and inputs/s and no TTFT or TPOT; a sweep.json without it was a streamed API's.
+     */
+    public static boolean sweepStreamed(final JsonNode sweep)
+    {
+        return Api.streams(sweep.path("api").asText("chat"));
+    }
+
     private static String sweep(final Sweep sweep)
     {
         final StringBuilder sb = new StringBuilder();
@@ -208,7 +217,7 @@ public final class ResultTables
             field(j.path("loop").asText(j.path("mode").asText("?"))), j.path("points").size(),
             load(j.path("point_duration_s")), j.path("slo").isTextual() ? ", SLO " +
             field(j.get("slo").asText()) : ""));
-        final boolean streamed = Api.streams(j.path("api").asText("chat"));
+        final boolean streamed = sweepStreamed(j);
         sb.append(streamed ? String.format(Locale.ROOT, SWEEP_ROW, "offered", "req/s", "ttft p50", "ttft p99",
             "tpot p50", "tpot p99", "out tok/s", "goodput", "errors", "cancel") : String.format(Locale.ROOT,
             WHOLE_SWEEP_ROW, "offered", "req/s", "e2e p50", "e2e p99", "inputs/s", "in tok/s", "goodput", "errors",

@@ -6,7 +6,7 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.api.Api;
+import io.tokenclock.report.ResultTables;
 
 /**
  * A sweep: offered against achieved rate, goodput, TTFT p99, TPOT p99, errors and energy per token against the
@@ -36,7 +36,7 @@ final class SweepSection
         page.h2("Saturation sweep");
         final JsonNode knee = s.path("knee");
         final String unit = s.path("offered_unit").asText("req/s");
-        final boolean streamed = Api.streams(s.path("api").asText("chat"));
+        final boolean streamed = ResultTables.sweepStreamed(s);
         page.cards(List.of(
             new Page.Card("capacity (throughput knee)", knee.path("throughput_fit").path("saturated").asBoolean(false) ?
                 Html.headline(knee.path("throughput_fit").path("offered")) + " " + unit : "not reached",
