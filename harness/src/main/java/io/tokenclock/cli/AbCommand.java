@@ -16,7 +16,7 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.contract.ContractFile;
 import io.tokenclock.contract.ContractOptions;
 import io.tokenclock.report.ConsoleSummary;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.results.OutputDir;
 import io.tokenclock.results.Results;
 import io.tokenclock.runner.BenchmarkRunner;

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.tokenclock.report.AbReport;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
 

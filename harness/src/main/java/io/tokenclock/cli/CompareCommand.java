@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 
 import io.tokenclock.compare.CompareJson;
 import io.tokenclock.compare.Comparison;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.results.Result;
 import io.tokenclock.results.Results;
 

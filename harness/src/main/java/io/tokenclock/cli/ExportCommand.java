@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 
 import io.tokenclock.export.LlmdReport;
 import io.tokenclock.json.Json;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.results.Results;
 
 /**

@@ -26,7 +26,7 @@ import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.PooledRepetitions;
 import io.tokenclock.report.Repetitions;
 import io.tokenclock.report.ResultTables;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
 import io.tokenclock.results.Results;

@@ -9,7 +9,7 @@ import java.util.Map;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.report.CsvFiles;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;

@@ -9,8 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.results.Result;
 import io.tokenclock.stats.Bootstrap;
 import io.tokenclock.stats.SmallSample;

@@ -5,7 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.text.UntrustedText;
 
 /**

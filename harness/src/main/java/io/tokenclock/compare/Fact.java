@@ -5,8 +5,8 @@ import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * One fact of a result's contract, as {@code compare} diffs it: its protocol group (W, A, M, R, S, H, N, E, Q), its

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 import io.tokenclock.metrics.Counter;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * The figures {@code compare} sets side by side, read from a record: the headline latencies' p50 and p99, the

@@ -3,7 +3,7 @@ package io.tokenclock.compare;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.results.AbResult;
 import io.tokenclock.results.Imported;
 import io.tokenclock.results.Merged;

@@ -56,6 +56,7 @@ import static io.tokenclock.config.RunOption.IMAGE_COUNT;
 import static io.tokenclock.config.RunOption.IMAGE_FORMAT;
 import static io.tokenclock.config.RunOption.IMAGE_SIZE;
 import static io.tokenclock.config.RunOption.INPUT_LENGTHS;
+import static io.tokenclock.config.RunOption.INPUT_TOKENS;
 import static io.tokenclock.config.RunOption.INSECURE;
 import static io.tokenclock.config.RunOption.JUDGE;
 import static io.tokenclock.config.RunOption.MAX_CONCURRENCY;
@@ -577,7 +578,10 @@ public final class RunRules
 
     /**
      * What an API that answers whole (embeddings, rerank) can be asked for: inputs per request, rerank's shape; not
-     * what exists only for a stream (a token to cancel after, an SLO on TTFT, TPOT or ITL).
+     * what exists only for a stream (a token to cancel after, an SLO on TTFT, TPOT or ITL), nor a trace: a trace's
+     * rows are an LLM's turns, with output lengths, sessions whose later turns carry the answers before them and wait
+     * for them to end, and hash ids whose reuse is a prefix cache's; an embeddings answer has no text to carry and
+     * its usage no cached tokens, so a replay would be its arrivals with every figure the trace is for missing.
      */
     private static void batched(final RunOptionsBuilder b, final Api api)
     {
@@ -594,6 +598,15 @@ public final class RunRules
         if (api.streamed())
         {
             return;
+        }
+        final String format = b.get(DATASET_FORMAT);
+        if (b.get(DATASET) != null && SessionTrace.FORMATS.contains(format))
+        {
+            throw fail(b.name(API) + " " + api.word() + " with " + b.name(DATASET_FORMAT) + " " + format + ": a " +
+                "trace replays an LLM's turns (output lengths, answers carried into the next turn, a prefix cache's " +
+                "reuse), and " + api.word() + " answers whole with none of them: replay it on chat, completions, " +
+                "responses or messages, or give " + api.word() + " texts (" + b.name(INPUT_TOKENS) + ", or " +
+                b.name(DATASET) + " of jsonl or sharegpt)");
         }
         if (b.get(CANCEL_AFTER_TOKENS) > 0)
         {

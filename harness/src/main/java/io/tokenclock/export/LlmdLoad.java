@@ -10,10 +10,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Counter;
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.LoadSection;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.LoadSection;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * {@code scenario.load}: the load generator (tokenclock, or the peer whose file was read), the load (rate or

@@ -26,7 +26,7 @@ import org.HdrHistogram.Histogram;
 
 import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.report.HistogramLogs;
 import io.tokenclock.results.Imported;
 import io.tokenclock.results.Kind;

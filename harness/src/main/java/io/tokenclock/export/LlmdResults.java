@@ -10,9 +10,9 @@ import org.HdrHistogram.Histogram;
 import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.record.MeasurementSection;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.MeasurementSection;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * The report's {@code results}: the requests' figures ({@code request_performance.aggregate}), the sessions' where the

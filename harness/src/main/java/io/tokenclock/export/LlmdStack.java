@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * {@code scenario.stack}: the server measured, as one component. The schema's {@code inference_engine} kind needs the

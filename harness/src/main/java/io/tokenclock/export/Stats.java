@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.HdrHistogram.Histogram;
 
 import io.tokenclock.json.Json;
-import io.tokenclock.record.Dist;
+import io.tokenclock.results.record.Dist;
 
 /**
  * The Benchmark Report's {@code Statistics}: {@code units}, {@code mean} (both required), {@code stddev}, {@code min},

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * Never reconfigure it ({@code configure}, {@code enable}, {@code registerModule}): that would change every caller's
  * behaviour, and is not thread-safe once in use. For a different configuration take an {@code ObjectReader} or
  * {@code ObjectWriter} from it ({@code MAPPER.reader().with(...)}), which are immutable. Files with a documented
- * configuration of their own keep their mapper: {@code record.RecordJson} (the typed results, read leniently),
+ * configuration of their own keep their mapper: {@code results.record.RecordJson} (the typed results, read leniently),
  * {@code peers.PeerFile} (Python's bare {@code Infinity}), and the YAML and CSV mappers of {@code contract},
  * {@code deploy} and {@code report.CsvFiles}.
  */

@@ -28,6 +28,12 @@ public record RequestTag(String sessionId, int turn, long task, int step, long i
         return new RequestTag(null, -1, task, step, -1);
     }
 
+    /** @return this tag with {@code tokens} as its ideal cached tokens (counted as the request is sent). */
+    public RequestTag withIdealCachedTokens(final long tokens)
+    {
+        return new RequestTag(sessionId, turn, task, step, tokens);
+    }
+
     /** @return an independent request (no session) whose ideal cached tokens are known (a trace without sessions). */
     public static RequestTag ideal(final long idealCachedTokens)
     {

@@ -36,6 +36,16 @@ public interface TraceFiller
      */
     BuiltRequest nextTurn(int handle, long dueNs);
 
+    /**
+     * Session {@code handle}'s turn, built by {@link #nextTurn}, is being sent now; a turn the run ends before sending
+     * (its window, its request count, a stop) never comes here. What depends on the order turns are sent in is counted
+     * here, not when the turn was built: a turn is built when it falls due, ahead of its time, and turns of other
+     * sessions (or of its subagents) due sooner may be built after it and sent before it.
+     *
+     * @return {@code built} as it is sent: its ideal cached tokens counted against the blocks sent before it.
+     */
+    BuiltRequest sending(int handle, BuiltRequest built);
+
     /** Session {@code handle}'s turn ended as {@code result}: schedules what follows, or closes the session. */
     void ended(int handle, TurnResult result, Schedule schedule);
 }

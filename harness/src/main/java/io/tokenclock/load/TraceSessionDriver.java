@@ -244,6 +244,7 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
         }
         slot.scheduledNs = next.dueNs;
         slot.user = next.handle;
-        return !submit(slot, next.request, i, warmup ? RequestSlot.PHASE_WARMUP : RequestSlot.PHASE_MEASURE, 0);
+        final BuiltRequest request = trace.sending(next.handle, next.request);
+        return !submit(slot, request, i, warmup ? RequestSlot.PHASE_WARMUP : RequestSlot.PHASE_MEASURE, 0);
     }
 }

@@ -2,8 +2,8 @@ package io.tokenclock.metrics;
 
 /**
  * Every count a run's result carries, each declared once with its key in {@code record.json}: the result
- * ({@code result.RunResult.Counts}) holds them keyed by this enum, {@code report.RecordWriter} writes them under
- * their keys, in this order, and every reader ({@code record.ReportSection.Counts}, repetitions, A/B, {@code compare})
+ * ({@code run.RunResult.Counts}) holds them keyed by this enum, {@code report.RecordWriter} writes them under
+ * their keys, in this order, and every reader ({@code results.record.ReportSection.Counts}, repetitions, A/B, {@code compare})
  * reads them by the same entries ({@code merge} sums every integer of the section, whatever its key, so it needs
  * none). The report's HTML reads {@code record.json}'s documented keys. A new counter is one entry here plus its
  * use: where it is counted (for a per-request count, a slot of {@code recording.Collector} and its mapping in

@@ -10,9 +10,9 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.LoadSection;
-import io.tokenclock.record.ReportSection;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.LoadSection;
+import io.tokenclock.results.record.ReportSection;
 
 /**
  * AIPerf {@code profile_export_aiperf.json} (its metrics, each with its {@code unit}, which is authoritative: a

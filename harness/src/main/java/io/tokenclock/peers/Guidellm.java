@@ -8,8 +8,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.ReportSection;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.ReportSection;
 
 /**
  * GuideLLM {@code benchmarks.json}, one run per benchmark, in its three shapes: 0.3's bare {@code {benchmarks}}, each

@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.tokenclock.record.FileErrors;
+import io.tokenclock.results.record.FileErrors;
 
 /**
  * A peer's file, read as a stream of top-level JSON values (one document, or one per line), each kept as a light tree,

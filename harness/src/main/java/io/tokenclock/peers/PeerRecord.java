@@ -8,11 +8,11 @@ import java.util.function.Predicate;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.metrics.Counter;
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.LoadSection;
-import io.tokenclock.record.MeasurementSection;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.LoadSection;
+import io.tokenclock.results.record.MeasurementSection;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * Builds the typed record of a peer's run: what its file says, in tokenclock's sections, and nothing it does not say

@@ -3,8 +3,8 @@ package io.tokenclock.peers;
 import java.util.List;
 import java.util.Map;
 
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * One run of a peer tool, read from its result file: the peer's own figures under the peer's own definitions, and a

@@ -6,7 +6,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 import io.tokenclock.metrics.Distribution;
-import io.tokenclock.record.Dist;
+import io.tokenclock.results.record.Dist;
 
 /**
  * A peer's per-request samples, recomputed under tokenclock's definitions and method (docs/METRICS.md) as they are

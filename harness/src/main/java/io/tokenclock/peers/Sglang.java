@@ -7,8 +7,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.ReportSection;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.ReportSection;
 
 /**
  * SGLang {@code bench_serving --output-file}: JSONL, one result per line, written by Python's {@code json} (so an

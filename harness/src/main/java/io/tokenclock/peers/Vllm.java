@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.ReportSection;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.ReportSection;
 
 /**
  * vLLM {@code bench serve --save-result} (one JSON object) and {@code --append-result} (one per line), and

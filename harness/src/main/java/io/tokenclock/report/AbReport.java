@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.stats.Bootstrap;
 import io.tokenclock.stats.SmallSample;
 import io.tokenclock.stats.StudentT;

@@ -5,8 +5,8 @@ import java.util.Locale;
 
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.telemetry.ServerMetricsSummary;
 import io.tokenclock.workload.SessionReport;
 

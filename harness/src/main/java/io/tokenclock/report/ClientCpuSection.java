@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.tokenclock.health.ThreadCpu;
-import io.tokenclock.record.MeasurementSection;
+import io.tokenclock.results.record.MeasurementSection;
 
 /**
  * The client's CPU by thread group, in record.json ({@code measurement.client_cpu_by_thread}, beside

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tokenclock.config.RunOption;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.transport.StampingReport;
 
 /**

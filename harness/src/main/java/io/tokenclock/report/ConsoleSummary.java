@@ -15,9 +15,9 @@ import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.record.MeasurementSection;
+import io.tokenclock.results.record.MeasurementSection;
 import io.tokenclock.recording.ErrorClass;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.StampingReport;
 

@@ -2,8 +2,8 @@ package io.tokenclock.report;
 
 import java.util.Locale;
 
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.text.UntrustedText;
 
 /** The COST and ENERGY sections of the record block ({@link RecordBlock}), rendered from a record. Cold path. */

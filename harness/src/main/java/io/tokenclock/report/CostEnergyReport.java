@@ -14,8 +14,8 @@ import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.energy.Integral;
 import io.tokenclock.energy.PowerMeter;
 import io.tokenclock.metrics.Counter;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.run.RunResult;
 
 /**
  * The record's {@code report.cost} and {@code report.energy}, {@code measurement.power_boundary}, and the summary's

@@ -6,8 +6,8 @@ import java.util.Locale;
 import io.tokenclock.goodput.GoodputCounts;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.metrics.Formulas;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.run.RunResult;
 
 /**
  * Goodput in the record ({@code report.goodput}, and each segment's), the summary and the record block: good requests

@@ -16,11 +16,11 @@ import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.PooledRecord;
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.record.RunRecord;
-import io.tokenclock.record.ReportSection;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.PooledRecord;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.results.RepetitionSet;
 import io.tokenclock.results.Result;
 

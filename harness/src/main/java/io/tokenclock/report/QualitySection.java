@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenclock.json.Json;
 import io.tokenclock.quality.QualityReport;
 import io.tokenclock.quality.QualityRule;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 
 /**
  * Quality in the record ({@code report.quality}), the summary and the record block: the rule the outputs were judged

@@ -11,11 +11,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 
 import io.tokenclock.metrics.Counter;
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.LoadSection;
-import io.tokenclock.record.MeasurementSection;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.LoadSection;
+import io.tokenclock.results.record.MeasurementSection;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.text.UntrustedText;
 
 /**

@@ -27,14 +27,14 @@ import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.RequestStage;
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.LoadSection;
-import io.tokenclock.record.MeasurementSection;
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.record.RunRecord;
-import io.tokenclock.result.ReadinessReport;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.LoadSection;
+import io.tokenclock.results.record.MeasurementSection;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
+import io.tokenclock.run.ReadinessReport;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
@@ -274,7 +274,7 @@ public final class RecordWriter
     /** What each of the client's threads does, and the request stage's scheduling priority. */
     private static MeasurementSection.ClientThreads clientThreads(final RunResult r, final RunResult.ClientHealth h)
     {
-        return new MeasurementSection.ClientThreads(r.provenance().transport().startsWith("recvmsg") ?
+        return new MeasurementSection.ClientThreads(StampingSection.kernelClient(r.provenance()) ?
             "the kernel client's epoll loop threads (tokenclock-kstamp-N): recvmsg, stamp, decode HTTP, frame SSE, " +
             "publish fixed-size records, send" :
             "the Netty event loop threads: read, stamp, frame SSE, publish fixed-size records, send",

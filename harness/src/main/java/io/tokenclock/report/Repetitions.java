@@ -18,7 +18,7 @@ import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.stats.Bootstrap;
 import io.tokenclock.stats.Outliers;
 import io.tokenclock.stats.SmallSample;

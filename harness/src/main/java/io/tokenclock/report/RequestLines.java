@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
-import io.tokenclock.record.FileErrors;
+import io.tokenclock.results.record.FileErrors;
 
 /**
  * {@code requests.jsonl} read back one line at a time (by {@code report} and {@code merge}), each line one JSON object

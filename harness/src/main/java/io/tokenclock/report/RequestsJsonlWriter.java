@@ -17,7 +17,7 @@ import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestListener;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
-import io.tokenclock.result.AnswerText;
+import io.tokenclock.run.AnswerText;
 import io.tokenclock.util.WholeFile;
 
 /**

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.telemetry.EngineNames;
 import io.tokenclock.telemetry.ServerMetricsScraper;

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.json.Json;
 import io.tokenclock.metrics.MetricRecorders;
-import io.tokenclock.result.RunResult;
-import io.tokenclock.result.ShardInfo;
+import io.tokenclock.run.RunResult;
+import io.tokenclock.run.ShardInfo;
 
 /**
  * The record's {@code shard} section (docs/RESULTS.md): which part of the whole run this shard made, the whole run's

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.health.StampingSaturation;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.transport.StampingReport;
 
 /**
@@ -28,14 +28,21 @@ final class StampingSection
     /** @return {@code measurement.transport}, in words. */
     static String transport(final RunResult.Provenance p)
     {
-        return p.transport().startsWith("recvmsg") ? "tokenclock HTTP/1.1 over " + p.transport() +
+        return kernelClient(p) ? "tokenclock HTTP/1.1 over " + p.transport() +
             ", keep-alive, TCP_NODELAY" : "Netty HTTP/1.1, " + p.transport() + " event loops, keep-alive, TCP_NODELAY";
+    }
+
+    /** @return whether the kernel-stamped transport read (whatever stamped each read: it may have fallen back). */
+    static boolean kernelClient(final RunResult.Provenance p)
+    {
+        return "kernel".equals(p.stamping().transport());
     }
 
     /** @return {@code measurement.stamping}, with the stamping threads' saturation ({@code null}: not sampled). */
     static ObjectNode json(final StampingReport s, final StampingSaturation.Result saturation)
     {
         final ObjectNode n = NODES.objectNode();
+        n.put("transport", s.transport());
         n.put("mode", s.mode());
         n.put("requested", s.requested());
         n.put("rule", s.kernel() ? "one stamp per network read: the kernel's software receive stamp " +

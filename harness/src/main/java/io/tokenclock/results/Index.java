@@ -8,8 +8,8 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.tokenclock.record.FileErrors;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.FileErrors;
+import io.tokenclock.results.record.RecordJson;
 
 /**
  * {@code index.json}, written in every output directory: the format, the directory's {@link Kind}, and its members

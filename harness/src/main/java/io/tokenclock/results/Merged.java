@@ -3,7 +3,7 @@ package io.tokenclock.results;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * {@code merge}: shards of one run merged into one record ({@code record.json} in the directory), its members the

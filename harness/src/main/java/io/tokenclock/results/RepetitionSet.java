@@ -5,7 +5,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.PooledRecord;
+import io.tokenclock.results.record.PooledRecord;
 
 /**
  * {@code run --repetitions N}: one run directory per repetition, {@code repetitions.json}, their spread, and

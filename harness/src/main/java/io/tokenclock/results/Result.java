@@ -5,7 +5,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * Any output directory (or imported peer file), read by {@link Results#open}: one run, a repetition set, a sweep, an

@@ -13,11 +13,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.peers.PeerRun;
 import io.tokenclock.peers.Peers;
-import io.tokenclock.record.FileErrors;
-import io.tokenclock.record.PooledRecord;
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.record.ReportSection;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.FileErrors;
+import io.tokenclock.results.record.PooledRecord;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * Opens any result: an output directory of any kind (by its {@code index.json}, or, for a directory written before

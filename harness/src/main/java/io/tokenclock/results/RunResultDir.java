@@ -3,7 +3,7 @@ package io.tokenclock.results;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * One run's directory: {@code record.json} (and {@code requests.jsonl} beside it).

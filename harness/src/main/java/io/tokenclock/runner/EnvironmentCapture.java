@@ -28,7 +28,7 @@ import io.tokenclock.secrets.Redaction;
  * <p>
  * In the runner, not in report, because it runs things ({@code nvidia-smi}, TCP connects to the server): the
  * preparation phase calls it once before the window, and its findings travel in the result
- * ({@code result.ClientHost}, {@code RunResult.Provenance#connectRtt}), so that writing a record runs nothing.
+ * ({@code run.ClientHost}, {@code RunResult.Provenance#connectRtt}), so that writing a record runs nothing.
  */
 final class EnvironmentCapture
 {

@@ -15,8 +15,8 @@ import io.tokenclock.health.SafepointCounters;
 import io.tokenclock.health.StampingSaturation;
 import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Distribution;
-import io.tokenclock.result.ReadinessReport;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.ReadinessReport;
+import io.tokenclock.run.RunResult;
 
 /**
  * The client's own health over a run: scheduling hiccups, GC pauses, heap, process CPU, JIT compilation, safepoints,

@@ -21,7 +21,7 @@ import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.report.RequestsJsonlWriter;
 import io.tokenclock.report.RequestsJsonlVerdicts;
-import io.tokenclock.result.AnswerText;
+import io.tokenclock.run.AnswerText;
 import io.tokenclock.workload.Workload;
 
 /**

@@ -19,8 +19,8 @@ import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Counter;
-import io.tokenclock.result.ClientHost;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.ClientHost;
+import io.tokenclock.run.RunResult;
 
 /**
  * Gets the harness ready before the schedule's origin, so that the first measured request meets a client that can

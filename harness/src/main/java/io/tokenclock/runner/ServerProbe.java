@@ -19,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.json.Json;
-import io.tokenclock.result.ServerInfo;
+import io.tokenclock.run.ServerInfo;
 import io.tokenclock.secrets.Redaction;
 import io.tokenclock.text.UntrustedText;
 import io.tokenclock.transport.Endpoint;

@@ -13,7 +13,7 @@ import io.tokenclock.json.Json;
 import io.tokenclock.load.TurnResult;
 import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.report.RequestsJsonlWriter;
-import io.tokenclock.result.AnswerText;
+import io.tokenclock.run.AnswerText;
 
 /**
  * Turns a finished request into what a simulated user's next turn needs, on the request stage's thread (per request,

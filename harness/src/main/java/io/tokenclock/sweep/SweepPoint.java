@@ -5,7 +5,7 @@ import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.telemetry.EngineNames;
 import io.tokenclock.telemetry.ServerMetricsSummary;
 

@@ -6,7 +6,7 @@ import io.tokenclock.recording.RequestSlot;
  * What a {@link ResponseHandler} asks of the client that owns its connection: the pool and the retry queue. An
  * interface so that the handler can be driven alone (in an {@code EmbeddedChannel}, on a hand-set clock).
  */
-interface ConnectionOwner
+interface ConnectionOwner extends Exchange.Owner
 {
     /** Writes {@code slot}'s request on the handler's connection. Event loop of that connection only. */
     void send(ResponseHandler handler, RequestSlot slot);
@@ -16,10 +16,4 @@ interface ConnectionOwner
 
     /** The request on this connection ended, whatever the outcome. */
     void onRequestEnded(ResponseHandler handler);
-
-    /** Sends {@code slot} again after {@code delayNs} (a 429 under {@code --retry-429}). */
-    void retryLater(RequestSlot slot, long delayNs);
-
-    /** Sends {@code slot} on a connection opened for it, never an idle one (a resend after a stale connection). */
-    void sendOnNewConnection(RequestSlot slot);
 }

@@ -16,7 +16,6 @@ import io.netty.channel.ConnectTimeoutException;
 
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestSlot;
-import io.tokenclock.recording.StreamRecorder;
 import io.tokenclock.transport.kernel.ErrorQueue;
 import io.tokenclock.transport.kernel.LinuxNet;
 import io.tokenclock.transport.kernel.PacketTap;
@@ -25,16 +24,17 @@ import io.tokenclock.transport.kernel.StampedSocket;
 
 /**
  * One keep-alive connection of the kernel-stamped client, carrying one request at a time: it writes the request,
- * reads the response with {@link StampedSocket#readEvent} (each read stamped by the kernel), decodes HTTP with
- * {@link HttpResponseDecoder}, and feeds the body with each read's stamp to its {@link StreamRecorder}, exactly as
- * Netty's {@code ResponseHandler} does. Its loop's thread only.
+ * reads the response with {@link StampedSocket#readEvent} (each read stamped by the kernel), and hands each read's
+ * bytes with its stamp to its {@link Exchange}, the same as Netty's {@code ResponseHandler}'s: the kernel client's
+ * reader and {@link Exchange.Connection}. What is left here is the socket's: connect, handshake, writes, send stamps,
+ * the reads and their stamps, and the limits as times its loop looks at. Its loop's thread only.
  * <p>
  * Over https the reads are {@link StampedSocket#readRecord} (one whole TLS record per read while more waits) and the
  * ciphertext goes through {@link KernelTls} after the read is stamped: the plaintext of a record is decoded within the
  * read that completed it, with that read's stamp. The connection is ready for a request once TCP is connected and the
  * handshake is done; {@code --connect-timeout} covers both, and the handshake also has Netty's own limit of 10 s.
  */
-final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plaintext
+final class KernelConnection implements Exchange.Connection, KernelTls.Plaintext
 {
     /** Netty's {@code SslHandler} default handshake limit, so that both clients give up on a handshake alike. */
     static final long HANDSHAKE_NS = 10_000_000_000L;
@@ -46,9 +46,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     private final StampedSocket socket;
     /** TLS of this connection; null for plain http. */
     private final KernelTls tls;
-    private final StreamRecorder recorder;
-    private final HttpResponseDecoder decoder = new HttpResponseDecoder();
-    private final Deadlines deadlines = new Deadlines();
+    private final Exchange exchange;
     private final Arena arena = Arena.ofShared();
     private final long connectDeadlineNs;
     private MemorySegment out;
@@ -62,16 +60,11 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     private boolean ready;
     private long handshakeDeadlineNs = Long.MAX_VALUE;
     private boolean open = true;
-    private boolean active;
-    private int requestsCarried;
-    private boolean preopened;
-    private long lastReadNs;
     /** The previous read's raw kernel stamp on this connection, to count reads that share it. */
     private long lastKernelStampNs = -1;
     /** The raw kernel stamp of the last piece that carried a content chunk, to count chunks that share it. */
     private long lastContentStampNs = -1;
     private long cancelAtNs = Long.MAX_VALUE;
-    private final ResponseHead head;
     private int user = -1;
     /** The request in flight waits for its send stamp: the one whose key reaches {@link #requestLastByte}. */
     private boolean awaitingSendStamp;
@@ -90,11 +83,13 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         this.waiting = waiting;
         this.preconnected = preconnected;
         this.opened = opened;
-        this.preopened = waiting == null;
         final RequestLimits limits = loop.settings().limits();
-        this.recorder = new StreamRecorder(loop.settings().records(), loop.settings().endpoint().api().newParser(),
-            limits.maxEventBytes(), limits.maxOutputBytes());
-        this.head = new ResponseHead(loop.settings().endpoint().api().streamed());
+        this.exchange = new Exchange(loop.settings().clock(), loop.settings().records(), limits,
+            loop.settings().endpoint().api(), this, loop);
+        if (waiting == null)
+        {
+            exchange.markPreopened();
+        }
         this.connectDeadlineNs = limits.connectNs() > 0 ? loop.settings().clock().nanoTime() + limits.connectNs() :
             Long.MAX_VALUE;
         this.out = arena.allocate(4096, 8);
@@ -117,7 +112,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
 
     boolean busy()
     {
-        return active || !ready;
+        return exchange.active() || !ready;
     }
 
     /** What epoll said of this socket. */
@@ -249,23 +244,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     /** Starts {@code slot}'s request on this idle, connected connection. */
     void send(final RequestSlot slot)
     {
-        final ClientSettings s = loop.settings();
-        active = true;
-        head.reset();
         user = slot.user;
-        decoder.reset();
-        recorder.begin(slot);
-        slot.connectionId = number;
         lastContentStampNs = -1;
-        slot.newConnection = requestsCarried++ == 0 && !preopened;
         encode(slot);
-        final long armedNs = s.clock().nanoTime();
-        deadlines.start(s.limits(), armedNs);
-        cancelAtNs = slot.cancelAfterNs > 0 ? armedNs + slot.cancelAfterNs : Long.MAX_VALUE;
-        final long sentNs = s.clock().nanoTime();
-        slot.sentNs = sentNs;
-        lastReadNs = sentNs;
-        deadlines.resend(sentNs);
+        exchange.begin(slot, loop.settings().limits(), number);
         if (tls != null)
         {
             try
@@ -275,7 +257,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             catch (final SSLException e)
             {
                 final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(e);
-                abort(failure.error(), failure.detail());
+                exchange.abort(failure.error(), failure.detail());
                 return;
             }
         }
@@ -326,12 +308,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
                     failConnect(failed);
                     return;
                 }
-                if (resentOnNewConnection())
-                {
-                    return;
-                }
-                final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(failed);
-                abort(failure.error(), failure.detail());
+                exchange.writeFailed(failed);
                 return;
             }
             if (tls != null)
@@ -369,9 +346,10 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             }
             final long key = socket.lastSendKey();
             final long stamp = socket.lastSendStampNs();
-            if (awaitingSendStamp && active && key >= 0 && stamp >= 0 && ErrorQueue.covers(key, requestLastByte))
+            if (awaitingSendStamp && exchange.active() && key >= 0 && stamp >= 0 &&
+                ErrorQueue.covers(key, requestLastByte))
             {
-                final RequestSlot slot = recorder.slot();
+                final RequestSlot slot = exchange.slot();
                 slot.sentKernelNs = loop.sendStamp(slot.sentNs, stamp);
                 awaitingSendStamp = false;
                 return;
@@ -465,7 +443,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         }
         if (n < 0)
         {
-            if (!resentOnNewConnection())
+            if (!exchange.resentOnNewConnection())
             {
                 final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(
                     new IOException("recvmsg failed, errno " + socket.lastErrno()));
@@ -520,21 +498,19 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     private void onPiece(final int from, final int length, final long kernelStampNs, final boolean fromTap,
         final long stampNs)
     {
-        lastReadNs = Math.max(stampNs, lastReadNs);
-        if (!active)
-        {
-            // Bytes on an idle connection belong to no request: the server misbehaves; do not reuse it.
-            close();
-            return;
-        }
-        deadlines.onRead();
-        final long before = recorder.contentChunksEver();
-        decoder.decode(loop.readBuffer(), from, length, this);
+        stamped(stampNs);
+        final long before = exchange.contentChunksEver();
+        exchange.read(loop.readBuffer(), from, length);
         countChunks(before, kernelStampNs, fromTap);
-        if (active && decoder.failure() != null)
-        {
-            abort(ErrorClass.PROTOCOL, decoder.failureDetail());
-        }
+    }
+
+    /**
+     * Bytes cannot be there before the bytes before them, nor before the request went out: a stamp earlier than the
+     * last one (a converted stamp's own error, a reassembled segment) takes the last one.
+     */
+    private void stamped(final long stampNs)
+    {
+        exchange.stamped(Math.max(stampNs, exchange.lastReadNs()));
     }
 
     /**
@@ -543,14 +519,14 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
      */
     private void countChunks(final long before, final long kernelStampNs, final boolean fromTap)
     {
-        final int chunks = (int)(recorder.contentChunksEver() - before);
+        final int chunks = (int)(exchange.contentChunksEver() - before);
         if (chunks > 0)
         {
             final boolean sameAsLast = kernelStampNs >= 0 && kernelStampNs == lastContentStampNs;
             lastContentStampNs = kernelStampNs;
             // the request's index of this read's first chunk: the second (index 1) shares the first's stamp when it
             // came in the read after it with the same stamp, or in the same read
-            final int first = recorder.contentChunks() - chunks;
+            final int first = exchange.contentChunks() - chunks;
             final boolean second = first <= 1 && first + chunks > 1;
             loop.chunks(chunks, chunks - (sameAsLast ? 0 : 1), first == 0, second && (first == 0 || sameAsLast),
                 fromTap);
@@ -559,17 +535,15 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
 
     private void onRead(final int n, final long kernelStampNs, final boolean fromTap, final long stampNs)
     {
-        // Bytes cannot be there before the bytes before them, nor before the request went out: a stamp earlier than
-        // the last one (a converted stamp's own error, a reassembled segment) takes the last one.
-        lastReadNs = Math.max(stampNs, lastReadNs);
-        final long before = recorder.contentChunksEver();
+        stamped(stampNs);
+        final long before = exchange.contentChunksEver();
         onCiphertext(n);
         countChunks(before, kernelStampNs, fromTap);
     }
 
     /**
      * Over https: the ciphertext of the read just stamped goes to the engine; during the handshake it advances it,
-     * after it each whole record's plaintext is decoded here with {@link #lastReadNs}, the stamp of the read that
+     * after it each whole record's plaintext is decoded with {@link Exchange#lastReadNs}, the stamp of the read that
      * completed the record. Bytes on an idle connection are still decrypted (TLS 1.3 session tickets come after the
      * handshake); only plaintext there is the server misbehaving.
      */
@@ -620,19 +594,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
     @Override
     public void plaintext(final byte[] src, final int length)
     {
-        if (!active)
-        {
-            // Bytes on an idle connection belong to no request: the server misbehaves; do not reuse it.
-            close();
-            return;
-        }
         // a read of the response is a record of its plaintext: handshake and session-ticket reads are not
-        deadlines.onRead();
-        decoder.decode(src, 0, length, this);
-        if (active && decoder.failure() != null)
-        {
-            abort(ErrorClass.PROTOCOL, decoder.failureDetail());
-        }
+        exchange.read(src, 0, length);
     }
 
     private void onEndOfStream()
@@ -643,100 +606,42 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             abortOrClose(ErrorClass.STREAM_CUT, "connection closed before the response ended");
             return;
         }
-        if (resentOnNewConnection())
-        {
-            return;
-        }
-        if (active)
-        {
-            decoder.onClose(this);
-        }
-        if (active && decoder.failure() != null)
-        {
-            abort(ErrorClass.PROTOCOL, decoder.failureDetail());
-        }
-        if (active)
-        {
-            end(loop.settings().clock().nanoTime(), ErrorClass.STREAM_CUT,
-                "connection closed before the response ended");
-        }
+        exchange.closedByPeer();
         close();
     }
 
-    /**
-     * The request in flight went out on a kept connection that closed before any byte of its answer: it is sent again
-     * on a new connection, once ({@link RetryPolicy#resendsOnNewConnection}), and this one is closed.
-     *
-     * @return whether it was; false leaves the request to end as the caller says.
-     */
-    private boolean resentOnNewConnection()
+    @Override
+    public void arm(final RequestSlot slot, final long armedNs)
     {
-        if (!active || !RetryPolicy.resendsOnNewConnection(recorder.slot(), decoder.untouched()))
-        {
-            return false;
-        }
-        final RequestSlot slot = recorder.slot();
-        awaitingSendStamp = false; // the new send is stamped on its own connection
-        active = false;
-        recorder.detach();
-        slot.staleResends++;
-        close();
-        loop.sendOnNewConnection(slot);
-        return true;
+        cancelAtNs = slot.cancelAfterNs > 0 ? armedNs + slot.cancelAfterNs : Long.MAX_VALUE;
     }
 
+    /** Nothing to re-arm: the loop asks {@link #nextDeadlineNs} before each wait. */
     @Override
-    public void head(final int status, final String contentType, final String retryAfter, final boolean keepAlive)
+    public void firstRead()
     {
-        head.accept(recorder.slot(), lastReadNs, status, contentType, retryAfter, keepAlive);
     }
 
+    /** The request's send stamp: taken now if still queued, or counted as missing; a resend is stamped anew. */
     @Override
-    public void body(final byte[] src, final int offset, final int length)
+    public void requestEnded(final boolean resending)
     {
-        if (!active)
+        if (resending)
         {
-            return;
+            awaitingSendStamp = false;
         }
-        final ErrorClass stop = head.body(recorder, src, offset, length, lastReadNs);
-        if (stop != ErrorClass.NONE)
+        else
         {
-            abort(stop, recorder.stopDetail(stop));
+            settleSendStamp();
         }
     }
 
     @Override
-    public void end()
+    public void reuseOrClose(final boolean keepAlive)
     {
-        if (!active)
+        if (keepAlive && open)
         {
-            return;
-        }
-        // Back to the pool before the end is published, as with Netty: a closed loop refilling at once finds it idle.
-        final RequestSlot slot = recorder.slot();
-        final int carried = user;
-        settleSendStamp();
-        if (RetryPolicy.retries(head.status(), slot.retries429, loop.settings().limits()))
-        {
-            active = false;
-            recorder.detach();
-            slot.retries429++;
-            slot.httpStatus = 0;
-            reuseOrClose(carried);
-            loop.retryLater(slot, RetryPolicy.delayNs(slot.retryAfterMs));
-            return;
-        }
-        final ErrorClassifier.Classified outcome = head.completed();
-        active = false;
-        reuseOrClose(carried);
-        recorder.finish(lastReadNs, outcome.error(), outcome.detail());
-    }
-
-    private void reuseOrClose(final int carriedUser)
-    {
-        if (head.keepAlive() && open)
-        {
-            loop.release(this, carriedUser);
+            loop.release(this, user);
         }
         else
         {
@@ -755,7 +660,7 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         {
             return Math.min(connectDeadlineNs, handshakeDeadlineNs);
         }
-        return active ? Math.min(deadlines.nextNs(lastReadNs), cancelAtNs) : Long.MAX_VALUE;
+        return exchange.active() ? Math.min(exchange.nextDeadlineNs(), cancelAtNs) : Long.MAX_VALUE;
     }
 
     /** Ends the request (or the connect) whose limit has run out at {@code nowNs}. */
@@ -779,18 +684,9 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             }
             return;
         }
-        if (!active)
+        if (exchange.active() && !exchange.expire(nowNs) && nowNs >= cancelAtNs)
         {
-            return;
-        }
-        final ErrorClass expired = deadlines.expired(nowNs, lastReadNs);
-        if (expired != ErrorClass.NONE)
-        {
-            abort(expired, deadlines.detail(expired));
-        }
-        else if (nowNs >= cancelAtNs)
-        {
-            abort(ErrorClass.CANCEL_RULE, StreamRecorder.CANCEL_RULE_DETAIL);
+            exchange.cancelByRule();
         }
     }
 
@@ -805,17 +701,13 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
             loop.client().failUnsent(slot, error, detail);
             return;
         }
-        if (active)
-        {
-            end(loop.settings().clock().nanoTime(), error, detail);
-            close();
-        }
+        exchange.abort(error, detail);
     }
 
     /** Ends the request in flight, or the one waiting for this connection's handshake, else just closes. */
     private void abortOrClose(final ErrorClass error, final String detail)
     {
-        if (active || !ready && waiting != null)
+        if (exchange.active() || !ready && waiting != null)
         {
             abort(error, detail);
         }
@@ -825,14 +717,8 @@ final class KernelConnection implements HttpResponseDecoder.Sink, KernelTls.Plai
         }
     }
 
-    private void end(final long endNs, final ErrorClass error, final String detail)
-    {
-        settleSendStamp();
-        active = false;
-        recorder.finish(endNs, error, detail);
-    }
-
-    void close()
+    @Override
+    public void close()
     {
         if (open)
         {

@@ -32,7 +32,7 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * connect limit, the cancellation rule, retries due) and waits in epoll at most until then (millisecond grain: a
  * limit fires up to 1 ms late). That scan is linear in the loop's connections, which is fine for hundreds.
  */
-final class KernelLoop implements Runnable
+final class KernelLoop implements Runnable, Exchange.Owner
 {
     /** The epoll key of the wake-up eventfd; connections use their index. */
     private static final long WAKE_KEY = -1L;
@@ -402,7 +402,8 @@ final class KernelLoop implements Runnable
     }
 
     /** Sends {@code slot} on a connection opened for it (a resend after a stale connection): never an idle one. */
-    void sendOnNewConnection(final RequestSlot slot)
+    @Override
+    public void sendOnNewConnection(final RequestSlot slot)
     {
         open(slot, null, null);
     }
@@ -478,7 +479,8 @@ final class KernelLoop implements Runnable
         unclaimedIdle.incrementAndGet();
     }
 
-    void retryLater(final RequestSlot slot, final long delayNs)
+    @Override
+    public void retryLater(final RequestSlot slot, final long delayNs)
     {
         retries.add(new Retry(settings().clock().nanoTime() + delayNs, slot));
     }

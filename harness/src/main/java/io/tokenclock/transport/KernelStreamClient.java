@@ -318,8 +318,8 @@ final class KernelStreamClient implements StreamClient
         final StampingReport.ReceiveDelay receive = new StampingReport.ReceiveDelay(delay.getTotalCount(),
             delay.getValueAtPercentile(50), delay.getValueAtPercentile(99), delay.getValueAtPercentile(99.9),
             delay.getMaxValue());
-        return new StampingReport(fallback == reads && reads > 0 ? "user" : "kernel", "kernel", reads, fallback,
-            fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
+        return new StampingReport(KernelTransport.NAME, fallback == reads && reads > 0 ? "user" : "kernel", "kernel",
+            reads, fallback, fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
             reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, shared,
             new StampingReport.Chunks(chunks, sharedChunks, together, firsts, sharedFirsts), receive, sent,
             packetTap(tapReads, tapMissed));

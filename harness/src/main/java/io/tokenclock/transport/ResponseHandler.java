@@ -20,12 +20,14 @@ import io.tokenclock.recording.RequestSlot;
 import io.tokenclock.recording.StreamRecorder;
 
 /**
- * Per-connection adapter between Netty and the measurement core.
+ * Per-connection adapter between Netty and the measurement core: Netty's reader and {@link Exchange.Connection}.
  * <p>
  * Two handlers share this state: {@link #stamper()} sits first in the pipeline, before TLS, and takes the one clock
- * reading per network read as the bytes arrive; this handler sits last, takes each read's bytes (decrypted, over
- * https) and decodes the response with {@link HttpResponseDecoder}, the kernel-stamped client's own decoder, feeding
- * the body bytes, with that stamp, to the {@link StreamRecorder}.
+ * reading per network read as the bytes arrive; this handler sits last and hands each read's bytes (decrypted, over
+ * https) to its {@link Exchange}, the kernel-stamped client's own: it decodes the response with
+ * {@link HttpResponseDecoder} and feeds the body bytes, with that stamp, to the {@link StreamRecorder}. What is left
+ * here is Netty's: the timers (one watchdog per request on the event loop), the pool ({@link ConnectionOwner}), and
+ * the channel's events.
  * <p>
  * Why not Netty's {@code HttpClientCodec} for the response: it allocates per HTTP chunk (a {@code DefaultHttpContent},
  * a sliced buffer, and without {@code Unsafe} a {@code ByteBuffer} duplicate for the chunk-size line), and which of
@@ -38,7 +40,7 @@ import io.tokenclock.recording.StreamRecorder;
  * <p>
  * All methods run on the channel's event loop.
  */
-final class ResponseHandler extends ChannelInboundHandlerAdapter implements HttpResponseDecoder.Sink
+final class ResponseHandler extends ChannelInboundHandlerAdapter implements Exchange.Connection
 {
     /** The largest direct read {@link #copy} moves without a {@code ByteBuffer} view. */
     static final int VIEWLESS_COPY_BYTES = 1024;
@@ -46,7 +48,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final NanoClock clock;
-    private final StreamRecorder recorder;
+    private final Exchange exchange;
     private final ConnectionOwner client;
     private final ArrivalStamper stamper = new ArrivalStamper();
     private final Runnable onWatchdog = this::watchdog;
@@ -57,19 +59,8 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     /** The user this connection is pinned to (session affinity), or -1. Event loop only. */
     int stickyUser = -1;
     private final int id;
-    private int requestsCarried;
-    /** Opened before t0 ({@link StreamingClient#preconnect}): its first request did not wait for a handshake. */
-    private boolean preopened;
     private byte[] scratch = new byte[16 * 1024];
-
-    private long lastReadNs;
-    private boolean active;
     private ScheduledFuture<?> timeoutFuture;
-    /** The limits of the request in flight, counted from its send stamp and its last read. */
-    private final Deadlines deadlines = new Deadlines();
-    private final HttpResponseDecoder decoder = new HttpResponseDecoder();
-    private final ResponseHead head;
-    private RequestLimits limits = RequestLimits.DEFAULT;
     private Channel channel;
 
     ResponseHandler(
@@ -78,8 +69,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     {
         this.id = id;
         this.clock = clock;
-        this.recorder = new StreamRecorder(records, api.newParser(), limits.maxEventBytes(), limits.maxOutputBytes());
-        this.head = new ResponseHead(api.streamed());
+        this.exchange = new Exchange(clock, records, limits, api, this, client);
         this.client = client;
         this.channel = ch;
     }
@@ -110,30 +100,13 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     /** Marks the connection as opened ahead of any request. Before its first request, from the opening thread. */
     void markPreopened()
     {
-        preopened = true;
+        exchange.markPreopened();
     }
 
     /** Starts a request on this connection; returns the send stamp. Event loop only. */
     long begin(final RequestSlot slot, final RequestLimits limits)
     {
-        active = true;
-        this.limits = limits;
-        head.reset();
-        decoder.reset();
-        recorder.begin(slot);
-        slot.connectionId = id;
-        slot.newConnection = requestsCarried++ == 0 && !preopened;
-        final long armedNs = clock.nanoTime();
-        deadlines.start(limits, armedNs);
-        armWatchdog(armedNs);
-        if (slot.cancelAfterNs > 0)
-        {
-            cancelFuture = channel.eventLoop().schedule(onCancelRule, slot.cancelAfterNs, TimeUnit.NANOSECONDS);
-        }
-        final long sentNs = clock.nanoTime();
-        slot.sentNs = sentNs;
-        deadlines.resend(sentNs); // the deadlines count from the send stamp (armed a microsecond before)
-        return sentNs;
+        return exchange.begin(slot, limits, id);
     }
 
     Channel channel()
@@ -146,20 +119,13 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
     {
         try
         {
-            if (!active)
-            {
-                // Bytes on an idle connection belong to no request: the server misbehaves; do not reuse it.
-                ctx.channel().close();
-                return;
-            }
-            if (deadlines.onRead())
-            {
-                // Once per request: the idle deadline starts to count now, and may be the earliest.
-                rearmWatchdog();
-            }
             if (msg instanceof ByteBuf buf)
             {
                 decode(buf);
+            }
+            else if (!exchange.active())
+            {
+                ctx.channel().close(); // not bytes, and on an idle connection: do not reuse it
             }
         }
         finally
@@ -168,27 +134,21 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         }
     }
 
-    /** Decodes one read's bytes: in place from a heap buffer, else after one copy into {@link #scratch}. */
+    /** Hands one read's bytes to the exchange: in place from a heap buffer, else after one copy into a reused array. */
     private void decode(final ByteBuf buf)
     {
         final int readable = buf.readableBytes();
         if (buf.hasArray())
         {
-            decoder.decode(buf.array(), buf.arrayOffset() + buf.readerIndex(), readable, this);
+            exchange.read(buf.array(), buf.arrayOffset() + buf.readerIndex(), readable);
+            return;
         }
-        else
+        if (readable > scratch.length)
         {
-            if (readable > scratch.length)
-            {
-                scratch = new byte[Math.max(readable, scratch.length << 1)];
-            }
-            copy(buf, buf.readerIndex(), scratch, readable);
-            decoder.decode(scratch, 0, readable, this);
+            scratch = new byte[Math.max(readable, scratch.length << 1)];
         }
-        if (active && decoder.failure() != null)
-        {
-            abort(ErrorClass.PROTOCOL, decoder.failureDetail());
-        }
+        copy(buf, buf.readerIndex(), scratch, readable);
+        exchange.read(scratch, 0, readable);
     }
 
     /**
@@ -221,103 +181,22 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         }
     }
 
-    @Override
-    public void head(final int status, final String contentType, final String retryAfter, final boolean keepAlive)
-    {
-        head.accept(recorder.slot(), lastReadNs, status, contentType, retryAfter, keepAlive);
-    }
-
-    @Override
-    public void body(final byte[] src, final int offset, final int length)
-    {
-        if (!active)
-        {
-            return;
-        }
-        final ErrorClass stop = head.body(recorder, src, offset, length, lastReadNs);
-        if (stop != ErrorClass.NONE)
-        {
-            abort(stop, recorder.stopDetail(stop));
-        }
-    }
-
-    @Override
-    public void end()
-    {
-        if (active)
-        {
-            complete();
-        }
-    }
-
-    private void complete()
-    {
-        // The connection goes back to the pool before the end is published: the end frees the request's permit, and
-        // a closed loop refilling at once must find this connection idle rather than open a new one. A request that
-        // takes it queues behind this task on this event loop, so it cannot start before the end below.
-        if (!head.keepAlive())
-        {
-            channel.close();
-        }
-        client.release(this);
-        final RequestSlot slot = recorder.slot();
-        if (RetryPolicy.retries(head.status(), slot.retries429, limits))
-        {
-            retryLater(slot);
-        }
-        else
-        {
-            final ErrorClassifier.Classified outcome = head.completed();
-            end(lastReadNs, outcome.error(), outcome.detail());
-        }
-    }
-
     /** Ends the request in flight, if any, with {@code error}; closes the connection. Event loop only. */
     void abort(final ErrorClass error, final String detail)
     {
-        if (active)
-        {
-            end(clock.nanoTime(), error, detail);
-            channel.close();
-        }
+        exchange.abort(error, detail);
     }
 
     /** The request's write failed: sent again on a new connection if this one was stale, else ended as the failure. */
     void writeFailed(final Throwable cause)
     {
-        if (!resentOnNewConnection())
-        {
-            final ErrorClassifier.Classified failure = ErrorClassifier.writeFailure(cause);
-            abort(failure.error(), failure.detail());
-        }
-    }
-
-    /**
-     * The request in flight went out on a kept connection that closed before any byte of its answer: it is sent again
-     * on a new connection, once ({@link RetryPolicy#resendsOnNewConnection}), and this one is closed.
-     *
-     * @return whether it was; false leaves the request to end as the caller says.
-     */
-    private boolean resentOnNewConnection()
-    {
-        if (!active || !RetryPolicy.resendsOnNewConnection(recorder.slot(), decoder.untouched()))
-        {
-            return false;
-        }
-        final RequestSlot slot = recorder.slot();
-        stopTimers();
-        recorder.detach();
-        client.onRequestEnded(this);
-        slot.staleResends++;
-        channel.close();
-        client.sendOnNewConnection(slot);
-        return true;
+        exchange.writeFailed(cause);
     }
 
     private void cancelByRule()
     {
         cancelFuture = null;
-        abort(ErrorClass.CANCEL_RULE, StreamRecorder.CANCEL_RULE_DETAIL);
+        exchange.cancelByRule();
     }
 
     /**
@@ -325,16 +204,28 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
      * nothing has come; idle after the last read once something has), and either ends the request with that class or
      * sets itself again. A read costs nothing here but the stamp the stamper takes anyway.
      */
+    @Override
+    public void arm(final RequestSlot slot, final long armedNs)
+    {
+        armWatchdog(armedNs);
+        if (slot.cancelAfterNs > 0)
+        {
+            cancelFuture = channel.eventLoop().schedule(onCancelRule, slot.cancelAfterNs, TimeUnit.NANOSECONDS);
+        }
+    }
+
     private void armWatchdog(final long nowNs)
     {
-        final long next = nextDeadlineNs();
+        final long next = exchange.nextDeadlineNs();
         if (next != Long.MAX_VALUE)
         {
             timeoutFuture = channel.eventLoop().schedule(onWatchdog, Math.max(0, next - nowNs), TimeUnit.NANOSECONDS);
         }
     }
 
-    private void rearmWatchdog()
+    /** Once per request: the idle deadline starts to count now, and may be the earliest. */
+    @Override
+    public void firstRead()
     {
         if (timeoutFuture != null)
         {
@@ -344,56 +235,23 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         armWatchdog(clock.nanoTime());
     }
 
-    private long nextDeadlineNs()
-    {
-        return deadlines.nextNs(lastReadNs);
-    }
-
     private void watchdog()
     {
         timeoutFuture = null;
-        if (!active)
+        if (!exchange.active())
         {
             return;
         }
         final long now = clock.nanoTime();
-        final ErrorClass expired = deadlines.expired(now, lastReadNs);
-        if (expired != ErrorClass.NONE)
-        {
-            abort(expired, deadlines.detail(expired));
-        }
-        else
+        if (!exchange.expire(now))
         {
             armWatchdog(now);
         }
     }
 
-    private void end(final long endNs, final ErrorClass error, final String detail)
+    @Override
+    public void requestEnded(final boolean resending)
     {
-        stopTimers();
-        recorder.finish(endNs, error, detail);
-        client.onRequestEnded(this);
-    }
-
-    /**
-     * {@code --retry-429} ({@link RetryPolicy}): the request is not ended but sent again later, on whatever
-     * connection is free then. Its permit stays taken meanwhile, its
-     * intended start stays the first one (so TTFT from schedule includes the waits), its send stamp becomes the last
-     * send's, and its retries are counted.
-     */
-    private void retryLater(final RequestSlot slot)
-    {
-        stopTimers();
-        recorder.detach();
-        client.onRequestEnded(this);
-        slot.retries429++;
-        slot.httpStatus = 0;
-        client.retryLater(slot, RetryPolicy.delayNs(slot.retryAfterMs));
-    }
-
-    private void stopTimers()
-    {
-        active = false;
         if (timeoutFuture != null)
         {
             timeoutFuture.cancel(false);
@@ -404,48 +262,42 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
             cancelFuture.cancel(false);
             cancelFuture = null;
         }
+        client.onRequestEnded(this);
+    }
+
+    @Override
+    public void reuseOrClose(final boolean keepAlive)
+    {
+        if (!keepAlive)
+        {
+            channel.close();
+        }
+        client.release(this);
+    }
+
+    @Override
+    public void close()
+    {
+        channel.close();
     }
 
     @Override
     public void channelInactive(final ChannelHandlerContext ctx)
     {
-        if (resentOnNewConnection())
-        {
-            ctx.fireChannelInactive();
-            return;
-        }
-        if (active)
-        {
-            decoder.onClose(this); // a body that runs until the close ends here
-        }
-        if (active && decoder.failure() != null)
-        {
-            end(clock.nanoTime(), ErrorClass.PROTOCOL, decoder.failureDetail());
-        }
-        if (active)
-        {
-            end(clock.nanoTime(), ErrorClass.STREAM_CUT, "connection closed before the response ended");
-        }
+        exchange.closedByPeer();
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
     {
-        if (resentOnNewConnection())
+        if (exchange.resentOnNewConnection())
         {
             return;
         }
-        if (active)
-        {
-            final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(cause);
-            end(clock.nanoTime(), failure.error(), failure.detail());
-            ctx.channel().close();
-        }
-        else
-        {
-            ctx.channel().close();
-        }
+        final ErrorClassifier.Classified failure = ErrorClassifier.readFailure(cause);
+        exchange.abort(failure.error(), failure.detail());
+        ctx.channel().close();
     }
 
     /** First in the pipeline: one clock reading per read, before any decoding. */
@@ -454,7 +306,7 @@ final class ResponseHandler extends ChannelInboundHandlerAdapter implements Http
         @Override
         public void channelRead(final ChannelHandlerContext ctx, final Object msg)
         {
-            lastReadNs = clock.nanoTime();
+            exchange.stamped(clock.nanoTime());
             ctx.fireChannelRead(msg);
         }
 

@@ -10,7 +10,7 @@ import io.tokenclock.recording.StreamRecorder;
  * What a response's head decided, for both transports: its status, whether the connection is kept, whether a 200 is
  * a JSON answer to a streaming request, the error body kept for the record, and {@code Retry-After}. The rules are
  * {@link ErrorClassifier}'s and {@link RetryPolicy}'s; this class only holds their answers for the request in
- * flight, so that {@link ResponseHandler} (Netty) and {@link KernelConnection} read a head the same way.
+ * flight, for the {@link Exchange} of every transport.
  * <p>
  * Worked example: a {@code 429} with {@code Retry-After: 2} and a JSON body sets the slot's status and
  * {@code retryAfterMs} (2,000), keeps the first {@link #ERROR_BODY_LIMIT} bytes of the body here instead of handing

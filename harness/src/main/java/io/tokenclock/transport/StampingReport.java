@@ -5,6 +5,7 @@ import io.tokenclock.transport.kernel.ClockBridge;
 /**
  * How a run's reads were stamped: {@code measurement.stamping} in record.json.
  *
+ * @param transport      the {@link Transport} that read ({@code kernel} or {@code netty}): its {@link Transport#name}.
  * @param mode           {@code kernel} or {@code user}: what stamped the reads.
  * @param requested      what the run asked for ({@code --stamping}).
  * @param reads          network reads stamped (kernel client only; 0 for the Netty client, which does not count).
@@ -24,9 +25,9 @@ import io.tokenclock.transport.kernel.ClockBridge;
  *                       stamps.
  * @param packetTap      what the packet tap did ({@code --packet-tap}), or null when the run asked for none.
  */
-public record StampingReport(String mode, String requested, long reads, long fallbackReads, String fallbackReason,
-    long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, long sharedStamps, Chunks chunks,
-    ReceiveDelay receiveDelay, SendDelay sendDelay, PacketTap packetTap)
+public record StampingReport(String transport, String mode, String requested, long reads, long fallbackReads,
+    String fallbackReason, long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, long sharedStamps,
+    Chunks chunks, ReceiveDelay receiveDelay, SendDelay sendDelay, PacketTap packetTap)
 {
     /** An offset move larger than this between two samples is a step of the realtime clock ({@link ClockBridge}). */
     public static final long STEP_NS = ClockBridge.STEP_NS;
@@ -136,8 +137,8 @@ public record StampingReport(String mode, String requested, long reads, long fal
     /** @return this report with {@code tap} as its packet tap's part. */
     public StampingReport withPacketTap(final PacketTap tap)
     {
-        return new StampingReport(mode, requested, reads, fallbackReads, fallbackReason, offsetMinNs, offsetMaxNs,
-            realtimeSteps, backlogReads, sharedStamps, chunks, receiveDelay, sendDelay, tap);
+        return new StampingReport(transport, mode, requested, reads, fallbackReads, fallbackReason, offsetMinNs,
+            offsetMaxNs, realtimeSteps, backlogReads, sharedStamps, chunks, receiveDelay, sendDelay, tap);
     }
 
     /** @return whether the kernel stamps this client's reads (some may still fall back, one by one). */
@@ -146,10 +147,10 @@ public record StampingReport(String mode, String requested, long reads, long fal
         return "kernel".equals(mode);
     }
 
-    /** @return a report of user stamps; {@code fallbackReason} non-null when kernel stamps were asked. */
+    /** @return a report of Netty's user stamps; {@code fallbackReason} non-null when kernel stamps were asked. */
     public static StampingReport user(final String fallbackReason)
     {
-        return new StampingReport("user", fallbackReason == null ? "user" : "kernel", 0, 0, fallbackReason, 0, 0, 0,
-            0, 0, null, null, null, null);
+        return new StampingReport(NettyTransport.NAME, "user", fallbackReason == null ? "user" : "kernel", 0, 0,
+            fallbackReason, 0, 0, 0, 0, 0, null, null, null, null);
     }
 }

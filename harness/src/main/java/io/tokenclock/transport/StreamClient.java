@@ -5,8 +5,8 @@ import io.tokenclock.recording.RequestSlot;
 
 /**
  * A client that sends streaming completion requests and feeds each response, read by read and with each read's
- * stamp, to the measurement core. What the runner sees of a transport; {@link StreamClients#open} picks one by
- * {@code measurement.stamping}. The outcome of every submitted slot arrives at the collector as an end record,
+ * stamp, to the measurement core. What the runner sees of a {@link Transport}; {@link StreamClients#open} picks the
+ * transport by {@code measurement.stamping}. The outcome of every submitted slot arrives at the collector as an end record,
  * whatever happens.
  */
 public interface StreamClient extends AutoCloseable

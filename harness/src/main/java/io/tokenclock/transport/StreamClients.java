@@ -1,19 +1,21 @@
 package io.tokenclock.transport;
 
+import java.util.List;
 import java.util.function.Consumer;
 
-import io.tokenclock.clock.SystemNanoClock;
-import io.tokenclock.transport.kernel.KernelStamps;
-
 /**
- * Picks the client for a run by {@code measurement.stamping}: the kernel-stamped one (the default) or Netty's (user
- * stamps, {@code --stamping user}). When kernel stamps are asked but cannot be had (another OS or CPU, a kernel that
- * refuses the socket option, a test clock such as {@code ManualNanoClock}, whose time the kernel's stamps are not
- * on), it says why in one line and returns Netty's client, whose record then says {@code user} with that reason: the
- * default never fails a run, and never hides that it fell back.
+ * Picks the run's {@link Transport} by {@code measurement.stamping} and opens its client: the kernel-stamped one (the
+ * default) or Netty's (user stamps, {@code --stamping user}). When the transport asked for cannot serve the run here
+ * (for kernel stamps: another OS or CPU, a kernel that refuses the socket option, a test clock such as
+ * {@code ManualNanoClock}, whose time the kernel's stamps are not on), it says why in one line and returns Netty's
+ * client, whose record then says {@code user} with that reason: the default never fails a run, and never hides that
+ * it fell back.
  */
 public final class StreamClients
 {
+    /** Every transport, one per stamping. */
+    private static final List<Transport> TRANSPORTS = List.of(new KernelTransport(), new NettyTransport());
+
     private StreamClients()
     {
     }
@@ -24,51 +26,33 @@ public final class StreamClients
      */
     public static StreamClient open(final ClientSettings s, final Consumer<String> note)
     {
-        if (s.stamping() == Stamping.KERNEL)
+        final Transport asked = transport(s.stamping());
+        final String unavailable = asked.unavailable(s);
+        if (unavailable == null)
         {
-            final String unavailable = kernelUnavailable(s);
-            if (unavailable == null)
-            {
-                return new KernelStreamClient(s, note);
-            }
-            note.accept("stamping: kernel receive stamps are not available (" + unavailable + "): every read is " +
-                "stamped in user space (measurement.stamping = user in record.json)");
-            return netty(s, withoutTap(s, StampingReport.user(unavailable), note));
+            return asked.open(s, note);
         }
-        return netty(s, withoutTap(s, StampingReport.user(null), note));
+        note.accept("stamping: " + asked.stamping().label() + " receive stamps are not available (" + unavailable +
+            "): every read is stamped in user space (measurement.stamping = user in record.json)");
+        return NettyTransport.fallback(s, unavailable, note);
     }
 
-    /**
-     * A packet tap serves only the kernel client: with user stamps it is not opened, and the record says so; a run that
-     * named an interface is told in one line, one that left it to {@code auto} is not (the line above said why the
-     * stamps are the user's).
-     */
-    private static StampingReport withoutTap(final ClientSettings s, final StampingReport user,
-        final Consumer<String> note)
+    /** @return the transport whose reads are stamped as {@code stamping} says. */
+    public static Transport transport(final Stamping stamping)
     {
-        final TapSelection.Outcome o = TapSelection.userStamping(s.packetTap());
-        if (o.error() != null)
+        for (final Transport t : TRANSPORTS)
         {
-            note.accept("stamping: no packet tap (" + o.error() + ")");
+            if (t.stamping() == stamping)
+            {
+                return t;
+            }
         }
-        return user.withPacketTap(StampingReport.PacketTap.none(
-            s.packetTap().mode().name().toLowerCase(java.util.Locale.ROOT), o.interfaceName(), o.reason(),
-            o.error()));
+        throw new IllegalArgumentException("no transport stamps " + stamping.label());
     }
 
     /** @return why the kernel-stamped client cannot serve these settings here, or null when it can. */
     static String kernelUnavailable(final ClientSettings s)
     {
-        if (s.clock() != SystemNanoClock.INSTANCE)
-        {
-            return "the run's clock is not System.nanoTime()";
-        }
-        return KernelStamps.unavailableReason();
-    }
-
-    private static StreamingClient netty(final ClientSettings s, final StampingReport stamping)
-    {
-        return new StreamingClient(s.endpoint(), s.clock(), s.records(), s.headers(), s.maxConnections(),
-            s.ioThreads(), s.limits(), s.busyPoll(), s.trust(), stamping);
+        return transport(Stamping.KERNEL).unavailable(s);
     }
 }

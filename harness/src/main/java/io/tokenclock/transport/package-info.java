@@ -1,5 +1,7 @@
 /**
- * Netty under the core: the streaming HTTP client whose event loop stamps each read once, the response handler
- * that feeds the framer, endpoints, header rules, request limits and TLS trust. The only package that knows Netty.
+ * The transports under the core: Netty's streaming HTTP client, whose event loop stamps each read once, and the
+ * kernel-stamped client over FFM, each a {@link io.tokenclock.transport.Transport}; the one exchange both hand their
+ * stamped reads to (HTTP decoding, the response's head, limits, retries, error classes), endpoints, header rules,
+ * request limits and TLS trust. The only package that knows Netty.
  */
 package io.tokenclock.transport;

@@ -36,6 +36,15 @@ import io.tokenclock.workload.tokenizer.Tokenizer;
  * (each distinct block text once) and a session's history (an infinite cache holds what the server computed). A failed
  * turn does not end its session: the trace's next turn follows, the failed turn's answer missing from the history.
  * <p>
+ * <b>Built ahead, counted when sent.</b> A turn is built as soon as it falls due ({@link #nextTurn}), which can be long
+ * before its time, and turns due sooner (another session's, a subagent's) may be built after it and sent before it.
+ * So what depends on the order of sends is counted in {@link #sending}, as the turn goes out: which of its blocks the
+ * run had sent before (a block's first sending is the miss, whichever request was built first), the request in the
+ * hash and the count, and the trace's wait before it. A turn the run never sends (its window or request count ended
+ * it first) counts in none of them. For example, session a's second turn due 1.5 s after its first ended is built at
+ * that end, at 40 ms; session b's second turn, built at 50 ms and due at 100 ms, is sent first: a block the two
+ * share is b's miss and a's hit.
+ * <p>
  * The hash covers the prompts' own text, not the server's answers, summed per message so that the order sessions
  * interleave in does not change it; it cannot be regenerated offline. The load generator's thread only;
  * {@link #report()} after the generator stopped.
@@ -81,6 +90,12 @@ public final class TraceWorkload implements Workload, TraceFiller
         int turnsSent;
         boolean turnsDone;
         long lastEndNs;
+        /** The turn built and not yet sent: its own text, its history's tokens, whether a block missed its length. */
+        String builtText;
+        long builtHistoryTokens;
+        boolean builtResidual;
+        /** The trace's wait before the turn due next, counted once that turn is sent. */
+        long waitNs;
 
         Open(final TraceSession session, final int root, final long key, final long openedNs)
         {
@@ -183,14 +198,12 @@ public final class TraceWorkload implements Workload, TraceFiller
         o.dueNs = dueNs;
         final long residualsBefore = blocks.residualBlocks();
         final StringBuilder text = new StringBuilder();
-        long ideal = s.history() ? o.historyTokens : 0;
         int covered = 0;
         final long[] ids = t.hashIds();
         for (int b = 0; b < ids.length; b++)
         {
             final int tokens = s.layout().blockTokens(b, t.inputLength());
             text.append(blocks.text(s.scope(), ids[b], tokens));
-            ideal += blocks.markSeen(s.scope(), ids[b], tokens) ? tokens : 0;
             covered += tokens;
         }
         if (covered < t.inputLength())
@@ -198,15 +211,11 @@ public final class TraceWorkload implements Workload, TraceFiller
             text.append(blocks.filler(t.inputLength() - covered,
                 new SplittableRandom(Seeds.mix(seed, o.key * CHILD_KEYS + o.next))));
         }
-        residualRequests += blocks.residualBlocks() > residualsBefore ? 1 : 0;
-        digest.add(text.toString());
-        requests++;
-        o.turnsSent++;
-        if (o.root != handle)
-        {
-            open.get(o.root).turnsSent++;
-        }
-        final RequestTag tag = s.id() != null ? RequestTag.turn(s.id(), t.index(), ideal) : RequestTag.ideal(ideal);
+        o.builtText = text.toString();
+        o.builtHistoryTokens = s.history() ? o.historyTokens : 0;
+        o.builtResidual = blocks.residualBlocks() > residualsBefore;
+        // the ideal is counted as the turn is sent (sending): -1 until then
+        final RequestTag tag = s.id() != null ? RequestTag.turn(s.id(), t.index(), -1) : RequestTag.ideal(-1);
         if (!s.history())
         {
             return new BuiltRequest(bodies.body(text.toString(), t.outputLength()), t.inputLength(), 0, tag);
@@ -215,6 +224,34 @@ public final class TraceWorkload implements Workload, TraceFiller
         final int hint = o.historyTokens + t.inputLength();
         o.historyTokens = hint;
         return new BuiltRequest(bodies.body(o.history, t.outputLength()), hint, 0, tag);
+    }
+
+    @Override
+    public BuiltRequest sending(final int handle, final BuiltRequest built)
+    {
+        final Open o = open.get(handle);
+        final TraceSession s = o.session;
+        final TraceTurn t = s.turns().get(o.next);
+        long ideal = o.builtHistoryTokens;
+        final long[] ids = t.hashIds();
+        for (int b = 0; b < ids.length; b++)
+        {
+            final int tokens = s.layout().blockTokens(b, t.inputLength());
+            ideal += blocks.markSeen(s.scope(), ids[b], tokens) ? tokens : 0;
+        }
+        digest.add(o.builtText);
+        o.builtText = null;
+        requests++;
+        residualRequests += o.builtResidual ? 1 : 0;
+        traceWaitsNs += o.waitNs;
+        o.waitNs = 0;
+        o.turnsSent++;
+        if (o.root != handle)
+        {
+            open.get(o.root).turnsSent++;
+        }
+        return new BuiltRequest(built.body(), built.promptTokensHint(), built.group(), built.inputs(),
+            built.answerLimit(), built.tag().withIdealCachedTokens(ideal));
     }
 
     private static ObjectNode message(final String role, final String content)
@@ -250,7 +287,7 @@ public final class TraceWorkload implements Workload, TraceFiller
             final TraceTurn t = o.session.turns().get(o.next);
             final long dueNs = t.atUs() >= 0 ?
                 Math.max(endNs, o.openedNs + scaled(t.atUs() - o.session.startUs())) : endNs + scaled(t.delayUs());
-            traceWaitsNs += dueNs - endNs;
+            o.waitNs = dueNs - endNs; // the trace's wait, counted once the turn is sent (sending)
             schedule.due(handle, dueNs);
             return;
         }

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import io.tokenclock.api.Api;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.runner.BenchmarkRunner;
 
 /**

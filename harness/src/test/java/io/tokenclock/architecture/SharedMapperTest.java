@@ -24,7 +24,7 @@ final class SharedMapperTest
     /** The classes that may build a mapper, each for a reason its Javadoc gives. */
     private static final Set<String> ALLOWED = Set.of(
         "io.tokenclock.json.Json",
-        "io.tokenclock.record.RecordJson",
+        "io.tokenclock.results.record.RecordJson",
         "io.tokenclock.peers.PeerFile",
         "io.tokenclock.contract.ContractFile",
         "io.tokenclock.deploy.K8sManifests");

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.report.AbReport;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
 
 /**
  * {@code tokenclock ab}: each pair of runs draws its own workload and arrivals (one seed per pair, the same for A and

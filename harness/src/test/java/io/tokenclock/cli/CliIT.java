@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
-import io.tokenclock.record.PooledRecord;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.PooledRecord;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.results.Results;
 
 /** The command line's contract: exit codes, one-line errors, no stack traces, no credential in the results. */

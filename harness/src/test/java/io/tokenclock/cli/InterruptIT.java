@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.report.RecordBlock;
 import io.tokenclock.testing.ScriptedSseServer;
 

@@ -134,6 +134,28 @@ final class ApiRulesTest
     }
 
     @Test
+    void shouldRefuseATraceOnEmbeddingsAndRerankNamingTheEndpointAndTheFormat()
+    {
+        for (final Api api : new Api[] {Api.EMBEDDINGS, Api.RERANK})
+        {
+            for (final String format : new String[] {"mooncake", "tracelab", "weka"})
+            {
+                final RunOptionsBuilder b = closed("http://127.0.0.1:9/v1").api(api)
+                    .dataset(java.nio.file.Path.of("trace.jsonl")).datasetFormat(format);
+                assertEquals("--endpoint " + api.word() + " with --dataset-format " + format + ": a trace replays " +
+                    "an LLM's turns (output lengths, answers carried into the next turn, a prefix cache's reuse), " +
+                    "and " + api.word() + " answers whole with none of them: replay it on chat, completions, " +
+                    "responses or messages, or give " + api.word() + " texts (--input-tokens, or --dataset of jsonl " +
+                    "or sharegpt)", refusal(b));
+            }
+            assertEquals(api, closed("http://127.0.0.1:9/v1").api(api).dataset(java.nio.file.Path.of("texts.jsonl"))
+                .datasetFormat("jsonl").build().target().api(), "a dataset of texts is an embeddings workload");
+        }
+        assertEquals(Api.COMPLETIONS, closed("http://127.0.0.1:9/v1").api(Api.COMPLETIONS)
+            .dataset(java.nio.file.Path.of("trace.jsonl")).datasetFormat("mooncake").build().target().api());
+    }
+
+    @Test
     void shouldRefuseImagesOnEmbeddingsAndCompletionsInOneLine()
     {
         for (final Api api : new Api[] {Api.EMBEDDINGS, Api.RERANK, Api.COMPLETIONS})

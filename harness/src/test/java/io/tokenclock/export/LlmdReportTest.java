@@ -23,9 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.report.HistogramLogs;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;

@@ -98,14 +98,18 @@ final class TraceSessionDriverTest
 
     private TraceWorkload workload() throws IOException
     {
-        final Path file = dir.resolve("trace.jsonl");
-        Files.write(file, List.of(
+        return workload(
             "{\"session_id\":\"a\",\"timestamp\":0,\"input_length\":6,\"output_length\":2,\"hash_ids\":[1,2]}",
             "{\"session_id\":\"b\",\"timestamp\":30,\"input_length\":4,\"output_length\":2,\"hash_ids\":[1]}",
             "{\"session_id\":\"a\",\"delay\":100,\"input_length\":4,\"output_length\":2,\"hash_ids\":[3]}",
             "{\"session_id\":\"a\",\"delay\":50,\"input_length\":3,\"output_length\":2,\"hash_ids\":[4]}",
-            "{\"session_id\":\"b\",\"delay\":10,\"input_length\":4,\"output_length\":2,\"hash_ids\":[1]}"),
-            StandardCharsets.UTF_8);
+            "{\"session_id\":\"b\",\"delay\":10,\"input_length\":4,\"output_length\":2,\"hash_ids\":[1]}");
+    }
+
+    private TraceWorkload workload(final String... rows) throws IOException
+    {
+        final Path file = dir.resolve("trace.jsonl");
+        Files.write(file, List.of(rows), StandardCharsets.UTF_8);
         return new TraceWorkload(SessionTrace.open(file, "mooncake", 4, true), 7, new WordTokenizer(),
             new RequestBodyFactory(true, "m", 0, false, null, null), 2.0);
     }
@@ -205,5 +209,32 @@ final class TraceSessionDriverTest
         assertEquals(1, report.turns(), "b opened and its first turn was built ahead of its time, never sent");
         assertEquals(1, report.sessions());
         assertEquals(0, report.completed());
+        assertEquals(0.0, report.traceWaitsS(), "a's first turn ended in the drain; the wait before its second, " +
+            "never sent, is no wait of the run");
+        assertEquals(1, trace.requests(), "the hash and the count cover the turn sent, not b's built one");
+    }
+
+    /**
+     * a's second turn is built when its first ends (40 ms), due 1,500 ms later; b's second turn is built at b's first
+     * end (50 ms) and due at 100 ms. Built a then b, sent b then a: block 9, which both carry, is b's first sending,
+     * a miss for b and a hit for a.
+     */
+    @Test
+    void shouldCountABlocksFirstSendingAsTheMissWhenTurnsAreSentInAnotherOrderThanBuilt() throws IOException
+    {
+        final TraceWorkload trace = workload(
+            "{\"session_id\":\"a\",\"timestamp\":0,\"input_length\":4,\"output_length\":2,\"hash_ids\":[1]}",
+            "{\"session_id\":\"b\",\"timestamp\":20,\"input_length\":4,\"output_length\":2,\"hash_ids\":[2]}",
+            "{\"session_id\":\"a\",\"delay\":3000,\"input_length\":4,\"output_length\":2,\"hash_ids\":[9]}",
+            "{\"session_id\":\"b\",\"delay\":100,\"input_length\":4,\"output_length\":2,\"hash_ids\":[9]}");
+        generator = LoadGenerator.ofTrace(new LoadPlan(false, 0, null, 8, 0, 0, 0, 0, null, null, 1, 0, null, true),
+            clock, pool, trace, this::send, waiter);
+        generator.run();
+
+        assertEquals(List.of("a/0@0", "b/0@10", "b/1@100", "a/1@1540"), sent.stream()
+            .map(t -> t.session() + "/" + t.turn() + "@" + (t.dueNs() - T0) / MS).toList());
+        assertEquals(List.of(0L, 0L, 6L, 10L), sent.stream().map(Turn::ideal).toList(),
+            "b's second turn: its history (4 + 2 tokens), block 9 new; a's: its history and block 9, sent by b");
+        assertEquals(0.050 + 1.500, trace.report().traceWaitsS(), 1e-9);
     }
 }

@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.tokenclock.record.Dist;
+import io.tokenclock.results.record.Dist;
 
 /**
  * The four importers, each trap of the peers' formats on a file in the published shape (fixtures under

@@ -12,8 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.tokenclock.metrics.Counter;
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.RunRecord;
 
 /**
  * Every importer on every real peer file (src/test/resources/io/tokenclock/peers/real, sources and licences in its

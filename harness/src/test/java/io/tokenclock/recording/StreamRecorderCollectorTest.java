@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import io.tokenclock.framing.ChunkParser;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.metrics.MetricRecorders;
-import io.tokenclock.result.AnswerText;
+import io.tokenclock.run.AnswerText;
 
 /**
  * The measurement core alone, on hand-set stamps: bytes in, per-request metrics out, every number hand-computed.

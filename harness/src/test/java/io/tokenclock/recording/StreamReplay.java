@@ -10,7 +10,7 @@ import java.util.List;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.metrics.MetricRecorders;
-import io.tokenclock.result.AnswerText;
+import io.tokenclock.run.AnswerText;
 
 /**
  * Runs whole streams of one API through the I/O thread's recorder and the collector, in reads cut where a test says,

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
 
 /**
  * {@code ab.json} of an A/B a signal cut short: the run it cut is no sample (listed, left out of the figures), and a

@@ -17,8 +17,8 @@ import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
 
 /**
  * The summary leads with the answer: the table and its legend, then at most three lines (throughput and goodput,

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 import io.tokenclock.config.RunOptions;
-import io.tokenclock.result.MinimalRuns;
+import io.tokenclock.run.MinimalRuns;
 
 /** The summary's {@code load:} line says what load was offered, for every kind of load. */
 final class ConsoleLoadLineTest

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
+import io.tokenclock.results.record.RecordJson;
 
 /** A short healthy run's warnings: one line per real problem, not one per metric. */
 final class ConsoleWarningsTest

@@ -20,8 +20,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.record.PooledRecord;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.PooledRecord;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
 import io.tokenclock.results.RepetitionSet;

@@ -13,8 +13,8 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.Component;
 import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.energy.Integral;
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.result.MinimalRuns;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.run.MinimalRuns;
 
 /**
  * The grade's {@code missing} list: what a run lacks to be comparison-grade. A partial record, or energy from a

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.stats.Bootstrap;
 
 /** {@code repetitions.json}: what an interval over few repetitions can say, and a set cut short by a signal. */

@@ -40,10 +40,10 @@ import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.recording.RequestMetrics;
 import io.tokenclock.recording.RequestSlot;
-import io.tokenclock.result.ClientHost;
-import io.tokenclock.result.ReadinessReport;
-import io.tokenclock.result.RunResult;
-import io.tokenclock.result.ServerInfo;
+import io.tokenclock.run.ClientHost;
+import io.tokenclock.run.ReadinessReport;
+import io.tokenclock.run.RunResult;
+import io.tokenclock.run.ServerInfo;
 import io.tokenclock.transport.Endpoint;
 import io.tokenclock.transport.StampingReport;
 import io.tokenclock.workload.AgentWorkload;
@@ -120,7 +120,7 @@ final class ReportGoldenTest
         }
         compare(name + "-record.json", JSON.writeValueAsString(record));
         compare(name + "-summary.txt", summary.toString(StandardCharsets.UTF_8));
-        compare(name + "-block.txt", RecordBlock.render(io.tokenclock.record.RecordJson.of(record)));
+        compare(name + "-block.txt", RecordBlock.render(io.tokenclock.results.record.RecordJson.of(record)));
     }
 
     private static void compare(final String file, final String actual) throws IOException
@@ -217,7 +217,7 @@ final class ReportGoldenTest
         rtt.put("max_ms", 1.1);
         final RunResult.Provenance provenance = new RunResult.Provenance("9f".repeat(32), "5a".repeat(32), 225, 2,
             "c1".repeat(32), "cl100k_base", "flushed: HTTP 200", rtt, "recvmsg epoll (FFM, SO_TIMESTAMPING)",
-            new StampingReport("kernel", "kernel", 4_400, 3, null, 1_764_000_000_000_000_000L,
+            new StampingReport("kernel", "kernel", "kernel", 4_400, 3, null, 1_764_000_000_000_000_000L,
                 1_764_000_000_000_000_120L, 0, 12, 5, new StampingReport.Chunks(4_390, 3, 2, 220, 0),
                 new StampingReport.ReceiveDelay(4_397, 21_000, 640_000, 1_900_000, 2_400_000),
                 new StampingReport.SendDelay(218, 2, 0, 0, 9_000, 31_000, 48_000, 48_000),

@@ -17,9 +17,9 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.TailQuantile;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
+import io.tokenclock.results.record.RecordJson;
 
 /** {@code --min-samples-for p90} sizes the run for a p90 interval: the record and the summary report that interval. */
 final class SizedPercentileTest

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOptions;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
 
 /**
  * {@code ab} and {@code run --repetitions} at small n: no "differs" where Welch's t interval at the same n holds 0,

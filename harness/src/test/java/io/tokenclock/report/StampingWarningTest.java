@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.health.StampingSaturation;
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.transport.StampingReport;
 
 /**
@@ -34,8 +34,8 @@ final class StampingWarningTest
         final StampingSaturation.Result saturation)
     {
         final RunResult base = MinimalRuns.of(OPTIONS, 200, 20_000);
-        final StampingReport stamping = new StampingReport("kernel", "kernel", 21_000, 0, null, 0, 0, 0, 40, 400,
-            chunks, new StampingReport.ReceiveDelay(21_000, 20_000, 900_000, 12_000_000, 23_400_000),
+        final StampingReport stamping = new StampingReport("kernel", "kernel", "kernel", 21_000, 0, null, 0, 0, 0, 40,
+            400, chunks, new StampingReport.ReceiveDelay(21_000, 20_000, 900_000, 12_000_000, 23_400_000),
             null, tap);
         final RunResult.Provenance p = base.provenance();
         final RunResult.ClientHealth h = base.clientHealth();

@@ -14,9 +14,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.tokenclock.record.MeasurementSection;
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.MeasurementSection;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.results.record.RunRecord;
 
 /** Every kind of output directory opens as its result, with index.json and (written before it) without. */
 final class ResultsTest

@@ -26,7 +26,7 @@ import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.json.Json;
 import io.tokenclock.quality.Checks;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 
 /**

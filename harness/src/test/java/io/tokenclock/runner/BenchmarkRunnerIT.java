@@ -44,7 +44,7 @@ import io.tokenclock.load.RateSchedule;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 import io.tokenclock.transport.Stamping;
 import io.tokenclock.workload.SharedPrefixes;

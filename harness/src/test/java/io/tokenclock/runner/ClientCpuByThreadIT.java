@@ -20,10 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.tokenclock.config.RunOption;
 import io.tokenclock.fixtures.sim.SimConfig;
-import io.tokenclock.record.MeasurementSection;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.MeasurementSection;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.report.ConsoleSummary;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 
 /**

@@ -24,10 +24,10 @@ import io.tokenclock.cost.PriceModel;
 import io.tokenclock.energy.PowerSourceSpec;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.report.ConsoleSummary;
 import io.tokenclock.report.RecordBlock;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 
 /**

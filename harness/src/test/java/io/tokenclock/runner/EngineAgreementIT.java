@@ -27,7 +27,7 @@ import io.tokenclock.fixtures.engine.EngineConfig;
 import io.tokenclock.fixtures.engine.EngineServer;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 
 /**
  * tokenclock against a real inference engine: llama.cpp serving the generated 256x4 model on this CPU, which reports

@@ -22,7 +22,7 @@ import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.ScriptedSseServer;
 import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.kernel.KernelStamps;

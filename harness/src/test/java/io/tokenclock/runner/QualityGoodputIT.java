@@ -26,7 +26,7 @@ import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.goodput.Slo;
 import io.tokenclock.quality.Checks;
 import io.tokenclock.quality.JudgeSpec;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.ScriptedSseServer;
 
 /**

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimServer;
-import io.tokenclock.result.ClientHost;
+import io.tokenclock.run.ClientHost;
 import io.tokenclock.testing.SimServerExtension;
 
 /**

@@ -25,7 +25,7 @@ import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.telemetry.EngineNames;
 import io.tokenclock.telemetry.ServerMetricsScraper;
 import io.tokenclock.telemetry.ServerMetricsSummary;

@@ -25,7 +25,7 @@ import io.tokenclock.fixtures.sim.SimConfig;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Counter;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 import io.tokenclock.transport.Stamping;
 import io.tokenclock.transport.kernel.KernelStamps;

@@ -31,7 +31,7 @@ import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.recording.ErrorClass;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 import io.tokenclock.transport.Stamping;
 import io.tokenclock.workload.SessionChain;

@@ -32,7 +32,7 @@ import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.json.Json;
 import io.tokenclock.load.Stripe;
 import io.tokenclock.merge.ShardMerge;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 import io.tokenclock.workload.dataset.SessionTrace;
 import io.tokenclock.workload.dataset.TraceSession;
@@ -205,7 +205,7 @@ final class TraceReplayIT
 
     /**
      * Each API that generates reports the cache in its own words; the record has one field for them all. (Embeddings
-     * and rerank answer whole, with no cached tokens in their usage: not a trace's APIs.)
+     * and rerank answer whole, with no cached tokens in their usage: a trace on them is refused, BadTraceCliTest.)
      */
     @ParameterizedTest
     @EnumSource(value = Api.class, mode = EnumSource.Mode.EXCLUDE, names = {"EMBEDDINGS", "RERANK"})
@@ -355,9 +355,9 @@ final class TraceReplayIT
                         child.get(0).get("scheduled_ns").asLong() - spawnedAt, "started when the parent's turn said");
                 }
             }
-            // Summed, not per turn: a turn's ideal counts the blocks of turns built before it, and a subagent's turn
-            // built before its parent's next one may be sent after it, so the first sight of a block can fall on
-            // either; the run's sum is the same whichever does.
+            // Summed, not per turn: a turn's ideal counts the blocks sent before it (TraceSessionDriverTest holds
+            // that per turn, on a hand-set clock), but a subagent's turn and its parent's, sent microseconds apart on
+            // two connections, may reach the simulator in the other order; the run's sum is the same either way.
             long cached = 0;
             long ideal = 0;
             for (final List<JsonNode> turns : sessions.values())

@@ -13,7 +13,7 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.energy.Component;
 import io.tokenclock.energy.EnergyMeasurement;
 import io.tokenclock.energy.Integral;
-import io.tokenclock.result.MinimalRuns;
+import io.tokenclock.run.MinimalRuns;
 
 final class SweepPointTest
 {

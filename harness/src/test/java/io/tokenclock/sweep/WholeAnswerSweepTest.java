@@ -20,8 +20,8 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
-import io.tokenclock.result.MinimalRuns;
-import io.tokenclock.result.RunResult;
+import io.tokenclock.run.MinimalRuns;
+import io.tokenclock.run.RunResult;
 
 /**
  * A sweep of an API that answers whole (embeddings, rerank): its points, table and sweep.json carry the e2e latency

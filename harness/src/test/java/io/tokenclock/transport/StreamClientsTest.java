@@ -40,6 +40,7 @@ final class StreamClientsTest
             if (KernelStamps.unavailableReason() == null)
             {
                 assertTrue(client instanceof KernelStreamClient, "TLS on the kernel-stamped client");
+                assertEquals("kernel", client.stamping().transport());
                 assertTrue(client.transport().contains("SSLEngine"), client.transport());
                 assertEquals(List.of(), notes);
             }
@@ -69,6 +70,24 @@ final class StreamClientsTest
         {
             assertNull(StreamClients.kernelUnavailable(settings("http://127.0.0.1:9/v1", SystemNanoClock.INSTANCE,
                 Stamping.KERNEL)), "plain http on Linux x86-64 with the system clock: kernel stamps");
+        }
+    }
+
+    @Test
+    void shouldPickTheTransportByStampingAndRecordNettyWhereItFellBack()
+    {
+        assertEquals("kernel", StreamClients.transport(Stamping.KERNEL).name());
+        assertEquals("netty", StreamClients.transport(Stamping.USER).name());
+        final List<String> notes = new ArrayList<>();
+        try (StreamClient client = StreamClients.open(settings("http://127.0.0.1:9/v1", new ManualNanoClock(0),
+            Stamping.KERNEL), notes::add))
+        {
+            assertTrue(client instanceof StreamingClient);
+            assertEquals("netty", client.stamping().transport(), "the transport that read, not the one asked");
+            assertEquals("user", client.stamping().mode());
+            assertEquals("kernel", client.stamping().requested());
+            assertTrue(client.stamping().fallbackReason().contains("clock"), client.stamping().fallbackReason());
+            assertEquals(1, notes.size(), "one line: " + notes);
         }
     }
 

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tokenclock.compare.CompareJson;
 import io.tokenclock.compare.Comparison;
 import io.tokenclock.compare.ContractDiff;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.report.PooledRepetitions;
 import io.tokenclock.results.AbResult;
 import io.tokenclock.results.Imported;

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.tokenclock.peers.PeerRun;
 import io.tokenclock.peers.PerRequest;
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.report.RecordBlock;
 import io.tokenclock.results.Imported;
 import io.tokenclock.results.Result;

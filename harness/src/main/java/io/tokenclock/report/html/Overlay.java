@@ -7,7 +7,7 @@ import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.RecordJson;
+import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.results.Result;
 import io.tokenclock.results.Sweep;
 

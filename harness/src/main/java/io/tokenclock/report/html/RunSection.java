@@ -8,8 +8,8 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.RecordJson;
-import io.tokenclock.record.RunRecord;
+import io.tokenclock.results.record.RecordJson;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.report.ClientShaping;
 import io.tokenclock.report.RecordBlock;
 

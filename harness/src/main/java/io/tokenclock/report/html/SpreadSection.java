@@ -7,8 +7,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.tokenclock.record.Dist;
-import io.tokenclock.record.PooledRecord;
+import io.tokenclock.results.record.Dist;
+import io.tokenclock.results.record.PooledRecord;
 import io.tokenclock.report.AbReport;
 import io.tokenclock.report.Repetitions;
 import io.tokenclock.report.ResultTables;
