@@ -189,6 +189,15 @@ public enum Api
         throw new IllegalArgumentException("must be " + words() + ": " + word);
     }
 
+    /**
+     * @return whether the API a file names by {@code word} streams its answers: false only for a word of an API that
+     * answers whole (embeddings, rerank); an unknown or absent word (a file written before it named its API) streamed.
+     */
+    public static boolean streams(final String word)
+    {
+        return Arrays.stream(values()).noneMatch(a -> a.word.equals(word) && !a.streamed());
+    }
+
     /** @return {@code "chat, completions, responses, messages, embeddings or rerank"}. */
     public static String words()
     {

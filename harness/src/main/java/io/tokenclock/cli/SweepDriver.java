@@ -300,8 +300,9 @@ final class SweepDriver
         final SweepPoint point = SweepPoint.of(r, p.loop(), p.load());
         final double tookS = (System.nanoTime() - startNs) / 1e9;
         System.out.printf(Locale.ROOT, "tokenclock sweep: %d ok, %d errors, %d cancelled; %.2f req/s in the window, " +
-            "TTFT p99 %.1f ms; the run took %.0f s%s%n", point.ok(), point.errors(), point.cancelled(),
-            point.achievedRps(), point.ttftP99Ms(), tookS, remaining(p, tookS));
+            "%s %.1f ms; the run took %.0f s%s%n", point.ok(), point.errors(), point.cancelled(),
+            point.achievedRps(), point.streamed() ? "TTFT p99" : "e2e p99", point.kneeLatencyMs(), tookS,
+            remaining(p, tookS));
         if (point.shortWindow())
         {
             System.out.println("tokenclock sweep: warning: " + SweepAnalysis.shortWindows(List.of(point)));
@@ -378,7 +379,8 @@ final class SweepDriver
     private SweepReport sweepReport(final String partial)
     {
         return new SweepReport(plan, base.quality().slo() == null ? null : base.quality().slo().describe(), ceiling,
-            points, stoppedEarly, partial, SweepAnalysis.of(points, plan.kneeFactor()), search, refused);
+            points, stoppedEarly, partial, SweepAnalysis.of(points, plan.kneeFactor(), base.target().api()), search,
+            refused);
     }
 
     private void write(final SweepReport r) throws IOException

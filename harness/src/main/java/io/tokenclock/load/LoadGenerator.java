@@ -412,6 +412,7 @@ public abstract sealed class LoadGenerator implements Runnable
         slot.promptTokensHint = request.promptTokensHint();
         slot.group = request.group();
         slot.inputs = request.inputs();
+        slot.answerLimit = request.answerLimit();
         final RequestTag tag = request.tag();
         slot.sessionId = tag.sessionId();
         slot.turn = tag.turn();

@@ -16,6 +16,7 @@ import io.tokenclock.json.Json;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.report.HistogramLogs;
+import io.tokenclock.report.RecordWriter;
 import io.tokenclock.results.Index;
 import io.tokenclock.results.Kind;
 import io.tokenclock.results.OutputDir;
@@ -194,14 +195,22 @@ public final class ShardMerge
     }
 
     /**
-     * @return each metric's histogram over every shard that ran, added exactly.
-     * @throws IllegalArgumentException when a shard's histogram settings differ from the first's.
+     * @return each metric's histogram over every shard that ran, added exactly; of an API that answers whole
+     * (embeddings, rerank: the shards' {@code runtime.api}), only the metrics it has, since its runs write no log of
+     * a stream's metric ({@link HistogramLogs#expected}).
+     * @throws IllegalArgumentException when a shard's histogram settings differ from the first's, or a shard lacks
+     * the log of a metric its API has.
      */
     private static Map<Metric, Histogram> histograms(final List<ShardRun> ran) throws IOException
     {
         final Map<Metric, Histogram> sums = new EnumMap<>(Metric.class);
+        final boolean streamed = RecordWriter.streamed(ran.get(0).record());
         for (final Metric m : Metric.values())
         {
+            if (!HistogramLogs.expected(m, streamed))
+            {
+                continue;
+            }
             Histogram sum = null;
             ShardRun first = null;
             for (final ShardRun s : ran)

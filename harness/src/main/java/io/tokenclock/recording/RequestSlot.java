@@ -122,6 +122,11 @@ public final class RequestSlot extends RequestSlotRhsPadding
     public long idealCachedTokens = -1;
     /** The inputs the request carries: 1, or {@code --embed-batch}'s texts (embeddings) or documents (rerank). */
     public int inputs = 1;
+    /**
+     * The most items the request asked its answer for (a rerank's {@code top_n}), or 0: one per input. An answer read
+     * whole with fewer items than the lesser of this and {@link #inputs} is truncated.
+     */
+    public int answerLimit;
     /** Cancellation rule: abort after this many content-bearing chunks (0: never). */
     public int cancelAfterChunks;
     /** Cancellation rule: abort this long after the send (0: never). */
@@ -306,6 +311,7 @@ public final class RequestSlot extends RequestSlotRhsPadding
         step = -1;
         idealCachedTokens = -1;
         inputs = 1;
+        answerLimit = 0;
     }
 
     /** Called by the I/O thread: appends raw (still JSON-escaped) answer bytes, or marks the request capped. */

@@ -305,7 +305,8 @@ public final class StreamRecorder implements SseEventHandler
 
     /**
      * How an answer that came whole ended: an error in it, a malformed body, no answer item (no_content), fewer items
-     * than inputs (truncated: the answer was cut short), else ok.
+     * than the request asked for (truncated: the answer was cut short; a rerank's {@code top_n} asks for fewer than
+     * its documents), else ok.
      */
     private static ErrorClass wholeBodyOutcome(final RequestSlot s)
     {
@@ -322,9 +323,11 @@ public final class StreamRecorder implements SseEventHandler
             s.errorDetail = "the answer ended cleanly without an embedding or a result";
             return ErrorClass.NO_CONTENT;
         }
-        if (s.answerItems < s.inputs)
+        final int expected = s.answerLimit > 0 ? Math.min(s.inputs, s.answerLimit) : s.inputs;
+        if (s.answerItems < expected)
         {
-            s.errorDetail = "the answer holds " + s.answerItems + " items for " + s.inputs + " inputs";
+            s.errorDetail = "the answer holds " + s.answerItems + " items for " + s.inputs + " inputs" +
+                (expected < s.inputs ? " (top " + expected + " asked for)" : "");
             return ErrorClass.TRUNCATED;
         }
         return ErrorClass.NONE;

@@ -46,7 +46,7 @@ public final class CsvFiles
     public static final List<String> SWEEP_COLUMNS = List.of("offered", "loop", "achieved_rps", "ttft_p50_ms",
         "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms", "e2e_p99_ms", "output_tokens_per_s", "goodput_rps",
         "good_fraction", "samples", "ok", "errors", "cancelled", "queue_source", "running", "waiting", "in_flight",
-        "energy_j_per_token", "run_dir");
+        "energy_j_per_token", "run_dir", "e2e_p50_ms", "inputs_per_s", "input_tokens_per_s");
 
     private static final ObjectMapper JSON = Json.MAPPER;
     private static final CsvMapper CSV = new CsvMapper();

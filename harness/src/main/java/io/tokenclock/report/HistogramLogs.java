@@ -24,7 +24,10 @@ import io.tokenclock.util.WholeFile;
  * {@code #[StartTime: ...]} and a {@code #[BaseTime: ...]} line (the window's start on the wall clock) and one
  * interval: the whole window's histogram, tagged with the metric's name, stamped with the window's wall-clock start
  * and end. Every run records with the same settings ({@link MetricRecorders}: 1 to one hour, 3 significant digits),
- * which the encoded histogram carries, so logs of different shards add exactly.
+ * which the encoded histogram carries, so logs of different shards add exactly. A run writes the logs of the metrics
+ * its API has ({@link Metric#appliesTo}): an API that answers whole (embeddings, rerank) has no {@code ttft.hlog},
+ * {@code tpot.hlog} or any other stream metric's log, and whoever reads a run's logs back ({@code merge}, the pooled
+ * repetitions) expects none of them ({@link #expected}).
  */
 public final class HistogramLogs
 {
@@ -44,18 +47,31 @@ public final class HistogramLogs
     }
 
     /**
-     * Writes every metric's run total.
+     * @param streamed whether the run's API streams its answers (a record's {@code runtime.api}).
+     * @return whether a run of that API has {@code metric}'s log: false for a stream's metric of an answer read whole.
+     */
+    public static boolean expected(final Metric metric, final boolean streamed)
+    {
+        return metric.appliesTo(streamed);
+    }
+
+    /**
+     * Writes the run total of every metric that exists for the run's API.
      *
      * @param wallMinusMonotonicNs added to a window stamp to put it on the wall clock.
+     * @param streamed             whether the run's API streams: if not, no stream metric's log is written.
      */
     public static void write(
         final Path dir, final MetricRecorders recorders, final long windowStartNs, final long windowEndNs,
-        final long wallMinusMonotonicNs, final String runId) throws IOException
+        final long wallMinusMonotonicNs, final String runId, final boolean streamed) throws IOException
     {
         final Map<Metric, Histogram> totals = new EnumMap<>(Metric.class);
         for (final Metric m : Metric.values())
         {
-            totals.put(m, recorders.total(m));
+            if (expected(m, streamed))
+            {
+                totals.put(m, recorders.total(m));
+            }
         }
         write(dir, totals, (windowStartNs + wallMinusMonotonicNs) / 1_000_000L,
             (Math.max(windowEndNs, windowStartNs) + wallMinusMonotonicNs) / 1_000_000L, runId);

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
@@ -19,6 +20,7 @@ import io.tokenclock.results.record.Dist;
 import io.tokenclock.results.record.PooledRecord;
 import io.tokenclock.results.record.RecordJson;
 import io.tokenclock.results.record.ReportSection;
+import io.tokenclock.results.record.RunRecord;
 import io.tokenclock.results.RepetitionSet;
 import io.tokenclock.results.Result;
 
@@ -82,8 +84,13 @@ public final class PooledRepetitions
         final List<String> notPooled = new ArrayList<>();
         long startMs = Long.MAX_VALUE;
         long endMs = Long.MIN_VALUE;
+        final boolean streamed = whole.isEmpty() || streamed(reps.get(whole.get(0) - 1).record());
         for (final Metric m : whole.isEmpty() ? new Metric[0] : Metric.values())
         {
+            if (!HistogramLogs.expected(m, streamed))
+            {
+                continue; // an API that answers whole (embeddings, rerank) has no stream metric: no log, none missing
+            }
             final Histogram sum = sum(reps, whole, m, notPooled);
             if (sum != null)
             {
@@ -96,6 +103,12 @@ public final class PooledRepetitions
         final PooledRecord record = new PooledRecord(PooledRecord.FORMAT, sentence(whole, partial), reps.size(),
             whole, partial, counts(reps, whole), dists, notPooled);
         return new Pooled(record, sums, sums.isEmpty() ? 0 : startMs, sums.isEmpty() ? 0 : endMs);
+    }
+
+    /** @return whether the API a repetition's record names streams; a record that names none streamed. */
+    private static boolean streamed(final RunRecord r)
+    {
+        return r.runtime() == null || Api.streams(r.runtime().api());
     }
 
     /**

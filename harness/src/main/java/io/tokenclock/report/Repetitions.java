@@ -56,7 +56,11 @@ public final class Repetitions
         f.put("itl_p99_ms", r -> r.distributions().get(Metric.TOKEN_ITL).p99());
         f.put("e2e_p50_ms", r -> r.distributions().get(Metric.E2E).p50());
         f.put("requests_per_s", r -> Formulas.rate(r.counts().ok(), r.windowSeconds()));
-        f.put("output_tokens_per_s", r -> Formulas.rate(r.counts().get(Counter.OUTPUT_TOKENS), r.windowSeconds()));
+        // an answer read whole (embeddings, rerank) generates no token: no output rate (absent, never 0), inputs/s
+        f.put("output_tokens_per_s", r -> r.options().target().api().streamed() ?
+            Formulas.rate(r.counts().get(Counter.OUTPUT_TOKENS), r.windowSeconds()) : Double.NaN);
+        f.put("inputs_per_s", r -> r.options().target().api().streamed() ? Double.NaN :
+            Formulas.rate(r.counts().get(Counter.INPUTS), r.windowSeconds()));
         f.put("goodput_rps", r -> r.goodput() == null ? Double.NaN :
             Formulas.rate(r.goodput().good(), r.windowSeconds()));
         f.put("errors", r -> r.counts().errors() + r.counts().cancelled());

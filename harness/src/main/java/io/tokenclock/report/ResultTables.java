@@ -7,6 +7,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Metric;
 import io.tokenclock.peers.PeerRun;
@@ -32,6 +33,8 @@ import io.tokenclock.text.UntrustedText;
 public final class ResultTables
 {
     private static final String SWEEP_ROW = "%10s %9s %9s %9s %9s %9s %10s %9s %7s %7s%n";
+    /** A sweep of an API that answers whole (embeddings, rerank): e2e and inputs/s, no TTFT or TPOT. */
+    private static final String WHOLE_SWEEP_ROW = "%10s %9s %9s %9s %9s %10s %9s %7s %7s%n";
     private static final String AB_ROW = "%-22s %12s %12s %12s %9s %21s %21s %s%n";
     private static final String REPETITION_ROW = "%-22s %12s %12s %8s %21s %-11s %21s %s%n";
 
@@ -197,6 +200,15 @@ public final class ResultTables
             "within noise";
     }
 
+    /**
+     * @return whether the API a {@code sweep.json} names ({@code api}) streams: false for embeddings and rerank, whose
+     * points have the e2e latency and inputs/s and no TTFT or TPOT; a sweep.json without it was a streamed API's.
+     */
+    public static boolean sweepStreamed(final JsonNode sweep)
+    {
+        return Api.streams(sweep.path("api").asText("chat"));
+    }
+
     private static String sweep(final Sweep sweep)
     {
         final StringBuilder sb = new StringBuilder();
@@ -205,17 +217,25 @@ public final class ResultTables
             field(j.path("loop").asText(j.path("mode").asText("?"))), j.path("points").size(),
             load(j.path("point_duration_s")), j.path("slo").isTextual() ? ", SLO " +
             field(j.get("slo").asText()) : ""));
-        sb.append(String.format(Locale.ROOT, SWEEP_ROW, "offered", "req/s", "ttft p50", "ttft p99", "tpot p50",
-            "tpot p99", "out tok/s", "goodput", "errors", "cancel"));
+        final boolean streamed = sweepStreamed(j);
+        sb.append(streamed ? String.format(Locale.ROOT, SWEEP_ROW, "offered", "req/s", "ttft p50", "ttft p99",
+            "tpot p50", "tpot p99", "out tok/s", "goodput", "errors", "cancel") : String.format(Locale.ROOT,
+            WHOLE_SWEEP_ROW, "offered", "req/s", "e2e p50", "e2e p99", "inputs/s", "in tok/s", "goodput", "errors",
+            "cancel"));
         for (final JsonNode p : j.path("points"))
         {
-            sb.append(String.format(Locale.ROOT, SWEEP_ROW, load(p.path("offered")), fixed(p, "achieved_rps", 2),
-                fixed(p, "ttft_p50_ms", 1), fixed(p, "ttft_p99_ms", 1), fixed(p, "tpot_p50_ms", 2),
-                fixed(p, "tpot_p99_ms", 2), fixed(p, "output_tokens_per_s", 1), fixed(p, "goodput_rps", 2),
-                p.path("errors").asText("-"), p.path("cancelled").asText("-")));
+            sb.append(streamed ? String.format(Locale.ROOT, SWEEP_ROW, load(p.path("offered")),
+                fixed(p, "achieved_rps", 2), fixed(p, "ttft_p50_ms", 1), fixed(p, "ttft_p99_ms", 1),
+                fixed(p, "tpot_p50_ms", 2), fixed(p, "tpot_p99_ms", 2), fixed(p, "output_tokens_per_s", 1),
+                fixed(p, "goodput_rps", 2), p.path("errors").asText("-"), p.path("cancelled").asText("-")) :
+                String.format(Locale.ROOT, WHOLE_SWEEP_ROW, load(p.path("offered")), fixed(p, "achieved_rps", 2),
+                fixed(p, "e2e_p50_ms", 1), fixed(p, "e2e_p99_ms", 1), fixed(p, "inputs_per_s", 1),
+                fixed(p, "input_tokens_per_s", 1), fixed(p, "goodput_rps", 2), p.path("errors").asText("-"),
+                p.path("cancelled").asText("-")));
         }
         final JsonNode k = j.path("knee");
-        sb.append("knee (TTFT p99 factor): ").append(k.path("latency_factor").path("offered").isNumber() ?
+        sb.append("knee (").append(streamed ? "TTFT" : "e2e").append(" p99 factor): ")
+            .append(k.path("latency_factor").path("offered").isNumber() ?
             load(k.path("latency_factor").path("offered")) : "not reached").append('\n');
         sb.append("knee (two-segment fit): ").append(k.path("throughput_fit").path("offered").isNumber() ?
             load(k.path("throughput_fit").path("offered")) + (k.path("throughput_fit").path("saturated")

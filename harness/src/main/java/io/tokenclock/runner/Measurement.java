@@ -232,11 +232,11 @@ final class Measurement implements AutoCloseable, RequestListener
         throw new LateStartException(refused);
     }
 
-    /** Writes one HdrHistogram log per metric beside the record ({@link HistogramLogs}). */
+    /** Writes one HdrHistogram log per metric of the run's API beside the record ({@link HistogramLogs}). */
     void writeHistograms() throws IOException
     {
         HistogramLogs.write(target.outputDir(), recorders, collector.windowStartNs(), collector.windowEndNs(),
-            wallMinusMonotonicNs, target.runId());
+            wallMinusMonotonicNs, target.runId(), target.endpoint().api().streamed());
     }
 
     /** @return the run's final result: what the window measured, and the client's health over it. */

@@ -5,14 +5,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.metrics.Distribution;
 
 /**
- * What a sweep's points say about the server: the knee two ways ({@link LatencyKnee} on the TTFT p99,
- * {@link TwoSegmentFit} of achieved requests/s against offered load) and the point of maximum goodput. The points
- * are taken in increasing offered load whatever order they ran in. Immutable and thread-safe.
+ * What a sweep's points say about the server: the knee two ways ({@link LatencyKnee} on the TTFT p99, or on the e2e
+ * p99 for an API that answers whole (embeddings, rerank: no TTFT), {@link TwoSegmentFit} of achieved requests/s
+ * against offered load) and the point of maximum goodput. The points are taken in increasing offered load whatever
+ * order they ran in. Immutable and thread-safe.
  *
- * @param latencyKnee    the knee by latency factor, on the TTFT p99.
+ * @param latencyKnee    the knee by latency factor, on {@link #kneeMetric()}.
  * @param throughputFit  the knee by two-segment fit, or null with fewer than {@link TwoSegmentFit#MIN_POINTS} points.
  * @param maxGoodput     the point of highest goodput (the lowest load among equals), or null when there is no point.
  * @param baselineSamples the requests the latency knee's baseline p99 rests on (those that ended ok at the lowest
@@ -20,13 +22,26 @@ import io.tokenclock.metrics.Distribution;
  * @param points         the points measured.
  * @param shortPoints    the points whose window was shorter than {@value SweepPoint#MIN_WINDOW_E2E} e2e p50s, in
  *                       increasing load.
+ * @param api            the API the sweep measured: whether it streams decides the knee's latency and the columns.
  */
 public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit, SweepPoint maxGoodput,
-    long baselineSamples, int points, List<SweepPoint> shortPoints)
+    long baselineSamples, int points, List<SweepPoint> shortPoints, Api api)
 {
     public SweepAnalysis
     {
         shortPoints = List.copyOf(shortPoints);
+    }
+
+    /** @return the latency the knee is on, in words: {@code TTFT p99}, or {@code e2e p99} for an answer read whole. */
+    public String kneeMetric()
+    {
+        return api.streamed() ? "TTFT p99" : "e2e p99";
+    }
+
+    /** @return the key of {@link #kneeMetric()} in sweep.json's points: {@code ttft_p99_ms} or {@code e2e_p99_ms}. */
+    public String kneeMetricKey()
+    {
+        return api.streamed() ? "ttft_p99_ms" : "e2e_p99_ms";
     }
 
     /**
@@ -43,10 +58,11 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         final long needed = Distribution.samplesForUpperEnd(0.99);
         if (!Double.isNaN(latencyKnee.baselineMs()) && baselineSamples < needed)
         {
-            warnings.add(String.format(Locale.ROOT, "the low-load baseline TTFT p99 (%.1f ms) rests on %d samples, " +
+            warnings.add(String.format(Locale.ROOT, "the low-load baseline %s (%.1f ms) rests on %d samples, " +
                 "fewer than the %d a p99 needs for its 95%% interval to have an upper end: the latency knee's " +
                 "threshold (%s x it) is uncertain; lengthen --point-duration or raise the lowest rate",
-                latencyKnee.baselineMs(), baselineSamples, needed, StopRule.format(latencyKnee.factor())));
+                kneeMetric(), latencyKnee.baselineMs(), baselineSamples, needed,
+                StopRule.format(latencyKnee.factor())));
         }
         return warnings;
     }
@@ -89,19 +105,19 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         {
             return "Trust the throughput fit's knee (" + StopRule.format(throughputFit.breakpoint()) + ") as the " +
                 "server's capacity: past it the achieved throughput stopped following the offered load" +
-                (latency ? "; the latency knee (" + StopRule.format(latencyKnee.offered()) + ") is where the TTFT " +
-                    "p99 passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, a latency " +
-                    "budget, not capacity." : ".");
+                (latency ? "; the latency knee (" + StopRule.format(latencyKnee.offered()) + ") is where the " +
+                    kneeMetric() + " passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, a " +
+                    "latency budget, not capacity." : ".");
         }
         if (latency)
         {
             return "The throughput fit saw no saturation (the sweep did not reach the plateau), so its breakpoint is " +
                 "no knee: trust the latency knee (" + StopRule.format(latencyKnee.offered()) + ") only as where the " +
-                "TTFT p99 passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, and sweep " +
-                "higher loads to find capacity.";
+                kneeMetric() + " passed " + StopRule.format(latencyKnee.factor()) + " x its low-load level, and " +
+                "sweep higher loads to find capacity.";
         }
-        return "Neither knee was found: the throughput kept following the load and the TTFT p99 stayed within " +
-            StopRule.format(latencyKnee.factor()) + " x its low-load level; sweep higher loads.";
+        return "Neither knee was found: the throughput kept following the load and the " + kneeMetric() +
+            " stayed within " + StopRule.format(latencyKnee.factor()) + " x its low-load level; sweep higher loads.";
     }
 
     /**
@@ -120,16 +136,24 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         return fit != null && fit.saturated() ? reason : null;
     }
 
+    /** @return the analysis of a streamed API's points ({@link Api#CHAT}'s knee: on the TTFT p99). */
+    public static SweepAnalysis of(final List<SweepPoint> points, final double kneeFactor)
+    {
+        return of(points, kneeFactor, Api.CHAT);
+    }
+
     /**
      * @param points     the sweep's points, all of one loop kind, with distinct offered loads.
      * @param kneeFactor the latency factor, &gt; 1.
+     * @param api        the API they measured: the knee is on the TTFT p99 if it streams, else on the e2e p99.
      */
-    public static SweepAnalysis of(final List<SweepPoint> points, final double kneeFactor)
+    public static SweepAnalysis of(final List<SweepPoint> points, final double kneeFactor, final Api api)
     {
         final List<SweepPoint> sorted = new ArrayList<>(points);
         sorted.sort(Comparator.comparingDouble(SweepPoint::offered));
         final double[] x = new double[sorted.size()];
-        final double[] ttftP99 = new double[sorted.size()];
+        final double[] p99 = new double[sorted.size()];
+        final boolean streamed = api.streamed();
         final double[] achieved = new double[sorted.size()];
         SweepPoint best = null;
         long baselineSamples = 0;
@@ -137,12 +161,12 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
         for (int i = 0; i < x.length; i++)
         {
             final SweepPoint p = sorted.get(i);
-            if (baselineSamples == 0 && !Double.isNaN(p.ttftP99Ms()))
+            p99[i] = streamed ? p.ttftP99Ms() : p.e2eP99Ms();
+            if (baselineSamples == 0 && !Double.isNaN(p99[i]))
             {
                 baselineSamples = p.ok();
             }
             x[i] = p.offered();
-            ttftP99[i] = p.ttftP99Ms();
             achieved[i] = p.achievedRps();
             best = best == null || p.goodputRps() > best.goodputRps() ? p : best;
             if (p.shortWindow())
@@ -150,7 +174,7 @@ public record SweepAnalysis(LatencyKnee latencyKnee, TwoSegmentFit throughputFit
                 shortPoints.add(p);
             }
         }
-        return new SweepAnalysis(LatencyKnee.find(x, ttftP99, kneeFactor), TwoSegmentFit.fit(x, achieved), best,
-            baselineSamples, x.length, shortPoints);
+        return new SweepAnalysis(LatencyKnee.find(x, p99, kneeFactor), TwoSegmentFit.fit(x, achieved), best,
+            baselineSamples, x.length, shortPoints, api);
     }
 }

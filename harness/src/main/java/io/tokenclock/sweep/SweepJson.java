@@ -14,7 +14,10 @@ import io.tokenclock.util.WholeFile;
 /**
  * {@code sweep.json}: a sweep's points, knees, maximum goodput and SLO search (format: docs/RESULTS.md). The points
  * are the saturation curve's data as a report draws it: one object per point, in increasing load. A figure with no
- * value (NaN) is written as null; run directories are relative to the sweep's directory. Thread-safe: stateless.
+ * value (NaN) is written as null; run directories are relative to the sweep's directory. {@code api} names the API
+ * swept: a point of one that answers whole (embeddings, rerank) has no TTFT, TPOT, output-token or per-token-energy
+ * member at all (they do not exist for it; absent, never 0 or null), and has {@code inputs_per_s} and
+ * {@code input_tokens_per_s} instead; its latency knee is on {@code e2e_p99_ms}. Thread-safe: stateless.
  */
 public final class SweepJson
 {
@@ -41,6 +44,7 @@ public final class SweepJson
     {
         final ObjectNode n = JSON.createObjectNode();
         n.put("format", FORMAT);
+        n.put("api", r.analysis().api().word());
         n.put("mode", r.plan().mode());
         n.put("loop", r.plan().loop().key());
         n.put("offered_unit", r.plan().loop().unit());
@@ -60,10 +64,10 @@ public final class SweepJson
         }
         else
         {
-            point(n.putObject("ceiling"), r.ceiling(), dir);
+            point(n.putObject("ceiling"), r.ceiling(), dir, r.analysis().api().streamed());
         }
         final ArrayNode points = n.putArray("points");
-        r.points().forEach(p -> point(points.addObject(), p, dir));
+        r.points().forEach(p -> point(points.addObject(), p, dir, r.analysis().api().streamed()));
         if (r.refused() == null)
         {
             n.putNull("refused_point");
@@ -86,23 +90,34 @@ public final class SweepJson
                 .put("run_dir", relative(dir, best.runDir()));
         }
         number(n, "max_rate_meeting_slo", r.maxRateMeetingSlo());
-        search(n, r.search(), dir);
+        search(n, r.search(), dir, r.analysis().api().streamed());
         return n;
     }
 
-    private static void point(final ObjectNode n, final SweepPoint p, final Path dir)
+    private static void point(final ObjectNode n, final SweepPoint p, final Path dir, final boolean streamed)
     {
         n.put("loop", p.loop().key());
         n.put("offered", p.offered());
         number(n, "achieved_rps", p.achievedRps());
-        number(n, "ttft_p50_ms", p.ttftP50Ms());
-        number(n, "ttft_p99_ms", p.ttftP99Ms());
-        number(n, "tpot_p50_ms", p.tpotP50Ms());
-        number(n, "tpot_p99_ms", p.tpotP99Ms());
+        if (streamed)
+        {
+            number(n, "ttft_p50_ms", p.ttftP50Ms());
+            number(n, "ttft_p99_ms", p.ttftP99Ms());
+            number(n, "tpot_p50_ms", p.tpotP50Ms());
+            number(n, "tpot_p99_ms", p.tpotP99Ms());
+        }
         number(n, "e2e_p50_ms", p.e2eP50Ms());
         number(n, "e2e_p99_ms", p.e2eP99Ms());
-        number(n, "output_tokens_per_s", p.outputTokensPerS());
-        number(n, "output_tps_per_user", p.tpsPerUser());
+        if (streamed)
+        {
+            number(n, "output_tokens_per_s", p.outputTokensPerS());
+            number(n, "output_tps_per_user", p.tpsPerUser());
+        }
+        else
+        {
+            number(n, "inputs_per_s", p.inputsPerS());
+            number(n, "input_tokens_per_s", p.inputTokensPerS());
+        }
         number(n, "window_s", p.windowS());
         n.put("ok_in_window", p.okInWindow());
         n.put("short_window", p.shortWindow());
@@ -116,7 +131,10 @@ public final class SweepJson
         number(n, "running", p.queue().running());
         number(n, "waiting", p.queue().waiting());
         number(n, "in_flight", p.queue().inFlight());
-        number(n, "energy_j_per_token", p.energyJPerToken());
+        if (streamed)
+        {
+            number(n, "energy_j_per_token", p.energyJPerToken());
+        }
         n.put("run_dir", relative(dir, p.runDir()));
     }
 
@@ -124,7 +142,7 @@ public final class SweepJson
     {
         final LatencyKnee k = a.latencyKnee();
         final ObjectNode latency = n.putObject("latency_factor");
-        latency.put("metric", "ttft_p99_ms").put("factor", k.factor());
+        latency.put("metric", a.kneeMetricKey()).put("factor", k.factor());
         number(latency, "baseline_ms", k.baselineMs());
         number(latency, "threshold_ms", k.thresholdMs());
         number(latency, "offered", k.offered());
@@ -152,7 +170,8 @@ public final class SweepJson
         fit.put("saturated", f.saturated());
     }
 
-    private static void search(final ObjectNode root, final SweepReport.Search s, final Path dir)
+    private static void search(final ObjectNode root, final SweepReport.Search s, final Path dir,
+        final boolean streamed)
     {
         if (s == null)
         {
@@ -178,7 +197,7 @@ public final class SweepJson
         {
             final ObjectNode o = runs.addObject();
             o.put("meets_slo", run.meetsSlo());
-            point(o, run.point(), dir);
+            point(o, run.point(), dir, streamed);
         }
     }
 

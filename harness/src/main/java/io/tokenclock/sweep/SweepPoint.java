@@ -1,5 +1,6 @@
 package io.tokenclock.sweep;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Formulas;
@@ -17,7 +18,11 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
  * opening, for {@code --point-duration} seconds; a warm-up request that ends inside counts, a measured one that ends
  * in the drain does not), over that window: what the server completed per second while the load was offered
  * ({@link WindowCount}). Goodput and output tokens/s follow it: {@code achievedRps} times the share of ok requests
- * that were good, and times their mean output tokens. A figure with no sample is NaN. Immutable and thread-safe.
+ * that were good, and times their mean output tokens. A figure with no sample is NaN. An API that answers whole
+ * (embeddings, rerank: {@link Api#streamed()} false) has no TTFT, TPOT, output tokens or per-user decode rate: those
+ * figures are NaN (and absent from sweep.json, never 0), and its throughput is {@code inputsPerS} and
+ * {@code inputTokensPerS}, {@code achievedRps} times the mean inputs and prompt tokens of a measured ok request;
+ * for a streamed API those two are NaN. Immutable and thread-safe.
  *
  * @param loop             how the load was offered: an open-loop rate or a closed-loop concurrency.
  * @param offered          the offered load: requests/s for {@link Loop#RATE}, requests in flight for
@@ -45,11 +50,16 @@ import io.tokenclock.telemetry.ServerMetricsSummary;
  *                         the Pareto plot's "per user" axis.
  * @param windowS          the point's nominal window, s ({@code --point-duration}).
  * @param okInWindow       requests that ended ok inside it.
+ * @param streamed         whether the point's API streams its answers; false for embeddings and rerank.
+ * @param inputsPerS       an API that answers whole: {@code achievedRps} times the mean inputs (texts embedded,
+ *                         documents ranked) of a measured ok request; NaN for a streamed API.
+ * @param inputTokensPerS  an API that answers whole: {@code achievedRps} times the mean prompt tokens (the server's
+ *                         {@code usage.prompt_tokens}) of a measured ok request; NaN for a streamed API.
  */
 public record SweepPoint(Loop loop, double offered, double achievedRps, double ttftP50Ms, double ttftP99Ms,
     double tpotP50Ms, double tpotP99Ms, double e2eP99Ms, double outputTokensPerS, double goodputRps, long ok,
     long errors, long cancelled, long good, Queue queue, String runDir, double energyJPerToken, double e2eP50Ms,
-    double tpsPerUser, double windowS, long okInWindow)
+    double tpsPerUser, double windowS, long okInWindow, boolean streamed, double inputsPerS, double inputTokensPerS)
 {
     /** A point's window should be at least this many e2e p50s long, or its rates read the drain, not the load. */
     public static final double MIN_WINDOW_E2E = 10;
@@ -66,7 +76,17 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
         final long cancelled, final long good, final Queue queue, final String runDir)
     {
         this(loop, offered, achievedRps, ttftP50Ms, ttftP99Ms, tpotP50Ms, tpotP99Ms, e2eP99Ms, outputTokensPerS,
-            goodputRps, ok, errors, cancelled, good, queue, runDir, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
+            goodputRps, ok, errors, cancelled, good, queue, runDir, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
+            true, Double.NaN, Double.NaN);
+    }
+
+    /**
+     * @return the latency the knee and the progress line read: the TTFT p99 for a streamed API, the e2e p99 for one
+     * that answers whole (its only latency).
+     */
+    public double kneeLatencyMs()
+    {
+        return streamed ? ttftP99Ms : e2eP99Ms;
     }
 
     /** @return whether the window is shorter than {@link #MIN_WINDOW_E2E} e2e p50s: its rates read the drain. */
@@ -158,11 +178,20 @@ public record SweepPoint(Loop loop, double offered, double achievedRps, double t
         // Without requests.jsonl (a run that wrote none) the record's own rate is all there is.
         final long inWindow = counted >= 0 ? counted : ok;
         final double achieved = counted >= 0 ? Formulas.rate(counted, windowS) : Formulas.rate(ok, w);
+        final boolean streamed = r.options().target().api().streamed();
         return new SweepPoint(loop, offered, achieved, ttft.p50(), ttft.p99(), tpot.p50(), tpot.p99(), e2e.p99(),
-            ok > 0 ? achieved * r.counts().get(Counter.OUTPUT_TOKENS) / ok : 0, ok > 0 ? achieved * good / ok : 0, ok,
-            r.counts().errors(), r.counts().cancelled(), good, queue(r, e2e, w), r.target().outputDir().toString(),
-            energyPerToken(r), e2e.p50(), r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST).p50(), windowS,
-            inWindow);
+            streamed ? perOk(achieved, r.counts().get(Counter.OUTPUT_TOKENS), ok) : Double.NaN,
+            ok > 0 ? achieved * good / ok : 0, ok, r.counts().errors(), r.counts().cancelled(), good,
+            queue(r, e2e, w), r.target().outputDir().toString(), streamed ? energyPerToken(r) : Double.NaN, e2e.p50(),
+            streamed ? r.distributions().get(Metric.OUTPUT_TPS_PER_REQUEST).p50() : Double.NaN, windowS, inWindow,
+            streamed, streamed ? Double.NaN : perOk(achieved, r.counts().get(Counter.INPUTS), ok),
+            streamed ? Double.NaN : perOk(achieved, r.counts().get(Counter.INPUT_TOKENS), ok));
+    }
+
+    /** @return {@code achievedRps} times the mean {@code total} of an ok request; 0 when none ended ok. */
+    private static double perOk(final double achievedRps, final long total, final long ok)
+    {
+        return ok > 0 ? achievedRps * total / ok : 0;
     }
 
     /** The record's {@code per_output_token_j}: joules in the boundary over the completed requests' output tokens. */

@@ -5,11 +5,15 @@ import java.util.Locale;
 
 /**
  * The sweep's summary on the terminal: one line per point, then the knee both ways, the maximum goodput and the
- * highest rate that meets the SLO. Thread-safe: stateless.
+ * highest rate that meets the SLO. A streamed API's row has TTFT and TPOT; an API that answers whole (embeddings,
+ * rerank) has neither, and its row has the e2e p50 and p99, inputs/s and input tokens/s instead. Thread-safe:
+ * stateless.
  */
 public final class SweepTable
 {
     private static final String ROW = "%10s %9s %9s %9s %9s %9s %10s %9s %6s %6s %8s %8s %9s%n";
+    /** The row of an API that answers whole: e2e p50 and p99, inputs/s and input tokens/s for TTFT and TPOT. */
+    private static final String WHOLE_ROW = "%10s %9s %9s %9s %9s %10s %9s %6s %6s %8s %8s %9s%n";
 
     private SweepTable()
     {
@@ -32,14 +36,13 @@ public final class SweepTable
                 (int)r.ceiling().offered(), r.ceiling().achievedRps());
         }
         out.println("req/s: requests that ended ok inside each point's window, over the window (docs/RESULTS.md)");
-        out.printf(Locale.ROOT, ROW, "offered", "req/s", "ttft p50", "ttft p99", "tpot p50", "tpot p99", "out tok/s",
-            "goodput", "errors", "cancel", "running", "waiting", "in flight");
-        for (final SweepPoint p : r.points())
+        if (r.analysis().api().streamed())
         {
-            out.printf(Locale.ROOT, ROW, StopRule.format(p.offered()), fixed(p.achievedRps(), 2),
-                fixed(p.ttftP50Ms(), 1), fixed(p.ttftP99Ms(), 1), fixed(p.tpotP50Ms(), 2), fixed(p.tpotP99Ms(), 2),
-                fixed(p.outputTokensPerS(), 1), fixed(p.goodputRps(), 2), p.errors(), p.cancelled(),
-                fixed(p.queue().running(), 1), fixed(p.queue().waiting(), 1), fixed(p.queue().inFlight(), 1));
+            streamedRows(r, out);
+        }
+        else
+        {
+            wholeRows(r, out);
         }
         if (r.stoppedEarly() != null)
         {
@@ -52,6 +55,32 @@ public final class SweepTable
         findings(r, loop, out);
     }
 
+    private static void streamedRows(final SweepReport r, final PrintStream out)
+    {
+        out.printf(Locale.ROOT, ROW, "offered", "req/s", "ttft p50", "ttft p99", "tpot p50", "tpot p99", "out tok/s",
+            "goodput", "errors", "cancel", "running", "waiting", "in flight");
+        for (final SweepPoint p : r.points())
+        {
+            out.printf(Locale.ROOT, ROW, StopRule.format(p.offered()), fixed(p.achievedRps(), 2),
+                fixed(p.ttftP50Ms(), 1), fixed(p.ttftP99Ms(), 1), fixed(p.tpotP50Ms(), 2), fixed(p.tpotP99Ms(), 2),
+                fixed(p.outputTokensPerS(), 1), fixed(p.goodputRps(), 2), p.errors(), p.cancelled(),
+                fixed(p.queue().running(), 1), fixed(p.queue().waiting(), 1), fixed(p.queue().inFlight(), 1));
+        }
+    }
+
+    private static void wholeRows(final SweepReport r, final PrintStream out)
+    {
+        out.printf(Locale.ROOT, WHOLE_ROW, "offered", "req/s", "e2e p50", "e2e p99", "inputs/s", "in tok/s",
+            "goodput", "errors", "cancel", "running", "waiting", "in flight");
+        for (final SweepPoint p : r.points())
+        {
+            out.printf(Locale.ROOT, WHOLE_ROW, StopRule.format(p.offered()), fixed(p.achievedRps(), 2),
+                fixed(p.e2eP50Ms(), 1), fixed(p.e2eP99Ms(), 1), fixed(p.inputsPerS(), 1),
+                fixed(p.inputTokensPerS(), 1), fixed(p.goodputRps(), 2), p.errors(), p.cancelled(),
+                fixed(p.queue().running(), 1), fixed(p.queue().waiting(), 1), fixed(p.queue().inFlight(), 1));
+        }
+    }
+
     private static void findings(final SweepReport r, final SweepPoint.Loop loop, final PrintStream out)
     {
         if (r.analysis().points() == 0)
@@ -62,7 +91,7 @@ public final class SweepTable
         }
         final String unit = loop.unit();
         final LatencyKnee k = r.analysis().latencyKnee();
-        out.printf(Locale.ROOT, "knee (TTFT p99 > %s x its %s ms at the lowest load): %s%n",
+        out.printf(Locale.ROOT, "knee (%s > %s x its %s ms at the lowest load): %s%n", r.analysis().kneeMetric(),
             StopRule.format(k.factor()), fixed(k.baselineMs(), 1), Double.isNaN(k.offered()) ?
             "not reached" : StopRule.format(k.offered()) + " " + unit + " (between " +
             StopRule.format(k.lastWithin()) + " and " + StopRule.format(k.firstAbove()) + ")");
@@ -85,8 +114,8 @@ public final class SweepTable
         final SweepReport.Search s = r.search();
         if (s == null)
         {
-            out.println("max rate meeting the SLO: " + (r.slo() == null ? "no SLO given (--slo-ttft-ms ...)" :
-                "not searched"));
+            out.println("max rate meeting the SLO: " + (r.slo() == null ? "no SLO given (" +
+                (r.analysis().api().streamed() ? "--slo-ttft-ms" : "--slo-e2e-ms") + " ...)" : "not searched"));
             return;
         }
         out.printf(Locale.ROOT, "max rate meeting the SLO (%s of requests): %s req/s (%d runs, %s)%n",

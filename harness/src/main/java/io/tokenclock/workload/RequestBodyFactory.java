@@ -127,6 +127,18 @@ public final class RequestBodyFactory
     }
 
     /**
+     * @return the most items a request's answer is asked for, or 0: one per input. A rerank request whose
+     * {@code --extra-body} sets a positive whole {@code top_n} (vLLM, Cohere, Jina, llama.cpp's server: return the best
+     * N) asks for N; its answer with N results of more documents is whole, not truncated.
+     */
+    public int answerLimit()
+    {
+        final JsonNode topN = extraBody == null || api != Api.RERANK ? null : extraBody.get("top_n");
+        return topN != null && topN.canConvertToExactIntegral() && topN.asLong() > 0 ?
+            (int)Math.min(Integer.MAX_VALUE, topN.asLong()) : 0;
+    }
+
+    /**
      * @return the UTF-8 JSON body for a whole chat {@code messages} array (datasets, sessions), in the API's shape;
      * on {@code /completions} the messages' contents are joined into one prompt.
      */

@@ -251,7 +251,7 @@ public final class TraceWorkload implements Workload, TraceFiller
             open.get(o.root).turnsSent++;
         }
         return new BuiltRequest(built.body(), built.promptTokensHint(), built.group(), built.inputs(),
-            built.tag().withIdealCachedTokens(ideal));
+            built.answerLimit(), built.tag().withIdealCachedTokens(ideal));
     }
 
     private static ObjectNode message(final String role, final String content)

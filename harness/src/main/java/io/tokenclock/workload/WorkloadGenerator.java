@@ -281,7 +281,8 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
             texts.add(text);
             tokens += tokenizer.count(text);
         }
-        return new BuiltRequest(bodies.inputsBody(texts, null), tokens, group, inputsPerRequest);
+        return new BuiltRequest(bodies.inputsBody(texts, null), tokens, group, inputsPerRequest,
+            bodies.answerLimit());
     }
 
     /** @return request {@code i}'s synthetic images, or none. */
@@ -456,7 +457,8 @@ public final class WorkloadGenerator implements Workload, LoadGenerator.RequestF
             texts.add(p.text());
             tokens += p.tokens();
         }
-        return new BuiltRequest(segment.bodies().inputsBody(texts, query), tokens, k, inputsPerRequest);
+        return new BuiltRequest(segment.bodies().inputsBody(texts, query), tokens, k, inputsPerRequest,
+            segment.bodies().answerLimit());
     }
 
     /** @return the fixed prompt, or a synthetic text of {@code length} tokens after the shared prefix and a tag. */

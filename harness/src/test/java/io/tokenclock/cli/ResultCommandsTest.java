@@ -111,6 +111,28 @@ final class ResultCommandsTest
     }
 
     @Test
+    void shouldReprintAndReportAnEmbeddingsSweepOnItsEndToEndWithNoTtftColumn() throws IOException
+    {
+        run(dir.resolve("points").resolve("01-rate-2"));
+        Files.writeString(dir.resolve("sweep.json"), "{\"format\": \"tokenclock-sweep/1\", \"api\": \"embeddings\", " +
+            "\"mode\": \"rates\", \"loop\": \"rate\", \"point_duration_s\": 10, \"points\": [{\"offered\": 2, " +
+            "\"achieved_rps\": 1.98, \"e2e_p50_ms\": 12.25, \"e2e_p99_ms\": 41.5, \"inputs_per_s\": 7.92, " +
+            "\"input_tokens_per_s\": 633.6, \"errors\": 0, \"cancelled\": 0, \"run_dir\": \"points/01-rate-2\"}], " +
+            "\"knee\": {\"latency_factor\": {\"metric\": \"e2e_p99_ms\", \"factor\": 2, \"offered\": null}}}");
+        assertEquals(Main.EXIT_OK, Main.execute("record", dir.toString()), console.err());
+        final String out = console.out();
+        assertTrue(out.contains("e2e p99") && out.contains("inputs/s") && out.contains("7.9") &&
+            out.contains("633.6") && out.contains("knee (e2e p99 factor): not reached"), out);
+        assertFalse(out.contains("ttft") || out.contains("TTFT"), out);
+
+        assertEquals(Main.EXIT_OK, Main.execute("report", dir.toString()), console.err());
+        final String page = Files.readString(dir.resolve("report.html"));
+        assertTrue(page.contains("End-to-end latency against load") && page.contains("Inputs per second"), page);
+        assertFalse(page.contains("TTFT against load"), "no empty TTFT chart");
+        assertFalse(page.contains("Pareto: throughput against per-user speed"), "no Pareto plot of output tokens");
+    }
+
+    @Test
     void shouldPrintAPeersFiguresBesideTokenclocksRecomputation() throws IOException
     {
         assertEquals(Main.EXIT_OK, Main.execute("record", PEERS.resolve("vllm-save-result.json").toString()),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -143,6 +144,42 @@ final class SweepIT
             assertTrue(Files.exists(out.resolve(run.path("run_dir").asText()).resolve("record.json")));
         }
         assertFalse(console.out().contains("max rate meeting the SLO (90% of requests): none"), console.out());
+    }
+
+    @Test
+    void shouldSweepEmbeddingsOnTheirEndToEndWithNoStreamFigure() throws Exception
+    {
+        final Path out = dir.resolve("embeddings");
+        try (SimServer server = oneSlot())
+        {
+            assertEquals(Main.EXIT_OK, Main.execute("sweep", "--url", server.baseUrl(), "--endpoint", "embeddings",
+                "--embed-batch", "2", "--input-tokens", "16", "--arrival", "constant", "--no-progress",
+                "--no-self-warmup", "--output-dir", out.toString(), "--rates", "5,10", "--point-duration", "1.5",
+                "--slo-e2e-ms", "1000", "--no-search"), console.err());
+        }
+        final JsonNode sweep = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
+        assertEquals("embeddings", sweep.path("api").asText());
+        assertEquals("e2e_p99_ms", sweep.path("knee").path("latency_factor").path("metric").asText());
+        assertTrue(sweep.path("knee").path("latency_factor").path("baseline_ms").asDouble() >= PREFILL_MS,
+            "the knee's baseline is the lowest load's e2e p99: " + sweep.path("knee"));
+        for (final JsonNode p : sweep.path("points"))
+        {
+            for (final String absent : List.of("ttft_p50_ms", "ttft_p99_ms", "tpot_p50_ms", "tpot_p99_ms",
+                "output_tokens_per_s", "output_tps_per_user", "energy_j_per_token"))
+            {
+                assertFalse(p.has(absent), absent + ": " + p);
+            }
+            assertTrue(p.path("e2e_p99_ms").asDouble() >= PREFILL_MS, p.toString());
+            assertEquals(2 * p.path("achieved_rps").asDouble(), p.path("inputs_per_s").asDouble(), 1e-9,
+                "2 texts a request: " + p);
+            assertTrue(p.path("input_tokens_per_s").asDouble() > 0, p.toString());
+            assertTrue(p.path("good_fraction").asDouble() > 0.9, "a 1 s e2e SLO: " + p);
+            final Path run = out.resolve(p.path("run_dir").asText());
+            assertTrue(Files.exists(run.resolve("e2e.hlog")) && !Files.exists(run.resolve("ttft.hlog")),
+                "no ttft.hlog in " + run);
+        }
+        assertTrue(console.out().contains("knee (e2e p99 > 2 x its") && console.out().contains("inputs/s") &&
+            !console.out().contains("ttft p99"), console.out());
     }
 
     @Test

@@ -49,6 +49,38 @@ final class ShardMergeTest
     }
 
     @Test
+    void shouldMergeShardsOfAnApiThatAnswersWholeWithoutTheStreamMetricsLogsTheyNeverWrote() throws IOException
+    {
+        final SyntheticShards synthetic = new SyntheticShards(9);
+        synthetic.api = "embeddings";
+        synthetic.everyLog = false;
+        final List<Path> dirs = shards(synthetic, 2, 200);
+        assertFalse(Files.exists(HistogramLogs.file(dirs.get(0), Metric.TTFT)), "an embeddings shard has no ttft.hlog");
+
+        final ShardMerge.Outcome o = ShardMerge.merge(tmp.resolve("merged"), dirs);
+
+        assertEquals(synthetic.all.get(Metric.E2E), HistogramLogs.read(o.dir(), Metric.E2E), "e2e added exactly");
+        for (final Metric m : Metric.values())
+        {
+            assertEquals(!m.streamOnly(), Files.exists(HistogramLogs.file(o.dir(), m)), m.key() + ".hlog in OUT");
+        }
+        final JsonNode d = record(o).path("report").path("distributions");
+        assertEquals(400, d.path("e2e").path("count").asLong());
+        assertFalse(d.has("ttft") || d.has("tpot"), "no stream metric in the merged record: " + d);
+    }
+
+    @Test
+    void shouldStillRefuseAChatShardWithoutItsTtftLog() throws IOException
+    {
+        final List<Path> dirs = shards(new SyntheticShards(11), 2, 20);
+        Files.delete(HistogramLogs.file(dirs.get(1), Metric.TTFT));
+
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> ShardMerge.merge(tmp.resolve("merged"), dirs));
+        assertTrue(ex.getMessage().contains("has no") && ex.getMessage().contains("ttft.hlog"), ex.getMessage());
+    }
+
+    @Test
     void shouldSumCountsAndRecomputeRatesOverTheUnionWindow() throws IOException
     {
         final ShardMerge.Outcome o = ShardMerge.merge(tmp.resolve("merged"), shards(new SyntheticShards(8), 3, 100));

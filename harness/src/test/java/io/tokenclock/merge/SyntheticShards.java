@@ -33,6 +33,10 @@ public final class SyntheticShards
     int significantDigits = MetricRecorders.SIGNIFICANT_DIGITS;
     public double rate = 4.0;
     long workloadSeed = 42;
+    /** The API the shards name ({@code runtime.api}); null names none (a streamed API's run, as chat's). */
+    String api;
+    /** Whether each shard writes the log of every metric, its API's or not (as a run before issue 42's fix did). */
+    boolean everyLog = true;
 
     public SyntheticShards(final long seed)
     {
@@ -116,6 +120,10 @@ public final class SyntheticShards
                 w.write(line);
             }
         }
+        if (!everyLog)
+        {
+            own.keySet().removeIf(m -> !m.appliesTo(api == null || "chat".equals(api)));
+        }
         HistogramLogs.write(dir, own, (monoStart + offsetNs) / 1_000_000L,
             (monoStart + WINDOW_NS + offsetNs) / 1_000_000L, "synthetic shard");
         JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("record.json").toFile(),
@@ -132,6 +140,10 @@ public final class SyntheticShards
         r.put("partial", false);
         r.putNull("partial_reason");
         r.putObject("model").put("name", "synthetic");
+        if (api != null)
+        {
+            r.putObject("runtime").put("api", api);
+        }
         r.putObject("workload").put("seed", workloadSeed).put("hash", "ab".repeat(32)).put("hash_requests",
             requests * count);
         r.putObject("load").put("mode", "open").put("rate_per_s", rate).put("max_in_flight", 16)

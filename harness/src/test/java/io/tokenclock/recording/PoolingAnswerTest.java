@@ -99,6 +99,25 @@ final class PoolingAnswerTest
     }
 
     @Test
+    void shouldTakeARerankAnswerOfItsTopNResultsAsWholeNotTruncated() throws InterruptedException
+    {
+        // vLLM's answer to 4 documents with top_n 2 in --extra-body: 2 results, as asked.
+        final StreamReplay.Seen topTwo = replayEverySplit(Api.RERANK, 4, RERANK_VLLM);
+        assertEquals(ErrorClass.TRUNCATED, topTwo.error(), "without top_n, 2 results of 4 documents are cut short");
+
+        final StreamReplay asked = new StreamReplay(Api.RERANK).inputs(4).answerLimit(2);
+        final StreamReplay.Seen whole = asked.replay(RERANK_VLLM);
+        assertEquals(ErrorClass.NONE, whole.error(), whole.detail());
+        assertEquals(2, whole.answerItems());
+
+        final StreamReplay.Seen one = new StreamReplay(Api.RERANK).inputs(4).answerLimit(3).replay(RERANK_VLLM);
+        assertEquals(ErrorClass.TRUNCATED, one.error(), "2 results when top 3 were asked for");
+        assertEquals("the answer holds 2 items for 4 inputs (top 3 asked for)", one.detail());
+        final StreamReplay.Seen more = new StreamReplay(Api.RERANK).inputs(2).answerLimit(5).replay(RERANK_VLLM);
+        assertEquals(ErrorClass.NONE, more.error(), "top_n above the documents asks for every one");
+    }
+
+    @Test
     void shouldClassifyAShortAnEmptyAMalformedAndAnErrorAnswer() throws InterruptedException
     {
         final StreamReplay replay = new StreamReplay(Api.EMBEDDINGS).inputs(3);

@@ -33,6 +33,8 @@ final class StreamReplay
     private final StreamRecorder recorder;
     /** The inputs each replayed request carries (an embeddings or rerank request's texts). */
     private int inputs = 1;
+    /** The most answer items each replayed request asks for (a rerank's {@code top_n}), 0: one per input. */
+    private int answerLimit;
 
     StreamReplay(final Api api)
     {
@@ -54,6 +56,13 @@ final class StreamReplay
         return this;
     }
 
+    /** @return this, its requests each asking for at most {@code n} answer items (a rerank's top_n) from now on. */
+    StreamReplay answerLimit(final int n)
+    {
+        this.answerLimit = n;
+        return this;
+    }
+
     /**
      * Sends at 1,000 ns, then delivers {@code stream} in reads ending at each of {@code cuts} (ascending positions in
      * its bytes; the last read ends at its end), read i stamped {@code 10,000 x (i + 1)}, and ends the response.
@@ -71,6 +80,7 @@ final class StreamReplay
         slot.phase = RequestSlot.PHASE_MEASURE;
         slot.scheduledNs = 1_000;
         slot.inputs = inputs;
+        slot.answerLimit = answerLimit;
         recorder.begin(slot);
         slot.sentNs = 1_000;
         int from = 0;

@@ -31,7 +31,7 @@ final class HistogramLogsTest
     void shouldRoundTripEveryMetricThroughHistogramLogReader() throws IOException
     {
         final MetricRecorders recorders = recorded();
-        HistogramLogs.write(dir, recorders, 2_000_000_000L, 7_000_000_000L, OFFSET_NS, "test-run");
+        HistogramLogs.write(dir, recorders, 2_000_000_000L, 7_000_000_000L, OFFSET_NS, "test-run", true);
 
         for (final Metric m : Metric.values())
         {
@@ -54,7 +54,7 @@ final class HistogramLogsTest
     void shouldBeReadByHistogramLogProcessorWithTheRunsCountAndMax() throws IOException
     {
         final MetricRecorders recorders = recorded();
-        HistogramLogs.write(dir, recorders, 2_000_000_000L, 7_000_000_000L, OFFSET_NS, "test-run");
+        HistogramLogs.write(dir, recorders, 2_000_000_000L, 7_000_000_000L, OFFSET_NS, "test-run", true);
         final Path out = dir.resolve("ttft-percentiles");
 
         new HistogramLogProcessor(new String[] {"-i", HistogramLogs.file(dir, Metric.TTFT).toString(), "-o",
@@ -70,10 +70,24 @@ final class HistogramLogsTest
     void shouldReadBackTheSumOfTheLogsIntervals() throws IOException
     {
         final MetricRecorders recorders = recorded();
-        HistogramLogs.write(dir, recorders, 0, 1_000_000_000L, OFFSET_NS, "test-run");
+        HistogramLogs.write(dir, recorders, 0, 1_000_000_000L, OFFSET_NS, "test-run", true);
 
         assertEquals(recorders.total(Metric.E2E), HistogramLogs.read(dir, Metric.E2E));
         assertEquals(null, HistogramLogs.read(dir.resolve("nowhere"), Metric.E2E));
+    }
+
+    @Test
+    void shouldWriteNoLogOfAStreamMetricForAnAnswerReadWhole() throws IOException
+    {
+        // An embeddings or rerank run: no ttft.hlog, tpot.hlog or any other stream metric's log, not even empty.
+        HistogramLogs.write(dir, recorded(), 0, 1_000_000_000L, OFFSET_NS, "test-run", false);
+
+        for (final Metric m : Metric.values())
+        {
+            assertEquals(!m.streamOnly(), Files.exists(HistogramLogs.file(dir, m)), m.key());
+        }
+        assertTrue(Files.exists(HistogramLogs.file(dir, Metric.E2E)) && !Files.exists(dir.resolve("ttft.hlog")) &&
+            !Files.exists(dir.resolve("tpot.hlog")));
     }
 
     private static MetricRecorders recorded()

@@ -101,6 +101,37 @@ final class PooledRepetitionsTest
     }
 
     @Test
+    void shouldPoolAnEmbeddingsSetsLogsAndMissNoStreamMetricItNeverHad() throws IOException
+    {
+        // Repetitions of an API that answers whole write only the logs of the metrics it has (no ttft.hlog).
+        final List<Result.Run> reps = new ArrayList<>();
+        for (int k = 1; k <= 2; k++)
+        {
+            final Path at = Files.createDirectories(dir.resolve("rep-" + k));
+            final ObjectNode record = (ObjectNode)RecordJson.JSON.readTree(GOLDEN.toFile());
+            ((ObjectNode)record.path("runtime")).put("api", "embeddings");
+            record.put("partial", false);
+            Files.write(at.resolve("record.json"), RecordJson.bytes(record));
+            final Map<Metric, Histogram> logs = new java.util.EnumMap<>(Metric.class);
+            for (final Metric m : Metric.values())
+            {
+                if (!m.streamOnly())
+                {
+                    logs.put(m, ttft(100 * k, 1, 1));
+                }
+            }
+            HistogramLogs.write(at, logs, 1_000L * k, 1_000L * k + 500, "test");
+            reps.add(new Result.Run("repetition " + k, at, Results.record(at)));
+        }
+
+        final PooledRecord p = PooledRepetitions.pool(reps).record();
+        assertEquals(List.of(), p.notPooled(), "no stream metric is missing: an embeddings run has none");
+        assertEquals(300, p.distribution("e2e").count());
+        assertTrue(!p.distributions().containsKey("ttft") && !p.distributions().containsKey("tpot"),
+            p.distributions().keySet().toString());
+    }
+
+    @Test
     void shouldWritePooledJsonAndLogsThatTheResultModelReadsBack() throws IOException
     {
         final List<Result.Run> reps = List.of(rep(1, false, ttft(1_000, 1, 1)), rep(2, false, ttft(100, 5_000, 10)));

@@ -70,4 +70,20 @@ final class RepetitionsTest
         assertTrue(rps.path("ci95").isNull(), "a partial repetition is no sample of the run: " + rps);
         assertTrue(console.toString(StandardCharsets.UTF_8).contains("PARTIAL"), console.toString());
     }
+
+    @Test
+    void shouldGiveAnEmbeddingsSetNoOutputTokenRateButItsInputsPerSecond() throws IOException
+    {
+        final RunOptions embeddings = RunOptions.builder().url("http://127.0.0.1:8000/v1")
+            .api(io.tokenclock.api.Api.EMBEDDINGS).rate(4.0).durationS(10.0).repetitions(2).build();
+        final JsonNode n = write(List.of(MinimalRuns.of(embeddings, 100, 0), MinimalRuns.of(embeddings, 120, 0)),
+            null);
+
+        final JsonNode figures = n.path("figures");
+        assertTrue(!figures.has("output_tokens_per_s") && !figures.has("ttft_p99_ms"), "absent, never 0: " + figures);
+        assertTrue(figures.has("inputs_per_s"), figures.toString());
+        final JsonNode chat = write(List.of(MinimalRuns.of(OPTIONS, 100, 1_000), MinimalRuns.of(OPTIONS, 120, 1_200)),
+            null).path("figures");
+        assertTrue(chat.has("output_tokens_per_s") && !chat.has("inputs_per_s"), chat.toString());
+    }
 }

@@ -110,6 +110,11 @@ final class PoolingApisRunIT
                         assertFalse(line.has(absent), absent + " of an answer read whole: " + line);
                     }
                 }
+                for (final Metric m : Metric.values())
+                {
+                    assertEquals(!m.streamOnly(), Files.exists(run.resolve(m.key() + ".hlog")),
+                        m.key() + ".hlog: only the metrics of an answer read whole, no empty ttft.hlog: " + at);
+                }
                 final JsonNode report = JSON.readTree(run.resolve("record.json").toFile()).path("report");
                 assertEquals(List.of("e2e", "e2e_from_schedule", "send_lag", "input_tokens", "stream_setup"),
                     names(report.path("distributions")), at);
@@ -193,6 +198,25 @@ final class PoolingApisRunIT
             final RunOptionsBuilder loose = batched(server, dir.resolve("loose"), Api.EMBEDDINGS, 2);
             loose.set(RunOption.SLO, new Slo(0, 0, 5_000_000_000L));
             assertEquals(6, run(loose).goodput().good());
+        }
+    }
+
+    @Test
+    void shouldTakeRerankAnswersOfTheTopNAskedForInExtraBodyAsWhole() throws Exception
+    {
+        // The simulator answers top_n results, as vLLM, Cohere and Jina do: 2 of 4 documents is what was asked.
+        try (SimServer server = SimServer.start(fixedPrefill()))
+        {
+            final RunOptionsBuilder o = batched(server, dir, Api.RERANK, 4).extraBody("{\"top_n\": 2}");
+            final RunResult r = run(o);
+
+            assertEquals(6, r.counts().ok(), "no answer of its top 2 is truncated: " + r.counts().errorsByClass());
+            for (final JsonNode line : requests(dir))
+            {
+                assertEquals(4, line.path("inputs").asInt(), "4 documents ranked: " + line);
+                assertEquals(2, line.path("answer_items").asInt(), line.toString());
+                assertFalse(line.path("truncated").asBoolean(false), line.toString());
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ final class SweepWarningsTest
     {
         return new SweepPoint(SweepPoint.Loop.RATE, offered, offered, 50, 80, 10, 12, e2eP50Ms * 1.2, 100, offered,
             100, 0, 0, 100, new SweepPoint.Queue("client", Double.NaN, Double.NaN, 1), "/tmp/p" + offered, Double.NaN,
-            e2eP50Ms, 30, windowS, 100);
+            e2eP50Ms, 30, windowS, 100, true, Double.NaN, Double.NaN);
     }
 
     @Test

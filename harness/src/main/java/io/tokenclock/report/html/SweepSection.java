@@ -6,15 +6,20 @@ import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.tokenclock.report.ResultTables;
+
 /**
  * A sweep: offered against achieved rate, goodput, TTFT p99, TPOT p99, errors and energy per token against the
- * offered load, both knees and the SLO-limited rate marked, and one sentence on which knee to trust.
+ * offered load, both knees and the SLO-limited rate marked, and one sentence on which knee to trust. A sweep of an API
+ * that answers whole (embeddings, rerank: {@code api} in sweep.json) has no TTFT, TPOT or output tokens: its latency
+ * is the e2e p50 and p99, its throughput inputs/s, and it has no Pareto plot.
  */
 final class SweepSection
 {
     private static final List<String[]> FIGURES = List.of(
         new String[] {"goodput_rps", "Goodput", "req/s"},
         new String[] {"errors", "Errors", "requests"},
+        // last: per output token, so absent for an answer read whole (render draws the others only)
         new String[] {"energy_j_per_token", "Energy per output token", "J/token"});
 
     private SweepSection()
@@ -31,13 +36,15 @@ final class SweepSection
         page.h2("Saturation sweep");
         final JsonNode knee = s.path("knee");
         final String unit = s.path("offered_unit").asText("req/s");
+        final boolean streamed = ResultTables.sweepStreamed(s);
         page.cards(List.of(
             new Page.Card("capacity (throughput knee)", knee.path("throughput_fit").path("saturated").asBoolean(false) ?
                 Html.headline(knee.path("throughput_fit").path("offered")) + " " + unit : "not reached",
                 "where the achieved rate stopped following the load"),
             new Page.Card("latency knee", knee.path("latency_factor").path("offered").isNumber() ?
-                Html.headline(knee.path("latency_factor").path("offered")) + " " + unit : "not reached", "TTFT p99 > " +
-                Html.num(knee.path("latency_factor").path("factor")) + " x its low-load value"),
+                Html.headline(knee.path("latency_factor").path("offered")) + " " + unit : "not reached",
+                (streamed ? "TTFT" : "e2e") + " p99 > " + Html.num(knee.path("latency_factor").path("factor")) +
+                " x its low-load value"),
             new Page.Card("max goodput", s.path("max_goodput").isObject() ? Html.headline(s.path("max_goodput")
                 .path("goodput_rps")) + " req/s" : "-", s.path("max_goodput").isObject() ? "at " +
                 Html.headline(s.path("max_goodput").path("offered")) + " " + unit : "no point"),
@@ -62,14 +69,49 @@ final class SweepSection
         }
         page.chart(rate, "Achieved: " + s.path("achieved_definition").asText("requests that ended ok per second") +
             "; against the offered load, with both knees and the SLO-limited rate marked");
-        latency(page, s, points, x, unit);
-        pareto(page, points, unit);
-        for (final String[] f : FIGURES)
+        if (streamed)
+        {
+            latency(page, s, points, x, unit);
+            pareto(page, points, unit);
+        }
+        else
+        {
+            wholeLatency(page, s, points, x, unit);
+        }
+        for (final String[] f : streamed ? FIGURES : FIGURES.subList(0, 2))
         {
             page.chart(marks(Chart.of(page.id(f[0]), f[1] + " against load", "offered (" + unit + ")", f[2])
                 .points().x(x), s).series(f[1], column(points, f[0])), f[1] + " (" + f[2] + ") at each point");
         }
-        page.raw(table(points));
+        page.raw(streamed ? table(points) : wholeTable(points));
+    }
+
+    /** An answer read whole: the e2e p50 and p99 against the load (the latency knee is on the p99), and inputs/s. */
+    private static void wholeLatency(final Page page, final JsonNode s, final List<JsonNode> points, final double[] x,
+        final String unit)
+    {
+        page.chart(marks(Chart.of(page.id("e2e-load"), "End-to-end latency against load", "offered (" + unit + ")",
+            "ms").points().x(x), s).series("e2e p50", column(points, "e2e_p50_ms"))
+            .series("e2e p99", column(points, "e2e_p99_ms")), "e2e p50 and p99 (ms) at each point (the API answers " +
+            "whole: no TTFT or TPOT); the latency knee is where the p99 passed its factor times the lowest load's");
+        page.chart(marks(Chart.of(page.id("inputs-load"), "Inputs per second against load", "offered (" + unit +
+            ")", "inputs/s").points().x(x), s).series("inputs/s", column(points, "inputs_per_s")), "Inputs (texts " +
+            "embedded, documents ranked) of the requests that ended ok in each point's window, per second");
+    }
+
+    private static String wholeTable(final List<JsonNode> points)
+    {
+        final List<List<String>> rows = new ArrayList<>();
+        for (final JsonNode p : points)
+        {
+            rows.add(List.of(Html.num(p.path("offered")), Html.num(p.path("achieved_rps")),
+                Html.num(p.path("goodput_rps")), Html.num(p.path("e2e_p50_ms")), Html.num(p.path("e2e_p99_ms")),
+                Html.num(p.path("inputs_per_s")), Html.num(p.path("input_tokens_per_s")), Html.value(p.path("ok")),
+                Html.value(p.path("errors")), p.path("short_window").asBoolean(false) ? "short" : "",
+                Html.value(p.path("run_dir"))));
+        }
+        return Html.table(List.of("offered", "achieved req/s", "goodput req/s", "e2e p50", "e2e p99", "inputs/s",
+            "input tok/s", "ok", "errors", "window", "run"), rows);
     }
 
     /** TTFT and TPOT, p50 and p99, against the load, both knees marked. */
