@@ -106,8 +106,18 @@ public record ServerMetricsSummary(String url, long intervalMs, long scrapes, lo
         return 1 + ratio(EngineNames.Field.SPEC_ACCEPTED_TOKENS, EngineNames.Field.SPEC_DRAFTS);
     }
 
+    /**
+     * A ratio of two counters' differences, only over a bracket that holds the whole window: one that opened late or
+     * closed early (a first scrape slower than the wait for it, a failed closing scrape) misses some of the window's
+     * requests, and its ratio is theirs, not the window's (a trace's 48% hit rate read as 0% when the opening scrape
+     * came after the requests that hit). The counters' differences themselves stay, with {@code covers_window} false.
+     */
     private double ratio(final EngineNames.Field numerator, final EngineNames.Field denominator)
     {
+        if (!coversWindow)
+        {
+            return Double.NaN;
+        }
         final Double n = deltas.get(numerator);
         final Double d = deltas.get(denominator);
         return n == null || d == null || !(d > 0) ? Double.NaN : n / d;

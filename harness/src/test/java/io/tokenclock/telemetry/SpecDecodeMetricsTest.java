@@ -39,11 +39,11 @@ final class SpecDecodeMetricsTest
         return new ServerMetricsSummary.Point(endNs, EngineNames.map(Exposition.parse(page)));
     }
 
-    private static ServerMetricsSummary summary(final ServerMetricsSummary.Point from,
-        final ServerMetricsSummary.Point to)
+    /** The window is [10, 20]; the first point opens the bracket and the last closes it. */
+    private static ServerMetricsSummary summary(final ServerMetricsSummary.Point... points)
     {
-        return ServerMetricsSummary.of(new ServerMetricsScraper.Counts("http://127.0.0.1/metrics", 1000, 2, 0, 0, 0,
-            0, null), List.of(from, to), from, to, 10, 20);
+        return ServerMetricsSummary.of(new ServerMetricsScraper.Counts("http://127.0.0.1/metrics", 1000,
+            points.length, 0, 0, 0, 0, null), List.of(points), points[0], points[points.length - 1], 10, 20);
     }
 
     @Test
@@ -81,12 +81,28 @@ final class SpecDecodeMetricsTest
             "sglang:cached_tokens_total{cache_source=\"device\",model_name=\"m\"} 1300.0\n" +
             "sglang:cached_tokens_total{cache_source=\"host\",model_name=\"m\"} 300.0\n" +
             "sglang:spec_accept_length" + labels + " 3.5\nsglang:spec_accept_rate" + labels + " 0.7\n";
-        final ServerMetricsSummary s = summary(point(5, before), point(15, after));
+        final ServerMetricsSummary s = summary(point(5, before), point(15, after), point(25, after));
 
         assertEquals(1_500.0 / 2_000.0, s.prefixCacheHitRate(), 1e-12,
             "cached tokens of every source over prompt tokens");
         assertEquals("sglang:cached_tokens_total", s.sources().get(Field.PREFIX_CACHE_HITS));
         assertEquals(3.5, s.gauges().get(Field.SPEC_ACCEPT_LENGTH).mean(), 1e-12, "the scrape inside the window");
         assertEquals(0.7, s.gauges().get(Field.SPEC_ACCEPT_RATE).mean(), 1e-12);
+    }
+
+    @Test
+    void shouldGiveNoRatioOverABracketThatMissesPartOfTheWindow()
+    {
+        // the opening scrape ended at 12, inside the window [10, 20]: requests before it are not in its differences
+        final ServerMetricsSummary late = summary(point(12, vllm(100, 400, 250, 1_000, 200)),
+            point(25, vllm(160, 640, 370, 5_000, 3_200)));
+        assertTrue(!late.coversWindow());
+        assertTrue(Double.isNaN(late.prefixCacheHitRate()), "not the window's hit rate");
+        assertTrue(Double.isNaN(late.specAcceptanceRate()));
+        assertEquals(4_000.0, late.deltas().get(Field.PREFIX_CACHE_QUERIES), 1e-12, "the differences stay");
+        // the closing scrape ended at 18, before the window closed
+        final ServerMetricsSummary early = summary(point(5, vllm(100, 400, 250, 1_000, 200)),
+            point(18, vllm(160, 640, 370, 5_000, 3_200)));
+        assertTrue(Double.isNaN(early.prefixCacheHitRate()));
     }
 }
