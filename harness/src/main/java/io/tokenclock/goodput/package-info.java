@@ -5,5 +5,8 @@
  * and each group's own figures ({@link io.tokenclock.goodput.GroupStats}). The request stage of package
  * {@code recording} calls them through its {@code RequestVerdicts} and {@code RequestGroup} seams, once per measured
  * request and without allocating; it knows no SLO.
+ * <p>
+ * What it may import is its row, {@code goodput}, in docs/ARCHITECTURE.md's table, which LayeringTest holds it to; it
+ * never imports a package of its own layer or above, such as {@code cli}, {@code deploy} or {@code merge}.
  */
 package io.tokenclock.goodput;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -67,6 +68,29 @@ final class LayeringTest
             }
         }
         assertEquals(Set.of(), missing, "packages without a row in docs/ARCHITECTURE.md");
+    }
+
+    /**
+     * Every package of the table says what it holds and what it may import in its {@code package-info.java}, by naming
+     * its row rather than copying it (the row is the one place that fact lives).
+     */
+    @Test
+    void shouldDescribeEveryPackageOfTheTableInAPackageInfoThatNamesItsRow() throws IOException
+    {
+        final Set<String> lacking = new TreeSet<>();
+        for (final String pkg : map.rows().keySet())
+        {
+            final String module = pkg.startsWith("fixtures.") ? "fixtures" :
+                "transport.kernel".equals(pkg) ? "kernel" : "harness";
+            final Path info = Path.of("..", module, "src", "main", "java", "io", "tokenclock")
+                .resolve(pkg.replace('.', '/')).resolve("package-info.java");
+            final String text = Files.isRegularFile(info) ? Files.readString(info) : "";
+            if (!text.contains("{@code " + pkg + "}") || !text.contains("docs/ARCHITECTURE.md"))
+            {
+                lacking.add(pkg);
+            }
+        }
+        assertEquals(Set.of(), lacking, "packages whose package-info does not name their row in docs/ARCHITECTURE.md");
     }
 
     @Test

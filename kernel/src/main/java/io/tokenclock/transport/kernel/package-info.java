@@ -5,5 +5,8 @@
  * {@code CLOCK_REALTIME} stamps to the run's monotonic clock. It knows nothing of HTTP or of the measurement core;
  * {@code transport.KernelStreamClient} (the harness) builds on it, and the accuracy module's truth server stamps its
  * own sends with it. Its own module ({@code kernel/}), so that both use one copy.
+ * <p>
+ * It imports no other tokenclock package: its row, {@code transport.kernel}, in docs/ARCHITECTURE.md's table, which
+ * LayeringTest holds it to.
  */
 package io.tokenclock.transport.kernel;
