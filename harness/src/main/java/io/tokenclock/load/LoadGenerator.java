@@ -22,7 +22,7 @@ import io.tokenclock.recording.SlotPool;
  * {@link #scheduleHash()} once, after the generator finished.
  */
 public abstract sealed class LoadGenerator implements Runnable
-    permits OpenLoopDriver, ClosedLoopDriver, UserSessionDriver, TraceSessionDriver
+    permits OpenLoopDriver, ClosedLoopDriver, AnswerPacedGenerator
 {
     /** Builds request number {@code i}. Called on the generator thread, ahead of the request's intended start. */
     public interface RequestFiller

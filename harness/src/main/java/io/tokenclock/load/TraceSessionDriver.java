@@ -3,8 +3,6 @@ package io.tokenclock.load;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.recording.RequestSlot;
@@ -25,13 +23,8 @@ import io.tokenclock.recording.SlotPool;
  * handle as its {@link RequestSlot#user}), which wakes the driver. Not thread-safe beyond what {@link LoadGenerator}
  * states.
  */
-final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Schedule
+final class TraceSessionDriver extends AnswerPacedGenerator implements TraceFiller.Schedule
 {
-    /** A session's turn ended. */
-    private record Completion(int handle, TurnResult result)
-    {
-    }
-
     /**
      * A turn due at {@code dueNs}, built as soon as it fell due ({@link #buildDueTurns}), so that a long prompt's
      * synthesis and serialization are done while the session waits, not after its turn was due; ordered by due time,
@@ -66,10 +59,8 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
     static final long OPEN_AHEAD_NS = 1_000_000_000L;
 
     private final TraceFiller trace;
-    private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Due> due = new PriorityQueue<>();
     private final List<Due> unbuilt = new ArrayList<>();
-    private volatile Thread driverThread;
     private long order;
     private int open;
     private int session;
@@ -81,24 +72,6 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
     {
         super(plan, clock, pool, sink, waiter);
         this.trace = trace;
-    }
-
-    @Override
-    public void onUserTurnEnded(final int handle, final TurnResult result)
-    {
-        completions.add(new Completion(handle, result));
-        final Thread thread = driverThread;
-        if (thread != null)
-        {
-            waiter.wake(thread);
-        }
-    }
-
-    /** @return null: turns are due a delay after the server's answers, so no schedule is fixed before the run. */
-    @Override
-    public String scheduleHash()
-    {
-        return null;
     }
 
     @Override
@@ -218,7 +191,7 @@ final class TraceSessionDriver extends LoadGenerator implements TraceFiller.Sche
         Completion c;
         while ((c = completions.poll()) != null)
         {
-            trace.ended(c.handle(), c.result(), this);
+            trace.ended(c.who(), c.result(), this);
         }
     }
 

@@ -1,8 +1,6 @@
 package io.tokenclock.load;
 
 import java.util.PriorityQueue;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.recording.RequestSlot;
@@ -19,13 +17,8 @@ import io.tokenclock.recording.SlotPool;
  * <p>
  * Not thread-safe beyond what {@link LoadGenerator} states.
  */
-final class UserSessionDriver extends LoadGenerator
+final class UserSessionDriver extends AnswerPacedGenerator
 {
-    /** A user's turn ended. */
-    private record Completion(int user, TurnResult result)
-    {
-    }
-
     /** A user's next turn, due at {@code dueNs} on the run's clock; ordered by due time, then user. */
     private record Due(long dueNs, int user) implements Comparable<Due>
     {
@@ -38,10 +31,8 @@ final class UserSessionDriver extends LoadGenerator
     }
 
     private final SessionFiller sessions;
-    private final Queue<Completion> completions = new ConcurrentLinkedQueue<>();
     private final PriorityQueue<Due> due = new PriorityQueue<>();
     private final TurnResult[] results;
-    private volatile Thread driverThread;
 
     UserSessionDriver(
         final LoadPlan plan, final NanoClock clock, final SlotPool pool, final SessionFiller sessions,
@@ -53,34 +44,12 @@ final class UserSessionDriver extends LoadGenerator
     }
 
     @Override
-    public void onUserTurnEnded(final int user, final TurnResult result)
-    {
-        completions.add(new Completion(user, result));
-        final Thread thread = driverThread;
-        if (thread != null)
-        {
-            waiter.wake(thread);
-        }
-    }
-
-    /**
-     * @return null: a user's next turn is due a think time after the server's answer to the previous one ended, so
-     * the intended starts depend on how the server answered and there is no schedule fixed before the run to hash
-     * (the hash of an empty schedule, reported before, looked like a schedule that replay could check).
-     */
-    @Override
-    public String scheduleHash()
-    {
-        return null;
-    }
-
-    @Override
     public void settle()
     {
         Completion c;
         while ((c = completions.poll()) != null)
         {
-            sessions.settle(c.user(), c.result());
+            sessions.settle(c.who(), c.result());
         }
     }
 
@@ -133,11 +102,11 @@ final class UserSessionDriver extends LoadGenerator
         Completion c;
         while ((c = completions.poll()) != null)
         {
-            results[c.user()] = c.result();
-            final long delayNs = sessions.delayNs(c.user(), c.result());
+            results[c.who()] = c.result();
+            final long delayNs = sessions.delayNs(c.who(), c.result());
             if (delayNs >= 0)
             {
-                due.add(new Due(c.result().endNs() + delayNs, c.user()));
+                due.add(new Due(c.result().endNs() + delayNs, c.who()));
             }
         }
     }
