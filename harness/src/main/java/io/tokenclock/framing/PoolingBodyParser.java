@@ -18,6 +18,8 @@ package io.tokenclock.framing;
  * <tr><td>TEI's rerank</td><td>{@code [{"index":0,"score":0.9},...]}, a bare array</td><td>the array</td>
  *     <td>none</td></tr>
  * </table>
+ * A member {@code timings} (tokenclock's engine, {@code fixtures}' EngineServer) is read as a stream's last
+ * {@code timings} is: its {@code prompt_ms} is the engine's span of the whole request.
  * A member {@code error} that is not null makes the answer an error (a server that answers 200 with one), as a stream's
  * error event does. Members come in any order; the answer arrays are already numbers in the skeleton.
  * <p>
@@ -72,6 +74,10 @@ public final class PoolingBodyParser extends EventParser
             else if (keyIs(ks, kl, USAGE))
             {
                 parseUsage();
+            }
+            else if (keyIs(ks, kl, TIMINGS))
+            {
+                parseTimings(); // tokenclock's engine: its span of the whole request, as timings.prompt_ms
             }
             else if (keyIs(ks, kl, ERROR))
             {

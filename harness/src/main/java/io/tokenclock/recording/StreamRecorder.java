@@ -268,8 +268,9 @@ public final class StreamRecorder implements SseEventHandler
     }
 
     /**
-     * Reads an answer that came whole, from its skeleton: its error, response id, prompt tokens and items. Once per
-     * request, after the read that ended the body; allocation-free unless the body is malformed or an error.
+     * Reads an answer that came whole, from its skeleton: its error, response id, prompt tokens, the engine's span
+     * (where the server reports one) and items. Once per request, after the read that ended the body; allocation-free
+     * unless the body is malformed or an error.
      */
     private void onWholeBody(final RequestSlot s)
     {
@@ -299,6 +300,10 @@ public final class StreamRecorder implements SseEventHandler
         if (p.promptTokens() >= 0)
         {
             s.usagePromptTokens = p.promptTokens();
+        }
+        if (p.enginePromptNs() >= 0)
+        {
+            s.enginePromptNs = p.enginePromptNs(); // nothing generated: no decode time or count
         }
         s.answerItems = p.items();
     }
