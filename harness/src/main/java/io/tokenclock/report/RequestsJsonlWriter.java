@@ -211,7 +211,8 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
 
     /**
      * The line of a request whose answer came whole (embeddings, rerank): its stamps, inputs, the answer's items, the
-     * server's prompt tokens, and the latencies it has; no chunk, output token, TTFT, TPOT or ITL, which it has not.
+     * server's prompt tokens, the latencies it has, and the engine's span where the server reports one; no chunk,
+     * output token, TTFT, TPOT or ITL, which it has not.
      */
     private void whole(final JsonGenerator g, final RequestSlot s, final RequestMetrics m) throws IOException
     {
@@ -227,6 +228,11 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
         ms(g, "e2e_ms", m.e2eNs);
         ms(g, "e2e_from_schedule_ms", m.e2eFromScheduleNs);
         ms(g, "send_lag_ms", m.sendLagNs);
+        if (s.enginePromptNs >= 0)
+        {
+            // only a server that reports its span of the request (tokenclock's engine); nothing decoded, no decode
+            ms(g, "engine_prompt_ms", s.enginePromptNs);
+        }
     }
 
     /** The stamps every line starts with, streamed or whole: scheduled, submitted, sent, and the response's head. */

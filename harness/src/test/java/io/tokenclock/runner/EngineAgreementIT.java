@@ -1,6 +1,7 @@
 package io.tokenclock.runner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -19,14 +20,18 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import io.tokenclock.api.Api;
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.engine.EngineConfig;
 import io.tokenclock.fixtures.engine.EngineServer;
 import io.tokenclock.metrics.Distribution;
 import io.tokenclock.metrics.Metric;
+import io.tokenclock.recording.ErrorClass;
 import io.tokenclock.run.RunResult;
 
 /**
@@ -41,7 +46,8 @@ import io.tokenclock.run.RunResult;
  * time - (client TTFT - engine prompt time). The tolerance in the second is the client's own first-token lag, which
  * it measured: a client thread that was descheduled when the first token came stamps it late and so sees a shorter
  * decode span (on a loaded 2-core machine such a request saw a 0.5 ms span for a 12.5 ms decode, its first stamp
- * 23 ms late). Both inequalities allow 0.002 ms for the microsecond rounding of requests.jsonl.
+ * 23 ms late). Both inequalities allow 0.002 ms for the microsecond rounding of requests.jsonl. Embeddings and
+ * rerank, answered whole, are held to the same rule on their end to end against the engine's span of the request.
  */
 @Timeout(300)
 @Tag("slow") // runs the llama.cpp engine fixture: skipped by -Pfast
@@ -53,6 +59,9 @@ final class EngineAgreementIT
     private static final double TPOT_MEDIAN_TOLERANCE = 0.10;
     private static final int REQUESTS = 10;
     private static final int OUTPUT_TOKENS = 32;
+    /** Inputs per embeddings or rerank request ({@code --embed-batch}) and each one's length. */
+    private static final int BATCH = 4;
+    private static final int INPUT_WORDS = 32;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static EngineServer server;
@@ -88,17 +97,25 @@ final class EngineAgreementIT
     private Run run(final int inputTokens, final Api api) throws Exception
     {
         final Path out = dir.resolve("input-" + inputTokens + "-" + api.word());
+        return run(options(out, api, inputTokens).maxTokens(OUTPUT_TOKENS).ignoreEos(true), out);
+    }
+
+    private static RunOptionsBuilder options(final Path out, final Api api, final int inputTokens)
+    {
         final RunOptionsBuilder o = RunOptions.builder();
         o.url(server.baseUrl());
         o.api(api);
         o.outputDir(out);
         o.progress(false);
-        o.maxTokens(OUTPUT_TOKENS);
-        o.ignoreEos(true);
         o.inputTokens(inputTokens);
         o.concurrency(1);
         o.requests((long)REQUESTS);
         o.warmupRequests(3);
+        return o;
+    }
+
+    private static Run run(final RunOptionsBuilder o, final Path out) throws Exception
+    {
         final RunResult result = new BenchmarkRunner().run(o.build(), new PrintStream(new ByteArrayOutputStream()));
         final List<JsonNode> measured = new ArrayList<>();
         for (final String line : Files.readAllLines(out.resolve("requests.jsonl")))
@@ -172,6 +189,85 @@ final class EngineAgreementIT
             assertTrue(request.path("done_marker").asBoolean(), "message_stop ended it");
             assertTrue(request.path("engine_prompt_ms").isMissingNode(), "no engine timings on this API");
         }
+    }
+
+    /**
+     * Embeddings and rerank answered whole by the engine's pooling instance, four inputs a request: each answered
+     * item counted, the prompt tokens the engine's own (its tokenizer splits the harness's synthetic words into more
+     * tokens than the harness counts, and adds {@code <s>}), the client's end
+     * to end never shorter than the engine's span of the request, and no metric of a stream anywhere.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Api.class, names = {"EMBEDDINGS", "RERANK"})
+    void shouldMeasureTheEnginesEmbeddingsAndRerankWholeAndNeverEarly(final Api api) throws Exception
+    {
+        final Path out = dir.resolve("pooled-" + api.word());
+        final RunOptionsBuilder o = options(out, api, INPUT_WORDS);
+        o.set(RunOption.EMBED_BATCH, BATCH);
+        final Run r = run(o, out);
+
+        assertEquals(REQUESTS, r.result().counts().ok(), r.result().counts().errorsByClass().toString());
+        assertEquals(REQUESTS, r.measured().size());
+        double usageSum = 0;
+        for (final JsonNode request : r.measured())
+        {
+            assertEquals(api.word(), request.path("api").asText());
+            assertEquals(BATCH, request.path("inputs").asInt(), request.toString());
+            assertEquals(BATCH, request.path("answer_items").asInt(), "one embedding or result per input: " + request);
+            final int usage = request.path("usage_prompt_tokens").asInt();
+            assertTrue(usage > BATCH * INPUT_WORDS, "the engine's count (each text's <s>, its tokenizer's splits), " +
+                "not the harness's " + INPUT_WORDS + " a text: " + request);
+            assertEquals(usage, request.path("input_tokens").asInt(), "the run counts the server's: " + request);
+            usageSum += usage;
+            final double engineSpan = request.path("engine_prompt_ms").asDouble();
+            assertTrue(engineSpan > 0, "the engine's timings of the request: " + request);
+            assertTrue(request.path("e2e_ms").asDouble() >= engineSpan - ROUNDING_MS, String.format(Locale.ROOT,
+                "client e2e can't beat the engine's span %.3f ms: %s", engineSpan, request));
+            for (final String absent : List.of("ttft_ms", "tpot_ms", "chunks", "output_tokens", "chunk_ns",
+                "engine_decode_ms"))
+            {
+                assertFalse(request.has(absent), absent + " of an answer read whole: " + request);
+            }
+        }
+        for (final Metric m : Metric.values())
+        {
+            assertEquals(!m.streamOnly(), Files.exists(out.resolve(m.key() + ".hlog")), m.key() + ".hlog");
+        }
+        final JsonNode throughput = JSON.readTree(out.resolve("record.json").toFile()).path("report")
+            .path("throughput");
+        assertFalse(throughput.has("output_tokens_per_s"), throughput.toString());
+        assertEquals(usageSum / REQUESTS, throughput.path("input_tokens_per_s").asDouble() /
+            throughput.path("requests_per_s").asDouble(), 1e-6 * usageSum, "input tokens/s from the usage: " +
+            throughput);
+    }
+
+    /**
+     * A body the engine cannot use (here {@code input} or {@code documents} overwritten with a number by
+     * {@code --extra-body}) is answered 400 with an error object: each request ends with one classified error, every
+     * request is sent, and the engine serves the next run.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Api.class, names = {"EMBEDDINGS", "RERANK"})
+    void shouldClassifyTheEnginesAnswerToABadBodyPerRequestAndGoOn(final Api api) throws Exception
+    {
+        final Path out = dir.resolve("bad-" + api.word());
+        final RunOptionsBuilder o = options(out, api, INPUT_WORDS).warmupRequests(0).preflight(false)
+            .model(server.config().modelName())
+            .extraBody(api == Api.EMBEDDINGS ? "{\"input\": 5}" : "{\"documents\": 5}");
+        final Run bad = run(o, out);
+
+        assertEquals(0, bad.result().counts().ok());
+        assertEquals(REQUESTS, bad.result().counts().errors());
+        assertEquals(REQUESTS, bad.measured().size());
+        for (final JsonNode request : bad.measured())
+        {
+            assertEquals(ErrorClass.HTTP_4XX.label(), request.path("error").asText(), request.toString());
+            assertEquals(400, request.path("http_status").asInt(), request.toString());
+        }
+        final Path next = dir.resolve("after-" + api.word());
+        final RunOptionsBuilder good = options(next, api, INPUT_WORDS).warmupRequests(0);
+        good.set(RunOption.EMBED_BATCH, BATCH);
+        assertEquals(REQUESTS, run(good, next).result().counts().ok(), "the engine goes on serving");
     }
 
     private static void tokenCountsAgree(final JsonNode request)
