@@ -34,6 +34,13 @@ final class PoolingAnswerTest
     static final String RERANK_COHERE = "{\"results\":[{\"index\":3,\"relevance_score\":0.99},{\"index\":0," +
         "\"relevance_score\":0.5},{\"index\":1,\"relevance_score\":0.1},{\"index\":2,\"relevance_score\":0.01}]," +
         "\"id\":\"07734bd2\",\"meta\":{\"api_version\":{\"version\":\"2\"},\"billed_units\":{\"search_units\":1}}}";
+    /** tokenclock's engine (fixtures' EngineServer) as it answered EngineServerTest: timings of the prompt alone. */
+    static final String RERANK_TOKENCLOCK_ENGINE = "{\"id\":\"rerank-11\",\"object\":\"list\",\"results\":" +
+        "[{\"index\":0,\"relevance_score\":-0.11743343},{\"index\":2,\"relevance_score\":-0.11874395}," +
+        "{\"index\":1,\"relevance_score\":-0.120402016}],\"model\":\"m\",\"usage\":{\"prompt_tokens\":18," +
+        "\"total_tokens\":18}," +
+        "\"timings\":{\"prompt_n\":18,\"prompt_ms\":28.110003,\"prompt_per_token_ms\":1.561667," +
+        "\"prompt_per_second\":640.341447}}";
     /** Hugging Face TEI's rerank: a bare array. */
     static final String RERANK_TEI = "[{\"index\":1,\"score\":0.9},{\"index\":0,\"score\":0.1}]";
 
@@ -96,6 +103,22 @@ final class PoolingAnswerTest
         final StreamReplay.Seen tei = replayEverySplit(Api.RERANK, 2, RERANK_TEI);
         assertEquals(ErrorClass.NONE, tei.error(), tei.detail());
         assertEquals(2, tei.answerItems());
+    }
+
+    @Test
+    void shouldTakeTheEnginesSpanFromTheTimingsOfAnAnswerThatCarriesThem() throws InterruptedException
+    {
+        final StreamReplay replay = new StreamReplay(Api.RERANK).inputs(3);
+        final int length = RERANK_TOKENCLOCK_ENGINE.getBytes(StandardCharsets.UTF_8).length;
+        for (int cut = 1; cut < length; cut++)
+        {
+            final StreamReplay.Seen seen = replay.replay(RERANK_TOKENCLOCK_ENGINE, cut);
+            assertEquals(ErrorClass.NONE, seen.error(), seen.detail());
+            assertEquals(3, seen.answerItems());
+            assertEquals(18, seen.promptTokens());
+            assertEquals(28_110_003, seen.enginePromptNs(), "timings.prompt_ms, cut at " + cut);
+        }
+        assertEquals(-1, replayEverySplit(Api.RERANK, 2, RERANK_VLLM).enginePromptNs(), "no timings, no span");
     }
 
     @Test
