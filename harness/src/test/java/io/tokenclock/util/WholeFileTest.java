@@ -129,8 +129,20 @@ final class WholeFileTest
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> WholeFile.checkTarget(Path.of("/dev/null")));
-        assertEquals("/dev/null: not a regular file (a device, a pipe or a socket), which writing here would remove: " +
-            "give a file's name", ex.getMessage());
+        assertEquals("/dev/null: not a regular file (a device, a pipe or a socket, or a link to one), which writing " +
+            "here would remove: give a file's name", ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseALinkToADeviceAndLeaveTheLink() throws IOException
+    {
+        final Path link = Files.createSymbolicLink(dir.resolve("report.html"), Path.of("/dev/null"));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> WholeFile.writeString(link, "<html>"));
+        assertTrue(ex.getMessage().contains("not a regular file"), ex.getMessage());
+        assertTrue(Files.isSymbolicLink(link), "the link is still there, not replaced");
+        assertEquals(List.of("report.html"), names());
+        Files.delete(link); // the link itself: @TempDir's cleanup warns about a link that leaves the directory
     }
 
     @Test
