@@ -69,6 +69,16 @@ public interface BodyShape
     }
 
     /**
+     * @return a user message in chat's form holding {@code text} and {@code images} (as {@link Conversation} lays out a
+     * prompt's): a session keeps its earlier turns' messages in this form, images included, and every shape maps them
+     * to its own when the history is resent.
+     */
+    static ObjectNode userMessage(final String text, final List<Image> images)
+    {
+        return (ObjectNode)Conversation.of(new Request(null, text, null, 0, Decoding.NONE, null, null, images)).get(0);
+    }
+
+    /**
      * What an embeddings or rerank request carries besides the model.
      *
      * @param texts the texts to embed, or the documents to rank; at least one.

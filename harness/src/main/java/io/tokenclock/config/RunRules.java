@@ -622,8 +622,10 @@ public final class RunRules
     }
 
     /**
-     * Synthetic images: only on an API with a conversation (chat, Responses, Messages), with synthetic prompts or a
-     * dataset (not sessions or agents, whose turns would each need images of their own), at a size that parses.
+     * Synthetic images: only on an API with a conversation (chat, Responses, Messages), with synthetic prompts, a
+     * dataset or user sessions (each turn its own images: workload.SessionWorkload), not agents, at a size that
+     * parses. A session trace refuses them when it is opened (runner.Workloads: only the file says whether a Mooncake
+     * trace has sessions).
      */
     private static void images(final RunOptionsBuilder b, final Api api)
     {
@@ -644,10 +646,10 @@ public final class RunRules
         {
             throw fail(b.name(IMAGE_SIZE) + " " + ex.getMessage());
         }
-        if (b.get(IMAGE_COUNT) > 0 && (b.get(USERS) != null || b.get(AGENT) != null))
+        if (b.get(IMAGE_COUNT) > 0 && b.get(AGENT) != null)
         {
-            throw fail(b.name(IMAGE_COUNT) + " adds images to synthetic prompts and dataset lines: sessions (" +
-                b.name(USERS) + ") and agents take none yet");
+            throw fail(b.name(IMAGE_COUNT) + " adds images to prompts, dataset lines and user turns: agents (" +
+                b.name(AGENT) + ") take none yet");
         }
     }
 

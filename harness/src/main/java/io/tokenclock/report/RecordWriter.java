@@ -41,6 +41,7 @@ import io.tokenclock.workload.AgentWorkload;
 import io.tokenclock.workload.CancellationRule;
 import io.tokenclock.workload.ImageSpec;
 import io.tokenclock.workload.ImageSynthesizer;
+import io.tokenclock.workload.SessionWorkload;
 
 /**
  * Writes {@code record.json}: the benchmark record, one section per part of the contract (model, runtime, hardware,
@@ -212,12 +213,14 @@ public final class RecordWriter
             return null;
         }
         final long sent = r.provenance().imagesSent();
+        final boolean sessions = r.options().load().users() != null;
         return new RunRecord.Images(spec.count(), spec.width() + "x" + spec.height(), spec.format().word(),
-            "synthetic: tiles of " + ImageSynthesizer.TILE + " pixels in colours drawn from the seed, request and " +
-            "image index; encoded by javax.imageio", sent, r.provenance().imageBytesSent(),
-            sent == 0 ? 0 : (double)r.provenance().imageBytesSent() / sent,
+            "synthetic: tiles of " + ImageSynthesizer.TILE + " pixels in colours drawn from the seed, " +
+            (sessions ? "user, session, turn" : "request") + " and image index; encoded by javax.imageio", sent,
+            r.provenance().imageBytesSent(), sent == 0 ? 0 : (double)r.provenance().imageBytesSent() / sent,
             "counted by the server only: its usage's prompt tokens include the images' tokens; the harness cannot " +
-            "count image tokens itself, so its own input count (input_tokens without usage) leaves them out");
+            "count image tokens itself, so its own input count (input_tokens without usage) leaves them out",
+            sessions ? SessionWorkload.IMAGE_RULE : null);
     }
 
     private static LoadSection load(final RunResult r)

@@ -68,10 +68,18 @@ public final class Workloads
             return new SessionWorkload(w.seed(), bodies(o, endpoint.api(), model, parsedExtraBody(o)), tokenizer,
                 inputLengths(w), lengths(w.outputLengths(), null), o.model().maxTokens(),
                 lengths(w.sessionTurns(), new Fixed(3)), lengths(w.thinkTimeMs(), new Fixed(1000)), o.load().users())
-                .chain(w.sessionChain());
+                .chain(w.sessionChain()).images(w.images() == null ? null : new ImageSynthesizer(w.images(), w.seed()));
         }
         if (w.dataset() != null && replaysSessions(o, datasetFile(o)))
         {
+            if (w.images() != null)
+            {
+                // a trace states each turn's input length and the hash blocks a prefix cache shares: images of the
+                // harness's own would add tokens and cache entries the trace never had
+                throw new IllegalArgumentException("--image-count with --dataset-format " + w.datasetFormat() +
+                    ": a session trace's turns are its own lengths and hash blocks, with no images to send; drop " +
+                    "--image-count, or run images with --users or on a dataset of prompts");
+            }
             return new TraceWorkload(SessionTrace.open(datasetFile(o), w.datasetFormat(),
                 w.blockSize() == null ? 0 : w.blockSize(), o.load().fixedSchedule()), w.seed(), tokenizer,
                 bodies(o, endpoint.api(), model, parsedExtraBody(o)), o.load().traceSpeedup());

@@ -22,7 +22,9 @@ import io.tokenclock.api.BodyShape;
  * The synthetic images of a run: image {@code j} of request {@code i} from the run's seed, {@code i} and {@code j}
  * alone, so that the same contract and seed send the same images byte for byte and the workload hash (over every
  * body) covers them. Each request's images are its own, never another request's: a server that caches what it made of
- * an image (vLLM's multimodal processor cache) meets each one once, as it would meet users' images.
+ * an image (vLLM's multimodal processor cache) meets each one once, as it would meet users' images. A user session's
+ * turn ({@code --users}) has images of its own in the same way, keyed by the user, the session and the turn
+ * ({@link #turnImages}); a later turn resends them with its history, which is the repetition such a cache is for.
  * <p>
  * What an image is: a mosaic of {@link #TILE}-pixel square tiles, each of one colour drawn from the image's own random
  * stream, encoded by javax.imageio (PNG, or JPEG at its default quality). Why tiles and not noise: a vision encoder's
@@ -44,6 +46,8 @@ public final class ImageSynthesizer
     public static final int TILE = 16;
     /** Mixed into the image streams' seeds, so that they are not the prompt streams' (same seed and index). */
     private static final long IMAGE_STREAM = 0x1316_6E67_0000_0000L;
+    /** The key of a session turn's images is mixed from this, the user, the session and the turn. */
+    private static final long SESSION_TURNS = 0x5E55_1045_7000_0000L;
 
     private final ImageSpec spec;
     private final long seed;
@@ -83,6 +87,15 @@ public final class ImageSynthesizer
             images.add(new BodyShape.Image(spec.format().mediaType(), Base64.getEncoder().encodeToString(bytes)));
         }
         return images;
+    }
+
+    /**
+     * @return the images of a user's turn ({@code --users}), in order: from the seed, the user, the session and the
+     * turn alone, so that a rerun of the seed sends them again byte for byte and no two turns share one.
+     */
+    public List<BodyShape.Image> turnImages(final int user, final int session, final int turn)
+    {
+        return images(Seeds.mix(Seeds.mix(Seeds.mix(SESSION_TURNS, user), session), turn));
     }
 
     /** @return the encoded bytes of image {@code j} of request {@code request}. */

@@ -1,7 +1,9 @@
 package io.tokenclock.workload;
 
+import java.util.List;
 import java.util.SplittableRandom;
 
+import io.tokenclock.api.BodyShape;
 import io.tokenclock.clock.NanoClock;
 import io.tokenclock.load.LoadGenerator;
 import io.tokenclock.load.LoadPlan;
@@ -52,6 +54,15 @@ public abstract class UserWorkload implements Workload, SessionFiller
         }
         digest.add(p.text());
         return p;
+    }
+
+    /** Adds {@code images} to the hash, each by its base64 bytes: the hash then covers what a turn sent. */
+    protected final void hashed(final List<BodyShape.Image> images)
+    {
+        for (final BodyShape.Image image : images)
+        {
+            digest.add(image.base64());
+        }
     }
 
     /** Counts a request built. */

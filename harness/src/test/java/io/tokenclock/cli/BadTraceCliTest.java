@@ -19,7 +19,8 @@ import io.tokenclock.fixtures.sim.SimServer;
 
 /**
  * A session trace in the wrong shape, as {@code run} sees it: one line naming the file, the line and the field, exit
- * 2, and no request sent; likewise a trace on an API that answers whole (embeddings, rerank). The server is the simulator, since {@code run} checks that the server answers before it
+ * 2, and no request sent; likewise a trace on an API that answers whole (embeddings, rerank), and images on a session
+ * trace. The server is the simulator, since {@code run} checks that the server answers before it
  * reads the workload.
  */
 final class BadTraceCliTest
@@ -85,6 +86,24 @@ final class BadTraceCliTest
         final String err = console.err().strip();
         assertEquals(1, err.lines().count(), "one line: " + err);
         assertTrue(err.contains("--endpoint " + api + " with --dataset-format " + format + ": a trace replays"), err);
+        assertEquals(before, server.engine().requestsTotal(), "nothing sent");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"mooncake,--fixed-schedule", "tracelab,--concurrency=1", "weka,--fixed-schedule"})
+    void shouldRefuseImagesOnASessionTraceInOneLineNamingBothFlags(final String format, final String load)
+        throws IOException
+    {
+        final Path trace = tmp.resolve("trace.jsonl");
+        Files.writeString(trace, FIRST + "\n");
+        final long before = server.engine().requestsTotal();
+
+        assertEquals(Main.EXIT_USAGE, Main.execute("run", "--url", server.baseUrl(), "--model", "tokenclock-sim",
+            "--dataset", trace.toString(), "--dataset-format", format, load, "--image-count", "1", "--output-dir",
+            tmp.resolve("out").toString(), "--no-progress"), console.err());
+        final String err = console.err().strip();
+        assertEquals(1, err.lines().count(), "one line: " + err);
+        assertTrue(err.contains("--image-count with --dataset-format " + format + ": a session trace's turns"), err);
         assertEquals(before, server.engine().requestsTotal(), "nothing sent");
     }
 }

@@ -183,4 +183,22 @@ final class ApiRulesTest
         assertEquals("--image-size must be WIDTHxHEIGHT in pixels, each in [1, 8192] (e.g. 512x512): big",
             refusal(size));
     }
+
+    @Test
+    void shouldTakeImagesWithUserSessionsOnEveryApiWithImagesButRefuseThemWithAgentsInOneLine()
+    {
+        for (final Api api : new Api[] {Api.CHAT, Api.RESPONSES, Api.MESSAGES})
+        {
+            final RunOptionsBuilder b = RunOptions.builder().url("http://127.0.0.1:9/v1").api(api).users(2)
+                .maxTokens(8);
+            b.set(RunOption.IMAGE_COUNT, 2);
+            assertEquals(2, b.build().workload().images().count(), api.word());
+        }
+        final RunOptionsBuilder agents = RunOptions.builder().url("http://127.0.0.1:9/v1").users(2).agent(
+            new AgentSpec(null, 5, AgentSpec.DEFAULT_MAX_RETRIES, java.util.List.of(),
+                AgentSpec.DEFAULT_TOOL_TIMEOUT_MS, null, LengthSpec.fixed(20), LengthSpec.fixed(30)));
+        agents.set(RunOption.IMAGE_COUNT, 1);
+        assertEquals("--image-count adds images to prompts, dataset lines and user turns: agents (--agent-steps) " +
+            "take none yet", refusal(agents));
+    }
 }

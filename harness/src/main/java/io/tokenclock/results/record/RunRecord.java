@@ -128,10 +128,12 @@ public record RunRecord(Header tokenclock, String runId, boolean partial, String
      * @param bytes      their encoded bytes (before base64), all of them.
      * @param meanBytes  bytes per image, on average.
      * @param tokens     how their tokens are counted: by the server only.
+     * @param sessionRule with {@code --users}: how a session's turns carry images (per turn, and resent with the
+     *                    history), so that the contract says which rule made the requests; null (absent) otherwise.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Images(int perRequest, String size, String format, String source, long sent, long bytes,
-        double meanBytes, String tokens)
+        double meanBytes, String tokens, @JsonInclude(JsonInclude.Include.NON_NULL) String sessionRule)
     {
     }
 
