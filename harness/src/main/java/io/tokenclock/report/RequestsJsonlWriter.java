@@ -58,7 +58,17 @@ public final class RequestsJsonlWriter implements RequestListener, AutoCloseable
     /** Opens {@code file} for requests.jsonl of a run on {@code api}; {@code saveText} keeps each answer's text. */
     public RequestsJsonlWriter(final Path file, final boolean saveText, final Api api) throws IOException
     {
-        this.out = WholeFile.replace(file);
+        this(WholeFile.replace(file), saveText, api);
+    }
+
+    /**
+     * Writes the lines of a run on {@code api} to {@code out}, which {@link #close()} closes: for a sink that is no
+     * result file, such as a benchmark's {@code /dev/null} opened as it is (a run's file is opened by path, above,
+     * which removes what the name held and would remove a device).
+     */
+    public RequestsJsonlWriter(final OutputStream out, final boolean saveText, final Api api) throws IOException
+    {
+        this.out = out;
         this.saveText = saveText;
         this.api = api.word();
         this.streamed = api.streamed();

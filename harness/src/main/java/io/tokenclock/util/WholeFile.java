@@ -12,6 +12,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Set;
@@ -43,6 +44,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * place at the end without losing what a killed run wrote; {@link #replace} opens them instead: whatever the name held
  * (a file, a link) is removed, never followed, and the file is created exclusively. Whether such a file is whole is
  * then the record's to say (the record beside it counts its lines; docs/RESULTS.md).
+ * <p>
+ * A device, a pipe or a socket at the name, or a link to one, is refused (one line) and left as it is: both ways of
+ * writing remove what the name held, and a device is no result file. Why it matters: as root, {@code RequestStageBenchmark}'s
+ * {@code requests.jsonl} aimed at {@code /dev/null} (through {@link #replace}) removed the machine's null device and
+ * left a regular file in its place, which a later {@code podman run} gave to the container as its stdin (conmon opens
+ * {@code /dev/null} for it) and runc chowned to the image's user (runc gives a container's stdio to its user unless it
+ * is the null device): munged and every {@code >/dev/null} on the machine then broke.
  * <p>
  * Thread-safe.
  */
@@ -165,7 +173,7 @@ public final class WholeFile
 
     /**
      * @throws IllegalArgumentException (one line naming it) when {@code file} cannot be a file written here: it is a
-     * directory, or its directory does not exist.
+     * directory, a device, a pipe or a socket (or a link to one), or its directory does not exist.
      */
     public static void checkTarget(final Path file)
     {
@@ -173,10 +181,38 @@ public final class WholeFile
         {
             throw new IllegalArgumentException(file + ": is a directory: give a file's name");
         }
+        if (isSpecial(file))
+        {
+            throw new IllegalArgumentException(file + ": not a regular file (a device, a pipe or a socket, or a link " +
+                "to one), which writing here would remove: give a file's name");
+        }
         final Path parent = file.toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent))
         {
             throw new IllegalArgumentException(file + ": no such directory: " + parent);
+        }
+    }
+
+    /**
+     * @return whether the name holds a device, a pipe or a socket, or a link to one ({@code /dev/stdout}): the link is
+     * only looked through, never written through, and as root replacing it would break the machine's {@code /dev}.
+     */
+    private static boolean isSpecial(final Path file)
+    {
+        try
+        {
+            final BasicFileAttributes name =
+                Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (name.isOther())
+            {
+                return true;
+            }
+            return name.isSymbolicLink() && Files.readAttributes(file, BasicFileAttributes.class).isOther();
+        }
+        catch (final IOException ex)
+        {
+            // nothing there (the usual case), a dangling link, or nothing readable: the write itself says what is wrong
+            return false;
         }
     }
 

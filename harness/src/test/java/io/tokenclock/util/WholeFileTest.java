@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link WholeFile}: a file appears whole or not at all, and nothing planted at a name is followed. */
@@ -101,6 +103,46 @@ final class WholeFileTest
         {
             assertEquals(0, s.count());
         }
+    }
+
+    @Test
+    void shouldRefuseAPipeAtTheNameWithOneLineAndLeaveItAPipe() throws Exception
+    {
+        final Path fifo = dir.resolve("requests.jsonl");
+        final Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertEquals(0, mkfifo.waitFor(), "mkfifo " + fifo);
+        for (final Executable write : List.<Executable>of(() -> WholeFile.writeString(fifo, "x"),
+            () -> WholeFile.replace(fifo).close()))
+        {
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, write);
+            assertTrue(ex.getMessage().startsWith(fifo + ": not a regular file"), ex.getMessage());
+            assertFalse(ex.getMessage().contains("\n"));
+        }
+        assertTrue(Files.readAttributes(fifo, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isOther(),
+            "still the pipe, neither removed nor renamed over");
+        assertEquals(List.of("requests.jsonl"), names());
+    }
+
+    /** Only the check, which changes nothing: a regression here must never cost the machine its null device. */
+    @Test
+    void shouldRefuseTheNullDeviceAsATarget()
+    {
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> WholeFile.checkTarget(Path.of("/dev/null")));
+        assertEquals("/dev/null: not a regular file (a device, a pipe or a socket, or a link to one), which writing " +
+            "here would remove: give a file's name", ex.getMessage());
+    }
+
+    @Test
+    void shouldRefuseALinkToADeviceAndLeaveTheLink() throws IOException
+    {
+        final Path link = Files.createSymbolicLink(dir.resolve("report.html"), Path.of("/dev/null"));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> WholeFile.writeString(link, "<html>"));
+        assertTrue(ex.getMessage().contains("not a regular file"), ex.getMessage());
+        assertTrue(Files.isSymbolicLink(link), "the link is still there, not replaced");
+        assertEquals(List.of("report.html"), names());
+        Files.delete(link); // the link itself: @TempDir's cleanup warns about a link that leaves the directory
     }
 
     @Test

@@ -1,8 +1,11 @@
 package io.tokenclock.jmh;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,6 +21,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import io.tokenclock.api.Api;
 import io.tokenclock.metrics.MetricRecorders;
 import io.tokenclock.recording.ChunkRecords;
 import io.tokenclock.recording.Collector;
@@ -81,10 +85,20 @@ public class RequestStageBenchmark
         recorder = new StreamRecorder(records);
         now = 1_000_000_000L;
 
-        writer = new RequestsJsonlWriter(Path.of("/dev/null"), false);
-        textWriter = new RequestsJsonlWriter(Path.of("/dev/null"), true);
+        writer = new RequestsJsonlWriter(nullDevice(), false, Api.CHAT);
+        textWriter = new RequestsJsonlWriter(nullDevice(), true, Api.CHAT);
         logged = finishedRequest();
         loggedMetrics = new RequestMetrics().compute(logged);
+    }
+
+    /**
+     * {@code /dev/null}, opened as it is (written, never created): not by path through the writer, which opens a run's
+     * file by removing what the name held, and so as root replaced the machine's null device with a regular file
+     * (WholeFile's javadoc tells what followed). A missing device is an error here, never a file growing on disk.
+     */
+    private static OutputStream nullDevice() throws IOException
+    {
+        return Files.newOutputStream(Path.of("/dev/null"), StandardOpenOption.WRITE);
     }
 
     @TearDown(Level.Trial)
