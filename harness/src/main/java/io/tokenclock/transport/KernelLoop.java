@@ -32,7 +32,7 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * the connect and handshake limits, the cancellation rule; {@link #timersDueNs}) and waits in epoll at most until then
  * or a retry's time (millisecond grain: a limit fires up to 1 ms late). Only when that bound has passed does a turn
  * scan its connections, firing what ran out and taking the new bound; a connection that arms an earlier limit lowers
- * the bound at once ({@link #deadlineArmed}). Why: scanning every connection every turn took 15-18% of the stamping
+ * the bound at once ({@link #deadlineArmed}). Why: scanning every connection every turn took 6-18% of the stamping
  * thread's CPU at 1,000 streams (async-profiler, issue 41), a turn reading a handful of chunks and a scan visiting
  * every connection twice; limits run in seconds, and a bound that is early costs one scan, never a late limit.
  */
