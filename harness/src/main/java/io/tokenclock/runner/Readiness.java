@@ -72,8 +72,18 @@ public final class Readiness
     /** Rounds go on while the JIT compiled for more than this fraction of a round's wall time. */
     static final double QUIET_JIT_FRACTION = 0.05;
     static final int MIN_ROUNDS = 2;
-    /** The warm-up ends after this long whatever the JIT does; the record then shows the JIT during load. */
+    /**
+     * The warm-up's rounds end after this long whatever the JIT does; the record then shows the JIT during load. The
+     * cap holds inside a round too: each rehearsal starts requests only until then ({@code --duration}), at least
+     * {@link #MIN_PART_NS}. Why: checked only between rounds, one round under {@code stress-ng --cpu 1} on the
+     * client's core took 92-119 s at 300 and 1,000 streams (issue 41), longer than the run it prepared.
+     */
     static final long MAX_WARMUP_NS = 10_000_000_000L;
+    /**
+     * A rehearsal starts requests for at least this long, so that the first round's long streams and the first
+     * settling sweep run on a starved machine too, if only for a second.
+     */
+    static final long MIN_PART_NS = 1_000_000_000L;
     /** Then the compiler queue drains: wait until compilation time stands still this long (bounded as above). */
     static final long QUIET_NS = 200_000_000L;
     /** Settling sweeps after the rounds ({@link #settle}): at most this many, in at most this long. */
@@ -165,7 +175,7 @@ public final class Readiness
                 for (final int[] part : new int[][] {{WARMUP_SHORT_REQUESTS, WARMUP_SHORT_TOKENS}, longPhase(options)})
                 {
                     sent.add(phase.rehearse(warmupOptions(options, url, part[0], part[1],
-                        dir.resolve("round-" + round + "-" + part[1]))));
+                        dir.resolve("round-" + round + "-" + part[1]), secondsUntil(startNs + MAX_WARMUP_NS))));
                 }
                 final double roundMs = (System.nanoTime() - roundStartNs) / 1e6;
                 if (round + 1 >= MIN_ROUNDS && compilationMs() - roundJitMs < QUIET_JIT_FRACTION * roundMs)
@@ -246,7 +256,19 @@ public final class Readiness
     static RunOptions warmupOptions(
         final RunOptions o, final String url, final long requests, final int tokens, final Path dir)
     {
+        return warmupOptions(o, url, requests, tokens, dir, null);
+    }
+
+    /**
+     * {@link #warmupOptions(RunOptions, String, long, int, Path)} that starts requests for at most {@code durationS}
+     * ({@code --duration} beside {@code --requests}: whichever ends first), or without a time limit when null.
+     */
+    static RunOptions warmupOptions(
+        final RunOptions o, final String url, final long requests, final int tokens, final Path dir,
+        final Double durationS)
+    {
         final RunOptionsBuilder w = RunOptions.builder();
+        w.durationS(durationS);
         w.url(url);
         w.api(o.target().api());
         w.apiKeyEnv(null); // the simulator needs no key: none of the run's is read, let alone sent
@@ -364,8 +386,8 @@ public final class Readiness
         {
             final long jitMs = compilationMs();
             final Path sweepDir = dir.resolve("settle-" + sweep);
-            final RunOptions sweepOptions =
-                warmupOptions(options, phase.url(), sweepRequests, WARMUP_SHORT_TOKENS, sweepDir);
+            final RunOptions sweepOptions = warmupOptions(options, phase.url(), sweepRequests, WARMUP_SHORT_TOKENS,
+                sweepDir, secondsUntil(deadlineNs));
             sent.add(phase.rehearse(sweepOptions));
             scrapeBurst(sweepOptions, sweepDir, (int)sweepRequests);
             awaitQuietCompiler(deadlineNs);
@@ -374,6 +396,12 @@ public final class Readiness
                 break;
             }
         }
+    }
+
+    /** @return the seconds a rehearsal starts requests for: until {@code deadlineNs}, at least {@link #MIN_PART_NS}. */
+    static double secondsUntil(final long deadlineNs)
+    {
+        return Math.max(MIN_PART_NS, deadlineNs - System.nanoTime()) / 1e9;
     }
 
     /** @return the requests of one settling sweep: one and a quarter of the JVM's notification period. */

@@ -201,6 +201,7 @@ final class KernelConnection implements Exchange.Connection, KernelTls.Plaintext
     private void startHandshake()
     {
         handshakeDeadlineNs = loop.settings().clock().nanoTime() + HANDSHAKE_NS;
+        loop.deadlineArmed(handshakeDeadlineNs);
         try
         {
             tls.begin();
@@ -614,12 +615,14 @@ final class KernelConnection implements Exchange.Connection, KernelTls.Plaintext
     public void arm(final RequestSlot slot, final long armedNs)
     {
         cancelAtNs = slot.cancelAfterNs > 0 ? armedNs + slot.cancelAfterNs : Long.MAX_VALUE;
+        loop.deadlineArmed(Math.min(exchange.nextDeadlineNs(), cancelAtNs));
     }
 
-    /** Nothing to re-arm: the loop asks {@link #nextDeadlineNs} before each wait. */
+    /** The idle limit now counts, from this read: it may be the earliest. */
     @Override
     public void firstRead()
     {
+        loop.deadlineArmed(nextDeadlineNs());
     }
 
     /** The request's send stamp: taken now if still queued, or counted as missing; a resend is stamped anew. */

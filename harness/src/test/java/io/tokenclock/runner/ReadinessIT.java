@@ -57,13 +57,17 @@ final class ReadinessIT
         final int[] longPhase = Readiness.longPhase(options);
         final long perRound = Readiness.WARMUP_SHORT_REQUESTS + longPhase[0];
         // At least MIN_ROUNDS rounds, unless the time cap ended it first (a loaded machine: under stress-ng --cpu 2
-        // one round took 12 s); at least one round either way.
+        // one round took 12 s), which holds inside a round too: then it rehearsed, but maybe not a whole round.
         final boolean capped = ready.path("self_warmup_s").asDouble() * 1e9 >= Readiness.MAX_WARMUP_NS;
-        final int rounds = capped ? 1 : Readiness.MIN_ROUNDS;
-        assertTrue(ready.path("self_warmup_requests").asLong() >= rounds * perRound + Readiness.settleSweepRequests(),
-            "the rounds and at least one settling sweep: " + ready);
-        assertTrue(ready.path("self_warmup_chunks").asLong() > rounds * longPhase[0] * longPhase[1],
-            ready.toString());
+        if (!capped)
+        {
+            assertTrue(ready.path("self_warmup_requests").asLong() >= Readiness.MIN_ROUNDS * perRound +
+                Readiness.settleSweepRequests(), "the rounds and at least one settling sweep: " + ready);
+            assertTrue(ready.path("self_warmup_chunks").asLong() > Readiness.MIN_ROUNDS * longPhase[0] * longPhase[1],
+                ready.toString());
+        }
+        assertTrue(ready.path("self_warmup_chunks").asLong() > ready.path("self_warmup_requests").asLong(),
+            "it rehearsed: " + ready);
         assertEquals(4, ready.path("preconnected").asInt(), ready.toString());
         final JsonNode jit = m.path("client_jit");
         assertTrue(jit.path("compilation_ms_in_window").isIntegralNumber(), "the window opened: " + jit);

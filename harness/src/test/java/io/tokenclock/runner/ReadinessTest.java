@@ -168,4 +168,22 @@ final class ReadinessTest
         Files.writeString(dir.resolve("comm"), comm + "\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("schedstat"), schedstat + "\n", StandardCharsets.US_ASCII);
     }
+
+    @Test
+    void shouldStartARehearsalsRequestsOnlyUntilItsCapAndForAtLeastItsFloor()
+    {
+        final RunOptionsBuilder o = RunOptions.builder();
+        o.url("http://127.0.0.1:9/v1");
+        o.concurrency(4);
+        final RunOptions w = Readiness.warmupOptions(o.build(), "http://127.0.0.1:4242/v1", 1_500, 2,
+            Path.of("/tmp/warm"), 2.5);
+        assertEquals(2.5, w.load().durationS(), "the time left to the cap: --duration beside --requests");
+        assertEquals(1_500L, w.load().requests());
+        assertNull(Readiness.warmupOptions(o.build(), "http://127.0.0.1:4242/v1", 1_500, 2, Path.of("/tmp/warm"))
+            .load().durationS(), "no cap given: none set");
+        assertEquals(Readiness.MIN_PART_NS / 1e9, Readiness.secondsUntil(System.nanoTime() - 1_000_000_000L),
+            "a cap already passed: the floor");
+        final double left = Readiness.secondsUntil(System.nanoTime() + 5_000_000_000L);
+        assertTrue(left > 4 && left <= 5, "a cap 5 s away: about 5 s, " + left);
+    }
 }

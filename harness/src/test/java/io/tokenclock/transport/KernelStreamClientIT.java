@@ -239,4 +239,64 @@ final class KernelStreamClientIT
             }
         }
     }
+
+    /**
+     * The loop looks at its connections' limits only once the earliest it knows of has passed: a limit armed after
+     * that (a request's first-byte limit, its cancellation rule, both far earlier than the connect limit the loop
+     * knew of when it opened the connection) must lower it, or it would fire only with the connect limit, 30 s on.
+     */
+    @Test
+    void shouldFireAFirstByteLimitAndACancellationRuleArmedAfterTheConnectLimitOnTime() throws Exception
+    {
+        final List<java.net.Socket> accepted = new CopyOnWriteArrayList<>();
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress()))
+        {
+            Thread.ofVirtual().start(() -> acceptSilently(silent, accepted));
+            final String url = "http://127.0.0.1:" + silent.getLocalPort() + "/v1";
+            assertEquals(ErrorClass.TIMEOUT_FIRST_BYTE, endOfOneRequest(url, RequestLimits.of(30, 0.3, 0, 600,
+                1 << 20, 16 << 20, 0), 0));
+            assertEquals(ErrorClass.CANCEL_RULE, endOfOneRequest(url, RequestLimits.of(30, 0, 0, 600, 1 << 20,
+                16 << 20, 0), 300_000_000L));
+        }
+        finally
+        {
+            for (final java.net.Socket socket : accepted)
+            {
+                socket.close();
+            }
+        }
+    }
+
+    /** @return how one request to {@code url} ended, asserting that it ended within 5 s (its limits: 0.3 s). */
+    private static ErrorClass endOfOneRequest(final String url, final RequestLimits limits, final long cancelAfterNs)
+        throws Exception
+    {
+        final ClientSettings settings = settings(url, limits);
+        try (StreamClient client = StreamClients.open(settings, line -> {}))
+        {
+            final RequestSlot slot = slot(0);
+            slot.cancelAfterNs = cancelAfterNs;
+            final long startNs = System.nanoTime();
+            client.submit(slot);
+            drain(settings.records(), 1, 1);
+            final long tookMs = (System.nanoTime() - startNs) / 1_000_000;
+            assertTrue(tookMs < 5_000, "a 0.3 s limit ended the request after " + tookMs + " ms: " + slot.errorDetail);
+            return slot.errorClass;
+        }
+    }
+
+    private static void acceptSilently(final java.net.ServerSocket server, final List<java.net.Socket> accepted)
+    {
+        try
+        {
+            while (!server.isClosed())
+            {
+                accepted.add(server.accept());
+            }
+        }
+        catch (final java.io.IOException closed)
+        {
+            // the test closed the server: done
+        }
+    }
 }
