@@ -36,7 +36,7 @@ final class StampingWarningTest
         final RunResult base = MinimalRuns.of(OPTIONS, 200, 20_000);
         final StampingReport stamping = new StampingReport("kernel", "kernel", "kernel", 21_000, 0, null, 0, 0, 0, 40,
             400, chunks, new StampingReport.ReceiveDelay(21_000, 20_000, 900_000, 12_000_000, 23_400_000),
-            null, tap);
+            null, tap, StampingReport.Reader.NONE);
         final RunResult.Provenance p = base.provenance();
         final RunResult.ClientHealth h = base.clientHealth();
         final RunResult.ClientHealth health = new RunResult.ClientHealth(h.hiccupsMs(), h.hiccupIntervalNs(),
