@@ -478,17 +478,17 @@ final class KernelLoop implements Runnable, Exchange.Owner
 
     private void pause()
     {
-        final Runnable hook = beforePause;
-        if (hook != null)
-        {
-            beforePause = null;
-            hook.run();
-        }
         final long startNs = settings().clock().nanoTime();
         final int ms = pauseMs(startNs);
         if (ms <= 0)
         {
             return;
+        }
+        final Runnable hook = beforePause;
+        if (hook != null)
+        {
+            beforePause = null;
+            hook.run();
         }
         final int woken = LinuxNet.epollWait(errno, pauseEpfd, events, 1, ms); // the eventfd is drained next turn
         pausedNs += settings().clock().nanoTime() - startNs;
