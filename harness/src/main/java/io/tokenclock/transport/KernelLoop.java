@@ -395,6 +395,10 @@ final class KernelLoop implements Runnable, Exchange.Owner
         {
             pauseIfBusy(served);
         }
+        else
+        {
+            pausing = false; // a tap that stops stamping ends the pausing: it starts again only from a busy turn
+        }
     }
 
     /**
