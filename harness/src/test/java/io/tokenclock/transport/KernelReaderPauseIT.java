@@ -39,7 +39,7 @@ final class KernelReaderPauseIT
     private static final int STREAMS = 2 * KernelLoop.BUSY_EVENTS;
     private static final int TOKENS = 100;
     private static final double ITL_MS = 2;
-    private static final long STALL_MS = 30;
+    private static final long STALL_MS = 50;
 
     /** What one run read: each request's chunk stamps (by slot), its slots and how the reads were stamped. */
     record Outcome(List<List<Long>> stampsBySlot, RequestSlot[] slots, StampingReport stamping)
