@@ -21,6 +21,7 @@ import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.run.ClientHost;
 import io.tokenclock.run.RunResult;
+import io.tokenclock.transport.PacketTapChoice;
 
 /**
  * Gets the harness ready before the schedule's origin, so that the first measured request meets a client that can
@@ -260,6 +261,19 @@ public final class Readiness
     }
 
     /**
+     * The packet tap of a rehearsal: off when the run's is, else {@code auto}, which on the simulator's loopback taps
+     * {@code lo} where the run's tap (on whatever interface) can be had. Why: the tap and the socket read differently
+     * (one read of all that is queued, each piece looked up in the tap; or a peek and a {@code recvmmsg} per event), and
+     * a rehearsal on the other path left the run's compiled inside the window. A named interface is not the
+     * simulator's, so it is not passed on.
+     */
+    static String rehearsalTap(final String runTap)
+    {
+        final boolean off = PacketTapChoice.parse(runTap).mode() == PacketTapChoice.Mode.OFF;
+        return (off ? PacketTapChoice.OFF_CHOICE : PacketTapChoice.AUTO_CHOICE).flagValue();
+    }
+
+    /**
      * {@link #warmupOptions(RunOptions, String, long, int, Path)} that starts requests for at most {@code durationS}
      * ({@code --duration} beside {@code --requests}: whichever ends first), or without a time limit when null.
      */
@@ -300,6 +314,7 @@ public final class Readiness
         w.ioThreads(o.measurement().ioThreads());
         w.busyPoll(false); // spinning event loops would starve the embedded simulator on a small machine
         w.stamping(o.measurement().stamping()); // warm the client the run will use, Netty's or the kernel-stamped one
+        w.set(RunOption.PACKET_TAP, rehearsalTap(o.measurement().packetTap()));
         w.saveText(o.output().saveText());
         w.progress(false);
         w.preflight(false);
