@@ -76,8 +76,10 @@ public final class Readiness
     /**
      * The warm-up's rounds end after this long whatever the JIT does; the record then shows the JIT during load. The
      * cap holds inside a round too: each rehearsal starts requests only until then ({@code --duration}), at least
-     * {@link #MIN_PART_NS}. Why: checked only between rounds, one round under {@code stress-ng --cpu 1} on the
-     * client's core took 92-119 s at 300 and 1,000 streams (issue 41), longer than the run it prepared.
+     * {@link #MIN_PART_NS}, and stops then, its own warm-up phase and the streams in flight included
+     * ({@link #stopAt}, {@link #REHEARSAL_GRACE_S}). Why: checked only between rounds, one round under
+     * {@code stress-ng --cpu 1} on the client's core took 92-119 s at 300 and 1,000 streams (issue 41), longer than the
+     * run it prepared; with {@code --duration} alone, 43-48 s.
      */
     static final long MAX_WARMUP_NS = 10_000_000_000L;
     /**
@@ -85,6 +87,11 @@ public final class Readiness
      * settling sweep run on a starved machine too, if only for a second.
      */
     static final long MIN_PART_NS = 1_000_000_000L;
+    /**
+     * The streams a rehearsal has in flight when the cap stops it ({@link SelfWarmup#rehearse}) have this long, s, then
+     * are cancelled: long enough for a short request on a loaded machine, short beside the cap.
+     */
+    static final double REHEARSAL_GRACE_S = 1.0;
     /** Then the compiler queue drains: wait until compilation time stands still this long (bounded as above). */
     static final long QUIET_NS = 200_000_000L;
     /** Settling sweeps after the rounds ({@link #settle}): at most this many, in at most this long. */
@@ -176,7 +183,8 @@ public final class Readiness
                 for (final int[] part : new int[][] {{WARMUP_SHORT_REQUESTS, WARMUP_SHORT_TOKENS}, longPhase(options)})
                 {
                     sent.add(phase.rehearse(warmupOptions(options, url, part[0], part[1],
-                        dir.resolve("round-" + round + "-" + part[1]), secondsUntil(startNs + MAX_WARMUP_NS))));
+                        dir.resolve("round-" + round + "-" + part[1]), secondsUntil(startNs + MAX_WARMUP_NS)),
+                        stopAt(startNs + MAX_WARMUP_NS)));
                 }
                 final double roundMs = (System.nanoTime() - roundStartNs) / 1e6;
                 if (round + 1 >= MIN_ROUNDS && compilationMs() - roundJitMs < QUIET_JIT_FRACTION * roundMs)
@@ -321,6 +329,7 @@ public final class Readiness
         w.selfWarmup(false);
         w.timeoutS(30);
         w.drainTimeoutS(30);
+        w.set(RunOption.GRACE_S, REHEARSAL_GRACE_S);
         return w.build();
     }
 
@@ -403,7 +412,7 @@ public final class Readiness
             final Path sweepDir = dir.resolve("settle-" + sweep);
             final RunOptions sweepOptions = warmupOptions(options, phase.url(), sweepRequests, WARMUP_SHORT_TOKENS,
                 sweepDir, secondsUntil(deadlineNs));
-            sent.add(phase.rehearse(sweepOptions));
+            sent.add(phase.rehearse(sweepOptions, stopAt(deadlineNs)));
             scrapeBurst(sweepOptions, sweepDir, (int)sweepRequests);
             awaitQuietCompiler(deadlineNs);
             if (compilationMs() - jitMs < SETTLED_JIT_MS)
@@ -417,6 +426,16 @@ public final class Readiness
     static double secondsUntil(final long deadlineNs)
     {
         return Math.max(MIN_PART_NS, deadlineNs - System.nanoTime()) / 1e9;
+    }
+
+    /**
+     * @return when a rehearsal stops whatever it is doing (System.nanoTime): {@code deadlineNs}, or
+     * {@link #MIN_PART_NS} from now if that is later, as {@link #secondsUntil}.
+     */
+    static long stopAt(final long deadlineNs)
+    {
+        final long nowNs = System.nanoTime();
+        return nowNs + Math.max(MIN_PART_NS, deadlineNs - nowNs);
     }
 
     /** @return the requests of one settling sweep: one and a quarter of the JVM's notification period. */
