@@ -21,6 +21,7 @@ import io.tokenclock.health.ThreadCpu;
 import io.tokenclock.metrics.Counter;
 import io.tokenclock.run.ClientHost;
 import io.tokenclock.run.RunResult;
+import io.tokenclock.transport.PacketTapChoice;
 
 /**
  * Gets the harness ready before the schedule's origin, so that the first measured request meets a client that can
@@ -75,8 +76,10 @@ public final class Readiness
     /**
      * The warm-up's rounds end after this long whatever the JIT does; the record then shows the JIT during load. The
      * cap holds inside a round too: each rehearsal starts requests only until then ({@code --duration}), at least
-     * {@link #MIN_PART_NS}. Why: checked only between rounds, one round under {@code stress-ng --cpu 1} on the
-     * client's core took 92-119 s at 300 and 1,000 streams (issue 41), longer than the run it prepared.
+     * {@link #MIN_PART_NS}, and stops then, its own warm-up phase and the streams in flight included
+     * ({@link #stopAt}, {@link #REHEARSAL_GRACE_S}). Why: checked only between rounds, one round under
+     * {@code stress-ng --cpu 1} on the client's core took 92-119 s at 300 and 1,000 streams (issue 41), longer than the
+     * run it prepared; with {@code --duration} alone, 43-48 s.
      */
     static final long MAX_WARMUP_NS = 10_000_000_000L;
     /**
@@ -84,6 +87,11 @@ public final class Readiness
      * settling sweep run on a starved machine too, if only for a second.
      */
     static final long MIN_PART_NS = 1_000_000_000L;
+    /**
+     * The streams a rehearsal has in flight when the cap stops it ({@link SelfWarmup#rehearse}) have this long, s, then
+     * are cancelled: long enough for a short request on a loaded machine, short beside the cap.
+     */
+    static final double REHEARSAL_GRACE_S = 1.0;
     /** Then the compiler queue drains: wait until compilation time stands still this long (bounded as above). */
     static final long QUIET_NS = 200_000_000L;
     /** Settling sweeps after the rounds ({@link #settle}): at most this many, in at most this long. */
@@ -175,7 +183,8 @@ public final class Readiness
                 for (final int[] part : new int[][] {{WARMUP_SHORT_REQUESTS, WARMUP_SHORT_TOKENS}, longPhase(options)})
                 {
                     sent.add(phase.rehearse(warmupOptions(options, url, part[0], part[1],
-                        dir.resolve("round-" + round + "-" + part[1]), secondsUntil(startNs + MAX_WARMUP_NS))));
+                        dir.resolve("round-" + round + "-" + part[1]), secondsUntil(startNs + MAX_WARMUP_NS)),
+                        stopAt(startNs + MAX_WARMUP_NS)));
                 }
                 final double roundMs = (System.nanoTime() - roundStartNs) / 1e6;
                 if (round + 1 >= MIN_ROUNDS && compilationMs() - roundJitMs < QUIET_JIT_FRACTION * roundMs)
@@ -260,6 +269,19 @@ public final class Readiness
     }
 
     /**
+     * The packet tap of a rehearsal: off when the run's is, else {@code auto}, which on the simulator's loopback taps
+     * {@code lo} where the run's tap (on whatever interface) can be had. Why: the tap and the socket read differently
+     * (one read of all that is queued, each piece looked up in the tap; or a peek and a {@code recvmmsg} per event), and
+     * a rehearsal on the other path left the run's compiled inside the window. A named interface is not the
+     * simulator's, so it is not passed on.
+     */
+    static String rehearsalTap(final String runTap)
+    {
+        final boolean off = PacketTapChoice.parse(runTap).mode() == PacketTapChoice.Mode.OFF;
+        return (off ? PacketTapChoice.OFF_CHOICE : PacketTapChoice.AUTO_CHOICE).flagValue();
+    }
+
+    /**
      * {@link #warmupOptions(RunOptions, String, long, int, Path)} that starts requests for at most {@code durationS}
      * ({@code --duration} beside {@code --requests}: whichever ends first), or without a time limit when null.
      */
@@ -300,12 +322,14 @@ public final class Readiness
         w.ioThreads(o.measurement().ioThreads());
         w.busyPoll(false); // spinning event loops would starve the embedded simulator on a small machine
         w.stamping(o.measurement().stamping()); // warm the client the run will use, Netty's or the kernel-stamped one
+        w.set(RunOption.PACKET_TAP, rehearsalTap(o.measurement().packetTap()));
         w.saveText(o.output().saveText());
         w.progress(false);
         w.preflight(false);
         w.selfWarmup(false);
         w.timeoutS(30);
         w.drainTimeoutS(30);
+        w.set(RunOption.GRACE_S, REHEARSAL_GRACE_S);
         return w.build();
     }
 
@@ -388,7 +412,7 @@ public final class Readiness
             final Path sweepDir = dir.resolve("settle-" + sweep);
             final RunOptions sweepOptions = warmupOptions(options, phase.url(), sweepRequests, WARMUP_SHORT_TOKENS,
                 sweepDir, secondsUntil(deadlineNs));
-            sent.add(phase.rehearse(sweepOptions));
+            sent.add(phase.rehearse(sweepOptions, stopAt(deadlineNs)));
             scrapeBurst(sweepOptions, sweepDir, (int)sweepRequests);
             awaitQuietCompiler(deadlineNs);
             if (compilationMs() - jitMs < SETTLED_JIT_MS)
@@ -402,6 +426,16 @@ public final class Readiness
     static double secondsUntil(final long deadlineNs)
     {
         return Math.max(MIN_PART_NS, deadlineNs - System.nanoTime()) / 1e9;
+    }
+
+    /**
+     * @return when a rehearsal stops whatever it is doing (System.nanoTime): {@code deadlineNs}, or
+     * {@link #MIN_PART_NS} from now if that is later, as {@link #secondsUntil}.
+     */
+    static long stopAt(final long deadlineNs)
+    {
+        final long nowNs = System.nanoTime();
+        return nowNs + Math.max(MIN_PART_NS, deadlineNs - nowNs);
     }
 
     /** @return the requests of one settling sweep: one and a quarter of the JVM's notification period. */

@@ -90,10 +90,12 @@ final class SelfWarmup implements AutoCloseable
     /**
      * Plays one rehearsal on the phase's client: a window of {@code w}'s requests, supervised until drained.
      *
-     * @param w one rehearsal's options ({@link Readiness#warmupOptions}); its output directory is created.
+     * @param w      one rehearsal's options ({@link Readiness#warmupOptions}); its output directory is created.
+     * @param stopNs when the rehearsal stops, if it has not ended (System.nanoTime): no request starts after it,
+     *               warm-up phase included, and those in flight have the options' grace ({@link Interruption#at}).
      * @return what it measured, for its counts.
      */
-    RunResult rehearse(final RunOptions w) throws IOException, InterruptedException
+    RunResult rehearse(final RunOptions w, final long stopNs) throws IOException, InterruptedException
     {
         if (!url.equals(w.target().url()))
         {
@@ -104,7 +106,8 @@ final class SelfWarmup implements AutoCloseable
             tokenizer, Workloads.generator(w, endpoint, MODEL, tokenizer), Map.of(), null, host);
         final RunResult.Target target = new RunResult.Target(endpoint, MODEL, ServerInfo.NONE,
             w.output().runId(), dir, Instant.now());
-        final Measurement rehearsal = new Measurement(w, clock, prep, target, client, ready, Interruption.NONE, err);
+        final Measurement rehearsal = new Measurement(w, clock, prep, target, client, ready, Interruption.at(stopNs),
+            err);
         final Monitors.InLoad inLoad;
         try (rehearsal)
         {

@@ -19,6 +19,7 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 
 import io.tokenclock.api.Api;
 import io.tokenclock.config.LengthSpec;
+import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.health.ThreadCpu;
@@ -106,6 +107,22 @@ final class ReadinessTest
         assertNull(quiet.serverMetricsUrl(), "a run that does not scrape has a warm-up that does not");
         assertTrue(quiet.model().ignoreEos());
         assertEquals(0, quiet.state().warmupRequests(), "no warm-up phase in the run: none in its rehearsal");
+    }
+
+    @Test
+    void shouldRehearseOnTheReadPathTheRunWillUseTappingLoopbackWhereTheRunTapsAnyInterface()
+    {
+        final String sim = "http://127.0.0.1:4242/v1";
+        final RunOptionsBuilder o = open(1, null);
+        o.set(RunOption.PACKET_TAP, "off");
+        assertEquals("off", Readiness.warmupOptions(o.build(), sim, 100, 200, Path.of("/tmp/warm")).measurement()
+            .packetTap(), "the socket's read path, warmed as the run will use it");
+        o.set(RunOption.PACKET_TAP, "eth7");
+        assertEquals("auto", Readiness.warmupOptions(o.build(), sim, 100, 200, Path.of("/tmp/warm")).measurement()
+            .packetTap(), "the simulator is on loopback: not the run's interface, but the tap's read path");
+        o.set(RunOption.PACKET_TAP, null);
+        assertEquals("auto", Readiness.warmupOptions(o.build(), sim, 100, 200, Path.of("/tmp/warm")).measurement()
+            .packetTap());
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -16,6 +18,7 @@ import io.tokenclock.config.RunOptions;
 import io.tokenclock.config.RunOptionsBuilder;
 import io.tokenclock.fixtures.sim.SimServer;
 import io.tokenclock.run.ClientHost;
+import io.tokenclock.run.RunResult;
 import io.tokenclock.testing.SimServerExtension;
 
 /**
@@ -86,5 +89,39 @@ final class SelfWarmupIT
         // slowness to the rehearsals (34 s at load 20 on 2 cores): the bound lies between.
         assertTrue(warm.ns() < 60_000_000_000L, "the warm-up took " + warm.ns() / 1e9 + " s, a whole round: " + warm);
         assertTrue(warm.chunks() > Readiness.WARMUP_SHORT_REQUESTS, "the long streams ran too: " + warm);
+    }
+
+    /**
+     * A rehearsal stops at its stop, not only at its {@code --duration}: its own warm-up phase and the streams in flight
+     * stop too. Against streams of 8 s (80 tokens at 100 ms a step) in a run with a warm-up phase, a rehearsal stopped
+     * 2 s in, with 1 s of grace, ends no stream whole: every one it started is cancelled. Without the stop, the warm-up
+     * phase's streams ran whole, outside the cap (43-48 s of self-warm-up under stress-ng, issue 41).
+     */
+    @Test
+    void shouldStopARehearsalItsWarmUpPhaseAndItsStreamsInFlightIncluded() throws Exception
+    {
+        final SimServer server = sim.start(Readiness.simConfig().decodeBaseMs(100));
+        final RunOptionsBuilder o = RunOptions.builder();
+        o.url("https://inference.example:8443/v1");
+        o.concurrency(4);
+        o.requests(12L);
+        o.warmupRequests(4L);
+        o.maxTokens(80);
+        o.ignoreEos(true);
+        o.serverMetrics(RunOptions.SERVER_METRICS_OFF);
+        final RunOptions options = o.build();
+        final Path dir = Files.createTempDirectory("tc-rehearsal-stop");
+        final RunOptions w = Readiness.warmupOptions(options, server.baseUrl(), 32, 80, dir.resolve("r"));
+        final RunResult r;
+        try (SelfWarmup phase = new SelfWarmup(w, ClientHost.NONE,
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)))
+        {
+            r = phase.rehearse(w, System.nanoTime() + 2_000_000_000L);
+        }
+
+        assertTrue(w.state().warmupRequests() > 0, "the rehearsal has a warm-up phase of its own");
+        assertEquals(0, r.counts().ok(), "no 8 s stream ended whole after a stop at 2 s and 1 s of grace: " +
+            r.counts());
+        assertTrue(r.counts().cancelled() > 0, "the streams in flight were cancelled: " + r.counts());
     }
 }

@@ -36,9 +36,10 @@ import java.util.concurrent.locks.LockSupport;
  * no tap stamp ({@link TapFlows#LOST}) and the read keeps the socket's own.
  * <p>
  * <b>The thread.</b> On its own core when the process may run on more CPUs than the client has stamping threads (it
- * is then pinned to the last such CPU and drains every millisecond), else beside them, draining every 10 ms. Always at
- * normal priority: a reader waits on the lock while the thread drains, and a thread in the idle scheduling class
- * preempted with the lock held would keep the reader waiting as long as anything else wanted the core.
+ * is then pinned to the last such CPU and drains every millisecond), else beside them, draining every 10 ms while
+ * packets come and less often, down to every 100 ms, while the readers keep the ring drained ({@link #nextDrainNs}).
+ * Always at normal priority: a reader waits on the lock while the thread drains, and a thread in the idle scheduling
+ * class preempted with the lock held would keep the reader waiting as long as anything else wanted the core.
  * <p>
  * Thread-safe: every call takes the tap's lock.
  */
@@ -57,8 +58,18 @@ public final class PacketTap implements AutoCloseable
     static final int SMALLEST_RING_FRAMES = 4096 / 256;
     /** The ring's frames: 16 MiB, 650 ms of 100,000 packets a second while nothing reads. */
     static final int RING_FRAMES = 65_536;
-    /** How often the thread drains the ring when it shares its core with the stamping threads. */
+    /** How often the thread drains the ring when it shares its core with the stamping threads, while packets come. */
     static final long DRAIN_EVERY_NS = 10_000_000;
+    /**
+     * The longest wait between drains on a shared core, reached by doubling {@link #DRAIN_EVERY_NS} while each drain
+     * finds under {@link #QUIET_FRAMES} frames. Why: at low load the readers drain the ring themselves as they look up
+     * their stamps, and a thread waking a hundred times a second to find nothing was 8% of a 1-stream client's CPU
+     * samples (perf, issue 41). Why this bound: a burst after a quiet spell waits at most this long before the
+     * thread drains it, and at 500,000 packets a second that is 50,000 frames, inside the ring's 65,536.
+     */
+    static final long QUIET_DRAIN_EVERY_NS = 100_000_000;
+    /** A drain that reads fewer frames than this (1/64 of the ring) lets the next one wait twice as long. */
+    static final int QUIET_FRAMES = RING_FRAMES / 64;
     /** How often it drains on a core of its own. */
     static final long OWN_CORE_DRAIN_EVERY_NS = 1_000_000;
     private static final int TP_STATUS_USER = 1;
@@ -386,12 +397,29 @@ public final class PacketTap implements AutoCloseable
         // The stamps are the kernel's, taken as each packet arrived: a late drain costs ring space, never accuracy.
         final boolean pinned = freeCpu >= 0 && LinuxNet.pinCurrentThread(freeCpu);
         ownCpu = pinned ? freeCpu : -1;
-        final long everyNs = pinned ? OWN_CORE_DRAIN_EVERY_NS : DRAIN_EVERY_NS;
+        long everyNs = pinned ? OWN_CORE_DRAIN_EVERY_NS : DRAIN_EVERY_NS;
         while (!closed)
         {
-            drain();
+            final int read = drain();
+            if (!pinned)
+            {
+                everyNs = nextDrainNs(everyNs, read, Math.min(QUIET_FRAMES, frames / 64));
+            }
             LockSupport.parkNanos(everyNs);
         }
+    }
+
+    /**
+     * The wait before the next drain on a shared core: twice the last, up to {@link #QUIET_DRAIN_EVERY_NS}, when the
+     * last drain read fewer than {@code quietFrames} frames (the readers keep the ring drained, or nothing comes);
+     * back to {@link #DRAIN_EVERY_NS} as soon as one reads more. Worked example: a 1-stream run's drains find a
+     * frame or two each, so the waits run 10, 20, 40, 80, 100, 100 ms...: 10 wakes a second instead of 100; a stall of
+     * the stamping thread at 100,000 packets a second leaves 1,000 frames within 10 ms, and the next drain is again
+     * 10 ms later.
+     */
+    static long nextDrainNs(final long lastNs, final int framesRead, final int quietFrames)
+    {
+        return framesRead >= quietFrames ? DRAIN_EVERY_NS : Math.min(QUIET_DRAIN_EVERY_NS, 2 * lastNs);
     }
 
     /** @return packets read from the ring. */
