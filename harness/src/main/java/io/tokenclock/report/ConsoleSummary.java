@@ -471,12 +471,9 @@ public final class ConsoleSummary
         final StampingReport.PacketTap tap = s.packetTap();
         if (tap != null && tap.open())
         {
-            final StampingReport.Reader reader = s.reader();
             out.printf(Locale.ROOT, "stamping: packet tap on %s: %d reads took their own segment's arrival (%d kept " +
-                "the socket's), %d packets, %d dropped%s%n", tap.interfaceName(), tap.reads(), tap.missed(),
-                tap.packets(), tap.drops(), reader == null || reader.pauses() == 0 ? "" : String.format(Locale.ROOT,
-                "; the busy reader paused %d times, %.1f ms in all (%d cut short by new work)", reader.pauses(),
-                reader.pausedNs() / 1e6, reader.pausesCutShort()));
+                "the socket's), %d packets, %d dropped%n", tap.interfaceName(), tap.reads(), tap.missed(),
+                tap.packets(), tap.drops());
         }
         else if (tap != null && tap.error() != null)
         {

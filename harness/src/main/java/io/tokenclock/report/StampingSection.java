@@ -71,7 +71,6 @@ final class StampingSection
                 .put("worst_fraction", Math.round(saturation.worstFraction() * 1000) / 1000.0)
                 .put("worst_thread", saturation.worstThread()).put("unavailable", saturation.unavailable());
         }
-        reader(n, s.reader());
         final StampingReport.PacketTap tap = s.packetTap();
         if (tap != null)
         {
@@ -91,16 +90,6 @@ final class StampingSection
             n.put("realtime_steps", s.realtimeSteps());
         }
         return n;
-    }
-
-    /** Adds what the kernel client's loops did between busy turns (none for the Netty client: {@code null}). */
-    private static void reader(final ObjectNode n, final StampingReport.Reader r)
-    {
-        if (r != null)
-        {
-            n.put("reader_pauses", r.pauses()).put("reader_paused_ms", Math.round(r.pausedNs() / 1e3) / 1e3)
-                .put("reader_pauses_cut_short", r.pausesCutShort());
-        }
     }
 
     /** @return {@code report.client_receive_delay}: kernel stamp to user stamp per read, µs; null with user stamps. */

@@ -35,11 +35,6 @@ import io.tokenclock.transport.kernel.StampedSocket;
  * the bound at once ({@link #deadlineArmed}). Why: scanning every connection every turn took 6-18% of the stamping
  * thread's CPU at 1,000 streams (async-profiler, issue 41), a turn reading a handful of chunks and a scan visiting
  * every connection twice; limits run in seconds, and a bound that is early costs one scan, never a late limit.
- * <p>
- * <b>Pauses.</b> A busy loop that stamps through the packet tap waits up to {@link #PAUSE_MS} between turns, on the
- * wake eventfd alone, so that readiness gathers and one wake-up serves many chunks ({@link #pauseIfBusy}). Why it
- * is safe: with the tap, a read's stamp is the arrival of the segment that carried its last byte, however late the
- * read; without it, a late read merges segments and loses stamps, so the loop never pauses then.
  */
 final class KernelLoop implements Runnable, Exchange.Owner
 {
@@ -47,37 +42,17 @@ final class KernelLoop implements Runnable, Exchange.Owner
     private static final long WAKE_KEY = -1L;
     private static final int MAX_EVENTS = 256;
     private static final int MAX_WAIT_MS = 100;
-    /**
-     * Connections ready in one turn (epoll drained) at which the loop counts as busy and starts pausing between turns.
-     * <p>
-     * Why 32: above what the low-load cells can make ready at once, even in lockstep (1 and 16 streams: a turn
-     * there finds 1-16 ready and never pauses, so low load behaves as without pauses); and a pause of
-     * {@link #PAUSE_MS} gathers about 32 ready connections from 32,000 chunks/s, 320 streams at an ITL of 10 ms,
-     * below the 500- and 1,000-stream cells where waking once per chunk cost most of the loop's CPU (issue 41: 36-44%
-     * in recvmsg, 5-11% in epoll_wait, a wake-up for almost every chunk). Example: 1,000 streams at 10 ms are 100
-     * chunks a ms; a turn behind by 32 pauses, and each pause then gathers about 100 for the next turn.
-     */
-    static final int BUSY_EVENTS = 32;
-    /**
-     * The longest pause between busy turns, ms (epoll_wait's grain; the kernel adds its timer slack, 50 µs).
-     * <p>
-     * Why 1 ms: at 1,000 streams it gathers about 100 chunks per wake-up, so the wake's cost per chunk is a
-     * hundredth; a longer pause saves little more and delays what the loop does once per stream end: a closed
-     * loop's next request starts when the loop has read the end, up to a pause later (1 ms against TTFTs of tens of
-     * ms), and each pause adds up to 1 ms to the client's receive delay, which the tap's stamps do not see. A
-     * throwaway experiment parking 2-5 ms served at most 256 connections a turn and fell behind (receive delay p99
-     * 293-534 ms); here a pause never follows a turn that has not drained epoll, and new work ends it at once.
-     */
-    static final int PAUSE_MS = 1;
     /** Reads taken from one connection per readiness event, so that one busy stream cannot starve the others. */
     static final int READS_PER_EVENT = 64;
 
     /** What this loop counted, for {@link StampingReport}. */
     record Counts(long reads, long fallbackReads, long backlogReads, long sharedStamps, long steps, long minOffsetNs,
         long maxOffsetNs, Histogram receiveDelay, SendCounts send, long tapReads, long tapMissed,
-        StampingReport.Chunks chunks, StampingReport.Reader reader)
+        StampingReport.Chunks chunks)
     {
     }
+
+
 
     /** Send stamps: requests stamped, ended without one, stamped before their user send stamp; sockets refused. */
     record SendCounts(long stamped, long unstamped, long beforeUser, long refusedSockets, Histogram delay)
@@ -113,8 +88,6 @@ final class KernelLoop implements Runnable, Exchange.Owner
     private final MemorySegment signalWord = Arena.ofAuto().allocate(8, 8);
     private final int epfd;
     private final int wakeFd;
-    /** An epoll set holding only {@link #wakeFd}: what a pause waits on, so that new work ends it at once. */
-    private final int pauseEpfd;
     private final ClockBridge bridge = new ClockBridge(ClockBridge.systemClocks(), StampingReport.STEP_NS);
     /** Kernel stamp to user stamp, ns; fixed range (10 s) so that a copy from another thread never sees a resize. */
     private final Histogram receiveDelay = new Histogram(10_000_000_000L, 3);
@@ -144,15 +117,6 @@ final class KernelLoop implements Runnable, Exchange.Owner
     private boolean lastTapHit;
     private volatile long firstChunks;
     private volatile long sharedFirstChunks;
-    private volatile long pauses;
-    private volatile long pausedNs;
-    private volatile long pausesCutShort;
-    /** Whether the loop is busy and pauses between turns ({@link #pauseIfBusy}; this thread only). */
-    private boolean pausing;
-    /** Whether the last turn's pause ran its whole time, no work cutting it short (this thread only). */
-    private boolean lastPauseWhole;
-    /** A test's task, run on this thread as the next pause begins ({@link #beforeNextPause}), or null. */
-    private Runnable beforePause;
     /** The batched reads' messages and pieces, lent to each connection as it reads (this thread only). */
     private final ReadBatch batch = new ReadBatch();
     private boolean fallbackNoted;
@@ -182,13 +146,11 @@ final class KernelLoop implements Runnable, Exchange.Owner
         this.claimed = new ManyToOneConcurrentArrayQueue<>(Math.max(1024, 4 * maxConnections));
         this.epfd = LinuxNet.epollCreate(errno);
         this.wakeFd = LinuxNet.eventfd(errno);
-        this.pauseEpfd = LinuxNet.epollCreate(errno);
-        if (epfd < 0 || wakeFd < 0 || pauseEpfd < 0)
+        if (epfd < 0 || wakeFd < 0)
         {
             throw new IllegalStateException("epoll_create1 or eventfd failed, errno " + LinuxNet.errno(errno));
         }
         LinuxNet.epollCtl(errno, epfd, LinuxNet.EPOLL_CTL_ADD, wakeFd, LinuxNet.EPOLLIN, WAKE_KEY, event);
-        LinuxNet.epollCtl(errno, pauseEpfd, LinuxNet.EPOLL_CTL_ADD, wakeFd, LinuxNet.EPOLLIN, WAKE_KEY, event);
         this.thread = new Thread(this, "tokenclock-kstamp-" + index);
         thread.setDaemon(true);
     }
@@ -260,15 +222,6 @@ final class KernelLoop implements Runnable, Exchange.Owner
     void execute(final Runnable task)
     {
         post(task);
-    }
-
-    /**
-     * Runs {@code task} on this loop's thread as its next pause begins, once: the hook through which a test submits
-     * work during a pause (KernelReaderPauseIT). Any thread.
-     */
-    void beforeNextPause(final Runnable task)
-    {
-        post((Runnable)() -> beforePause = task);
     }
 
     /** Queues {@code task} (a slot to send, or a Runnable) and wakes the loop. Any thread. */
@@ -359,8 +312,7 @@ final class KernelLoop implements Runnable, Exchange.Owner
         return new Counts(reads, fallbackReads, backlogReads, sharedStamps, bridge.steps(), bridge.minOffsetNs(),
             bridge.maxOffsetNs(), receiveDelay.copy(), new SendCounts(sendStamped, sendUnstamped, sendBeforeUser,
             sendRefused, sendDelay.copy()), tapReads, tapMissed, new StampingReport.Chunks(contentChunks,
-            sharedStampChunks, togetherChunks, firstChunks, sharedFirstChunks),
-            new StampingReport.Reader(pauses, pausedNs, pausesCutShort));
+            sharedStampChunks, togetherChunks, firstChunks, sharedFirstChunks));
     }
 
     @Override
@@ -381,48 +333,13 @@ final class KernelLoop implements Runnable, Exchange.Owner
 
     /**
      * One turn of the loop: wait in epoll (until the earliest deadline, or not at all when busy-polling), serve what
-     * is ready, run the queued tasks, fire the timers that came due, and pause if the loop is busy
-     * ({@link #pauseIfBusy}). Package-private so that the read-path benchmark turns an unstarted loop on its own
-     * thread.
+     * is ready, run the queued tasks, fire the timers that came due. Package-private so that the read-path benchmark
+     * turns an unstarted loop on its own thread.
      */
     void turn()
     {
-        final boolean mayPause = mayPause();
-        final int served = serveReady(settings().busyPoll() ? 0 : waitMs(settings().clock().nanoTime()), mayPause);
-        runTasks();
-        checkTimers(settings().clock().nanoTime());
-        if (mayPause)
-        {
-            pauseIfBusy(served);
-        }
-        else
-        {
-            pausing = false; // a tap that stops stamping ends the pausing: it starts again only from a busy turn
-        }
-    }
-
-    /**
-     * Serves the connections epoll finds ready; when {@code drain}, until epoll has none left (a full batch of
-     * {@link #MAX_EVENTS} may leave more), so that a pause never leaves ready connections waiting behind it.
-     *
-     * @return the connections served.
-     */
-    private int serveReady(final int timeoutMs, final boolean drain)
-    {
-        int n = LinuxNet.epollWait(errno, epfd, events, MAX_EVENTS, timeoutMs);
-        int served = serve(n);
-        while (drain && n == MAX_EVENTS)
-        {
-            n = LinuxNet.epollWait(errno, epfd, events, MAX_EVENTS, 0);
-            served += serve(n);
-        }
-        return served;
-    }
-
-    /** Serves the first {@code n} of {@link #events}; @return the connections among them. */
-    private int serve(final int n)
-    {
-        int served = 0;
+        final int timeoutMs = settings().busyPoll() ? 0 : waitMs(settings().clock().nanoTime());
+        final int n = LinuxNet.epollWait(errno, epfd, events, MAX_EVENTS, timeoutMs);
         for (int i = 0; i < n; i++)
         {
             final long at = (long)i * LinuxNet.EPOLL_EVENT_BYTES;
@@ -435,88 +352,10 @@ final class KernelLoop implements Runnable, Exchange.Owner
             else
             {
                 connections.get((int)key).onReady(ready);
-                served++;
             }
         }
-        return served;
-    }
-
-    /**
-     * @return whether this loop may pause between busy turns: only while the packet tap stamps its reads (a late
-     * read then keeps every segment's arrival), and never when busy-polling (which asked for no sleep at all).
-     */
-    private boolean mayPause()
-    {
-        return !settings().busyPoll() && tapStamping();
-    }
-
-    /** @return whether the packet tap stamps this loop's reads: the one place that says so. */
-    private boolean tapStamping()
-    {
-        return client.tap() != null;
-    }
-
-    /**
-     * Pauses after a busy turn: one that served {@link #BUSY_EVENTS} connections or more starts the pausing, and it
-     * goes on until a pause that ran its whole time gathered fewer (the load fell). A pause cut short by new work
-     * says nothing of the load, so it neither starts nor ends the pausing. Each pause waits on the wake eventfd alone,
-     * at most {@link #PAUSE_MS} and never past the next limit or retry; {@link #post}, {@link #submitClaimed} and
-     * {@link #stop} end it at once, so sends are not delayed.
-     */
-    private void pauseIfBusy(final int served)
-    {
-        if (served >= BUSY_EVENTS)
-        {
-            pausing = true;
-        }
-        else if (lastPauseWhole)
-        {
-            pausing = false;
-        }
-        lastPauseWhole = false;
-        if (pausing)
-        {
-            pause();
-        }
-    }
-
-    private void pause()
-    {
-        final long startNs = settings().clock().nanoTime();
-        final int ms = pauseMs(startNs);
-        if (ms <= 0)
-        {
-            return;
-        }
-        final Runnable hook = beforePause;
-        if (hook != null)
-        {
-            beforePause = null;
-            hook.run();
-        }
-        final int woken = LinuxNet.epollWait(errno, pauseEpfd, events, 1, ms); // the eventfd is drained next turn
-        pausedNs += settings().clock().nanoTime() - startNs;
-        pauses++;
-        if (woken > 0)
-        {
-            pausesCutShort++;
-        }
-        lastPauseWhole = woken == 0; // -1: a signal (EINTR), neither whole nor new work
-    }
-
-    /** @return how long a pause from {@code nowNs} may last, whole ms: {@link #PAUSE_MS}, less before a limit. */
-    private int pauseMs(final long nowNs)
-    {
-        if (timersDueNs <= nowNs)
-        {
-            return 0;
-        }
-        long untilNs = Math.min(nowNs + PAUSE_MS * 1_000_000L, timersDueNs);
-        if (!retries.isEmpty())
-        {
-            untilNs = Math.min(untilNs, retries.peek().dueNs());
-        }
-        return (int)Math.max(0, (untilNs - nowNs) / 1_000_000); // rounded down: never past the bound
+        runTasks();
+        checkTimers(settings().clock().nanoTime());
     }
 
     private void runTasks()
@@ -824,6 +663,5 @@ final class KernelLoop implements Runnable, Exchange.Owner
         }
         LinuxNet.close(errno, wakeFd);
         LinuxNet.close(errno, epfd);
-        LinuxNet.close(errno, pauseEpfd);
     }
 }

@@ -285,7 +285,6 @@ final class KernelStreamClient implements StreamClient
         long together = 0;
         long firsts = 0;
         long sharedFirsts = 0;
-        StampingReport.Reader reader = StampingReport.Reader.NONE;
         for (final KernelLoop loop : loops)
         {
             final KernelLoop.Counts c = loop.counts();
@@ -312,23 +311,18 @@ final class KernelStreamClient implements StreamClient
             together += c.chunks().together();
             firsts += c.chunks().firsts();
             sharedFirsts += c.chunks().firstsShared();
-            reader = reader.plus(c.reader());
         }
         final StampingReport.SendDelay sent = new StampingReport.SendDelay(stamped, unstamped, beforeUser, refused,
             send.getValueAtPercentile(50), send.getValueAtPercentile(99), send.getValueAtPercentile(99.9),
             send.getMaxValue());
+        final StampingReport.ReceiveDelay receive = new StampingReport.ReceiveDelay(delay.getTotalCount(),
+            delay.getValueAtPercentile(50), delay.getValueAtPercentile(99), delay.getValueAtPercentile(99.9),
+            delay.getMaxValue());
         return new StampingReport(KernelTransport.NAME, fallback == reads && reads > 0 ? "user" : "kernel", "kernel",
             reads, fallback, fallback == reads && reads > 0 ? "no read carried a kernel stamp" : null,
             reads > 0 ? minOffset : 0, reads > 0 ? maxOffset : 0, steps, backlog, shared,
-            new StampingReport.Chunks(chunks, sharedChunks, together, firsts, sharedFirsts), receiveDelay(delay),
-            sent, packetTap(tapReads, tapMissed), reader);
-    }
-
-    /** @return the loops' kernel-to-user receive delays, summarized. */
-    private static StampingReport.ReceiveDelay receiveDelay(final Histogram delay)
-    {
-        return new StampingReport.ReceiveDelay(delay.getTotalCount(), delay.getValueAtPercentile(50),
-            delay.getValueAtPercentile(99), delay.getValueAtPercentile(99.9), delay.getMaxValue());
+            new StampingReport.Chunks(chunks, sharedChunks, together, firsts, sharedFirsts), receive, sent,
+            packetTap(tapReads, tapMissed));
     }
 
     private StampingReport.PacketTap packetTap(final long reads, final long missed)

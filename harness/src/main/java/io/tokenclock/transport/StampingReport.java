@@ -24,11 +24,10 @@ import io.tokenclock.transport.kernel.ClockBridge;
  * @param sendDelay      user send stamp to kernel send stamp, per request: the client's own send delay; null for user
  *                       stamps.
  * @param packetTap      what the packet tap did ({@code --packet-tap}), or null when the run asked for none.
- * @param reader         how the kernel client's loops paused between busy turns; null for the Netty client.
  */
 public record StampingReport(String transport, String mode, String requested, long reads, long fallbackReads,
     String fallbackReason, long offsetMinNs, long offsetMaxNs, long realtimeSteps, long backlogReads, long sharedStamps,
-    Chunks chunks, ReceiveDelay receiveDelay, SendDelay sendDelay, PacketTap packetTap, Reader reader)
+    Chunks chunks, ReceiveDelay receiveDelay, SendDelay sendDelay, PacketTap packetTap)
 {
     /** An offset move larger than this between two samples is a step of the realtime clock ({@link ClockBridge}). */
     public static final long STEP_NS = ClockBridge.STEP_NS;
@@ -65,28 +64,6 @@ public record StampingReport(String transport, String mode, String requested, lo
         public boolean compromised()
         {
             return shared > SHARED_CHUNKS_BOUND * stamped || firstsShared > SHARED_CHUNKS_BOUND * firsts;
-        }
-    }
-
-    /**
-     * What the kernel client's reading loops did between busy turns, summed over the loops: while the packet tap
-     * stamps, a busy loop waits up to a millisecond for readiness to gather before its next turn, so that one
-     * wake-up serves many chunks (docs/ACCURACY.md, "Pauses of a busy reader"). Each pause delays the reading, never
-     * the stamps (the tap's); a closed loop's next request may wait for it.
-     *
-     * @param pauses         pauses taken.
-     * @param pausedNs       their total length, ns.
-     * @param pausesCutShort of them, those that new work (a request to send, a stop) ended before their time.
-     */
-    public record Reader(long pauses, long pausedNs, long pausesCutShort)
-    {
-        /** No pause. */
-        public static final Reader NONE = new Reader(0, 0, 0);
-
-        /** @return this and {@code other} summed (two loops' counts). */
-        public Reader plus(final Reader other)
-        {
-            return new Reader(pauses + other.pauses, pausedNs + other.pausedNs, pausesCutShort + other.pausesCutShort);
         }
     }
 
@@ -161,7 +138,7 @@ public record StampingReport(String transport, String mode, String requested, lo
     public StampingReport withPacketTap(final PacketTap tap)
     {
         return new StampingReport(transport, mode, requested, reads, fallbackReads, fallbackReason, offsetMinNs,
-            offsetMaxNs, realtimeSteps, backlogReads, sharedStamps, chunks, receiveDelay, sendDelay, tap, reader);
+            offsetMaxNs, realtimeSteps, backlogReads, sharedStamps, chunks, receiveDelay, sendDelay, tap);
     }
 
     /** @return whether the kernel stamps this client's reads (some may still fall back, one by one). */
@@ -174,6 +151,6 @@ public record StampingReport(String transport, String mode, String requested, lo
     public static StampingReport user(final String fallbackReason)
     {
         return new StampingReport(NettyTransport.NAME, "user", fallbackReason == null ? "user" : "kernel", 0, 0,
-            fallbackReason, 0, 0, 0, 0, 0, null, null, null, null, null);
+            fallbackReason, 0, 0, 0, 0, 0, null, null, null, null);
     }
 }

@@ -222,8 +222,7 @@ final class ReportGoldenTest
                 new StampingReport.ReceiveDelay(4_397, 21_000, 640_000, 1_900_000, 2_400_000),
                 new StampingReport.SendDelay(218, 2, 0, 0, 9_000, 31_000, 48_000, 48_000),
                 new StampingReport.PacketTap("auto", "lo", "auto: a packet socket may be opened, and 127.0.0.1 " +
-                    "answers on lo", null, 17, 1, 4_650, 4_410, 0, 0, 65_536, -1),
-                new StampingReport.Reader(140, 151_250_000, 9)));
+                    "answers on lo", null, 17, 1, 4_650, 4_410, 0, 0, 65_536, -1)));
         return new RunResult(o, target(o, "full", true), counts,
             new RunResult.Window(1_000 * MS, 31_000 * MS, 44.5), distributions(200), health, provenance, groups,
             new RunResult.ColdStart("ok", null, 812.5, 21.25, 5_040.75, 230), tasks,

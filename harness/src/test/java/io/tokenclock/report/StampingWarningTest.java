@@ -13,7 +13,6 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 
-import io.tokenclock.config.RunOption;
 import io.tokenclock.config.RunOptions;
 import io.tokenclock.health.StampingSaturation;
 import io.tokenclock.results.record.RecordJson;
@@ -30,24 +29,14 @@ final class StampingWarningTest
 {
     private static final RunOptions OPTIONS = RunOptions.builder().url("http://127.0.0.1:8000/v1").concurrency(4)
         .requests(200L).build();
-    /** The same with {@code --verbose}: the summary's stamping lines. */
-    private static final RunOptions VERBOSE = RunOptions.builder().url("http://127.0.0.1:8000/v1").concurrency(4)
-        .requests(200L).set(RunOption.VERBOSE, true).build();
 
     private static RunResult run(final StampingReport.Chunks chunks, final StampingReport.PacketTap tap,
         final StampingSaturation.Result saturation)
     {
-        return run(OPTIONS, chunks, tap, saturation, StampingReport.Reader.NONE);
-    }
-
-    private static RunResult run(final RunOptions options, final StampingReport.Chunks chunks,
-        final StampingReport.PacketTap tap, final StampingSaturation.Result saturation,
-        final StampingReport.Reader reader)
-    {
-        final RunResult base = MinimalRuns.of(options, 200, 20_000);
+        final RunResult base = MinimalRuns.of(OPTIONS, 200, 20_000);
         final StampingReport stamping = new StampingReport("kernel", "kernel", "kernel", 21_000, 0, null, 0, 0, 0, 40,
             400, chunks, new StampingReport.ReceiveDelay(21_000, 20_000, 900_000, 12_000_000, 23_400_000),
-            null, tap, reader);
+            null, tap);
         final RunResult.Provenance p = base.provenance();
         final RunResult.ClientHealth h = base.clientHealth();
         final RunResult.ClientHealth health = new RunResult.ClientHealth(h.hiccupsMs(), h.hiccupIntervalNs(),
@@ -62,17 +51,13 @@ final class StampingWarningTest
 
     private static List<String> warnings(final RunResult r)
     {
-        return summaryLines(r, "took a later chunk's stamp");
-    }
-
-    private static List<String> summaryLines(final RunResult r, final String containing)
-    {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8))
         {
             ConsoleSummary.print(r, out);
         }
-        return bytes.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains(containing)).toList();
+        return bytes.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("took a later chunk's stamp"))
+            .toList();
     }
 
     private static List<String> missing(final RunResult r)
@@ -138,27 +123,5 @@ final class StampingWarningTest
         final String line = warnings(tapped).get(0);
         assertTrue(line.contains("the client read late") && line.contains("the packet tap on lo missed 900 reads " +
             "(900 packets dropped): give the client more cores"), line);
-    }
-
-    @Test
-    void shouldSayHowOftenTheBusyReaderPausedOnlyWhenItDid()
-    {
-        final StampingReport.PacketTap tap = new StampingReport.PacketTap("auto", "lo", "auto: ...", null, 20_000, 0,
-            20_100, 20_000, 0, 0, 65_536, -1);
-        final RunResult paused = run(VERBOSE, new StampingReport.Chunks(20_000, 0, 0, 200, 0), tap, null,
-            new StampingReport.Reader(1_456, 1_634_474_000L, 157));
-        final List<String> lines = summaryLines(paused, "stamping: packet tap on lo");
-        assertEquals(1, lines.size(), lines.toString());
-        assertTrue(lines.get(0).endsWith("; the busy reader paused 1456 times, 1634.5 ms in all (157 cut short by " +
-            "new work)"), lines.get(0));
-        final JsonNode stamping = RecordJson.tree(RecordWriter.build(paused, "w")).path("measurement")
-            .path("stamping");
-        assertEquals(1_456, stamping.path("reader_pauses").asLong());
-        assertEquals(1_634.474, stamping.path("reader_paused_ms").asDouble(), 1e-9);
-        assertEquals(157, stamping.path("reader_pauses_cut_short").asLong());
-        final RunResult never = run(VERBOSE, new StampingReport.Chunks(20_000, 0, 0, 200, 0), tap, null,
-            StampingReport.Reader.NONE);
-        final String line = summaryLines(never, "stamping: packet tap on lo").get(0);
-        assertFalse(line.contains("paused"), line);
     }
 }
