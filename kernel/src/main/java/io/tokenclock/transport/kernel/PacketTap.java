@@ -63,7 +63,7 @@ public final class PacketTap implements AutoCloseable
     /**
      * The longest wait between drains on a shared core, reached by doubling {@link #DRAIN_EVERY_NS} while each drain
      * finds under {@link #QUIET_FRAMES} frames. Why: at low load the readers drain the ring themselves as they look up
-     * their stamps, and a thread waking a hundred times a second to find nothing was 8% of a 1-stream client's CPU
+     * their stamps, and a thread waking a hundred times a second to find nothing was 1-8% of a 1-stream client's CPU
      * samples (perf, issue 41). Why this bound: a burst after a quiet spell waits at most this long before the
      * thread drains it, and at 500,000 packets a second that is 50,000 frames, inside the ring's 65,536.
      */
