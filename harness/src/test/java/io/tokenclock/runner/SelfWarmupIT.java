@@ -64,6 +64,19 @@ final class SelfWarmupIT
         assertEquals("", console.toString(StandardCharsets.UTF_8), "the rehearsals print nothing of their own");
     }
 
+    /** A run of 80-token answers, to be rehearsed against a simulator that steps every 100 ms: 8 s streams. */
+    private static RunOptionsBuilder slowStreams()
+    {
+        final RunOptionsBuilder o = RunOptions.builder();
+        o.url("https://inference.example:8443/v1");
+        o.concurrency(4);
+        o.requests(12L);
+        o.maxTokens(80);
+        o.ignoreEos(true);
+        o.serverMetrics(RunOptions.SERVER_METRICS_OFF);
+        return o;
+    }
+
     /**
      * The time cap holds inside a round: against a simulator slow enough that one round takes over 100 s (1,500
      * two-token requests, then 200 streams of 80 tokens at 100 ms a step, 16 at a time), the warm-up ends near its
@@ -74,14 +87,7 @@ final class SelfWarmupIT
     void shouldHoldTheTimeCapInsideARoundThatWouldRunFarPastIt() throws Exception
     {
         final SimServer server = sim.start(Readiness.simConfig().decodeBaseMs(100));
-        final RunOptionsBuilder o = RunOptions.builder();
-        o.url("https://inference.example:8443/v1");
-        o.concurrency(4);
-        o.requests(12L);
-        o.maxTokens(80);
-        o.ignoreEos(true);
-        o.serverMetrics(RunOptions.SERVER_METRICS_OFF);
-        final Readiness.Warmup warm = Readiness.warmHarness(o.build(), ClientHost.NONE, server.baseUrl(),
+        final Readiness.Warmup warm = Readiness.warmHarness(slowStreams().build(), ClientHost.NONE, server.baseUrl(),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), Interruption.NONE);
 
         // The simulator's pace alone makes the round last over 100 s; the caps, each part's floor and the drain of
@@ -101,15 +107,7 @@ final class SelfWarmupIT
     void shouldStopARehearsalItsWarmUpPhaseAndItsStreamsInFlightIncluded() throws Exception
     {
         final SimServer server = sim.start(Readiness.simConfig().decodeBaseMs(100));
-        final RunOptionsBuilder o = RunOptions.builder();
-        o.url("https://inference.example:8443/v1");
-        o.concurrency(4);
-        o.requests(12L);
-        o.warmupRequests(4L);
-        o.maxTokens(80);
-        o.ignoreEos(true);
-        o.serverMetrics(RunOptions.SERVER_METRICS_OFF);
-        final RunOptions options = o.build();
+        final RunOptions options = slowStreams().warmupRequests(4L).build();
         final Path dir = Files.createTempDirectory("tc-rehearsal-stop");
         final RunOptions w = Readiness.warmupOptions(options, server.baseUrl(), 32, 80, dir.resolve("r"));
         final RunResult r;
