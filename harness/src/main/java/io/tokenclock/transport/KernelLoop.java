@@ -614,8 +614,11 @@ final class KernelLoop implements Runnable, Exchange.Owner
         {
             earliest = Math.min(earliest, retries.peek().dueNs());
         }
-        final long waitNs = earliest - nowNs;
-        return waitNs <= 0 ? 0 : (int)Math.min(MAX_WAIT_MS, (waitNs + 999_999) / 1_000_000);
+        if (earliest <= nowNs)
+        {
+            return 0; // compared, not subtracted: the first turn's bound is Long.MIN_VALUE, whose difference overflows
+        }
+        return (int)Math.min(MAX_WAIT_MS, (earliest - nowNs + 999_999) / 1_000_000);
     }
 
     private void checkTimers(final long nowNs)

@@ -398,12 +398,13 @@ public final class PacketTap implements AutoCloseable
         final boolean pinned = freeCpu >= 0 && LinuxNet.pinCurrentThread(freeCpu);
         ownCpu = pinned ? freeCpu : -1;
         long everyNs = pinned ? OWN_CORE_DRAIN_EVERY_NS : DRAIN_EVERY_NS;
+        final int quietFrames = Math.min(QUIET_FRAMES, frames / 64); // a test's small ring: 0, never quiet
         while (!closed)
         {
             final int read = drain();
             if (!pinned)
             {
-                everyNs = nextDrainNs(everyNs, read, Math.min(QUIET_FRAMES, frames / 64));
+                everyNs = nextDrainNs(everyNs, read, quietFrames);
             }
             LockSupport.parkNanos(everyNs);
         }
